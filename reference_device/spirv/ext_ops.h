@@ -1,0 +1,106 @@
+// Interface between the interpreter and the extension op families (reference_device/ext/*).
+//
+// Every extension instruction of the four Intel extensions is a sub-group collective: the interpreter runs
+// each invocation of a sub-group until it reaches a collective, then calls the op's execute() once for
+// the whole sub-group with an OpContext giving every lane's operands and result slot.
+//
+// Register value layout (the same for operands and results): scalars in their natural size, little-endian
+// (i8 1 byte, i16/half 2, i32/float 4, i64/double 8, bool 1 byte holding 0 or 1, pointers 8 bytes holding
+// the address); vectors are their components packed with no padding (a 3-component i32 vector is 12 bytes).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "reference_device/faults.h"
+#include "reference_device/image_desc.h"
+
+namespace refdev::spirv {
+
+struct TypeInfo {
+    enum class Kind : uint8_t { Void, Bool, Int, Float, Vector, Pointer, Image, Sampler, SampledImage, Array,
+                                Struct, Function, Event, Other };
+    Kind kind = Kind::Other;
+    Kind component_kind = Kind::Other;  // for vectors: Int, Float or Bool; for scalars: same as kind
+    uint32_t component_bits = 0;        // scalar or vector component width (pointers: 64)
+    uint32_t components = 1;            // vector component count, 1 for scalars
+    uint32_t byte_size = 0;             // bytes of the value in a register
+    uint32_t storage_class = 0;         // pointers: SPIR-V StorageClass
+    uint32_t pointee_bytes = 0;         // pointers: byte size of the pointee type (0 if unsized)
+    const TypeInfo* pointee = nullptr;  // pointers: the pointee type (may be null for opaque)
+};
+
+class OpContext {
+public:
+    virtual ~OpContext() = default;
+
+    virtual uint32_t opcode() const = 0;
+    virtual const char* opName() const = 0;
+    // Operands counted after Result Type and Result (for ops without a result: from the first word).
+    virtual uint32_t operandCount() const = 0;
+    virtual const TypeInfo& resultType() const = 0;           // Void kind for ops without a result
+    virtual const TypeInfo& operandType(uint32_t k) const = 0;  // type of the value of operand k
+    virtual bool isConstant(uint32_t k) const = 0;            // operand k is an OpConstant* (or spec const)
+    virtual uint32_t literal(uint32_t k) const = 0;           // operand k is a literal word (e.g. MMA operands)
+
+    virtual uint32_t lanes() const = 0;     // invocations in this sub-group (its actual size)
+    virtual uint32_t maxLanes() const = 0;  // SubgroupMaxSize
+    virtual bool active(uint32_t lane) const = 0;  // this lane reached the instruction with the others
+    virtual const uint8_t* operand(uint32_t lane, uint32_t k) const = 0;
+    virtual uint8_t* result(uint32_t lane) = 0;
+
+    // Host address for `bytes` bytes at pointer `address` as seen by `lane`; the whole range must lie in
+    // one allocation the lane may access. On violation it reports undefined behaviour and returns nullptr.
+    virtual uint8_t* memory(uint32_t lane, uint64_t address, size_t bytes, bool write) = 0;
+    // The image behind operand k (an OpTypeImage value) for `lane`; nullptr (after reporting) if invalid.
+    virtual const ImageDesc* image(uint32_t lane, uint32_t k) = 0;
+
+    virtual const Faults& faults() const = 0;
+    // Stops the launch with an error. The interpreter prefixes kernel, instruction and work-item; `what`
+    // says which rule was broken, e.g. "OpSubgroupBlockReadINTEL: Ptr is not uniform across the sub-group".
+    virtual void undefinedBehavior(uint32_t lane, const std::string& what) = 0;
+    virtual bool failed() const = 0;
+
+    // Helpers built on the interface.
+    template <typename T>
+    T get(uint32_t lane, uint32_t k, uint32_t component = 0) const {
+        T v;
+        std::memcpy(&v, operand(lane, k) + component * sizeof(T), sizeof(T));
+        return v;
+    }
+    uint64_t getUint(uint32_t lane, uint32_t k) const;  // scalar integer operand, zero-extended
+    // True when operand k has the same bytes in every active lane.
+    bool uniform(uint32_t k) const;
+    bool allActive() const;  // every lane of the sub-group reached the instruction
+};
+
+struct ExtOpInfo {
+    uint32_t opcode = 0;
+    const char* name = "";
+    bool has_result = true;
+    uint32_t min_operands = 0, max_operands = 0;  // counted as in OpContext::operandCount()
+    uint32_t first_literal = UINT32_MAX;          // operands at index >= this are literal words, not ids
+    std::vector<uint32_t> capabilities;           // any one of these enables the op
+    void (*execute)(OpContext& ctx) = nullptr;
+};
+
+class ExtOpTable {
+public:
+    void add(ExtOpInfo info);
+    const ExtOpInfo* find(uint32_t opcode) const;
+    const std::vector<ExtOpInfo>& all() const { return ops_; }
+
+private:
+    std::vector<ExtOpInfo> ops_;
+};
+
+// Each op family registers its instructions (defined in reference_device/ext/<family>/).
+void registerSubgroupsOps(ExtOpTable& table);
+void register2dBlockIoOps(ExtOpTable& table);
+
+// The table with every family registered (built once, read-only afterwards).
+const ExtOpTable& extOps();
+
+}  // namespace refdev::spirv
