@@ -1,0 +1,61 @@
+// Fault registry: the core faults live here; each op family contributes its own list.
+#include "reference_device/faults.h"
+
+#include <algorithm>
+
+namespace refdev {
+
+std::vector<FaultInfo> coreFaults() {
+    return {
+        {"hang", "every kernel enqueue never returns (tests the runner's per-case timeout)"},
+        {"crash", "the process dies with SIGSEGV at every kernel enqueue (tests crash isolation)"},
+    };
+}
+
+const std::vector<FaultInfo>& allFaults() {
+    static const std::vector<FaultInfo> all = [] {
+        std::vector<FaultInfo> v = coreFaults();
+#ifdef REFDEV_HAVE_EXT_SUBGROUPS
+        for (FaultInfo& f : subgroupsFaults()) v.push_back(std::move(f));
+#endif
+#ifdef REFDEV_HAVE_EXT_2D_BLOCK_IO
+        for (FaultInfo& f : blockIo2dFaults()) v.push_back(std::move(f));
+#endif
+        return v;
+    }();
+    return all;
+}
+
+bool Faults::parse(const std::string& spec, std::string* error) {
+    std::vector<std::string> parsed;
+    size_t start = 0;
+    while (start <= spec.size()) {
+        size_t comma = spec.find(',', start);
+        if (comma == std::string::npos) comma = spec.size();
+        std::string name = spec.substr(start, comma - start);
+        // Tolerate spaces around names ("a, b") but nothing else.
+        name.erase(0, name.find_first_not_of(" \t"));
+        name.erase(name.find_last_not_of(" \t") + 1);
+        if (!name.empty()) {
+            const auto& all = allFaults();
+            bool known = std::any_of(all.begin(), all.end(), [&](const FaultInfo& f) { return f.name == name; });
+            if (!known) {
+                if (error) {
+                    *error = "REFDEV_FAULTS: unknown fault '" + name + "'; valid:";
+                    for (const FaultInfo& f : all) *error += " " + f.name;
+                }
+                return false;
+            }
+            if (std::find(parsed.begin(), parsed.end(), name) == parsed.end()) parsed.push_back(name);
+        }
+        start = comma + 1;
+    }
+    active_ = std::move(parsed);
+    return true;
+}
+
+bool Faults::has(std::string_view name) const {
+    return std::find(active_.begin(), active_.end(), name) != active_.end();
+}
+
+}  // namespace refdev

@@ -1,0 +1,141 @@
+// The built-in platform profiles. Facts per platform class come from the OpenCL extension specs and from
+// what Intel's runtime reports (docs/reference_device.md lists them and the choices made here).
+#include "reference_device/profile.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace refdev {
+
+namespace {
+
+// SPIR-V capability numbers (SPIR-V 1.4 core + the Intel extensions), named as in the grammar.
+enum : uint32_t {
+    kAddresses = 4, kLinkage = 5, kKernel = 6, kVector16 = 7, kFloat16Buffer = 8, kFloat16 = 9,
+    kFloat64 = 10, kInt64 = 11, kInt64Atomics = 12, kImageBasic = 13, kImageReadWrite = 14, kGroups = 18,
+    kLiteralSampler = 20, kInt16 = 22, kGenericPointer = 38, kInt8 = 39, kSubgroupDispatch = 58,
+    kGroupNonUniform = 61, kGroupNonUniformVote = 62, kGroupNonUniformArithmetic = 63,
+    kGroupNonUniformBallot = 64, kGroupNonUniformShuffle = 65, kGroupNonUniformShuffleRelative = 66,
+    kSubgroupShuffleINTEL = 5568, kSubgroupBufferBlockIOINTEL = 5569, kSubgroupImageBlockIOINTEL = 5570,
+    kSubgroupImageMediaBlockIOINTEL = 5579, kSubgroup2DBlockIOINTEL = 6228,
+    kSubgroup2DBlockTransformINTEL = 6229, kSubgroup2DBlockTransposeINTEL = 6230,
+    kSubgroupMatrixMultiplyAccumulateINTEL = 6236,
+};
+
+std::vector<uint32_t> commonCapabilities() {
+    return {kAddresses, kLinkage, kKernel, kVector16, kFloat16Buffer, kFloat16, kFloat64, kInt64,
+            kInt64Atomics, kImageBasic, kImageReadWrite, kGroups, kLiteralSampler, kInt16, kGenericPointer,
+            kInt8, kSubgroupDispatch, kGroupNonUniform, kGroupNonUniformVote, kGroupNonUniformArithmetic,
+            kGroupNonUniformBallot, kGroupNonUniformShuffle, kGroupNonUniformShuffleRelative,
+            kSubgroupShuffleINTEL, kSubgroupBufferBlockIOINTEL, kSubgroupImageBlockIOINTEL};
+}
+
+// Extensions every profile reports. Versions follow the extension specs' "Version" sections
+// (KHR extensions without a version history are 1.0.0).
+std::vector<ExtensionEntry> commonExtensions() {
+    return {
+        {"cl_khr_byte_addressable_store", 1, 0, 0},
+        {"cl_khr_fp16", 1, 0, 0},
+        {"cl_khr_fp64", 1, 0, 0},
+        {"cl_khr_global_int32_base_atomics", 1, 0, 0},
+        {"cl_khr_global_int32_extended_atomics", 1, 0, 0},
+        {"cl_khr_local_int32_base_atomics", 1, 0, 0},
+        {"cl_khr_local_int32_extended_atomics", 1, 0, 0},
+        {"cl_khr_int64_base_atomics", 1, 0, 0},
+        {"cl_khr_int64_extended_atomics", 1, 0, 0},
+        {"cl_khr_icd", 1, 0, 0},
+        {"cl_khr_il_program", 1, 0, 0},
+        {"cl_khr_spirv_queries", 1, 0, 0},
+        {"cl_khr_subgroups", 1, 0, 0},
+        {"cl_khr_image2d_from_buffer", 1, 0, 0},
+        {"cl_intel_subgroups", 1, 0, 0},
+        {"cl_intel_spirv_subgroups", 1, 0, 0},
+        {"cl_intel_required_subgroup_size", 1, 0, 0},
+        {"cl_intel_subgroups_short", 1, 1, 0},  // v1.1 adds 16-component block reads
+        {"cl_intel_subgroups_char", 1, 0, 0},
+        {"cl_intel_subgroups_long", 1, 0, 0},
+    };
+}
+
+std::vector<Profile> makeProfiles() {
+    std::vector<Profile> profiles;
+
+    // Xe-HPC class (Ponte Vecchio): sub-group sizes 16 and 32, 2D block IO, MMA with N = 16 and TF32.
+    // No media block IO (Intel reports it only up to Xe-HPG/LPG).
+    Profile hpc;
+    hpc.name = "xe_hpc";
+    hpc.device_name = "RefDev Xe-HPC-like SPIR-V interpreter";
+    hpc.sub_group_sizes = {16, 32};
+    hpc.default_sub_group_size = 16;
+    hpc.extensions = commonExtensions();
+    hpc.extensions.push_back({"cl_intel_subgroup_2d_block_io", 1, 1, 0});
+    hpc.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0});
+    hpc.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate_tf32", 1, 0, 0});
+    hpc.spirv_extensions = {"SPV_INTEL_subgroups", "SPV_INTEL_2d_block_io",
+                            "SPV_INTEL_subgroup_matrix_multiply_accumulate"};
+    hpc.spirv_capabilities = commonCapabilities();
+    hpc.spirv_capabilities.insert(hpc.spirv_capabilities.end(),
+                                  {kSubgroup2DBlockIOINTEL, kSubgroup2DBlockTransformINTEL,
+                                   kSubgroup2DBlockTransposeINTEL, kSubgroupMatrixMultiplyAccumulateINTEL});
+    hpc.mma_n = 16;
+    profiles.push_back(hpc);
+
+    // Xe-HPG class (DG2): sub-group sizes 8, 16 and 32, media block IO, MMA with N = 8, no 2D block IO.
+    // Intel's compiler picks the size of a kernel without a required size by heuristics; the reference
+    // device always uses 16 there, so kernels that depend on the size must require one.
+    Profile hpg;
+    hpg.name = "xe_hpg";
+    hpg.device_name = "RefDev Xe-HPG-like SPIR-V interpreter";
+    hpg.sub_group_sizes = {8, 16, 32};
+    hpg.default_sub_group_size = 16;
+    hpg.extensions = commonExtensions();
+    hpg.extensions.push_back({"cl_intel_spirv_media_block_io", 1, 0, 0});
+    hpg.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0});
+    hpg.spirv_extensions = {"SPV_INTEL_subgroups", "SPV_INTEL_media_block_io",
+                            "SPV_INTEL_subgroup_matrix_multiply_accumulate"};
+    hpg.spirv_capabilities = commonCapabilities();
+    hpg.spirv_capabilities.insert(hpg.spirv_capabilities.end(),
+                                  {kSubgroupImageMediaBlockIOINTEL, kSubgroupMatrixMultiplyAccumulateINTEL});
+    hpg.mma_n = 8;
+    profiles.push_back(hpg);
+
+    return profiles;
+}
+
+}  // namespace
+
+bool Profile::hasExtension(const std::string& ext) const {
+    return std::any_of(extensions.begin(), extensions.end(),
+                       [&](const ExtensionEntry& e) { return e.name == ext; });
+}
+
+bool Profile::hasSpirvExtension(const std::string& ext) const {
+    return std::find(spirv_extensions.begin(), spirv_extensions.end(), ext) != spirv_extensions.end();
+}
+
+bool Profile::hasCapability(uint32_t cap) const {
+    return std::find(spirv_capabilities.begin(), spirv_capabilities.end(), cap) != spirv_capabilities.end();
+}
+
+bool Profile::hasSubGroupSize(uint32_t size) const {
+    return std::find(sub_group_sizes.begin(), sub_group_sizes.end(), size) != sub_group_sizes.end();
+}
+
+const std::vector<Profile>& allProfiles() {
+    static const std::vector<Profile> profiles = makeProfiles();
+    return profiles;
+}
+
+const Profile* profileFromEnv(std::string* error) {
+    const char* env = std::getenv("REFDEV_PROFILE");
+    std::string wanted = (env && *env) ? env : "xe_hpc";
+    for (const Profile& p : allProfiles())
+        if (p.name == wanted) return &p;
+    if (error) {
+        *error = "REFDEV_PROFILE: unknown profile '" + wanted + "'; valid:";
+        for (const Profile& p : allProfiles()) *error += " " + p.name;
+    }
+    return nullptr;
+}
+
+}  // namespace refdev
