@@ -46,6 +46,8 @@ struct DeviceInfo {
     size_t image2d_max_width = 0, image2d_max_height = 0;
     std::vector<ImageFormat> image2d_rw_formats;  // formats usable read-write (or read and write)
     bool fp16 = false, fp64 = false, int64 = true;
+    cl_uint mem_base_addr_align_bits = 0;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN: sub-buffer origin alignment
+    cl_uint max_num_sub_groups = 0;        // CL_DEVICE_MAX_NUM_SUB_GROUPS (0 when not reported)
 
     bool has_spirv_queries = false;  // cl_khr_spirv_queries
     std::vector<std::string> spirv_extensions;
@@ -57,6 +59,8 @@ struct DeviceInfo {
     bool supportsSpirv(int major, int minor) const;
     size_t minSubGroupSize() const;  // 0 when none reported
     bool hasImageFormat(cl_channel_order order, cl_channel_type type) const;
+    // "SPIR-V_1.0 SPIR-V_1.2"-style summary of il_versions, "none" when empty.
+    std::string ilVersionsText() const;
 };
 
 // Throws cts::InternalError when a mandatory query fails.

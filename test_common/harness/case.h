@@ -20,6 +20,7 @@ namespace cts {
 
 struct DeviceInfo;
 class ProgramCache;
+class DriverMessages;
 
 enum class Status { Pass, Fail, NotSupported, InternalError, Crash, Timeout };
 
@@ -81,6 +82,8 @@ struct CaseSpec {
     std::vector<std::string> requires;
     std::vector<std::string> tags;  // "quick": in the --quick subset; "extended": only with --extended
     std::string origin;             // file the case came from (manifest, asset), for messages
+    // Set when the manifest entry is malformed: the case is recorded as InternalError with this text.
+    std::string load_error;
 };
 
 // Everything a case may use while it runs. Owned by the runner; one per process.
@@ -94,6 +97,8 @@ struct RunContext {
     std::string assets_dir;       // where manifest.json and the .spv files live
     std::string dump_dir;         // --dump-dir, "" when not asked for
     std::string case_name;
+    // Messages from the context's pfn_notify (see test_common/cl/driver_messages.h); may be null.
+    DriverMessages* driver_messages = nullptr;
 };
 
 class Family {

@@ -1,0 +1,108 @@
+#include "test_common/cl/kernel_util.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "test_common/cl/device_info.h"
+#include "test_common/cl/driver_messages.h"
+#include "test_common/cl/program_cache.h"
+
+namespace cts {
+
+KernelHandle createKernel(RunContext& ctx, const std::string& module, const std::string& kernel) {
+    std::string path = ctx.assets_dir + "/modules/" + module;
+    const BuiltProgram& built = ctx.programs.get(path);  // throws InternalError for a bad file
+    if (!built.built) {
+        std::string msg = "build of " + module + " failed: " + built.log;
+        std::string driver = takeDriverMessages(ctx);
+        if (!driver.empty()) msg += "\ndriver messages:\n" + driver;
+        throw CaseFailure(msg);
+    }
+    cl_int err = CL_SUCCESS;
+    KernelHandle handle(clCreateKernel(built.program, kernel.c_str(), &err));
+    if (err != CL_SUCCESS)
+        throw CaseFailure("clCreateKernel(\"" + kernel + "\") from " + module + ": " + clErrorName(err) +
+                          (built.log.empty() ? "" : "\nbuild log:\n" + built.log));
+    return handle;
+}
+
+GuardedBuffer::GuardedBuffer(RunContext& ctx, size_t bytes, size_t guard_bytes, uint8_t poison)
+    : ctx_(&ctx), bytes_(bytes), poison_(poison) {
+    if (bytes == 0) throw InternalError("GuardedBuffer of 0 bytes");
+    // The sub-buffer origin (= the guard size) must be a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN, which
+    // the device reports in bits.
+    size_t align = ctx.device.mem_base_addr_align_bits / 8;
+    if (align == 0) align = 128;
+    guard_ = (guard_bytes + align - 1) / align * align;
+    if (guard_ == 0) guard_ = align;
+    size_t total = guard_ + bytes_ + guard_;
+
+    cl_int err = CL_SUCCESS;
+    whole_.reset(clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, total, nullptr, &err));
+    checkInternal(err, "clCreateBuffer(" + std::to_string(total) + " bytes)");
+    std::vector<uint8_t> fill(total, poison_);
+    checkInternal(clEnqueueWriteBuffer(ctx.queue, whole_, CL_TRUE, 0, total, fill.data(), 0, nullptr, nullptr),
+                  "clEnqueueWriteBuffer (poison fill)");
+    cl_buffer_region region{guard_, bytes_};
+    sub_.reset(clCreateSubBuffer(whole_, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
+    checkInternal(err, "clCreateSubBuffer(origin " + std::to_string(guard_) + ")");
+}
+
+void GuardedBuffer::write(const void* data, size_t bytes, size_t offset) {
+    if (offset + bytes > bytes_)
+        throw InternalError("GuardedBuffer::write of " + std::to_string(bytes) + " bytes at " +
+                            std::to_string(offset) + " exceeds the " + std::to_string(bytes_) + "-byte buffer");
+    checkInternal(clEnqueueWriteBuffer(ctx_->queue, whole_, CL_TRUE, guard_ + offset, bytes, data, 0, nullptr,
+                                       nullptr),
+                  "clEnqueueWriteBuffer");
+}
+
+std::vector<uint8_t> GuardedBuffer::read() const {
+    std::vector<uint8_t> out(bytes_);
+    // A failed read-back after a kernel ran is the device's failure, not the harness's.
+    checkCl(clEnqueueReadBuffer(ctx_->queue, whole_, CL_TRUE, guard_, bytes_, out.data(), 0, nullptr, nullptr),
+            "clEnqueueReadBuffer");
+    return out;
+}
+
+std::string GuardedBuffer::checkGuards() const {
+    std::vector<uint8_t> all(guard_ * 2 + bytes_);
+    checkCl(clEnqueueReadBuffer(ctx_->queue, whole_, CL_TRUE, 0, all.size(), all.data(), 0, nullptr, nullptr),
+            "clEnqueueReadBuffer (guard bands)");
+    auto describe = [&](size_t index) {
+        char buf[160];
+        long long rel = static_cast<long long>(index) - static_cast<long long>(guard_);
+        std::snprintf(buf, sizeof buf, "guard band overwritten at byte offset %lld (relative to the buffer start;"
+                      " buffer is %zu bytes): 0x%02x instead of poison 0x%02x",
+                      rel, bytes_, all[index], poison_);
+        return std::string(buf);
+    };
+    for (size_t i = 0; i < guard_; ++i)
+        if (all[i] != poison_) return describe(i);
+    for (size_t i = guard_ + bytes_; i < all.size(); ++i)
+        if (all[i] != poison_) return describe(i);
+    return "";
+}
+
+void setLocalArg(cl_kernel kernel, cl_uint index, size_t bytes) {
+    checkCl(clSetKernelArg(kernel, index, bytes, nullptr), "clSetKernelArg(" + std::to_string(index) + ", local)");
+}
+
+void runNDRange(RunContext& ctx, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local) {
+    auto fail = [&](const std::string& what, cl_int err) {
+        std::string msg = what + ": " + clErrorName(err);
+        std::string driver = takeDriverMessages(ctx);
+        if (!driver.empty()) msg += "\ndriver messages:\n" + driver;
+        throw CaseFailure(msg);
+    };
+    cl_int err = clEnqueueNDRangeKernel(ctx.queue, kernel, dims, nullptr, global, local, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) fail("clEnqueueNDRangeKernel", err);
+    err = clFinish(ctx.queue);
+    if (err != CL_SUCCESS) fail("clFinish", err);
+}
+
+std::string takeDriverMessages(RunContext& ctx) {
+    return ctx.driver_messages ? ctx.driver_messages->take() : std::string();
+}
+
+}  // namespace cts

@@ -1,0 +1,98 @@
+#include "test_common/cl/wrappers.h"
+
+#include <cstdio>
+
+#include "test_common/harness/case.h"
+
+namespace cts {
+
+const char* clErrorName(cl_int err) {
+    switch (err) {
+#define CTS_CL_ERROR(name) \
+    case name:             \
+        return #name;
+        CTS_CL_ERROR(CL_SUCCESS)
+        CTS_CL_ERROR(CL_DEVICE_NOT_FOUND)
+        CTS_CL_ERROR(CL_DEVICE_NOT_AVAILABLE)
+        CTS_CL_ERROR(CL_COMPILER_NOT_AVAILABLE)
+        CTS_CL_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        CTS_CL_ERROR(CL_OUT_OF_RESOURCES)
+        CTS_CL_ERROR(CL_OUT_OF_HOST_MEMORY)
+        CTS_CL_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE)
+        CTS_CL_ERROR(CL_MEM_COPY_OVERLAP)
+        CTS_CL_ERROR(CL_IMAGE_FORMAT_MISMATCH)
+        CTS_CL_ERROR(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+        CTS_CL_ERROR(CL_BUILD_PROGRAM_FAILURE)
+        CTS_CL_ERROR(CL_MAP_FAILURE)
+        CTS_CL_ERROR(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+        CTS_CL_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        CTS_CL_ERROR(CL_COMPILE_PROGRAM_FAILURE)
+        CTS_CL_ERROR(CL_LINKER_NOT_AVAILABLE)
+        CTS_CL_ERROR(CL_LINK_PROGRAM_FAILURE)
+        CTS_CL_ERROR(CL_DEVICE_PARTITION_FAILED)
+        CTS_CL_ERROR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+        CTS_CL_ERROR(CL_INVALID_VALUE)
+        CTS_CL_ERROR(CL_INVALID_DEVICE_TYPE)
+        CTS_CL_ERROR(CL_INVALID_PLATFORM)
+        CTS_CL_ERROR(CL_INVALID_DEVICE)
+        CTS_CL_ERROR(CL_INVALID_CONTEXT)
+        CTS_CL_ERROR(CL_INVALID_QUEUE_PROPERTIES)
+        CTS_CL_ERROR(CL_INVALID_COMMAND_QUEUE)
+        CTS_CL_ERROR(CL_INVALID_HOST_PTR)
+        CTS_CL_ERROR(CL_INVALID_MEM_OBJECT)
+        CTS_CL_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+        CTS_CL_ERROR(CL_INVALID_IMAGE_SIZE)
+        CTS_CL_ERROR(CL_INVALID_SAMPLER)
+        CTS_CL_ERROR(CL_INVALID_BINARY)
+        CTS_CL_ERROR(CL_INVALID_BUILD_OPTIONS)
+        CTS_CL_ERROR(CL_INVALID_PROGRAM)
+        CTS_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE)
+        CTS_CL_ERROR(CL_INVALID_KERNEL_NAME)
+        CTS_CL_ERROR(CL_INVALID_KERNEL_DEFINITION)
+        CTS_CL_ERROR(CL_INVALID_KERNEL)
+        CTS_CL_ERROR(CL_INVALID_ARG_INDEX)
+        CTS_CL_ERROR(CL_INVALID_ARG_VALUE)
+        CTS_CL_ERROR(CL_INVALID_ARG_SIZE)
+        CTS_CL_ERROR(CL_INVALID_KERNEL_ARGS)
+        CTS_CL_ERROR(CL_INVALID_WORK_DIMENSION)
+        CTS_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE)
+        CTS_CL_ERROR(CL_INVALID_WORK_ITEM_SIZE)
+        CTS_CL_ERROR(CL_INVALID_GLOBAL_OFFSET)
+        CTS_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST)
+        CTS_CL_ERROR(CL_INVALID_EVENT)
+        CTS_CL_ERROR(CL_INVALID_OPERATION)
+        CTS_CL_ERROR(CL_INVALID_GL_OBJECT)
+        CTS_CL_ERROR(CL_INVALID_BUFFER_SIZE)
+        CTS_CL_ERROR(CL_INVALID_MIP_LEVEL)
+        CTS_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE)
+        CTS_CL_ERROR(CL_INVALID_PROPERTY)
+        CTS_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR)
+        CTS_CL_ERROR(CL_INVALID_COMPILER_OPTIONS)
+        CTS_CL_ERROR(CL_INVALID_LINKER_OPTIONS)
+        CTS_CL_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT)
+        CTS_CL_ERROR(CL_INVALID_PIPE_SIZE)
+        CTS_CL_ERROR(CL_INVALID_DEVICE_QUEUE)
+        CTS_CL_ERROR(CL_INVALID_SPEC_ID)
+        CTS_CL_ERROR(CL_MAX_SIZE_RESTRICTION_EXCEEDED)
+#undef CTS_CL_ERROR
+        // The ICD loader's own code, returned when no vendor library is installed.
+        case -1001:
+            return "CL_PLATFORM_NOT_FOUND_KHR";
+        default:
+            break;
+    }
+    // Unknown codes: a per-thread buffer keeps the returned pointer valid without shared state.
+    thread_local char buf[32];
+    std::snprintf(buf, sizeof buf, "CL error %d", static_cast<int>(err));
+    return buf;
+}
+
+void checkCl(cl_int err, const std::string& what) {
+    if (err != CL_SUCCESS) throw CaseFailure(what + ": " + clErrorName(err));
+}
+
+void checkInternal(cl_int err, const std::string& what) {
+    if (err != CL_SUCCESS) throw InternalError(what + ": " + clErrorName(err));
+}
+
+}  // namespace cts
