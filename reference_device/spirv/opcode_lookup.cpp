@@ -1,0 +1,22 @@
+// Lookup in the generated opcode table, plus names of extension opcodes registered in extOps().
+#include <algorithm>
+
+#include "reference_device/spirv/ext_ops.h"
+#include "reference_device/spirv/opcode_table.h"
+
+namespace refdev::spirv {
+
+const OpcodeEntry* findCoreOpcode(uint32_t opcode) {
+    const OpcodeEntry* end = kOpcodeTable + kOpcodeTableSize;
+    const OpcodeEntry* it = std::lower_bound(kOpcodeTable, end, opcode,
+                                             [](const OpcodeEntry& e, uint32_t op) { return e.opcode < op; });
+    return it != end && it->opcode == opcode ? it : nullptr;
+}
+
+const char* opcodeName(uint32_t opcode) {
+    if (const OpcodeEntry* e = findCoreOpcode(opcode)) return e->name;
+    if (const ExtOpInfo* info = extOps().find(opcode)) return info->name;
+    return nullptr;
+}
+
+}  // namespace refdev::spirv
