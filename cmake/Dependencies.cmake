@@ -30,3 +30,4 @@ find_file(SPIRV_CORE_GRAMMAR spirv.core.grammar.json PATH_SUFFIXES spirv/unified
 if(NOT SPIRV_CORE_GRAMMAR)
   message(FATAL_ERROR "SPIR-V grammar JSON not found: apt-get install spirv-headers")
 endif()
+include(GoogleTest)
