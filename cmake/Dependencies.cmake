@@ -1,33 +1,94 @@
-# Finds every build dependency; a missing one stops the configure step with one line saying what to install.
+# Finds every build dependency. A missing one stops the configure step with one line saying what to install,
+# so a build never fails later, or at run time, for want of a tool.
+include_guard(GLOBAL)
+
+function(cts_missing what package)
+  message(FATAL_ERROR "${what} not found: apt-get install ${package}")
+endfunction()
+
 find_package(Threads REQUIRED)
-find_path(OpenCL_INCLUDE_DIR CL/cl.h)
-find_library(OpenCL_LIBRARY OpenCL)
-if(NOT OpenCL_INCLUDE_DIR OR NOT OpenCL_LIBRARY)
-  message(FATAL_ERROR "OpenCL headers or ICD loader not found: apt-get install opencl-headers ocl-icd-opencl-dev")
+
+# OpenCL: the Khronos loader's CMake packages when installed, otherwise Debian's ocl-icd + opencl-headers.
+find_package(OpenCLHeaders CONFIG QUIET)
+find_package(OpenCLICDLoader CONFIG QUIET)
+if(OpenCLICDLoader_FOUND AND TARGET OpenCL::OpenCL)
+  set(CTS_OPENCL_SOURCE "Khronos OpenCLICDLoader package")
+  if(TARGET OpenCL::Headers)
+    set_property(TARGET OpenCL::OpenCL APPEND PROPERTY INTERFACE_LINK_LIBRARIES OpenCL::Headers)
+  endif()
+  set_property(TARGET OpenCL::OpenCL APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS CL_TARGET_OPENCL_VERSION=300)
+else()
+  find_path(OpenCL_INCLUDE_DIR CL/cl.h)
+  if(NOT OpenCL_INCLUDE_DIR)
+    cts_missing("OpenCL headers (CL/cl.h)" "opencl-headers")
+  endif()
+  find_library(OpenCL_LIBRARY OpenCL)
+  if(NOT OpenCL_LIBRARY)
+    cts_missing("OpenCL ICD loader (libOpenCL.so)" "ocl-icd-opencl-dev")
+  endif()
+  set(CTS_OPENCL_SOURCE "${OpenCL_LIBRARY}")
+  if(NOT TARGET OpenCL::OpenCL)
+    add_library(OpenCL::OpenCL UNKNOWN IMPORTED)
+    set_target_properties(OpenCL::OpenCL PROPERTIES IMPORTED_LOCATION "${OpenCL_LIBRARY}"
+      INTERFACE_INCLUDE_DIRECTORIES "${OpenCL_INCLUDE_DIR}"
+      INTERFACE_COMPILE_DEFINITIONS "CL_TARGET_OPENCL_VERSION=300")
+  endif()
 endif()
-add_library(OpenCL::OpenCL UNKNOWN IMPORTED)
-set_target_properties(OpenCL::OpenCL PROPERTIES IMPORTED_LOCATION ${OpenCL_LIBRARY}
-  INTERFACE_INCLUDE_DIRECTORIES ${OpenCL_INCLUDE_DIR}
-  INTERFACE_COMPILE_DEFINITIONS "CL_TARGET_OPENCL_VERSION=300")
+# The reference device is an ICD; the ICD dispatch table header comes with the headers package.
+find_path(OpenCL_ICD_INCLUDE_DIR CL/cl_icd.h HINTS ${OpenCL_INCLUDE_DIR})
+if(NOT OpenCL_ICD_INCLUDE_DIR)
+  cts_missing("OpenCL ICD dispatch header (CL/cl_icd.h)" "opencl-headers ocl-icd-dev")
+endif()
+
 find_package(nlohmann_json 3 QUIET)
 if(NOT nlohmann_json_FOUND)
-  message(FATAL_ERROR "nlohmann-json not found: apt-get install nlohmann-json3-dev")
+  cts_missing("nlohmann_json (JSON for Modern C++)" "nlohmann-json3-dev")
 endif()
+
 find_package(GTest QUIET)
 if(NOT GTest_FOUND)
-  message(FATAL_ERROR "GoogleTest not found: apt-get install libgtest-dev")
-endif()
-find_package(Python3 3.7 COMPONENTS Interpreter QUIET)
-if(NOT Python3_Interpreter_FOUND)
-  message(FATAL_ERROR "Python 3 not found: apt-get install python3")
-endif()
-find_program(SPIRV_AS spirv-as)
-find_program(SPIRV_VAL spirv-val)
-if(NOT SPIRV_AS OR NOT SPIRV_VAL)
-  message(FATAL_ERROR "SPIRV-Tools (spirv-as, spirv-val) not found: apt-get install spirv-tools")
-endif()
-find_file(SPIRV_CORE_GRAMMAR spirv.core.grammar.json PATH_SUFFIXES spirv/unified1 PATHS /usr/include /usr/share)
-if(NOT SPIRV_CORE_GRAMMAR)
-  message(FATAL_ERROR "SPIR-V grammar JSON not found: apt-get install spirv-headers")
+  cts_missing("GoogleTest" "libgtest-dev googletest")
 endif()
 include(GoogleTest)
+
+find_package(Python3 3.7 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND)
+  cts_missing("Python 3 (3.7 or later)" "python3")
+endif()
+
+# SPIRV-Tools: every module the installed release understands is assembled and validated with it.
+find_program(SPIRV_AS spirv-as)
+find_program(SPIRV_VAL spirv-val)
+find_program(SPIRV_DIS spirv-dis)
+if(NOT SPIRV_AS OR NOT SPIRV_VAL)
+  cts_missing("SPIRV-Tools (spirv-as, spirv-val)" "spirv-tools")
+endif()
+execute_process(COMMAND ${SPIRV_AS} --version OUTPUT_VARIABLE _cts_spirv_as_version
+                RESULT_VARIABLE _cts_spirv_as_rc ERROR_QUIET)
+if(NOT _cts_spirv_as_rc EQUAL 0)
+  message(FATAL_ERROR "${SPIRV_AS} --version failed (exit ${_cts_spirv_as_rc}): apt-get install --reinstall spirv-tools")
+endif()
+string(REGEX REPLACE "\n.*" "" SPIRV_AS_VERSION "${_cts_spirv_as_version}")
+set(SPIRV_AS_VERSION "${SPIRV_AS_VERSION}" CACHE INTERNAL "first line of spirv-as --version")
+
+# SPIR-V grammars for the fallback assembler (scripts/spirv_asm.py).
+find_file(SPIRV_CORE_GRAMMAR spirv.core.grammar.json PATH_SUFFIXES spirv/unified1 PATHS /usr/include /usr/share)
+find_file(SPIRV_OPENCL_GRAMMAR extinst.opencl.std.100.grammar.json PATH_SUFFIXES spirv/unified1
+          PATHS /usr/include /usr/share)
+if(NOT SPIRV_CORE_GRAMMAR OR NOT SPIRV_OPENCL_GRAMMAR)
+  cts_missing("SPIR-V grammar JSON (spirv.core.grammar.json, extinst.opencl.std.100.grammar.json)" "spirv-headers")
+endif()
+find_path(SPIRV_HEADERS_INCLUDE_DIR spirv/unified1/spirv.hpp11)
+if(NOT SPIRV_HEADERS_INCLUDE_DIR)
+  cts_missing("SPIR-V headers (spirv/unified1/spirv.hpp11)" "spirv-headers")
+endif()
+
+option(CTS_CHECK_FORMAT "Register the 'format' test (needs clang-format-14)" ON)
+if(CTS_CHECK_FORMAT)
+  find_program(CLANG_FORMAT_14 clang-format-14)
+  if(NOT CLANG_FORMAT_14)
+    message(FATAL_ERROR "clang-format-14 not found: apt-get install clang-format-14 (or configure with -DCTS_CHECK_FORMAT=OFF)")
+  endif()
+endif()
+
+message(STATUS "OpenCL: ${CTS_OPENCL_SOURCE}; ${SPIRV_AS_VERSION}; grammar ${SPIRV_CORE_GRAMMAR}")

@@ -15,10 +15,10 @@ namespace {
 // Core opcodes the parser indexes (the C++ header's enum class is awkward to switch on).
 namespace op {
 constexpr uint16_t Extension = 10, MemoryModel = 14, EntryPoint = 15, ExecutionMode = 16, Capability = 17,
-                   TypeVoid = 19, TypeBool = 20, TypeInt = 21, TypeFloat = 22, TypeVector = 23, TypeImage = 25,
-                   TypeSampler = 26, TypeSampledImage = 27, TypeArray = 28, TypeRuntimeArray = 29,
-                   TypeStruct = 30, TypePointer = 32, TypeFunction = 33, TypeEvent = 34, Constant = 43,
-                   ExecutionModeId = 331;
+                   TypeVoid = 19, TypeBool = 20, TypeInt = 21, TypeFloat = 22, TypeVector = 23,
+                   TypeImage = 25, TypeSampler = 26, TypeSampledImage = 27, TypeArray = 28,
+                   TypeRuntimeArray = 29, TypeStruct = 30, TypePointer = 32, TypeFunction = 33,
+                   TypeEvent = 34, Constant = 43, ExecutionModeId = 331;
 }  // namespace op
 
 // Opcodes newer than the installed SPIR-V headers that produce a result.
@@ -71,8 +71,8 @@ SpirvModule SpirvModule::fromFile(const std::string& path) {
         throw SpirvParseError(path + ": size " + std::to_string(bytes.size()) + " is not a multiple of 4", 0);
     std::vector<uint32_t> words(bytes.size() / 4);
     for (size_t i = 0; i < words.size(); ++i)
-        words[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 | uint32_t(bytes[4 * i + 2]) << 16 |
-                   uint32_t(bytes[4 * i + 3]) << 24;
+        words[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 |
+                   uint32_t(bytes[4 * i + 2]) << 16 | uint32_t(bytes[4 * i + 3]) << 24;
     if (!words.empty() && words[0] == swapWord(kMagic))
         for (auto& w : words) w = swapWord(w);
     return parse(words);
@@ -116,8 +116,8 @@ void SpirvModule::index(SpirvInstruction& inst) {
         need(inst, w + 1, "instruction");
         inst.result_type = inst.words[w++];
         if (inst.result_type == 0 || inst.result_type >= bound_)
-            throw SpirvParseError("result type id " + std::to_string(inst.result_type) + " is outside the bound",
-                                  inst.offset);
+            throw SpirvParseError(
+                "result type id " + std::to_string(inst.result_type) + " is outside the bound", inst.offset);
     }
     if (has_result) {
         need(inst, w + 1, "instruction");
@@ -173,8 +173,7 @@ void SpirvModule::index(SpirvInstruction& inst) {
             execution_modes_.push_back(std::move(em));
             break;
         }
-        default:
-            break;
+        default: break;
     }
 
     if (!has_result || has_type) return;

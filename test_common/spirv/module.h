@@ -18,7 +18,8 @@ namespace cts {
 
 struct SpirvParseError : std::runtime_error {
     SpirvParseError(const std::string& what, uint32_t word_offset)
-        : std::runtime_error(what + " (word " + std::to_string(word_offset) + ")"), word_offset(word_offset) {}
+        : std::runtime_error(what + " (word " + std::to_string(word_offset) + ")"),
+          word_offset(word_offset) {}
     uint32_t word_offset;
 };
 
@@ -37,8 +38,22 @@ struct SpirvInstruction {
 
 // What a type id denotes, for the kinds the rules look at.
 struct SpirvType {
-    enum class Kind { Void, Bool, Int, Float, Vector, Pointer, Array, Struct, Function, Image, Sampler,
-                      SampledImage, Event, Other };
+    enum class Kind {
+        Void,
+        Bool,
+        Int,
+        Float,
+        Vector,
+        Pointer,
+        Array,
+        Struct,
+        Function,
+        Image,
+        Sampler,
+        SampledImage,
+        Event,
+        Other
+    };
     Kind kind = Kind::Other;
     uint32_t width = 0;            // Int/Float: bits
     bool is_signed = false;        // Int: signedness operand

@@ -22,7 +22,9 @@ void registerRuleSet(const char* name, RuleSet rules) {
     }
 }
 
-std::vector<std::pair<std::string, RuleSet>> ruleSets() { return {table().begin(), table().end()}; }
+std::vector<std::pair<std::string, RuleSet>> ruleSets() {
+    return {table().begin(), table().end()};
+}
 
 std::vector<Violation> checkModule(const SpirvModule& module) {
     std::vector<Violation> out;

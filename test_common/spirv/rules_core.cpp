@@ -27,7 +27,8 @@ constexpr OpRequirement kOpRequirements[] = {
     {spv::OpSubgroupImageBlockReadINTEL, spv::OpSubgroupImageBlockWriteINTEL,
      spv::CapabilitySubgroupImageBlockIOINTEL, "SubgroupImageBlockIOINTEL", "SPV_INTEL_subgroups"},
     {spv::OpSubgroupImageMediaBlockReadINTEL, spv::OpSubgroupImageMediaBlockWriteINTEL,
-     spv::CapabilitySubgroupImageMediaBlockIOINTEL, "SubgroupImageMediaBlockIOINTEL", "SPV_INTEL_media_block_io"},
+     spv::CapabilitySubgroupImageMediaBlockIOINTEL, "SubgroupImageMediaBlockIOINTEL",
+     "SPV_INTEL_media_block_io"},
     {spv::OpSubgroup2DBlockLoadINTEL, spv::OpSubgroup2DBlockLoadINTEL, spv::CapabilitySubgroup2DBlockIOINTEL,
      "Subgroup2DBlockIOINTEL", "SPV_INTEL_2d_block_io"},
     {spv::OpSubgroup2DBlockLoadTransformINTEL, spv::OpSubgroup2DBlockLoadTransformINTEL,
@@ -52,7 +53,8 @@ constexpr CapabilityExtension kCapabilityExtensions[] = {
     {spv::CapabilitySubgroupShuffleINTEL, "SubgroupShuffleINTEL", "SPV_INTEL_subgroups"},
     {spv::CapabilitySubgroupBufferBlockIOINTEL, "SubgroupBufferBlockIOINTEL", "SPV_INTEL_subgroups"},
     {spv::CapabilitySubgroupImageBlockIOINTEL, "SubgroupImageBlockIOINTEL", "SPV_INTEL_subgroups"},
-    {spv::CapabilitySubgroupImageMediaBlockIOINTEL, "SubgroupImageMediaBlockIOINTEL", "SPV_INTEL_media_block_io"},
+    {spv::CapabilitySubgroupImageMediaBlockIOINTEL, "SubgroupImageMediaBlockIOINTEL",
+     "SPV_INTEL_media_block_io"},
     {spv::CapabilitySubgroup2DBlockIOINTEL, "Subgroup2DBlockIOINTEL", "SPV_INTEL_2d_block_io"},
     {spv::CapabilitySubgroup2DBlockTransformINTEL, "Subgroup2DBlockTransformINTEL", "SPV_INTEL_2d_block_io"},
     {spv::CapabilitySubgroup2DBlockTransposeINTEL, "Subgroup2DBlockTransposeINTEL", "SPV_INTEL_2d_block_io"},
@@ -78,8 +80,8 @@ void checkOpcodes(const SpirvModule& module, std::vector<Violation>& out) {
             if (inst.opcode < req.first_opcode || inst.opcode > req.last_opcode) continue;
             std::string op = "opcode " + std::to_string(inst.opcode);
             if (!caps.count(req.capability) && reported.insert(req.capability_name).second)
-                out.push_back({"core.opcode_capability",
-                               op + " requires OpCapability " + req.capability_name, inst.offset});
+                out.push_back({"core.opcode_capability", op + " requires OpCapability " + req.capability_name,
+                               inst.offset});
             if (!module.hasExtension(req.extension) && reported.insert(req.extension).second)
                 out.push_back({"core.opcode_extension",
                                op + " requires OpExtension \"" + std::string(req.extension) + "\"",
@@ -107,7 +109,8 @@ void checkSubgroupSize(const SpirvModule& module, std::vector<Violation>& out) {
         if (module.version() < 0x00010100)
             out.push_back({"core.subgroup_size_version",
                            "execution mode SubgroupSize needs SPIR-V 1.1 or later, module is " +
-                               std::to_string(module.versionMajor()) + "." + std::to_string(module.versionMinor()),
+                               std::to_string(module.versionMajor()) + "." +
+                               std::to_string(module.versionMinor()),
                            em.offset});
         if (em.literals.size() != 1 || em.literals[0] == 0)
             out.push_back({"core.subgroup_size_literal",
@@ -123,10 +126,11 @@ void checkKernelMemoryModel(const SpirvModule& module, std::vector<Violation>& o
     }
     uint32_t am = module.addressingModel();
     if (am != spv::AddressingModelPhysical32 && am != spv::AddressingModelPhysical64)
-        out.push_back({"core.kernel_memory_model",
-                       "OpenCL kernel module must use Physical32 or Physical64 addressing, has addressing model " +
-                           std::to_string(am),
-                       module.memoryModelOffset()});
+        out.push_back(
+            {"core.kernel_memory_model",
+             "OpenCL kernel module must use Physical32 or Physical64 addressing, has addressing model " +
+                 std::to_string(am),
+             module.memoryModelOffset()});
     if (module.memoryModel() != spv::MemoryModelOpenCL)
         out.push_back({"core.kernel_memory_model",
                        "OpenCL kernel module must use the OpenCL memory model, has memory model " +

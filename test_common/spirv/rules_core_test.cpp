@@ -17,7 +17,7 @@ struct KernelParts {
     uint32_t addressing = spv::AddressingModelPhysical64;
     uint32_t memory_model = spv::MemoryModelOpenCL;
     uint32_t version = 0x00010200;
-    int subgroup_size = 0;     // 0: no SubgroupSize execution mode
+    int subgroup_size = 0;      // 0: no SubgroupSize execution mode
     uint16_t extra_opcode = 0;  // an instruction to place in the function body (operands are dummies)
 };
 
@@ -87,8 +87,8 @@ TEST(CoreRules, OpcodeNeedsExtension) {
 }
 
 TEST(CoreRules, EveryIntelOpcodeIsCovered) {
-    const uint16_t opcodes[] = {5571, 5572, 5573, 5574, 5575, 5576, 5577, 5578, 5580, 5581,
-                                6231, 6232, 6233, 6234, 6235, 6237};
+    const uint16_t opcodes[] = {5571, 5572, 5573, 5574, 5575, 5576, 5577, 5578,
+                                5580, 5581, 6231, 6232, 6233, 6234, 6235, 6237};
     for (uint16_t op : opcodes) {
         KernelParts p;
         p.extra_opcode = op;
