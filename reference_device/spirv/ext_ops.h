@@ -58,6 +58,9 @@ public:
     virtual const ImageDesc* image(uint32_t lane, uint32_t k) = 0;
 
     virtual const Faults& faults() const = 0;
+    // Linear id of the work-group this sub-group belongs to. Only planted faults look at it (e.g. a fault that
+    // misbehaves in some work-groups); an interpreter that does not track it may keep this default.
+    virtual uint64_t workGroupLinearId() const { return 0; }
     // Stops the launch with an error. The interpreter prefixes kernel, instruction and work-item; `what`
     // says which rule was broken, e.g. "OpSubgroupBlockReadINTEL: Ptr is not uniform across the sub-group".
     virtual void undefinedBehavior(uint32_t lane, const std::string& what) = 0;
