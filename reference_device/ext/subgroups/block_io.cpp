@@ -1,0 +1,93 @@
+// OpSubgroupBlockReadINTEL / OpSubgroupBlockWriteINTEL on buffers.
+//
+// "The data is read strided, so the first value read is: Ptr[ SubgroupLocalInvocationId ] and the second
+// value read is: Ptr[ SubgroupLocalInvocationId + SubgroupMaxSize ] etc." (writes likewise).
+// The OpenCL environment makes these whole-sub-group operations with a uniform Ptr in uniform control flow,
+// 4-byte aligned for reads and 16-byte aligned for writes; anything else is undefined behaviour, reported.
+#include <cstdio>
+#include <cstring>
+
+#include "reference_device/ext/subgroups/subgroups_ops.h"
+
+namespace refdev::spirv::subgroups {
+namespace {
+
+// Checks shared by reads and writes; false after reporting undefined behaviour.
+bool checkBlockPreconditions(OpContext& ctx, const char* op, uint32_t alignment) {
+    const uint32_t lane = firstActiveLane(ctx);
+    if (!fullSubgroupActive(ctx)) {
+        ctx.undefinedBehavior(lane, std::string(op) + ": executed by a partial sub-group (" +
+                                        std::to_string(ctx.lanes()) + " invocations of SubgroupMaxSize " +
+                                        std::to_string(ctx.maxLanes()) + ") or not by every invocation");
+        return false;
+    }
+    if (!operandUniform(ctx, 0)) {
+        ctx.undefinedBehavior(lane, std::string(op) + ": Ptr is not uniform across the sub-group");
+        return false;
+    }
+    uint64_t address = operandUint(ctx, lane, 0);
+    if (address % alignment != 0) {
+        ctx.undefinedBehavior(lane, std::string(op) + ": Ptr 0x" + [&] {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(address));
+            return std::string(buf);
+        }() + " is not " + std::to_string(alignment) + "-byte aligned");
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+void executeBlockRead(OpContext& ctx) {
+    const char* op = "OpSubgroupBlockReadINTEL";
+    if (!checkBlockPreconditions(ctx, op, 4)) return;
+    const TypeInfo& type = ctx.resultType();
+    const uint32_t bytes = type.component_bits / 8;
+    const uint64_t base = operandUint(ctx, firstActiveLane(ctx), 0);
+    const Faults& faults = ctx.faults();
+    const uint64_t stride = faults.has("block_read_stride_simd16") ? 16 : ctx.maxLanes();
+    const bool split64 = bytes == 8 && faults.has("block_read_64bit_as_2x32");
+
+    for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
+        uint8_t* dst = ctx.result(lane);
+        for (uint32_t j = 0; j < type.components; ++j) {
+            if (split64) {
+                // The halves come from a 2-component 32-bit block read: words L + 2jS and L + (2j+1)S.
+                for (uint32_t half = 0; half < 2; ++half) {
+                    uint64_t word = lane + (2 * j + half) * stride;
+                    const uint8_t* src = ctx.memory(lane, base + word * 4, 4, false);
+                    if (!src) return;
+                    std::memcpy(dst + j * 8 + half * 4, src, 4);
+                }
+                continue;
+            }
+            uint64_t element = lane + j * stride;
+            const uint8_t* src = ctx.memory(lane, base + element * bytes, bytes, false);
+            if (!src) return;
+            std::memcpy(dst + j * bytes, src, bytes);
+        }
+    }
+}
+
+void executeBlockWrite(OpContext& ctx) {
+    const char* op = "OpSubgroupBlockWriteINTEL";
+    if (!checkBlockPreconditions(ctx, op, 16)) return;
+    const TypeInfo& type = ctx.operandType(1);
+    const uint32_t bytes = type.component_bits / 8;
+    const uint64_t base = operandUint(ctx, firstActiveLane(ctx), 0);
+    uint32_t components = type.components;
+    if (components > 1 && ctx.faults().has("block_write_drops_last_component")) --components;
+
+    for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
+        const uint8_t* data = ctx.operand(lane, 1);
+        for (uint32_t j = 0; j < components; ++j) {
+            uint64_t element = lane + uint64_t(j) * ctx.maxLanes();
+            uint8_t* dst = ctx.memory(lane, base + element * bytes, bytes, true);
+            if (!dst) return;
+            std::memcpy(dst, data + j * bytes, bytes);
+        }
+    }
+}
+
+}  // namespace refdev::spirv::subgroups

@@ -1,0 +1,39 @@
+// Planted SPV_INTEL_subgroups bugs: each is a mistake a driver could plausibly make (several are modelled
+// on real driver or compiler bugs), so the suite must catch every one of them.
+#include "reference_device/faults.h"
+
+namespace refdev {
+
+std::vector<FaultInfo> subgroupsFaults() {
+    return {
+        {"shuffle_down_ignores_next",
+         "OpSubgroupShuffleDownINTEL takes Current (not Next) when SubgroupMaxSize <= L + Delta < 2*SubgroupMaxSize"},
+        {"shuffle_up_off_by_one",
+         "OpSubgroupShuffleUpINTEL takes Previous already when L - Delta == 0 (<= 0 instead of < 0)"},
+        {"shuffle_xor_uses_actual_size",
+         "OpSubgroupShuffleXorINTEL masks Value with (actual sub-group size - 1): trailing partial sub-groups "
+         "read the wrong invocation"},
+        {"shuffle_index_masked",
+         "OpSubgroupShuffleINTEL masks InvocationId with (SubgroupMaxSize/2 - 1): the upper half is never read"},
+        {"shuffle_vec3_last_component_own",
+         "3-component shuffles move only two components; the third keeps the invocation's own value"},
+        {"shuffle_zero_when_some_workgroups",
+         "shuffles return 0 in work-groups with an odd linear id (a driver returned 0 when only some "
+         "work-groups took the branch holding the shuffle)"},
+        {"block_read_stride_simd16",
+         "OpSubgroupBlockReadINTEL strides components by 16 elements whatever SubgroupMaxSize is"},
+        {"block_read_64bit_as_2x32",
+         "64-bit OpSubgroupBlockReadINTEL is done as a 2-component 32-bit block read (halves from words "
+         "L + 2jS and L + (2j+1)S)"},
+        {"block_write_drops_last_component",
+         "OpSubgroupBlockWriteINTEL of a vector does not write its last component"},
+        {"image_block_read_x_in_elements",
+         "OpSubgroupImageBlockReadINTEL takes the Coordinate x as elements of the result component type, not bytes"},
+        {"image_block_read_oob_zero",
+         "OpSubgroupImageBlockReadINTEL returns 0 out of bounds instead of clamping to the edge texel"},
+        {"image_block_write_no_x_clip",
+         "OpSubgroupImageBlockWriteINTEL does not drop texels right of the image: they land in the next row"},
+    };
+}
+
+}  // namespace refdev

@@ -1,0 +1,39 @@
+// Internal declarations of the SPV_INTEL_subgroups op family (reference_device/ext/subgroups/).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "reference_device/spirv/ext_ops.h"
+
+namespace refdev::spirv::subgroups {
+
+// Opcodes and capabilities from the SPV_INTEL_subgroups token table.
+constexpr uint32_t kCapShuffle = 5568, kCapBufferBlockIO = 5569, kCapImageBlockIO = 5570;
+constexpr uint32_t kOpShuffle = 5571, kOpShuffleDown = 5572, kOpShuffleUp = 5573, kOpShuffleXor = 5574;
+constexpr uint32_t kOpBlockRead = 5575, kOpBlockWrite = 5576, kOpImageBlockRead = 5577,
+                   kOpImageBlockWrite = 5578;
+
+void executeShuffle(OpContext& ctx);
+void executeShuffleDown(OpContext& ctx);
+void executeShuffleUp(OpContext& ctx);
+void executeShuffleXor(OpContext& ctx);
+void executeBlockRead(OpContext& ctx);
+void executeBlockWrite(OpContext& ctx);
+void executeImageBlockRead(OpContext& ctx);
+void executeImageBlockWrite(OpContext& ctx);
+
+// Fills an undefined result with a recognisable junk pattern (bytes of 0xDEADBEEF, little-endian), so a
+// checker that wrongly compares an undefined value sees something no correct value equals.
+void fillUndefined(uint8_t* dst, uint32_t bytes);
+
+// Operand k holds the same bytes in every active lane.
+bool operandUniform(const OpContext& ctx, uint32_t k);
+// Every invocation of a full sub-group (lanes() == maxLanes()) reached the instruction.
+bool fullSubgroupActive(const OpContext& ctx);
+// A scalar integer operand of up to 64 bits, zero-extended.
+uint64_t operandUint(const OpContext& ctx, uint32_t lane, uint32_t k);
+// The first active lane (for reporting), or 0.
+uint32_t firstActiveLane(const OpContext& ctx);
+
+}  // namespace refdev::spirv::subgroups

@@ -1,0 +1,406 @@
+// Unit tests of the SPV_INTEL_subgroups op family through a fake OpContext (no interpreter involved).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <optional>
+
+#include "reference_device/ext/subgroups/subgroups_ops.h"
+
+namespace refdev::spirv::subgroups {
+namespace {
+
+TypeInfo scalarInt(uint32_t bits, uint32_t components = 1) {
+    TypeInfo t;
+    t.kind = components == 1 ? TypeInfo::Kind::Int : TypeInfo::Kind::Vector;
+    t.component_kind = TypeInfo::Kind::Int;
+    t.component_bits = bits;
+    t.components = components;
+    t.byte_size = bits / 8 * components;
+    return t;
+}
+
+TypeInfo pointerTo(uint32_t bits) {
+    TypeInfo t;
+    t.kind = TypeInfo::Kind::Pointer;
+    t.component_bits = 64;
+    t.byte_size = 8;
+    t.storage_class = 5;  // CrossWorkgroup
+    t.pointee_bytes = bits / 8;
+    return t;
+}
+
+// A sub-group of `lanes` invocations (SubgroupMaxSize `max`), operands set per lane, one flat memory
+// region at address 0x1000 and at most one image.
+class FakeContext : public OpContext {
+public:
+    FakeContext(uint32_t opcode, uint32_t lanes, uint32_t max) : opcode_(opcode), lanes_(lanes), max_(max) {
+        active_.assign(lanes, true);
+    }
+    uint32_t opcode() const override { return opcode_; }
+    const char* opName() const override { return "fake"; }
+    uint32_t operandCount() const override { return uint32_t(types_.size()); }
+    const TypeInfo& resultType() const override { return result_type_; }
+    const TypeInfo& operandType(uint32_t k) const override { return types_.at(k); }
+    bool isConstant(uint32_t) const override { return false; }
+    uint32_t literal(uint32_t) const override { return 0; }
+    uint32_t lanes() const override { return lanes_; }
+    uint32_t maxLanes() const override { return max_; }
+    bool active(uint32_t lane) const override { return active_.at(lane); }
+    const uint8_t* operand(uint32_t lane, uint32_t k) const override { return values_.at({lane, k}).data(); }
+    uint8_t* result(uint32_t lane) override {
+        auto& r = results_[lane];
+        r.resize(result_type_.byte_size);
+        return r.data();
+    }
+    uint8_t* memory(uint32_t lane, uint64_t address, size_t bytes, bool) override {
+        if (address < kBase || address + bytes > kBase + mem.size()) {
+            undefinedBehavior(lane, "out of bounds");
+            return nullptr;
+        }
+        return mem.data() + (address - kBase);
+    }
+    const ImageDesc* image(uint32_t, uint32_t) override { return &img; }
+    const Faults& faults() const override { return faults_; }
+    uint64_t workGroupLinearId() const override { return group_; }
+    void undefinedBehavior(uint32_t, const std::string& what) override { errors.push_back(what); }
+    bool failed() const override { return !errors.empty(); }
+
+    // Setup helpers
+    void setResultType(TypeInfo t) { result_type_ = t; }
+    void setOperand(uint32_t k, TypeInfo t) {
+        if (types_.size() <= k) types_.resize(k + 1);
+        types_[k] = t;
+    }
+    template <typename T>
+    void set(uint32_t lane, uint32_t k, std::vector<T> v) {
+        std::vector<uint8_t> bytes(v.size() * sizeof(T));
+        std::memcpy(bytes.data(), v.data(), bytes.size());
+        values_[{lane, k}] = bytes;
+    }
+    template <typename T>
+    void setAll(uint32_t k, std::function<std::vector<T>(uint32_t)> f) {
+        for (uint32_t l = 0; l < lanes_; ++l) set<T>(l, k, f(l));
+    }
+    template <typename T>
+    T out(uint32_t lane, uint32_t component = 0) const {
+        T v;
+        std::memcpy(&v, results_.at(lane).data() + component * sizeof(T), sizeof(T));
+        return v;
+    }
+    void setFaults(const std::string& spec) {
+        std::string err;
+        ASSERT_TRUE(faults_.parse(spec, &err)) << err;
+    }
+    void setActive(uint32_t lane, bool on) { active_[lane] = on; }
+    void setGroup(uint64_t g) { group_ = g; }
+
+    static constexpr uint64_t kBase = 0x1000;
+    std::vector<uint8_t> mem;
+    ImageDesc img;
+    std::vector<std::string> errors;
+
+private:
+    uint32_t opcode_, lanes_, max_;
+    TypeInfo result_type_;
+    std::vector<TypeInfo> types_;
+    std::vector<bool> active_;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint8_t>> values_;
+    std::map<uint32_t, std::vector<uint8_t>> results_;
+    Faults faults_;
+    uint64_t group_ = 0;
+};
+
+constexpr uint32_t kJunk = 0xdeadbeef;
+
+// Sets up a 32-bit shuffle: Data/Current = 100 + lane, Next/Previous = 200 + lane, index per lane.
+std::unique_ptr<FakeContext> shuffleContext(uint32_t opcode, uint32_t lanes, uint32_t max,
+                                            std::function<uint32_t(uint32_t)> index) {
+    auto ctx = std::make_unique<FakeContext>(opcode, lanes, max);
+    ctx->setResultType(scalarInt(32));
+    bool two = opcode == kOpShuffleDown || opcode == kOpShuffleUp;
+    ctx->setOperand(0, scalarInt(32));
+    if (two) ctx->setOperand(1, scalarInt(32));
+    ctx->setOperand(two ? 2 : 1, scalarInt(32));
+    for (uint32_t l = 0; l < lanes; ++l) {
+        // ShuffleUp's operands are (Previous, Current): keep "Current" = 100 + lane for both ops.
+        uint32_t first = opcode == kOpShuffleUp ? 200 + l : 100 + l;
+        uint32_t second = opcode == kOpShuffleUp ? 100 + l : 200 + l;
+        ctx->set<uint32_t>(l, 0, {first});
+        if (two) ctx->set<uint32_t>(l, 1, {second});
+        ctx->set<uint32_t>(l, two ? 2 : 1, {index(l)});
+    }
+    return ctx;
+}
+
+TEST(SubgroupsOps, ShuffleReadsInvocationIdAndJunkOutOfRange) {
+    auto ctx = shuffleContext(kOpShuffle, 16, 16, [](uint32_t l) { return (l * 5) % 17; });
+    executeShuffle(*ctx);
+    for (uint32_t l = 0; l < 16; ++l) {
+        uint32_t id = (l * 5) % 17;
+        EXPECT_EQ(ctx->out<uint32_t>(l), id < 16 ? 100 + id : kJunk) << l;
+    }
+}
+
+TEST(SubgroupsOps, ShuffleDownCurrentNextAndOutOfRange) {
+    auto ctx = shuffleContext(kOpShuffleDown, 8, 8, [](uint32_t) { return 5; });
+    executeShuffleDown(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(2), 107u);  // index 7 < S: Current of 7
+    EXPECT_EQ(ctx->out<uint32_t>(3), 200u);  // index 8 = S: Next of 0
+    EXPECT_EQ(ctx->out<uint32_t>(7), 204u);
+    auto far = shuffleContext(kOpShuffleDown, 8, 8, [](uint32_t l) { return l == 1 ? 15u : 0xffffffffu; });
+    executeShuffleDown(*far);
+    EXPECT_EQ(far->out<uint32_t>(1), kJunk);  // 16 = 2S: out of range
+    EXPECT_EQ(far->out<uint32_t>(0), kJunk);  // 0xffffffff must not wrap to a valid index
+}
+
+TEST(SubgroupsOps, ShuffleUpCurrentPreviousAndOutOfRange) {
+    auto ctx = shuffleContext(kOpShuffleUp, 16, 16, [](uint32_t) { return 3; });
+    executeShuffleUp(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(3), 100u);  // index 0: Current of 0
+    EXPECT_EQ(ctx->out<uint32_t>(2), 215u);  // index -1: Previous of 15
+    auto far = shuffleContext(kOpShuffleUp, 16, 16, [](uint32_t) { return 17; });
+    executeShuffleUp(*far);
+    EXPECT_EQ(far->out<uint32_t>(0), kJunk);  // -17 < -S
+    EXPECT_EQ(far->out<uint32_t>(1), 200u);   // -16 = -S: Previous of 0
+}
+
+TEST(SubgroupsOps, ShuffleXorAndPartialSubgroup) {
+    auto ctx = shuffleContext(kOpShuffleXor, 5, 8, [](uint32_t) { return 3; });
+    executeShuffleXor(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(1), 102u);
+    EXPECT_EQ(ctx->out<uint32_t>(4), kJunk);  // 7 does not exist in a sub-group of 5
+    auto wide = shuffleContext(kOpShuffleXor, 16, 16, [](uint32_t) { return 16; });
+    executeShuffleXor(*wide);
+    EXPECT_EQ(wide->out<uint32_t>(0), kJunk);  // 16 = S names no invocation
+}
+
+TEST(SubgroupsOps, ShuffleFromInactiveLaneIsJunk) {
+    auto ctx = shuffleContext(kOpShuffle, 8, 8, [](uint32_t) { return 2; });
+    ctx->setActive(2, false);
+    executeShuffle(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(0), kJunk);
+}
+
+TEST(SubgroupsOps, ShuffleFaults) {
+    auto down = shuffleContext(kOpShuffleDown, 8, 8, [](uint32_t) { return 5; });
+    down->setFaults("shuffle_down_ignores_next");
+    executeShuffleDown(*down);
+    EXPECT_EQ(down->out<uint32_t>(3), 100u);
+    auto up = shuffleContext(kOpShuffleUp, 16, 16, [](uint32_t) { return 3; });
+    up->setFaults("shuffle_up_off_by_one");
+    executeShuffleUp(*up);
+    EXPECT_NE(up->out<uint32_t>(3), 100u);
+    auto xr = shuffleContext(kOpShuffleXor, 5, 8, [](uint32_t) { return 3; });
+    xr->setFaults("shuffle_xor_uses_actual_size");
+    executeShuffleXor(*xr);
+    EXPECT_NE(xr->out<uint32_t>(0), 103u);
+    auto sh = shuffleContext(kOpShuffle, 16, 16, [](uint32_t) { return 12; });
+    sh->setFaults("shuffle_index_masked");
+    executeShuffle(*sh);
+    EXPECT_NE(sh->out<uint32_t>(0), 112u);
+    auto zero = shuffleContext(kOpShuffle, 16, 16, [](uint32_t) { return 1; });
+    zero->setFaults("shuffle_zero_when_some_workgroups");
+    zero->setGroup(3);
+    executeShuffle(*zero);
+    EXPECT_EQ(zero->out<uint32_t>(0), 0u);
+}
+
+TEST(SubgroupsOps, ShuffleVec3FaultKeepsOwnThirdComponent) {
+    FakeContext ctx(kOpShuffle, 8, 8);
+    ctx.setResultType(scalarInt(16, 3));
+    ctx.setOperand(0, scalarInt(16, 3));
+    ctx.setOperand(1, scalarInt(32));
+    ctx.setAll<uint16_t>(0, [](uint32_t l) { return std::vector<uint16_t>{uint16_t(l), uint16_t(l + 10), uint16_t(l + 20)}; });
+    ctx.setAll<uint32_t>(1, [](uint32_t l) { return std::vector<uint32_t>{7 - l}; });
+    executeShuffle(ctx);
+    EXPECT_EQ(ctx.out<uint16_t>(0, 2), 27u);
+    ctx.setFaults("shuffle_vec3_last_component_own");
+    executeShuffle(ctx);
+    EXPECT_EQ(ctx.out<uint16_t>(0, 1), 17u);
+    EXPECT_EQ(ctx.out<uint16_t>(0, 2), 20u);
+}
+
+std::unique_ptr<FakeContext> blockReadContext(uint32_t lanes, uint32_t max, uint32_t bits, uint32_t components,
+                                              uint64_t address) {
+    auto ctx = std::make_unique<FakeContext>(kOpBlockRead, lanes, max);
+    ctx->setResultType(scalarInt(bits, components));
+    ctx->setOperand(0, pointerTo(bits));
+    ctx->setAll<uint64_t>(0, [&](uint32_t) { return std::vector<uint64_t>{address}; });
+    ctx->mem.resize(4096);
+    for (size_t i = 0; i < ctx->mem.size(); ++i) ctx->mem[i] = uint8_t(i * 13 + 5);
+    return ctx;
+}
+
+uint32_t word(const std::vector<uint8_t>& mem, size_t byte_offset) {
+    uint32_t v;
+    std::memcpy(&v, mem.data() + byte_offset, 4);
+    return v;
+}
+
+// "the first value read is: Ptr[ SubgroupLocalInvocationId ] and the second value read is:
+// Ptr[ SubgroupLocalInvocationId + SubgroupMaxSize ]"
+TEST(SubgroupsOps, BlockReadStrided) {
+    auto ctx = blockReadContext(8, 8, 32, 4, FakeContext::kBase + 4);
+    executeBlockRead(*ctx);
+    ASSERT_TRUE(ctx->errors.empty());
+    EXPECT_EQ(ctx->out<uint32_t>(3, 2), word(ctx->mem, 4 + (3 + 16) * 4));
+    auto fault = blockReadContext(8, 8, 32, 4, FakeContext::kBase + 4);
+    fault->setFaults("block_read_stride_simd16");
+    executeBlockRead(*fault);
+    EXPECT_NE(fault->out<uint32_t>(3, 2), word(ctx->mem, 4 + (3 + 16) * 4));
+}
+
+TEST(SubgroupsOps, BlockRead64BitFault) {
+    auto ctx = blockReadContext(16, 16, 64, 2, FakeContext::kBase);
+    executeBlockRead(*ctx);
+    uint64_t good = ctx->out<uint64_t>(1, 1);
+    auto fault = blockReadContext(16, 16, 64, 2, FakeContext::kBase);
+    fault->setFaults("block_read_64bit_as_2x32");
+    executeBlockRead(*fault);
+    EXPECT_NE(fault->out<uint64_t>(1, 1), good);
+}
+
+TEST(SubgroupsOps, BlockReadUndefinedBehaviour) {
+    auto partial = blockReadContext(5, 8, 32, 1, FakeContext::kBase);
+    executeBlockRead(*partial);
+    EXPECT_EQ(partial->errors.size(), 1u);
+    auto misaligned = blockReadContext(8, 8, 32, 1, FakeContext::kBase + 2);
+    executeBlockRead(*misaligned);
+    EXPECT_EQ(misaligned->errors.size(), 1u);
+    auto divergent = blockReadContext(8, 8, 32, 1, FakeContext::kBase);
+    divergent->set<uint64_t>(3, 0, {FakeContext::kBase + 64});
+    executeBlockRead(*divergent);
+    EXPECT_EQ(divergent->errors.size(), 1u);
+    auto inactive = blockReadContext(8, 8, 32, 1, FakeContext::kBase);
+    inactive->setActive(7, false);
+    executeBlockRead(*inactive);
+    EXPECT_EQ(inactive->errors.size(), 1u);
+}
+
+std::unique_ptr<FakeContext> blockWriteContext(uint32_t max, uint32_t bits, uint32_t components, uint64_t address) {
+    auto ctx = std::make_unique<FakeContext>(kOpBlockWrite, max, max);
+    ctx->setOperand(0, pointerTo(bits));
+    ctx->setOperand(1, scalarInt(bits, components));
+    ctx->setAll<uint64_t>(0, [&](uint32_t) { return std::vector<uint64_t>{address}; });
+    ctx->setAll<uint8_t>(1, [&](uint32_t l) {
+        std::vector<uint8_t> v(bits / 8 * components);
+        for (size_t i = 0; i < v.size(); ++i) v[i] = uint8_t(l * 16 + i + 1);
+        return v;
+    });
+    ctx->mem.assign(4096, 0xa5);
+    return ctx;
+}
+
+TEST(SubgroupsOps, BlockWriteStridedAndAlignment) {
+    auto ctx = blockWriteContext(16, 8, 4, FakeContext::kBase + 32);
+    executeBlockWrite(*ctx);
+    ASSERT_TRUE(ctx->errors.empty());
+    EXPECT_EQ(ctx->mem[32 + 5 + 3 * 16], uint8_t(5 * 16 + 3 + 1));  // lane 5 component 3
+    EXPECT_EQ(ctx->mem[32 + 64], 0xa5);                                // just past the block
+    auto fault = blockWriteContext(16, 8, 4, FakeContext::kBase + 32);
+    fault->setFaults("block_write_drops_last_component");
+    executeBlockWrite(*fault);
+    EXPECT_EQ(fault->mem[32 + 5 + 3 * 16], 0xa5);
+    auto misaligned = blockWriteContext(16, 32, 1, FakeContext::kBase + 4);
+    executeBlockWrite(*misaligned);
+    EXPECT_EQ(misaligned->errors.size(), 1u);
+    EXPECT_EQ(misaligned->mem[4], 0xa5);
+}
+
+std::unique_ptr<FakeContext> imageContext(uint32_t opcode, uint32_t max, uint32_t bits, uint32_t components,
+                                          int32_t x, int32_t y, uint32_t width, uint32_t height, uint32_t texel) {
+    auto ctx = std::make_unique<FakeContext>(opcode, max, max);
+    TypeInfo image;
+    image.kind = TypeInfo::Kind::Image;
+    image.byte_size = 8;
+    ctx->setOperand(0, image);
+    ctx->setOperand(1, scalarInt(32, 2));
+    ctx->setAll<uint64_t>(0, [](uint32_t) { return std::vector<uint64_t>{1}; });
+    ctx->setAll<int32_t>(1, [&](uint32_t) { return std::vector<int32_t>{x, y}; });
+    ctx->mem.resize(size_t(width) * texel * height);
+    for (size_t i = 0; i < ctx->mem.size(); ++i) ctx->mem[i] = uint8_t(i * 7 + 3);
+    ctx->img = ImageDesc{ctx->mem.data(), width, height, size_t(width) * texel, texel, 0, 0};
+    if (opcode == kOpImageBlockRead) {
+        ctx->setResultType(scalarInt(bits, components));
+    } else {
+        ctx->setOperand(2, scalarInt(bits, components));
+        ctx->setAll<uint8_t>(2, [&](uint32_t l) {
+            std::vector<uint8_t> v(bits / 8 * components);
+            for (size_t i = 0; i < v.size(); ++i) v[i] = uint8_t(0x80 + l * 8 + i);
+            return v;
+        });
+    }
+    return ctx;
+}
+
+// "the Coordinate is a byte coordinate"; "the second value is read from the row ... plus one"
+TEST(SubgroupsOps, ImageBlockReadBytesAndRows) {
+    auto ctx = imageContext(kOpImageBlockRead, 8, 16, 2, 6, 1, 16, 4, 4);
+    executeImageBlockRead(*ctx);
+    ASSERT_TRUE(ctx->errors.empty());
+    const size_t pitch = 64;
+    uint16_t expect = uint16_t(ctx->mem[2 * pitch + 6 + 3 * 2] | ctx->mem[2 * pitch + 7 + 3 * 2] << 8);
+    EXPECT_EQ(ctx->out<uint16_t>(3, 1), expect);
+    auto fault = imageContext(kOpImageBlockRead, 8, 16, 2, 6, 1, 16, 4, 4);
+    fault->setFaults("image_block_read_x_in_elements");
+    executeImageBlockRead(*fault);
+    EXPECT_NE(fault->out<uint16_t>(3, 1), expect);
+}
+
+TEST(SubgroupsOps, ImageBlockReadClampsAndFault) {
+    // 4 texels wide: lanes 4..7 read beyond the right edge, component 1 beyond the bottom.
+    auto ctx = imageContext(kOpImageBlockRead, 8, 32, 2, 0, 1, 4, 2, 4);
+    executeImageBlockRead(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(6, 0), word(ctx->mem, 16 + 12));  // row 1, texel 3
+    EXPECT_EQ(ctx->out<uint32_t>(6, 1), word(ctx->mem, 16 + 12));  // row 2 -> 1
+    auto fault = imageContext(kOpImageBlockRead, 8, 32, 2, 0, 1, 4, 2, 4);
+    fault->setFaults("image_block_read_oob_zero");
+    executeImageBlockRead(*fault);
+    EXPECT_EQ(fault->out<uint32_t>(6, 0), 0u);
+}
+
+TEST(SubgroupsOps, ImageBlockWriteDropsAndChecks) {
+    auto ctx = imageContext(kOpImageBlockWrite, 8, 32, 1, 8, 0, 4, 2, 4);
+    std::vector<uint8_t> before = ctx->mem;
+    executeImageBlockWrite(*ctx);
+    ASSERT_TRUE(ctx->errors.empty());
+    EXPECT_EQ(ctx->mem[8], 0x80);        // lane 0 -> texel 2
+    EXPECT_EQ(ctx->mem[12], 0x88);       // lane 1 -> texel 3
+    EXPECT_EQ(ctx->mem[16], before[16]);  // lane 2 dropped, row 1 untouched
+    auto fault = imageContext(kOpImageBlockWrite, 8, 32, 1, 8, 0, 4, 2, 4);
+    fault->setFaults("image_block_write_no_x_clip");
+    executeImageBlockWrite(*fault);
+    EXPECT_EQ(fault->mem[16], 0x90);
+    auto misaligned = imageContext(kOpImageBlockWrite, 8, 32, 1, 6, 0, 4, 2, 4);
+    executeImageBlockWrite(*misaligned);
+    EXPECT_EQ(misaligned->errors.size(), 1u);
+    auto small = imageContext(kOpImageBlockWrite, 8, 32, 1, 0, 0, 16, 2, 1);  // 8 lanes x 4 B > 16 B
+    executeImageBlockWrite(*small);
+    EXPECT_EQ(small->errors.size(), 1u);
+}
+
+TEST(SubgroupsOps, RegistrationCoversAllOpcodes) {
+    ExtOpTable table;
+    registerSubgroupsOps(table);
+    for (uint32_t op = 5571; op <= 5578; ++op) {
+        const ExtOpInfo* info = table.find(op);
+        ASSERT_NE(info, nullptr) << op;
+        EXPECT_NE(info->execute, nullptr);
+    }
+    EXPECT_FALSE(table.find(5576)->has_result);
+    EXPECT_FALSE(table.find(5578)->has_result);
+}
+
+TEST(SubgroupsOps, FaultListHasUniqueNames) {
+    std::vector<FaultInfo> faults = subgroupsFaults();
+    EXPECT_GE(faults.size(), 8u);
+    std::set<std::string> names;
+    for (const FaultInfo& f : faults) EXPECT_TRUE(names.insert(f.name).second) << f.name;
+}
+
+}  // namespace
+}  // namespace refdev::spirv::subgroups
