@@ -1,0 +1,406 @@
+// SPV_INTEL_2d_block_io instructions on the reference device, read from the spec text (sections "Mapping
+// Block Data to Invocations", "Out-of-Bounds Behavior", "Restrictions") and the OpenCL environment of
+// cl_intel_subgroup_2d_block_io. This code walks the block element by element and computes which lane and
+// destination slot receives it; it shares nothing with the suite's host reference.
+#include "reference_device/ext/2d_block_io/block_io_2d_ops.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace refdev::spirv::block_io_2d {
+namespace {
+
+constexpr int64_t kTwoTo24 = int64_t(1) << 24;
+
+uint32_t ceilPow2(uint32_t v) {
+    uint32_t p = 1;
+    while (p < v) p <<= 1;
+    return p;
+}
+bool isPow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+const char* opName(uint32_t opcode) {
+    switch (opcode) {
+        case kOpLoad: return "OpSubgroup2DBlockLoadINTEL";
+        case kOpLoadTransform: return "OpSubgroup2DBlockLoadTransformINTEL";
+        case kOpLoadTranspose: return "OpSubgroup2DBlockLoadTransposeINTEL";
+        case kOpPrefetch: return "OpSubgroup2DBlockPrefetchINTEL";
+        case kOpStore: return "OpSubgroup2DBlockStoreINTEL";
+    }
+    return "Op2DBlock?";
+}
+
+// Operand positions (env "Tokens"): ElementSize, BlockWidth, BlockHeight, BlockCount, then
+// loads: SrcBase, MemoryWidth, MemoryHeight, MemoryPitch, Coordinate, Dst;
+// prefetch: SrcBase, MemoryWidth, MemoryHeight, MemoryPitch, Coordinate;
+// store: Src (private), DstBase, MemoryWidth, MemoryHeight, MemoryPitch, Coordinate.
+struct Operands {
+    uint32_t opcode = 0;
+    uint32_t element_size = 0, block_width = 0, block_height = 0, block_count = 0;
+    uint32_t base_k = 4, memory_k = 5, coord_k = 8, private_k = UINT32_MAX;
+    uint64_t base = 0;
+    int64_t memory_width = 0, memory_height = 0, memory_pitch = 0;  // bytes, rows, bytes
+    int64_t x = 0, y = 0;                                           // elements, rows
+};
+
+// The block as assigned to lanes: after padding and transform/transpose.
+struct Assigned {
+    uint32_t rows = 0, cols = 0, element_bytes = 0, pack = 1, per_lane = 0;
+};
+
+Assigned assigned(const Operands& o, uint32_t sub_group_size) {
+    Assigned a;
+    if (o.opcode == kOpLoadTransform) {
+        a.pack = o.element_size == 1 ? 4 : 2;  // 1-byte: four rows per 32-bit value; 2-byte: two
+        a.rows = (o.block_height + a.pack - 1) / a.pack;
+        a.cols = ceilPow2(o.block_width);
+        a.element_bytes = 4;
+    } else if (o.opcode == kOpLoadTranspose) {
+        a.rows = o.block_width;  // transpose pads Block Height to a power of two; it becomes the columns
+        a.cols = ceilPow2(o.block_height);
+        a.element_bytes = o.element_size;
+    } else {
+        a.rows = o.block_height;
+        a.cols = ceilPow2(o.block_width);
+        a.element_bytes = o.element_size;
+    }
+    a.per_lane = (a.rows * a.cols + sub_group_size - 1) / sub_group_size;
+    return a;
+}
+
+int64_t signedValue(const OpContext& ctx, uint32_t lane, uint32_t k, uint32_t component) {
+    const TypeInfo& t = ctx.operandType(k);
+    if (t.component_bits == 64) return ctx.get<int64_t>(lane, k, component);
+    return ctx.get<int32_t>(lane, k, component);
+}
+
+uint32_t firstActive(const OpContext& ctx) {
+    for (uint32_t l = 0; l < ctx.lanes(); ++l)
+        if (ctx.active(l)) return l;
+    return 0;
+}
+
+// Decodes the operands and checks every precondition the spec and the OpenCL environment state. Reports
+// undefined behaviour (and returns false) on the first violation.
+bool decode(OpContext& ctx, Operands* o) {
+    const uint32_t op = ctx.opcode();
+    const std::string name = opName(op);
+    uint32_t lane0 = firstActive(ctx);
+    auto ub = [&](const std::string& what) {
+        ctx.undefinedBehavior(lane0, name + ": " + what);
+        return false;
+    };
+    o->opcode = op;
+    if (op == kOpStore) {
+        o->private_k = 4, o->base_k = 5, o->memory_k = 6, o->coord_k = 9;
+    } else if (op != kOpPrefetch) {
+        o->private_k = 9;
+    }
+    // "the SubgroupMaxSize is a power of two"; "the SubgroupSize is equal to the SubgroupMaxSize"; "all
+    // invocations within the subgroup execute the same dynamic instance of this instruction".
+    if (!isPow2(ctx.maxLanes())) return ub("behavior is undefined unless the SubgroupMaxSize is a power of two");
+    if (ctx.lanes() != ctx.maxLanes() || !ctx.allActive())
+        return ub("behavior is undefined unless this is a full subgroup and all invocations execute the same "
+                  "dynamic instance of this instruction");
+    static const char* kConstNames[] = {"Element Size", "Block Width", "Block Height", "Block Count"};
+    for (uint32_t k = 0; k < 4; ++k) {
+        const TypeInfo& t = ctx.operandType(k);
+        if (!ctx.isConstant(k) || t.kind != TypeInfo::Kind::Int || t.component_bits != 32)
+            return ub(std::string(kConstNames[k]) + " must be a constant instruction with scalar 32-bit integer type");
+    }
+    o->element_size = uint32_t(ctx.getUint(lane0, 0));
+    o->block_width = uint32_t(ctx.getUint(lane0, 1));
+    o->block_height = uint32_t(ctx.getUint(lane0, 2));
+    o->block_count = uint32_t(ctx.getUint(lane0, 3));
+    const uint32_t e = o->element_size;
+    if (e != 1 && e != 2 && e != 4 && e != 8) return ub("the Element Size must be 1, 2, 4, or 8 bytes");
+    if ((e == 1 && o->block_width % 4) || (e == 2 && o->block_width % 2))
+        return ub("the Block Width must be a multiple of four for 1-byte elements, or a multiple of two for "
+                  "2-byte elements");
+    if (const char* why = unsupportedShape(op, e, o->block_width, o->block_height, o->block_count); *why)
+        return ub(std::string("block shape not supported by this device: ") + why);
+
+    // "Behavior is undefined unless Block Width, Block Height, Block Count, <base pointer>, Memory Width,
+    // Memory Height, Memory Pitch, and Coordinate are dynamically uniform for all invocations".
+    static const char* kUniformNames[] = {"Memory Width", "Memory Height", "Memory Pitch", "Coordinate"};
+    if (!ctx.uniform(o->base_k)) return ub("the base pointer is not dynamically uniform across the subgroup");
+    for (uint32_t k = 0; k < 4; ++k)
+        if (!ctx.uniform(o->memory_k + k))
+            return ub(std::string(kUniformNames[k]) + " is not dynamically uniform across the subgroup");
+    const TypeInfo& base_type = ctx.operandType(o->base_k);
+    if (base_type.kind != TypeInfo::Kind::Pointer || base_type.storage_class != kStorageCrossWorkgroup)
+        return ub("the base pointer must be a pointer to the CrossWorkgroup storage class");
+    if (o->private_k != UINT32_MAX) {
+        const TypeInfo& t = ctx.operandType(o->private_k);
+        if (t.kind != TypeInfo::Kind::Pointer || t.storage_class != kStorageFunction)
+            return ub(std::string(op == kOpStore ? "Src Pointer" : "Dst Pointer") +
+                      " must be a pointer to the Function storage class");
+    }
+    const TypeInfo& coord_type = ctx.operandType(o->coord_k);
+    if (coord_type.components != 2 || coord_type.component_kind != TypeInfo::Kind::Int)
+        return ub("Coordinate must be a vector of two integer type components");
+
+    o->base = ctx.getUint(lane0, o->base_k);
+    o->memory_width = signedValue(ctx, lane0, o->memory_k, 0);
+    o->memory_height = signedValue(ctx, lane0, o->memory_k + 1, 0);
+    o->memory_pitch = signedValue(ctx, lane0, o->memory_k + 2, 0);
+    o->x = signedValue(ctx, lane0, o->coord_k, 0);
+    o->y = signedValue(ctx, lane0, o->coord_k, 1);
+
+    if (o->base % 64)
+        return ub("the base address " + std::to_string(o->base) + " is not cache-line aligned (64 bytes)");
+    if (o->memory_width < 64 || o->memory_width > kTwoTo24)
+        return ub("Memory Width " + std::to_string(o->memory_width) + " is outside [64, 2^24] bytes");
+    // OpenCL environment: width a multiple of 4 bytes for 1- and 2-byte data, else of the element size.
+    if (o->memory_width % std::max<uint32_t>(4, e))
+        return ub("Memory Width " + std::to_string(o->memory_width) + " is not a multiple of " +
+                  std::to_string(std::max<uint32_t>(4, e)) + " bytes (OpenCL environment)");
+    if (o->memory_height < 1 || o->memory_height > kTwoTo24)
+        return ub("Memory Height " + std::to_string(o->memory_height) + " is outside [1, 2^24] rows");
+    // SPIR-V says a multiple of 8 bytes; the OpenCL environment (this device's) says 16.
+    if (o->memory_pitch < o->memory_width || o->memory_pitch % 16)
+        return ub("Memory Pitch " + std::to_string(o->memory_pitch) +
+                  " must be >= Memory Width and a multiple of 16 bytes (OpenCL environment)");
+    if ((e == 1 && o->x % 4) || (e == 2 && o->x % 2))
+        return ub("the first component of Coordinate (" + std::to_string(o->x) +
+                  ") must be a multiple of four for 1-byte elements, or of two for 2-byte elements");
+    if (o->private_k != UINT32_MAX) {
+        for (uint32_t l = 0; l < ctx.lanes(); ++l)
+            if (ctx.getUint(l, o->private_k) % e) {
+                ctx.undefinedBehavior(l, name + ": the per-invocation address is not aligned to the Element Size");
+                return false;
+            }
+    }
+    return true;
+}
+
+enum class Fetch { Data, Padding, OutOfBounds, Error };
+
+struct Surface {
+    const Operands& o;
+    const Faults& faults;
+
+    // Byte offset of block `b` element (brow, bcol) from the base, or false when it lies outside the memory
+    // (or, with `check` false, when its row/column is negative under the faults that skip the check).
+    bool locate(uint32_t b, uint32_t brow, uint32_t bcol, bool check, int64_t* offset) const {
+        const int64_t e = o.element_size;
+        int64_t x0 = o.x, y0 = o.y;
+        if (faults.has("negative_coord_clamped")) x0 = std::max<int64_t>(x0, 0), y0 = std::max<int64_t>(y0, 0);
+        // Blocks follow each other along the row: block b starts b * Block Width elements to the right.
+        int64_t element = int64_t(b) * o.block_width + bcol;
+        int64_t byte = faults.has("coord_x_as_bytes") ? x0 + element * e : (x0 + element) * e;
+        int64_t row = y0 + brow;
+        int64_t stride = faults.has("pitch_ignored") ? o.memory_width : o.memory_pitch;
+        *offset = row * stride + byte;
+        if (!check) return true;
+        // Out of bounds is per element, against Memory Width (bytes) and Memory Height (rows), not pitch.
+        int64_t right = faults.has("right_edge_from_pitch") ? o.memory_pitch : o.memory_width;
+        bool inside_row;
+        if (faults.has("memory_width_as_elements"))
+            inside_row = byte >= 0 && byte / e < right;
+        else if (faults.has("oob_check_4byte_granularity"))
+            inside_row = byte >= 0 && (byte + e - 1) / 4 * 4 + 4 <= right;
+        else
+            inside_row = byte >= 0 && byte + e <= right;
+        return inside_row && row >= 0 && row < o.memory_height;
+    }
+
+    Fetch fetch(OpContext& ctx, uint32_t b, uint32_t brow, uint32_t bcol, uint64_t* value) const {
+        *value = 0;
+        if (brow >= o.block_height || bcol >= o.block_width) return Fetch::Padding;
+        int64_t offset;
+        if (!locate(b, brow, bcol, true, &offset)) return Fetch::OutOfBounds;
+        const uint8_t* p = ctx.memory(0, o.base + uint64_t(offset), o.element_size, false);
+        if (!p) return Fetch::Error;
+        std::memcpy(value, p, o.element_size);
+        return Fetch::Data;
+    }
+};
+
+// Lane and slot (within one block's share) of assigned-block element (row, col).
+void laneSlot(const Assigned& a, uint32_t sg, uint32_t row, uint32_t col, bool h32_fault, uint32_t* lane,
+              uint32_t* slot) {
+    if (a.cols >= sg) {
+        // Wider than the sub-group: each lane takes a run of consecutive columns of every row.
+        uint32_t run = a.cols / sg;
+        if (h32_fault && run > 1) {
+            *lane = col % sg, *slot = row * run + col / sg;
+        } else {
+            *lane = col / run, *slot = row * run + col % run;
+        }
+    } else {
+        // Narrower: sg / cols consecutive rows share one destination slot.
+        uint32_t flat = row * a.cols + col;
+        *lane = flat % sg, *slot = flat / sg;
+    }
+}
+
+}  // namespace
+
+const char* unsupportedShape(uint32_t opcode, uint32_t e, uint32_t w, uint32_t h, uint32_t c) {
+    if (!w || !h || !c) return "zero Block Width, Height or Count";
+    uint32_t row_bytes = ceilPow2(w) * e * c;
+    switch (opcode) {
+        case kOpLoad:
+        case kOpPrefetch:
+            if (c != 1 && c != 2 && c != 4) return "Block Count must be 1, 2 or 4";
+            if (h > 32 || row_bytes > 64) return "more than 32 rows or 64 bytes per row";
+            return "";
+        case kOpLoadTransform:
+            if (e != 1 && e != 2) return "transform needs 1- or 2-byte elements";
+            if (c != 1 && c != 2 && c != 4) return "Block Count must be 1, 2 or 4";
+            if (h > 32 || row_bytes > 64) return "more than 32 rows or 64 bytes per row";
+            return "";
+        case kOpLoadTranspose:
+            if (e != 4 && e != 8) return "transpose needs 4- or 8-byte elements";
+            if (c != 1) return "transpose needs Block Count 1";
+            if (h > 32 || w * e > 32) return "more than 32 rows or 32 bytes per row";
+            return "";
+        case kOpStore:
+            if (c != 1) return "store needs Block Count 1";
+            if (h > 8 || row_bytes > 64) return "more than 8 rows or 64 bytes per row";
+            return "";
+    }
+    return "unknown instruction";
+}
+
+void executeLoad(OpContext& ctx) {
+    Operands o;
+    if (!decode(ctx, &o)) return;
+    const Faults& faults = ctx.faults();
+    const uint32_t sg = ctx.lanes();
+    // A one-row multi-block load mapped (wrongly) as one block as wide as all blocks together.
+    bool one_wide = faults.has("one_row_multiblock_noncontiguous") && o.opcode == kOpLoad &&
+                    o.block_height == 1 && o.block_count > 1;
+    Operands shape = o;
+    if (one_wide) shape.block_width = o.block_width * o.block_count, shape.block_count = 1;
+    const Assigned a = assigned(shape, sg);
+    const Assigned real = assigned(o, sg);
+    const size_t lane_bytes = size_t(real.per_lane) * real.element_bytes * o.block_count;
+
+    // Start from the destination's current bytes: slots the spec leaves undefined are not written.
+    std::vector<std::vector<uint8_t>> dst(sg, std::vector<uint8_t>(lane_bytes));
+    for (uint32_t l = 0; l < sg; ++l) {
+        const uint8_t* p = ctx.memory(l, ctx.getUint(l, o.private_k), lane_bytes, false);
+        if (!p) return;
+        std::memcpy(dst[l].data(), p, lane_bytes);
+    }
+
+    Surface surface{o, faults};
+    const bool stale_oob = faults.has("oob_load_stale"), stale_padding = faults.has("padding_not_zeroed");
+    const bool swapped = faults.has("transform_row_order_swapped");
+    const bool h32 = faults.has("transpose_h32_interleave_wrong") && o.opcode == kOpLoadTranspose;
+    const bool interleaved = faults.has("blocks_row_interleaved");
+    const bool group_granular = faults.has("oob_check_4byte_granularity") && o.opcode == kOpLoadTransform;
+    const uint32_t part_bytes = o.element_size;
+
+    for (uint32_t b = 0; b < shape.block_count; ++b)
+        for (uint32_t row = 0; row < a.rows; ++row)
+            for (uint32_t col = 0; col < a.cols; ++col) {
+                uint32_t lane, slot;
+                laneSlot(a, sg, row, col, h32, &lane, &slot);
+                uint32_t index = interleaved ? slot * o.block_count + b : b * a.per_lane + slot;
+                uint8_t* out = dst[lane].data() + size_t(index) * a.element_bytes;
+                if (size_t(index + 1) * a.element_bytes > lane_bytes) continue;  // only under one_wide
+                for (uint32_t part = 0; part < a.pack; ++part) {
+                    uint32_t brow = row, bcol = col;
+                    if (o.opcode == kOpLoadTranspose) brow = col, bcol = row;
+                    if (o.opcode == kOpLoadTransform) brow = row * a.pack + part;
+                    uint32_t fb = b;
+                    if (one_wide) fb = bcol / o.block_width, bcol %= o.block_width;
+                    uint64_t v;
+                    Fetch f = surface.fetch(ctx, fb, brow, bcol, &v);
+                    if (f == Fetch::Error) return;
+                    if (f == Fetch::Data && group_granular) {
+                        // The hardware note: out-of-bounds judged per packed row group.
+                        int64_t last_row = o.y + int64_t(row) * a.pack + a.pack - 1;
+                        if (last_row >= o.memory_height) f = Fetch::OutOfBounds, v = 0;
+                    }
+                    if ((f == Fetch::OutOfBounds && stale_oob) || (f == Fetch::Padding && stale_padding)) continue;
+                    // Lower-numbered rows go to the lower bits of a packed value.
+                    uint32_t position = swapped && a.pack > 1 ? a.pack - 1 - part : part;
+                    std::memcpy(out + position * part_bytes, &v, part_bytes);
+                }
+            }
+
+    for (uint32_t l = 0; l < sg; ++l) {
+        uint8_t* p = ctx.memory(l, ctx.getUint(l, o.private_k), lane_bytes, true);
+        if (!p) return;
+        std::memcpy(p, dst[l].data(), lane_bytes);
+    }
+}
+
+void executePrefetch(OpContext& ctx) {
+    Operands o;
+    if (!decode(ctx, &o)) return;
+    // A prefetch has no effect on memory or on any invocation. The planted fault touches every address of
+    // the block, in bounds or not.
+    if (!ctx.faults().has("prefetch_touches_oob")) return;
+    Surface surface{o, ctx.faults()};
+    for (uint32_t b = 0; b < o.block_count; ++b)
+        for (uint32_t r = 0; r < o.block_height; ++r)
+            for (uint32_t c = 0; c < o.block_width; ++c) {
+                int64_t offset;
+                surface.locate(b, r, c, false, &offset);
+                if (!ctx.memory(0, o.base + uint64_t(offset), o.element_size, false)) return;
+            }
+}
+
+void executeStore(OpContext& ctx) {
+    Operands o;
+    if (!decode(ctx, &o)) return;
+    const uint32_t sg = ctx.lanes();
+    const Assigned a = assigned(o, sg);
+    const size_t lane_bytes = size_t(a.per_lane) * a.element_bytes * o.block_count;
+    std::vector<std::vector<uint8_t>> src(sg, std::vector<uint8_t>(lane_bytes));
+    for (uint32_t l = 0; l < sg; ++l) {
+        const uint8_t* p = ctx.memory(l, ctx.getUint(l, o.private_k), lane_bytes, false);
+        if (!p) return;
+        std::memcpy(src[l].data(), p, lane_bytes);
+    }
+    Surface surface{o, ctx.faults()};
+    const bool writes_all = ctx.faults().has("store_writes_oob_or_padding");
+    for (uint32_t b = 0; b < o.block_count; ++b)
+        for (uint32_t row = 0; row < a.rows; ++row)
+            for (uint32_t col = 0; col < a.cols; ++col) {
+                uint32_t lane, slot;
+                laneSlot(a, sg, row, col, false, &lane, &slot);
+                int64_t offset;
+                bool write;
+                if (col >= o.block_width || row >= o.block_height) {
+                    // "For stores, the value of any padded elements is ignored."
+                    write = writes_all && surface.locate(b, row, col, false, &offset) && offset >= 0;
+                } else if (surface.locate(b, row, col, true, &offset)) {
+                    write = true;
+                } else {
+                    // "For prefetches and stores, any out-of-bounds elements are ignored."
+                    surface.locate(b, row, col, false, &offset);
+                    write = writes_all && o.x >= 0 && o.y >= 0;
+                }
+                if (!write) continue;
+                uint8_t* p = ctx.memory(lane, o.base + uint64_t(offset), o.element_size, true);
+                if (!p) return;
+                std::memcpy(p, src[lane].data() + (size_t(b) * a.per_lane + slot) * o.element_size, o.element_size);
+            }
+}
+
+}  // namespace refdev::spirv::block_io_2d
+
+namespace refdev::spirv {
+
+void register2dBlockIoOps(ExtOpTable& table) {
+    using namespace block_io_2d;
+    // Transform and transpose capabilities implicitly declare Subgroup2DBlockIOINTEL.
+    const std::vector<uint32_t> io = {kCapabilityIo, kCapabilityTransform, kCapabilityTranspose};
+    table.add({kOpLoad, "OpSubgroup2DBlockLoadINTEL", false, 10, 10, UINT32_MAX, io, executeLoad});
+    table.add({kOpLoadTransform, "OpSubgroup2DBlockLoadTransformINTEL", false, 10, 10, UINT32_MAX,
+               {kCapabilityTransform}, executeLoad});
+    table.add({kOpLoadTranspose, "OpSubgroup2DBlockLoadTransposeINTEL", false, 10, 10, UINT32_MAX,
+               {kCapabilityTranspose}, executeLoad});
+    table.add({kOpPrefetch, "OpSubgroup2DBlockPrefetchINTEL", false, 9, 9, UINT32_MAX, io, executePrefetch});
+    table.add({kOpStore, "OpSubgroup2DBlockStoreINTEL", false, 10, 10, UINT32_MAX, io, executeStore});
+}
+
+}  // namespace refdev::spirv

@@ -1,0 +1,30 @@
+// SPV_INTEL_2d_block_io on the reference device: the five sub-group instructions, their undefined-behaviour
+// checks and planted faults. register2dBlockIoOps (ext_ops.h) adds them to the interpreter's table.
+#pragma once
+
+#include <cstdint>
+
+#include "reference_device/spirv/ext_ops.h"
+
+namespace refdev::spirv::block_io_2d {
+
+constexpr uint32_t kCapabilityIo = 6228;         // Subgroup2DBlockIOINTEL
+constexpr uint32_t kCapabilityTransform = 6229;  // Subgroup2DBlockTransformINTEL
+constexpr uint32_t kCapabilityTranspose = 6230;  // Subgroup2DBlockTransposeINTEL
+constexpr uint32_t kOpLoad = 6231, kOpLoadTransform = 6232, kOpLoadTranspose = 6233, kOpPrefetch = 6234,
+                   kOpStore = 6235;
+
+constexpr uint32_t kStorageCrossWorkgroup = 5, kStorageFunction = 7;
+
+// The shapes this device accepts beyond the OpenCL environment table (device-specific, as the SPIR-V spec
+// allows): a padded block row of at most 64 bytes over all blocks, at most 32 rows (8 for stores), block
+// count 1, 2 or 4 (1 for stores and transposes), transform for 1/2-byte and transpose for 4/8-byte data.
+// Returns "" when supported, else why not.
+const char* unsupportedShape(uint32_t opcode, uint32_t element_size, uint32_t block_width,
+                             uint32_t block_height, uint32_t block_count);
+
+void executeLoad(OpContext& ctx);      // OpSubgroup2DBlockLoadINTEL, LoadTransform, LoadTranspose
+void executePrefetch(OpContext& ctx);  // OpSubgroup2DBlockPrefetchINTEL
+void executeStore(OpContext& ctx);     // OpSubgroup2DBlockStoreINTEL
+
+}  // namespace refdev::spirv::block_io_2d

@@ -1,0 +1,412 @@
+// Unit tests of the reference device's 2D block IO ops through a fake OpContext: the spec's worked examples
+// (sub-group size 4), the OpenCL environment's mappings (16), undefined-behaviour detection and faults.
+#include "reference_device/ext/2d_block_io/block_io_2d_ops.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace refdev::spirv::block_io_2d {
+namespace {
+
+constexpr uint64_t kSurfaceAddr = 0x10000;   // 64-byte aligned
+constexpr uint64_t kPrivateAddr = 0x100000;  // lane l's private array at kPrivateAddr + l * 0x1000
+
+// Memory is one arena for the surface and one per lane for private storage; any access outside them is
+// reported as undefined behaviour, as the interpreter does.
+class FakeContext : public OpContext {
+public:
+    FakeContext(uint32_t opcode, uint32_t lanes) : opcode_(opcode), lanes_(lanes), max_lanes_(lanes) {
+        i32_.kind = TypeInfo::Kind::Int, i32_.component_kind = TypeInfo::Kind::Int, i32_.component_bits = 32;
+        i32_.byte_size = 4;
+        v2_ = i32_, v2_.kind = TypeInfo::Kind::Vector, v2_.components = 2, v2_.byte_size = 8;
+        global_.kind = TypeInfo::Kind::Pointer, global_.component_bits = 64, global_.byte_size = 8;
+        global_.storage_class = kStorageCrossWorkgroup;
+        private_ = global_, private_.storage_class = kStorageFunction;
+        surface_.assign(0x10000, 0);
+        for (uint32_t l = 0; l < lanes; ++l) priv_.emplace_back(0x1000, 0xA5);
+        active_.assign(lanes, true);
+    }
+
+    // Sets all operands from the shape and memory description (the same in every lane unless changed).
+    void setup(uint32_t e, uint32_t w, uint32_t h, uint32_t c, int32_t mw, int32_t mh, int32_t mp, int32_t x,
+               int32_t y, uint64_t base = kSurfaceAddr) {
+        bool store = opcode_ == kOpStore, prefetch = opcode_ == kOpPrefetch;
+        uint32_t n = prefetch ? 9 : 10;
+        types_.assign(n, &i32_);
+        values_.assign(n, std::vector<std::vector<uint8_t>>(lanes_));
+        uint32_t base_k = store ? 5 : 4, mem_k = store ? 6 : 5, coord_k = mem_k + 3;
+        for (uint32_t k = 0; k < 4; ++k) setAll(k, std::vector<uint32_t>{std::vector<uint32_t>{e, w, h, c}[k]});
+        types_[base_k] = &global_;
+        setAll64(base_k, base);
+        setAll(mem_k, {uint32_t(mw)}), setAll(mem_k + 1, {uint32_t(mh)}), setAll(mem_k + 2, {uint32_t(mp)});
+        types_[coord_k] = &v2_;
+        setAll(coord_k, {uint32_t(x), uint32_t(y)});
+        if (!prefetch) {
+            uint32_t pk = store ? 4 : 9;
+            types_[pk] = &private_;
+            for (uint32_t l = 0; l < lanes_; ++l) set64(l, pk, kPrivateAddr + l * 0x1000);
+        }
+    }
+    void setAll(uint32_t k, std::vector<uint32_t> words) {
+        for (uint32_t l = 0; l < lanes_; ++l) {
+            values_[k][l].resize(words.size() * 4);
+            std::memcpy(values_[k][l].data(), words.data(), words.size() * 4);
+        }
+    }
+    void setAll64(uint32_t k, uint64_t v) {
+        for (uint32_t l = 0; l < lanes_; ++l) set64(l, k, v);
+    }
+    void set64(uint32_t l, uint32_t k, uint64_t v) {
+        values_[k][l].resize(8);
+        std::memcpy(values_[k][l].data(), &v, 8);
+    }
+
+    uint32_t opcode() const override { return opcode_; }
+    const char* opName() const override { return "2d"; }
+    uint32_t operandCount() const override { return uint32_t(types_.size()); }
+    const TypeInfo& resultType() const override { return void_; }
+    const TypeInfo& operandType(uint32_t k) const override { return *types_.at(k); }
+    bool isConstant(uint32_t k) const override { return k < 4 && !non_constant_; }
+    uint32_t literal(uint32_t) const override { return 0; }
+    uint32_t lanes() const override { return lanes_; }
+    uint32_t maxLanes() const override { return max_lanes_; }
+    bool active(uint32_t lane) const override { return active_.at(lane); }
+    const uint8_t* operand(uint32_t lane, uint32_t k) const override { return values_.at(k).at(lane).data(); }
+    uint8_t* result(uint32_t) override { return nullptr; }
+    uint8_t* memory(uint32_t lane, uint64_t address, size_t bytes, bool) override {
+        if (address >= kSurfaceAddr && address + bytes <= kSurfaceAddr + surface_.size())
+            return surface_.data() + (address - kSurfaceAddr);
+        uint64_t own = kPrivateAddr + lane * 0x1000;
+        if (address >= own && address + bytes <= own + 0x1000) return priv_[lane].data() + (address - own);
+        undefinedBehavior(lane, "access outside any allocation at " + std::to_string(address));
+        return nullptr;
+    }
+    const ImageDesc* image(uint32_t, uint32_t) override { return nullptr; }
+    const Faults& faults() const override { return faults_; }
+    void undefinedBehavior(uint32_t, const std::string& what) override {
+        if (error_.empty()) error_ = what;
+    }
+    bool failed() const override { return !error_.empty(); }
+
+    uint8_t& at(int64_t offset) { return surface_.at(size_t(offset)); }
+    template <typename T>
+    T priv(uint32_t lane, uint32_t index) const {
+        T v;
+        std::memcpy(&v, priv_[lane].data() + index * sizeof(T), sizeof(T));
+        return v;
+    }
+    template <typename T>
+    void setPriv(uint32_t lane, uint32_t index, T v) {
+        std::memcpy(priv_[lane].data() + index * sizeof(T), &v, sizeof(T));
+    }
+
+    uint32_t opcode_, lanes_, max_lanes_;
+    bool non_constant_ = false;
+    std::vector<bool> active_;
+    TypeInfo void_, i32_, v2_, global_, private_;
+    std::vector<const TypeInfo*> types_;
+    std::vector<std::vector<std::vector<uint8_t>>> values_;
+    std::vector<uint8_t> surface_;
+    std::vector<std::vector<uint8_t>> priv_;
+    Faults faults_;
+    std::string error_;
+};
+
+// Surface with pitch 256: element (r, c) of size e holds a value naming r and c.
+void fillSurface(FakeContext& ctx, uint32_t e, int64_t pitch = 256, int64_t rows = 64) {
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c * e < pitch; ++c) {
+            uint64_t v = e == 1 ? uint64_t((r << 4 | c) & 0xff) : uint64_t(r << 8 | (c & 0xff)) | uint64_t(e > 2) << 31;
+            std::memcpy(&ctx.at(r * pitch + c * e), &v, e);
+        }
+}
+uint32_t rc(uint32_t e, uint32_t r, uint32_t c) {
+    return e == 1 ? ((r << 4 | c) & 0xff) : ((r << 8 | (c & 0xff)) | uint32_t(e > 2) << 31);
+}
+
+// Spec example 1: W 4, H 2, sub-group 4: invocation i gets (0,i) and (1,i).
+TEST(BlockIo2dOps, SpecExample1) {
+    FakeContext ctx(kOpLoad, 4);
+    fillSurface(ctx, 4);
+    ctx.setup(4, 4, 2, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(ctx.priv<uint32_t>(i, 0), rc(4, 0, i));
+        EXPECT_EQ(ctx.priv<uint32_t>(i, 1), rc(4, 1, i));
+    }
+}
+
+// Spec example 2: W 2, H 4: invocation 2 gets (1,0) and (3,0).
+TEST(BlockIo2dOps, SpecExample2) {
+    FakeContext ctx(kOpLoad, 4);
+    fillSurface(ctx, 4);
+    ctx.setup(4, 2, 4, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(ctx.priv<uint32_t>(i, 0), rc(4, i / 2, i % 2));
+        EXPECT_EQ(ctx.priv<uint32_t>(i, 1), rc(4, 2 + i / 2, i % 2));
+    }
+}
+
+// Spec example 3: W 8, H 2: invocation i gets (0,2i), (0,2i+1), (1,2i), (1,2i+1).
+TEST(BlockIo2dOps, SpecExample3) {
+    FakeContext ctx(kOpLoad, 4);
+    fillSurface(ctx, 4);
+    ctx.setup(4, 8, 2, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 4; ++i)
+        for (uint32_t k = 0; k < 4; ++k) EXPECT_EQ(ctx.priv<uint32_t>(i, k), rc(4, k / 2, 2 * i + k % 2));
+}
+
+// Spec example 4: transpose W 2, H 4: invocation i gets (i,0) and (i,1).
+TEST(BlockIo2dOps, SpecExample4Transpose) {
+    FakeContext ctx(kOpLoadTranspose, 4);
+    fillSurface(ctx, 4);
+    ctx.setup(4, 2, 4, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(ctx.priv<uint32_t>(i, 0), rc(4, i, 0));
+        EXPECT_EQ(ctx.priv<uint32_t>(i, 1), rc(4, i, 1));
+    }
+}
+
+// Spec example 5: 2-byte transform W 4, H 2: invocation i gets (1,i) << 16 | (0,i).
+TEST(BlockIo2dOps, SpecExample5Transform2Byte) {
+    FakeContext ctx(kOpLoadTransform, 4);
+    fillSurface(ctx, 2);
+    ctx.setup(2, 4, 2, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(ctx.priv<uint32_t>(i, 0), rc(2, 1, i) << 16 | rc(2, 0, i));
+}
+
+// Spec example 6 (four rows, although the text says "Block Height equals two"): 1-byte transform.
+TEST(BlockIo2dOps, SpecExample6Transform1Byte) {
+    FakeContext ctx(kOpLoadTransform, 4);
+    fillSurface(ctx, 1);
+    ctx.setup(1, 4, 4, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 4; ++i)
+        EXPECT_EQ(ctx.priv<uint32_t>(i, 0),
+                  rc(1, 3, i) << 24 | rc(1, 2, i) << 16 | rc(1, 1, i) << 8 | rc(1, 0, i));
+}
+
+// OpenCL environment: 1-byte x 32, two blocks: dst ushort[b*H + r] = M[r][x0 + b*32 + 2i] | next << 8.
+TEST(BlockIo2dOps, OneByteWidth32TwoBlocks) {
+    FakeContext ctx(kOpLoad, 16);
+    fillSurface(ctx, 1);
+    ctx.setup(1, 32, 2, 2, 256, 64, 256, 4, 1);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 16; ++i)
+        for (uint32_t b = 0; b < 2; ++b)
+            for (uint32_t r = 0; r < 2; ++r) {
+                uint32_t c = 4 + b * 32 + 2 * i;
+                EXPECT_EQ(ctx.priv<uint16_t>(i, b * 2 + r), rc(1, 1 + r, c) | rc(1, 1 + r, c + 1) << 8);
+            }
+}
+
+// 4-byte x 8 x 1 row: lanes 8-15 are not written (the spec assigns them nothing).
+TEST(BlockIo2dOps, FourByteWidth8OneRowLeavesUpperLanes) {
+    FakeContext ctx(kOpLoad, 16);
+    fillSurface(ctx, 4);
+    ctx.setup(4, 8, 1, 2, 256, 64, 256, 2, 3);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 16; ++i)
+        for (uint32_t b = 0; b < 2; ++b)
+            EXPECT_EQ(ctx.priv<uint32_t>(i, b), i < 8 ? rc(4, 3, 2 + b * 8 + i) : 0xA5A5A5A5u) << i;
+}
+
+// Transpose 4-byte x 8 x 32: dst[2r + j] = M[y0 + 2i + j][x0 + r].
+TEST(BlockIo2dOps, TransposeHeight32) {
+    FakeContext ctx(kOpLoadTranspose, 16);
+    fillSurface(ctx, 4);
+    ctx.setup(4, 8, 32, 1, 256, 64, 256, 1, 2);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 16; ++i)
+        for (uint32_t r = 0; r < 8; ++r)
+            for (uint32_t j = 0; j < 2; ++j) EXPECT_EQ(ctx.priv<uint32_t>(i, 2 * r + j), rc(4, 2 + 2 * i + j, 1 + r));
+}
+
+// Out of bounds: right of Memory Width (the pitch gap too), below Memory Height, left and above: zero.
+TEST(BlockIo2dOps, OutOfBoundsIsZero) {
+    FakeContext ctx(kOpLoad, 16);
+    fillSurface(ctx, 2);
+    ctx.setup(2, 16, 8, 1, 64, 5, 256, 24, -2);  // 32 elements per row in bounds, 5 rows
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 16; ++i)
+        for (uint32_t r = 0; r < 8; ++r) {
+            int row = int(r) - 2, col = 24 + int(i);
+            bool in = row >= 0 && row < 5 && col < 32;
+            EXPECT_EQ(ctx.priv<uint16_t>(i, r), in ? rc(2, row, col) : 0u) << i << " " << r;
+        }
+}
+
+// Store: only in-bounds elements change memory.
+TEST(BlockIo2dOps, StoreIgnoresOutOfBounds) {
+    FakeContext ctx(kOpStore, 16);
+    ctx.setup(4, 16, 4, 1, 64, 3, 128, 8, 1);  // 16 elements per row, 3 rows
+    for (uint32_t i = 0; i < 16; ++i)
+        for (uint32_t r = 0; r < 4; ++r) ctx.setPriv<uint32_t>(i, r, 0x1000 * (r + 1) + i);
+    std::fill(ctx.surface_.begin(), ctx.surface_.end(), 0xCC);
+    executeStore(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (int64_t r = 0; r < 8; ++r)
+        for (int64_t c = 0; c < 32; ++c) {
+            uint32_t got;
+            std::memcpy(&got, &ctx.at(r * 128 + c * 4), 4);
+            bool written = r >= 1 && r < 3 && c >= 8 && c < 16;
+            EXPECT_EQ(got, written ? 0x1000 * uint32_t(r) + uint32_t(c - 8) : 0xCCCCCCCCu) << r << " " << c;
+        }
+}
+
+// Prefetch changes nothing; out-of-bounds prefetch is harmless.
+TEST(BlockIo2dOps, PrefetchHasNoEffect) {
+    FakeContext ctx(kOpPrefetch, 16);
+    fillSurface(ctx, 1);
+    auto before = ctx.surface_;
+    ctx.setup(1, 32, 32, 2, 64, 4, 256, -64, -40);
+    executePrefetch(ctx);
+    EXPECT_FALSE(ctx.failed()) << ctx.error_;
+    EXPECT_EQ(before, ctx.surface_);
+}
+
+struct UbCase {
+    const char* what;
+    void (*mutate)(FakeContext&);
+    const char* expect;  // substring of the report
+};
+
+TEST(BlockIo2dOps, UndefinedBehaviourIsReported) {
+    const UbCase cases[] = {
+        {"misaligned base", [](FakeContext& c) { c.setup(2, 16, 8, 1, 256, 64, 256, 0, 0, kSurfaceAddr + 32); },
+         "cache-line aligned"},
+        {"narrow width", [](FakeContext& c) { c.setup(2, 16, 8, 1, 32, 64, 256, 0, 0); }, "[64, 2^24]"},
+        {"wide width", [](FakeContext& c) { c.setup(2, 16, 8, 1, (1 << 24) + 16, 64, (1 << 24) + 16, 0, 0); },
+         "[64, 2^24]"},
+        {"width not multiple of 4", [](FakeContext& c) { c.setup(2, 16, 8, 1, 66, 64, 256, 0, 0); }, "multiple of 4"},
+        {"zero height", [](FakeContext& c) { c.setup(2, 16, 8, 1, 64, 0, 256, 0, 0); }, "Memory Height"},
+        {"pitch below width", [](FakeContext& c) { c.setup(2, 16, 8, 1, 128, 64, 64, 0, 0); }, "Memory Pitch"},
+        {"pitch multiple of 8 only", [](FakeContext& c) { c.setup(2, 16, 8, 1, 64, 64, 72, 0, 0); }, "16 bytes"},
+        {"odd x for 2-byte", [](FakeContext& c) { c.setup(2, 16, 8, 1, 256, 64, 256, 3, 0); }, "Coordinate"},
+        {"x not multiple of 4 for 1-byte", [](FakeContext& c) { c.setup(1, 32, 8, 1, 256, 64, 256, 2, 0); },
+         "Coordinate"},
+        {"element size 3", [](FakeContext& c) { c.setup(3, 16, 8, 1, 256, 64, 256, 0, 0); }, "1, 2, 4, or 8"},
+        {"1-byte width 6", [](FakeContext& c) { c.setup(1, 6, 8, 1, 256, 64, 256, 0, 0); }, "multiple of four"},
+        {"non-constant shape",
+         [](FakeContext& c) {
+             c.setup(2, 16, 8, 1, 256, 64, 256, 0, 0);
+             c.non_constant_ = true;
+         },
+         "constant instruction"},
+        {"partial sub-group",
+         [](FakeContext& c) {
+             c.setup(2, 16, 8, 1, 256, 64, 256, 0, 0);
+             c.active_[5] = false;
+         },
+         "full subgroup"},
+        {"non-uniform coordinate",
+         [](FakeContext& c) {
+             c.setup(2, 16, 8, 1, 256, 64, 256, 0, 0);
+             uint32_t v[2] = {2, 0};
+             std::memcpy(c.values_[8][3].data(), v, 8);
+         },
+         "Coordinate is not dynamically uniform"},
+        {"non-uniform pitch",
+         [](FakeContext& c) {
+             c.setup(2, 16, 8, 1, 256, 64, 256, 0, 0);
+             uint32_t v = 512;
+             std::memcpy(c.values_[7][1].data(), &v, 4);
+         },
+         "Memory Pitch is not dynamically uniform"},
+        {"unsupported shape", [](FakeContext& c) { c.setup(2, 64, 8, 1, 256, 64, 256, 0, 0); }, "not supported"},
+    };
+    for (const UbCase& u : cases) {
+        FakeContext ctx(kOpLoad, 16);
+        u.mutate(ctx);
+        executeLoad(ctx);
+        EXPECT_TRUE(ctx.failed()) << u.what;
+        EXPECT_NE(ctx.error_.find(u.expect), std::string::npos) << u.what << ": " << ctx.error_;
+        EXPECT_EQ(ctx.priv<uint32_t>(0, 0), 0xA5A5A5A5u) << u.what << ": destination written despite UB";
+    }
+    FakeContext transform(kOpLoadTransform, 16);
+    transform.setup(4, 16, 8, 1, 256, 64, 256, 0, 0);
+    executeLoad(transform);
+    EXPECT_NE(transform.error_.find("transform needs"), std::string::npos) << transform.error_;
+}
+
+// Each fault changes the result of a scenario it targets (the suite's cases must see the same).
+TEST(BlockIo2dOps, EveryFaultChangesSomething) {
+    struct Scenario {
+        const char* fault;
+        uint32_t opcode, e, w, h, c;
+        int32_t mw, mh, mp, x, y;
+    };
+    const Scenario scenarios[] = {
+        {"oob_load_stale", kOpLoad, 2, 16, 8, 1, 64, 64, 256, 24, 0},
+        {"padding_not_zeroed", kOpLoad, 2, 12, 2, 1, 256, 64, 256, 0, 0},
+        {"transform_row_order_swapped", kOpLoadTransform, 2, 16, 16, 1, 256, 64, 256, 0, 0},
+        {"transpose_h32_interleave_wrong", kOpLoadTranspose, 4, 8, 32, 1, 256, 64, 256, 0, 0},
+        {"blocks_row_interleaved", kOpLoad, 2, 16, 4, 2, 256, 64, 256, 0, 0},
+        {"store_writes_oob_or_padding", kOpStore, 4, 16, 4, 1, 64, 3, 128, 8, 1},
+        {"memory_width_as_elements", kOpLoad, 4, 16, 2, 1, 64, 64, 256, 8, 0},
+        {"pitch_ignored", kOpLoad, 4, 16, 2, 1, 64, 64, 256, 0, 1},
+        {"coord_x_as_bytes", kOpLoad, 4, 16, 2, 1, 256, 64, 256, 8, 0},
+        {"one_row_multiblock_noncontiguous", kOpLoad, 2, 16, 1, 2, 256, 64, 256, 0, 0},
+        {"right_edge_from_pitch", kOpLoad, 4, 16, 2, 1, 64, 64, 256, 8, 0},
+        {"oob_check_4byte_granularity", kOpLoadTransform, 1, 16, 32, 1, 256, 6, 256, 0, 0},
+        {"negative_coord_clamped", kOpLoad, 4, 16, 4, 1, 256, 64, 256, -4, -2},
+    };
+    for (const Scenario& s : scenarios) {
+        std::vector<uint8_t> results[2];
+        for (int faulty = 0; faulty < 2; ++faulty) {
+            FakeContext ctx(s.opcode, 16);
+            fillSurface(ctx, s.e);
+            std::string error;
+            if (faulty) {
+                ASSERT_TRUE(ctx.faults_.parse(s.fault, &error)) << error;
+            }
+            ctx.setup(s.e, s.w, s.h, s.c, s.mw, s.mh, s.mp, s.x, s.y);
+            for (uint32_t i = 0; i < 16; ++i)
+                for (uint32_t k = 0; k < 64; ++k) ctx.setPriv<uint8_t>(i, k, uint8_t(i * 64 + k + 1));
+            if (s.opcode == kOpStore)
+                executeStore(ctx);
+            else
+                executeLoad(ctx);
+            ASSERT_FALSE(ctx.failed()) << s.fault << ": " << ctx.error_;
+            results[faulty] = ctx.surface_;
+            for (const auto& p : ctx.priv_) results[faulty].insert(results[faulty].end(), p.begin(), p.end());
+        }
+        EXPECT_NE(results[0], results[1]) << s.fault << " changed nothing";
+    }
+    FakeContext ctx(kOpPrefetch, 16);
+    std::string error;
+    ASSERT_TRUE(ctx.faults_.parse("prefetch_touches_oob", &error)) << error;
+    ctx.setup(1, 32, 8, 1, 64, 4, 256, -64, -4);
+    executePrefetch(ctx);
+    EXPECT_TRUE(ctx.failed());
+}
+
+TEST(BlockIo2dOps, RegistersFiveInstructions) {
+    ExtOpTable table;
+    register2dBlockIoOps(table);
+    for (uint32_t op = kOpLoad; op <= kOpStore; ++op) {
+        const ExtOpInfo* info = table.find(op);
+        ASSERT_NE(info, nullptr) << op;
+        EXPECT_FALSE(info->has_result);
+        EXPECT_EQ(info->min_operands, op == kOpPrefetch ? 9u : 10u);
+    }
+    EXPECT_GE(blockIo2dFaults().size(), 10u);
+}
+
+}  // namespace
+}  // namespace refdev::spirv::block_io_2d

@@ -1,0 +1,30 @@
+// Planted 2D block IO bugs: each is a mistake a driver could plausibly make, so the suite must catch it.
+#include "reference_device/faults.h"
+
+namespace refdev {
+
+std::vector<FaultInfo> blockIo2dFaults() {
+    return {
+        {"oob_load_stale", "2D loads leave out-of-bounds destination elements unchanged instead of zero"},
+        {"padding_not_zeroed", "2D loads leave padded block elements unchanged instead of zero"},
+        {"transform_row_order_swapped", "2D transform loads pack the higher-numbered row into the low bits"},
+        {"transpose_h32_interleave_wrong",
+         "2D transpose loads of 32-row blocks give lane i rows i and i+16 instead of 2i and 2i+1"},
+        {"blocks_row_interleaved", "2D multi-block loads interleave blocks per row instead of block-major"},
+        {"store_writes_oob_or_padding",
+         "2D stores write elements right of Memory Width, below Memory Height and padded elements"},
+        {"memory_width_as_elements", "2D block IO bounds-checks Memory Width as elements, not bytes"},
+        {"pitch_ignored", "2D block IO steps rows by Memory Width instead of Memory Pitch"},
+        {"coord_x_as_bytes", "2D block IO takes the Coordinate x component as bytes, not elements"},
+        {"one_row_multiblock_noncontiguous",
+         "2D loads of one-row multi-block shapes map all blocks as one wide row (lanes get the wrong columns)"},
+        {"right_edge_from_pitch", "2D block IO bounds-checks the right edge against Memory Pitch, not Width"},
+        {"oob_check_4byte_granularity",
+         "2D loads bounds-check at 4-byte granularity and transform loads per packed row group (zeroing the "
+         "last valid rows when Memory Height cuts a group)"},
+        {"negative_coord_clamped", "2D block IO clamps negative Coordinate components to zero"},
+        {"prefetch_touches_oob", "2D prefetches access out-of-bounds addresses (faulting outside the buffer)"},
+    };
+}
+
+}  // namespace refdev
