@@ -1,0 +1,65 @@
+#include "test_common/harness/case_runner.h"
+
+#include <chrono>
+
+#include "test_common/harness/requirements.h"
+#include "test_common/harness/selection.h"
+
+namespace cts {
+
+Outcome checkCaseSupport(const CaseSpec& spec, const Registry& registry, const DeviceInfo& device) {
+    if (!spec.load_error.empty()) return Outcome::internalError(spec.load_error);
+    const Family* family = registry.family(spec.family);
+    if (!family)
+        return Outcome::internalError("unknown family '" + spec.family + "' (case from " +
+                                      (spec.origin.empty() ? std::string("C++") : spec.origin) + ")");
+    Outcome req = evaluateRequirements(spec.requires, device);
+    if (req.status != Status::Pass) return req;
+    return family->checkSupport(spec, device);
+}
+
+CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceSession& session,
+                   const RunSettings& settings) {
+    CaseResult result;
+    result.name = spec.name;
+    result.seed = caseSeed(spec.name, settings.seed);
+    auto start = std::chrono::steady_clock::now();
+    session.messages.take();  // messages from earlier cases belong to them, not to this one
+
+    Outcome outcome;
+    try {
+        outcome = checkCaseSupport(spec, registry, session.info);
+        if (outcome.status == Status::Pass) {
+            RunContext ctx{session.info,        session.context.get(), session.queue.get(), *session.programs,
+                           result.seed,         settings.quick,        settings.assets_dir, settings.dump_dir,
+                           spec.name,           &session.messages};
+            outcome = registry.family(spec.family)->run(spec, ctx);
+            // The contract: only the support phases decide NotSupported; a supported case that cannot
+            // run is a harness or family bug.
+            if (outcome.status == Status::NotSupported)
+                outcome = Outcome::internalError("family '" + spec.family +
+                                                 "' answered NotSupported after its support check: " +
+                                                 outcome.message);
+        }
+    } catch (const InternalError& e) {
+        outcome = Outcome::internalError(e.what());
+    } catch (const CaseFailure& e) {
+        outcome = Outcome::fail(e.what());
+    } catch (const std::exception& e) {
+        outcome = Outcome::internalError(std::string("unexpected exception: ") + e.what());
+    } catch (...) {
+        outcome = Outcome::internalError("unexpected non-standard exception");
+    }
+    if (outcome.status != Status::Pass && outcome.status != Status::NotSupported) {
+        std::string driver = session.messages.take();
+        if (!driver.empty() && outcome.message.find(driver) == std::string::npos)
+            outcome.message += (outcome.message.empty() ? "" : "\n") + std::string("driver messages:\n") + driver;
+    }
+    result.status = outcome.status;
+    result.message = outcome.message;
+    result.duration_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+}  // namespace cts

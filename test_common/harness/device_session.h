@@ -1,0 +1,29 @@
+// The device under test and the objects every case shares: one context (with the driver-message sink as
+// its pfn_notify), one in-order queue, and the program cache.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "test_common/cl/device_info.h"
+#include "test_common/cl/driver_messages.h"
+#include "test_common/cl/program_cache.h"
+#include "test_common/cl/wrappers.h"
+#include "test_common/harness/options.h"
+
+namespace cts {
+
+struct DeviceSession {
+    DriverMessages messages;  // declared first: outlives the context that reports into it
+    DeviceInfo info;
+    ContextHandle context;
+    QueueHandle queue;
+    std::unique_ptr<ProgramCache> programs;  // declared last: its programs go before the context
+    int platform_index = 0, device_index = 0;
+};
+
+// Picks the platform and device the options name and probes it. Returns "" or a message for the user
+// (no platform, index out of range, probe failure).
+std::string openDevice(const Options& options, DeviceSession& session);
+
+}  // namespace cts

@@ -1,0 +1,222 @@
+#include "test_common/harness/options.h"
+
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+namespace cts {
+namespace {
+
+bool parseUnsigned(const std::string& text, unsigned long long& out) {
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+    errno = 0;
+    char* end = nullptr;
+    out = std::strtoull(text.c_str(), &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+bool parseIndex(const std::string& text, int& out) {
+    unsigned long long v = 0;
+    if (!parseUnsigned(text, v) || v > 1000000) return false;
+    out = static_cast<int>(v);
+    return true;
+}
+
+bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
+    size_t slash = text.find('/');
+    unsigned long long i = 0, n = 0;
+    if (slash == std::string::npos || !parseUnsigned(text.substr(0, slash), i) ||
+        !parseUnsigned(text.substr(slash + 1), n) || n == 0 || i >= n || n > 1000000)
+        return false;
+    index = static_cast<unsigned>(i);
+    count = static_cast<unsigned>(n);
+    return true;
+}
+
+// Options that take a value, as `--name=value` or `--name value`.
+const char* const kValueOptions[] = {"filter", "caselist-file", "exclude-file", "platform", "device",
+                                     "device-type", "icd", "shard", "seed", "json", "junit", "log",
+                                     "timeout", "dump-dir", "assets-dir"};
+const char* const kFlagOptions[] = {"help", "list", "isolate", "quick", "extended", "fail-if-all-skipped",
+                                    "worker"};
+
+}  // namespace
+
+bool parseDeviceType(const std::string& text, unsigned long long& type) {
+    std::string t = text;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (t.rfind("cl_device_type_", 0) == 0) t = t.substr(15);
+    if (t == "gpu") type = CL_DEVICE_TYPE_GPU;
+    else if (t == "cpu") type = CL_DEVICE_TYPE_CPU;
+    else if (t == "accelerator") type = CL_DEVICE_TYPE_ACCELERATOR;
+    else if (t == "default") type = CL_DEVICE_TYPE_DEFAULT;
+    else if (t == "all") type = CL_DEVICE_TYPE_ALL;
+    else return false;
+    return true;
+}
+
+std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out) {
+    out = Options{};
+    bool platform_given = false, device_given = false, type_given = false, shard_given = false;
+    bool json_given = false, fail_skipped_given = false;
+    bool options_done = false;
+
+    for (size_t a = 0; a < args.size(); ++a) {
+        const std::string& arg = args[a];
+        if (options_done || arg.size() < 2 || arg.compare(0, 2, "--") != 0) {
+            if (!options_done && !arg.empty() && arg[0] == '-' && arg != "-")
+                return "unknown option '" + arg + "'";
+            if (arg.empty()) return "empty case pattern";
+            out.positive.push_back({arg, "command line"});
+            continue;
+        }
+        if (arg == "--") {
+            options_done = true;
+            continue;
+        }
+        std::string name = arg.substr(2), value;
+        bool has_value = false;
+        size_t eq = name.find('=');
+        if (eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            has_value = true;
+        }
+        bool is_flag = std::find(std::begin(kFlagOptions), std::end(kFlagOptions), name) != std::end(kFlagOptions);
+        bool takes_value =
+            std::find(std::begin(kValueOptions), std::end(kValueOptions), name) != std::end(kValueOptions);
+        if (!is_flag && !takes_value) return "unknown option '--" + name + "'";
+        if (is_flag) {
+            if (has_value) return "option '--" + name + "' takes no value";
+            if (name == "help") out.help = true;
+            else if (name == "list") out.list = true;
+            else if (name == "isolate") out.isolate = true;
+            else if (name == "quick") out.quick = true;
+            else if (name == "extended") out.extended = true;
+            else if (name == "worker") out.worker = true;
+            else if (name == "fail-if-all-skipped") out.fail_if_all_skipped = fail_skipped_given = true;
+            continue;
+        }
+        if (!has_value) {
+            if (a + 1 >= args.size()) return "option '--" + name + "' needs a value";
+            value = args[++a];
+        }
+        auto bad = [&](const char* want) { return "option '--" + name + "=" + value + "': expected " + want; };
+        if (name == "filter") {
+            if (value.empty()) return bad("a pattern list POS:POS-NEG:NEG");
+            parseFilter(value, out.positive, out.negative);
+        } else if (name == "caselist-file" || name == "exclude-file") {
+            if (value.empty()) return bad("a file name");
+            (name == "caselist-file" ? out.caselist_files : out.exclude_files).push_back(value);
+        } else if (name == "platform") {
+            if (!parseIndex(value, out.platform)) return bad("a platform index (0, 1, ...)");
+            platform_given = true;
+        } else if (name == "device") {
+            if (!parseIndex(value, out.device)) return bad("a device index (0, 1, ...)");
+            device_given = true;
+        } else if (name == "device-type") {
+            unsigned long long t = 0;
+            if (!parseDeviceType(value, t)) return bad("gpu, cpu, accelerator, default or all");
+            out.device_type = value;
+            type_given = true;
+        } else if (name == "icd") {
+            if (value == "system") out.icd_system = true;
+            else if (value == "reference") out.icd_system = false;
+            else return bad("reference or system");
+        } else if (name == "shard") {
+            if (!parseShard(value, out.shard_index, out.shard_count)) return bad("I/N with 0 <= I < N");
+            shard_given = true;
+        } else if (name == "seed") {
+            unsigned long long s = 0;
+            if (!parseUnsigned(value, s)) return bad("an unsigned integer");
+            out.seed = s;
+        } else if (name == "timeout") {
+            char* end = nullptr;
+            errno = 0;
+            double t = std::strtod(value.c_str(), &end);
+            if (value.empty() || errno != 0 || *end != '\0' || !(t > 0) || t > 1e7)
+                return bad("a positive number of seconds");
+            out.timeout_seconds = t;
+        } else {
+            if (value.empty()) return bad("a file or directory name");
+            if (name == "json") out.json_file = value, json_given = true;
+            else if (name == "junit") out.junit_file = value;
+            else if (name == "log") out.log_file = value;
+            else if (name == "dump-dir") out.dump_dir = value;
+            else if (name == "assets-dir") out.assets_dir = value;
+        }
+    }
+
+    // The CTS environment variables, where no option said otherwise.
+    auto var = [&](const char* n) -> std::string {
+        const char* v = env ? env(n) : nullptr;
+        return v ? v : "";
+    };
+    std::string v;
+    if (!platform_given && !(v = var("CL_PLATFORM_INDEX")).empty() && !parseIndex(v, out.platform))
+        return "environment CL_PLATFORM_INDEX='" + v + "': expected a platform index";
+    if (!device_given && !(v = var("CL_DEVICE_INDEX")).empty() && !parseIndex(v, out.device))
+        return "environment CL_DEVICE_INDEX='" + v + "': expected a device index";
+    if (!type_given && !(v = var("CL_DEVICE_TYPE")).empty()) {
+        unsigned long long t = 0;
+        if (!parseDeviceType(v, t))
+            return "environment CL_DEVICE_TYPE='" + v + "': expected gpu, cpu, accelerator, default or all";
+        out.device_type = v;
+    }
+    if (!shard_given) {
+        std::string total = var("GTEST_TOTAL_SHARDS"), index = var("GTEST_SHARD_INDEX");
+        if (!total.empty() || !index.empty()) {
+            if (!parseShard((index.empty() ? "0" : index) + "/" + total, out.shard_index, out.shard_count))
+                return "environment GTEST_SHARD_INDEX='" + index + "' GTEST_TOTAL_SHARDS='" + total +
+                       "': expected 0 <= index < total";
+        }
+    }
+    if (!json_given && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty()) out.json_file = v;
+    if (!fail_skipped_given && var("CTS_FAIL_IF_ALL_SKIPPED") == "1") out.fail_if_all_skipped = true;
+    if (out.quick && out.extended) return "--quick and --extended exclude each other";
+    return "";
+}
+
+std::string usageText(const std::string& program) {
+    return "Usage: " + program + R"( [options] [pattern ...]
+
+Runs the SPIR-V Intel sub-group extension conformance cases on one OpenCL device.
+
+Selection (patterns use * and ?; a group name or dotted prefix selects its subtree):
+  pattern ...                 run the cases a pattern selects (default: all)
+  --filter=POS:POS-NEG:NEG    GoogleTest-style positive and negative patterns
+  --caselist-file=FILE        patterns/case names to run, one per line, # comments
+  --exclude-file=FILE         patterns/case names to skip, one per line, # comments
+  --list                      print the selected case names and exit
+  --quick                     only cases tagged quick (not for conformance)
+  --extended                  also run cases tagged extended (not for conformance)
+  --shard=I/N                 run shard I of N (round-robin); also GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
+
+Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options win):
+  --platform=N --device=N     platform and device index (default 0, 0)
+  --device-type=TYPE          gpu, cpu, accelerator, default (default) or all
+  --icd=reference|system      reference (default): when OCL_ICD_VENDORS is unset, use the reference
+                              device built next to this program; system: use the installed drivers
+
+Execution:
+  --seed=N                    run seed mixed into every per-case seed (default 0)
+  --timeout=SECONDS           per-case time limit
+  --isolate                   run cases in a child process; a crash or timeout is recorded and the
+                              run continues
+  --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets)
+  --dump-dir=DIR              cases write their inputs, outputs and module there
+
+Reports:
+  --json=FILE                 JSON results (also CL_CONFORMANCE_RESULTS_FILENAME)
+  --junit=FILE                JUnit XML
+  --log=FILE                  crash-safe line log, flushed as each case starts and ends
+  --fail-if-all-skipped       exit 1 when no case passed (also CTS_FAIL_IF_ALL_SKIPPED=1)
+
+Exit status: 0 every case passed or was not supported, 1 otherwise, 2 usage error.
+)";
+}
+
+}  // namespace cts

@@ -1,0 +1,43 @@
+// Command line and environment of the runner. Parsing is a pure function so every usage error (exit 2)
+// can be unit-tested.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "test_common/harness/selection.h"
+
+namespace cts {
+
+struct Options {
+    bool help = false;
+    bool list = false;
+    std::vector<Pattern> positive, negative;  // positional patterns, --filter
+    std::vector<std::string> caselist_files, exclude_files;
+    // Device choice: -1 / "" = not given (defaults: platform 0, device 0, type "default").
+    int platform = -1, device = -1;
+    std::string device_type;  // gpu, cpu, accelerator, default, all
+    bool icd_system = false;  // --icd=system: leave OCL_ICD_VENDORS alone
+    unsigned shard_index = 0, shard_count = 1;
+    uint64_t seed = 0;
+    std::string json_file, junit_file, log_file, dump_dir, assets_dir;
+    double timeout_seconds = 0;  // 0 = none
+    bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
+    bool worker = false;  // internal: a child of --isolate, reads case names on stdin
+};
+
+using EnvLookup = std::function<const char*(const char*)>;
+
+// Parses argv[1..] (args excludes argv[0]) and the CTS environment variables; options win over the
+// environment. Returns "" on success, else one line describing the usage error.
+std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out);
+
+std::string usageText(const std::string& program);
+
+// Maps a --device-type / CL_DEVICE_TYPE value ("gpu", "CL_DEVICE_TYPE_GPU", ...) to a cl_device_type.
+// Returns false for an unknown value.
+bool parseDeviceType(const std::string& text, unsigned long long& type);
+
+}  // namespace cts

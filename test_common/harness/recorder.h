@@ -1,0 +1,39 @@
+// Receives case events from the in-process loop or the --isolate supervisor and fans them out to the
+// console, the line log and the result list used by the final reports.
+#pragma once
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "test_common/harness/report.h"
+
+namespace cts {
+
+class Recorder {
+public:
+    // rerun(name) gives the command line that re-runs one case.
+    Recorder(size_t total, bool tty, LineLog& log, std::function<std::string(const std::string&)> rerun)
+        : total_(total), tty_(tty), log_(log), rerun_(std::move(rerun)) {}
+
+    void started(const std::string& name);
+    void finished(const CaseResult& result);
+    void endProgress();  // ends the TTY progress line
+
+    const std::vector<CaseResult>& results() const { return results_; }
+    const Tally& tally() const { return tally_; }
+
+private:
+    size_t total_;
+    bool tty_;
+    LineLog& log_;
+    std::function<std::string(const std::string&)> rerun_;
+    std::vector<CaseResult> results_;
+    Tally tally_;
+};
+
+// "[  PASS  ]"-style tag.
+const char* statusTag(Status s);
+
+}  // namespace cts

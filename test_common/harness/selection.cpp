@@ -1,0 +1,127 @@
+#include "test_common/harness/selection.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace cts {
+
+bool globMatch(const std::string& pattern, const std::string& name) {
+    // Iterative matcher with backtracking to the last `*`: linear in practice, no recursion.
+    size_t p = 0, n = 0, star = std::string::npos, resume = 0;
+    while (n < name.size()) {
+        if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+            ++p;
+            ++n;
+        } else if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            resume = n;
+        } else if (star != std::string::npos) {
+            p = star + 1;
+            n = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') ++p;
+    return p == pattern.size();
+}
+
+bool patternSelects(const std::string& pattern, const std::string& name) {
+    if (globMatch(pattern, name)) return true;
+    for (size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1))
+        if (globMatch(pattern, name.substr(0, dot))) return true;
+    return false;
+}
+
+void parseFilter(const std::string& filter, std::vector<Pattern>& positive, std::vector<Pattern>& negative) {
+    size_t dash = filter.find('-');
+    std::string pos = filter.substr(0, dash);
+    std::string neg = dash == std::string::npos ? "" : filter.substr(dash + 1);
+    auto split = [](const std::string& s, std::vector<Pattern>& out) {
+        std::stringstream in(s);
+        std::string item;
+        while (std::getline(in, item, ':'))
+            if (!item.empty()) out.push_back({item, "--filter"});
+    };
+    split(pos, positive);
+    split(neg, negative);
+}
+
+std::vector<Pattern> parsePatternText(const std::string& text, const std::string& source_name) {
+    std::vector<Pattern> out;
+    std::istringstream in(text);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        line = line.substr(0, line.find('#'));
+        size_t b = line.find_first_not_of(" \t\r");
+        if (b == std::string::npos) continue;
+        size_t e = line.find_last_not_of(" \t\r");
+        out.push_back({line.substr(b, e - b + 1), source_name + ":" + std::to_string(number)});
+    }
+    return out;
+}
+
+std::string readPatternFile(const std::string& path, std::vector<Pattern>& out) {
+    std::ifstream in(path);
+    if (!in) return "cannot read " + path;
+    std::stringstream text;
+    text << in.rdbuf();
+    auto patterns = parsePatternText(text.str(), path);
+    out.insert(out.end(), patterns.begin(), patterns.end());
+    return "";
+}
+
+bool hasTag(const CaseSpec& spec, const std::string& tag) {
+    return std::find(spec.tags.begin(), spec.tags.end(), tag) != spec.tags.end();
+}
+
+Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request) {
+    Selection result;
+    auto anyMatch = [&](const Pattern& p) {
+        return std::any_of(all.begin(), all.end(), [&](const CaseSpec& c) { return patternSelects(p.text, c.name); });
+    };
+    for (const auto* list : {&request.positive, &request.negative})
+        for (const auto& p : *list)
+            if (!anyMatch(p)) {
+                result.error = "pattern '" + p.text + "' (" + p.source + ") matches no case";
+                return result;
+            }
+    for (const auto& c : all) {
+        bool in = request.positive.empty() ||
+                  std::any_of(request.positive.begin(), request.positive.end(),
+                              [&](const Pattern& p) { return patternSelects(p.text, c.name); });
+        if (!in) continue;
+        if (std::any_of(request.negative.begin(), request.negative.end(),
+                        [&](const Pattern& p) { return patternSelects(p.text, c.name); }))
+            continue;
+        if (request.quick && !hasTag(c, "quick")) continue;
+        if (!request.extended && hasTag(c, "extended")) continue;
+        result.cases.push_back(&c);
+    }
+    std::sort(result.cases.begin(), result.cases.end(),
+              [](const CaseSpec* a, const CaseSpec* b) { return a->name < b->name; });
+    if (request.shard_count > 1) {
+        std::vector<const CaseSpec*> mine;
+        for (size_t i = request.shard_index; i < result.cases.size(); i += request.shard_count)
+            mine.push_back(result.cases[i]);
+        result.cases.swap(mine);
+    }
+    return result;
+}
+
+uint64_t fnv1a64(const std::string& text) {
+    uint64_t h = 14695981039346656037ull;
+    for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
+uint64_t caseSeed(const std::string& case_name, uint64_t run_seed) {
+    // splitmix64 finaliser over the combination, so neighbouring run seeds give unrelated case seeds.
+    uint64_t z = fnv1a64(case_name) ^ (run_seed * 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace cts

@@ -1,0 +1,54 @@
+// Case selection: GoogleTest-style patterns, case-list and exclude files, tag filters, sharding, seeds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "test_common/harness/case.h"
+
+namespace cts {
+
+// `*` matches any run of characters (dots included), `?` any one character; the whole name must match.
+bool globMatch(const std::string& pattern, const std::string& name);
+
+// A pattern selects a case when it matches the full name or any dotted prefix of it, so a bare group
+// name (`subgroups`) or a dotted prefix (`subgroups.shuffle_down`) selects its whole subtree.
+bool patternSelects(const std::string& pattern, const std::string& name);
+
+// Where a pattern came from, for the "matches no case" message.
+struct Pattern {
+    std::string text;
+    std::string source;  // "command line", "--filter", "file.txt:12"
+};
+
+// Splits a GoogleTest filter `POS:POS-NEG:NEG` into positive and negative patterns.
+void parseFilter(const std::string& filter, std::vector<Pattern>& positive, std::vector<Pattern>& negative);
+
+// Reads one pattern per line; `#` starts a comment; blank lines are ignored.
+// Returns "" on success, else an error naming the file.
+std::string readPatternFile(const std::string& path, std::vector<Pattern>& out);
+std::vector<Pattern> parsePatternText(const std::string& text, const std::string& source_name);
+
+struct SelectionRequest {
+    std::vector<Pattern> positive;  // empty: everything
+    std::vector<Pattern> negative;
+    bool quick = false;     // only cases tagged "quick"
+    bool extended = false;  // include cases tagged "extended"
+    unsigned shard_index = 0, shard_count = 1;
+};
+
+struct Selection {
+    std::vector<const CaseSpec*> cases;  // sorted by name, after tags and sharding
+    std::string error;                   // a pattern that matched no case (usage error)
+};
+
+Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request);
+
+bool hasTag(const CaseSpec& spec, const std::string& tag);
+
+// Per-case seed: FNV-1a 64 of the case name mixed with the run seed; independent of which cases ran.
+uint64_t fnv1a64(const std::string& text);
+uint64_t caseSeed(const std::string& case_name, uint64_t run_seed);
+
+}  // namespace cts

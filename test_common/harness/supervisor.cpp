@@ -1,0 +1,211 @@
+#include "test_common/harness/supervisor.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "test_common/harness/selection.h"
+
+namespace cts {
+namespace {
+
+constexpr int kEventFd = 3;
+
+bool writeAll(int fd, const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+struct Worker {
+    pid_t pid = -1;
+    int events = -1;  // read end of the worker's fd 3
+};
+
+// Starts a worker that will run `names`. The list goes through stdin and the worker reads it to the
+// end before running anything, so neither side can block the other on a full pipe.
+Worker spawn(const std::vector<std::string>& argv, const std::vector<std::string>& names) {
+    int in[2], ev[2];
+    if (pipe(in) != 0 || pipe(ev) != 0) throw InternalError(std::string("pipe: ") + std::strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) throw InternalError(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(ev[1], kEventFd);
+        dup2(2, 1);  // stray prints from a case must not mix with the supervisor's console
+        for (int fd : {in[0], in[1], ev[0], ev[1]})
+            if (fd > kEventFd) close(fd);
+        std::vector<char*> args;
+        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        execv("/proc/self/exe", args.data());
+        std::fprintf(stderr, "cannot re-execute /proc/self/exe: %s\n", std::strerror(errno));
+        _exit(127);
+    }
+    close(in[0]);
+    close(ev[1]);
+    std::string list;
+    for (const auto& n : names) list += n + "\n";
+    signal(SIGPIPE, SIG_IGN);
+    writeAll(in[1], list);
+    close(in[1]);
+    return {pid, ev[0]};
+}
+
+std::string describeExit(int wstatus) {
+    if (WIFSIGNALED(wstatus)) {
+        int sig = WTERMSIG(wstatus);
+        return "worker process killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+    }
+    if (WIFEXITED(wstatus)) return "worker process exited with status " + std::to_string(WEXITSTATUS(wstatus));
+    return "worker process ended";
+}
+
+}  // namespace
+
+void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
+                 double timeout_seconds, uint64_t run_seed, Recorder& recorder) {
+    using Clock = std::chrono::steady_clock;
+    size_t next = 0;  // first case without a result
+    while (next < case_names.size()) {
+        std::vector<std::string> rest(case_names.begin() + static_cast<long>(next), case_names.end());
+        Worker w = spawn(worker_argv, rest);
+        std::string buffer, running;
+        auto started = Clock::now();
+        size_t done_by_this_worker = 0;
+        bool timed_out = false;
+        for (;;) {
+            int wait_ms = -1;
+            if (timeout_seconds > 0) {
+                double left = timeout_seconds * 1000.0 -
+                              std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+                wait_ms = left <= 0 ? 0 : static_cast<int>(left) + 1;
+            }
+            pollfd p{w.events, POLLIN, 0};
+            int ready = poll(&p, 1, wait_ms);
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready == 0) {
+                timed_out = true;
+                break;
+            }
+            char chunk[4096];
+            ssize_t n = read(w.events, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;  // the worker ended (normally or not)
+            buffer.append(chunk, static_cast<size_t>(n));
+            size_t nl;
+            while ((nl = buffer.find('\n')) != std::string::npos) {
+                std::string line = buffer.substr(0, nl);
+                buffer.erase(0, nl + 1);
+                if (line.rfind("S ", 0) == 0) {
+                    running = line.substr(2);
+                    started = Clock::now();
+                    recorder.started(running);
+                } else if (line.rfind("R ", 0) == 0) {
+                    CaseResult r;
+                    try {
+                        auto j = nlohmann::json::parse(line.substr(2));
+                        r.name = j.at("name").get<std::string>();
+                        r.message = j.at("message").get<std::string>();
+                        r.duration_ms = j.at("duration_ms").get<double>();
+                        r.seed = j.at("seed").get<uint64_t>();
+                        r.status = static_cast<Status>(j.at("status").get<int>());
+                    } catch (const std::exception& e) {
+                        r.name = running;
+                        r.status = Status::InternalError;
+                        r.message = std::string("unreadable worker result: ") + e.what();
+                    }
+                    recorder.finished(r);
+                    running.clear();
+                    started = Clock::now();
+                    ++next;
+                    ++done_by_this_worker;
+                }
+            }
+        }
+        int wstatus = 0;
+        if (timed_out) kill(w.pid, SIGKILL);
+        while (waitpid(w.pid, &wstatus, 0) < 0 && errno == EINTR) {
+        }
+        close(w.events);
+        if (next >= case_names.size()) break;
+
+        CaseResult r;
+        r.name = running.empty() ? case_names[next] : running;
+        r.seed = caseSeed(r.name, run_seed);
+        r.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+        if (timed_out && !running.empty()) {
+            r.status = Status::Timeout;
+            r.message = "no result after " + std::to_string(timeout_seconds) + " s; worker killed";
+        } else if (!running.empty()) {
+            r.status = Status::Crash;
+            r.message = describeExit(wstatus) + " while running this case";
+        } else if (done_by_this_worker == 0) {
+            // The worker died before starting any case: a new one would too. Give up on the rest.
+            std::string why = timed_out ? "worker did not start within the timeout" : describeExit(wstatus);
+            for (; next < case_names.size(); ++next) {
+                CaseResult e;
+                e.name = case_names[next];
+                e.seed = caseSeed(e.name, run_seed);
+                e.status = Status::InternalError;
+                e.message = why + " before running any case";
+                recorder.started(e.name);
+                recorder.finished(e);
+            }
+            break;
+        } else {
+            r.status = Status::InternalError;
+            r.message = describeExit(wstatus) + " between cases";
+            recorder.started(r.name);
+        }
+        recorder.finished(r);
+        ++next;
+    }
+}
+
+int workerMain(const Registry& registry, DeviceSession& session, const RunSettings& settings) {
+    std::vector<std::string> names;
+    std::string line;
+    while (std::getline(std::cin, line))
+        if (!line.empty()) names.push_back(line);
+    std::map<std::string, const CaseSpec*> byName;
+    for (const auto& c : registry.cases()) byName[c.name] = &c;
+    for (const auto& name : names) {
+        if (!writeAll(kEventFd, "S " + name + "\n")) return 1;
+        CaseResult r;
+        auto it = byName.find(name);
+        if (it == byName.end()) {
+            r.name = name;
+            r.seed = caseSeed(name, settings.seed);
+            r.status = Status::InternalError;
+            r.message = "worker has no case named '" + name + "'";
+        } else {
+            r = runCase(*it->second, registry, session, settings);
+        }
+        nlohmann::json j = {{"name", r.name},
+                            {"status", static_cast<int>(r.status)},
+                            {"message", r.message},
+                            {"duration_ms", r.duration_ms},
+                            {"seed", r.seed}};
+        if (!writeAll(kEventFd, "R " + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
+            return 1;
+    }
+    return 0;
+}
+
+}  // namespace cts
