@@ -83,6 +83,11 @@ if(NOT SPIRV_HEADERS_INCLUDE_DIR)
   cts_missing("SPIR-V headers (spirv/unified1/spirv.hpp11)" "spirv-headers")
 endif()
 
+# Upstream grammar with the 2025 tokens: tests cross-check scripts/grammar_supplement.json against it when
+# present (CI has it beside the checkout); nothing in the build needs it.
+set(CTS_UPSTREAM_GRAMMAR "${CMAKE_SOURCE_DIR}/../shared/grammar/spirv.core.grammar.json" CACHE FILEPATH
+    "upstream spirv.core.grammar.json for cross-check tests (optional)")
+
 option(CTS_CHECK_FORMAT "Register the 'format' test (needs clang-format-14)" ON)
 if(CTS_CHECK_FORMAT)
   find_program(CLANG_FORMAT_14 clang-format-14)

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Builds the suite's SPIR-V assets and manifest (Python standard library only).
+
+1. Collects hand-written kernels (spirv_new_assets/<group>/**/*.spvasm, metadata in their header comment)
+   and runs every scripts/generators/*.py generate(emit).
+2. Writes <out>/modules/<rel>.spvasm and assembles <rel>.spv: with spirv-as (then spirv-val) when the module
+   uses only tokens the installed SPIRV-Tools knows, otherwise with scripts/spirv_asm.py (the 2025 opcodes).
+   A module whose text, SPIR-V version and toolchain are unchanged is not re-assembled (hash stamp).
+3. Runs the suite's rule checker over every module.
+4. Writes <out>/manifest.json (cases sorted by name) and removes modules no longer produced.
+Any failure stops with a message naming the module, where it came from and the tool output.
+"""
+
+import argparse
+import concurrent.futures
+import hashlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import traceback
+
+SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, SCRIPT_DIR)
+
+import spirv_asm  # noqa: E402
+import spvgen  # noqa: E402
+
+
+class BuildError(Exception):
+    pass
+
+
+def rel(path, root):
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def collect_handwritten(emit, source_dir):
+    assets_root = os.path.join(source_dir, "spirv_new_assets")
+    found = []
+    for dirpath, dirnames, filenames in os.walk(assets_root):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            if fn.endswith(".spvasm"):
+                found.append(os.path.join(dirpath, fn))
+    handwritten = {}
+    for path in found:
+        origin = rel(path, source_dir)
+        relpath = rel(path, assets_root)[: -len(".spvasm")]
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        cases = spvgen.parse_asset_header(text, origin)
+        module = emit.module(relpath, text, origin=origin)
+        handwritten[relpath] = origin
+        for c in cases:
+            try:
+                emit.case(c["name"], c["family"], module, c["kernel"], c["params"], c["requires"], c["tags"],
+                          origin=origin)
+            except spvgen.SpvgenError as e:
+                raise spvgen.SpvgenError("%s:%d: %s" % (origin, c["line"], str(e).split(": ", 1)[1]))
+    return handwritten
+
+
+def run_generators(emit, source_dir):
+    gen_dir = os.path.join(source_dir, "scripts", "generators")
+    names = sorted(f for f in os.listdir(gen_dir) if f.endswith(".py") and not f.startswith("_")) \
+        if os.path.isdir(gen_dir) else []
+    for fn in names:
+        path = os.path.join(gen_dir, fn)
+        origin = rel(path, source_dir)
+        emit.origin = origin
+        try:
+            spec = importlib.util.spec_from_file_location("cts_generator_" + fn[:-3], path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            if not hasattr(mod, "generate"):
+                raise spvgen.SpvgenError("%s: defines no generate(emit)" % origin)
+            mod.generate(emit)
+        except spvgen.SpvgenError:
+            raise
+        except Exception:
+            raise spvgen.SpvgenError("%s: generator raised:\n%s" % (origin, traceback.format_exc()))
+    return names
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Assembly workers (one grammar per worker process)
+
+_GRAMMAR = None
+_CONFIG = None
+
+
+def _init_worker(config):
+    global _GRAMMAR, _CONFIG
+    _CONFIG = config
+    _GRAMMAR = spirv_asm.Grammar(config["core_grammar"], config["opencl_grammar"], config["supplement"])
+
+
+def _run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    return p.returncode, p.stdout.strip()
+
+
+def val_env(version):
+    # SPIRV-Tools' OpenCL environments stop at OpenCL 2.2 = SPIR-V 1.2; newer modules use the plain env.
+    return "opencl2.2" if version <= (1, 2) else "spv%d.%d" % version
+
+
+def assemble_one(job):
+    """Returns (relpath, how, error or None)."""
+    relpath, text, stamp_key = job["relpath"], job["text"], job["stamp_key"]
+    base = os.path.join(_CONFIG["modules_dir"], relpath)
+    spvasm, spv, stamp = base + ".spvasm", base + ".spv", base + ".stamp"
+    os.makedirs(os.path.dirname(spvasm), exist_ok=True)
+    with open(spvasm, "w", encoding="utf-8") as f:
+        f.write(text)
+    for stale in (spv, stamp):
+        if os.path.exists(stale):
+            os.remove(stale)
+    version = spvgen.module_version(text)
+    env = "spv%d.%d" % version
+    try:
+        words, uses_supplement = spirv_asm.assemble(text, _GRAMMAR, version)
+        fallback_error = None
+    except spirv_asm.AsmError as e:
+        words, uses_supplement, fallback_error = None, False, str(e)
+
+    if uses_supplement:
+        how = "spirv_asm.py"
+        with open(spv, "wb") as f:
+            f.write(spirv_asm.to_bytes(words))
+    else:
+        how = "spirv-as"
+        rc, out = _run([_CONFIG["spirv_as"], "--target-env", env, spvasm, "-o", spv])
+        if rc != 0:
+            msg = "spirv-as --target-env %s failed:\n%s" % (env, out)
+            if fallback_error:
+                msg += "\nscripts/spirv_asm.py: %s" % fallback_error
+            return relpath, how, msg
+        venv = val_env(version)
+        rc, out = _run([_CONFIG["spirv_val"], "--target-env", venv, spv])
+        if rc != 0:
+            return relpath, how, "spirv-val --target-env %s failed:\n%s" % (venv, out)
+    with open(stamp, "w") as f:
+        f.write(stamp_key)
+    return relpath, how, None
+
+
+def file_digest(paths):
+    h = hashlib.sha256()
+    for p in paths:
+        with open(p, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def toolchain_key(args):
+    spirv_as_version = _run([args.spirv_as, "--version"])[1].splitlines()[0:1]
+    h = hashlib.sha256()
+    h.update(repr(spirv_as_version).encode())
+    h.update(file_digest([os.path.join(SCRIPT_DIR, "spirv_asm.py"), os.path.join(SCRIPT_DIR, "spvgen.py"),
+                          args.supplement, args.core_grammar, args.opencl_grammar]).encode())
+    return h.hexdigest()
+
+
+def assemble_all(modules, args, modules_dir):
+    tkey = toolchain_key(args)
+    jobs, skipped = [], 0
+    for relpath in sorted(modules):
+        text = modules[relpath]["text"]
+        key = hashlib.sha256((tkey + "\0" + text).encode("utf-8")).hexdigest()
+        base = os.path.join(modules_dir, relpath)
+        try:
+            with open(base + ".stamp") as f:
+                up_to_date = f.read() == key and os.path.exists(base + ".spv")
+        except OSError:
+            up_to_date = False
+        if up_to_date:
+            skipped += 1
+        else:
+            jobs.append({"relpath": relpath, "text": text, "stamp_key": key})
+    config = {"modules_dir": modules_dir, "spirv_as": args.spirv_as, "spirv_val": args.spirv_val,
+              "core_grammar": args.core_grammar, "opencl_grammar": args.opencl_grammar,
+              "supplement": args.supplement}
+    results = []
+    if jobs:
+        if args.jobs <= 1 or len(jobs) == 1:
+            _init_worker(config)
+            results = [assemble_one(j) for j in jobs]
+        else:
+            with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs, initializer=_init_worker,
+                                                        initargs=(config,)) as pool:
+                results = list(pool.map(assemble_one, jobs, chunksize=max(1, len(jobs) // (4 * args.jobs))))
+    errors = ["module %s (from %s): %s" % (r, modules[r]["origin"], err) for r, _, err in results if err]
+    if errors:
+        more = "" if len(errors) <= 20 else "\n... and %d more" % (len(errors) - 20)
+        raise BuildError("\n".join(errors[:20]) + more)
+    counts = {}
+    for _, how, _ in results:
+        counts[how] = counts.get(how, 0) + 1
+    return len(jobs), skipped, counts
+
+
+def rule_check(modules, args, modules_dir):
+    if not args.rule_check:
+        return
+    files = [os.path.join(modules_dir, r + ".spv") for r in sorted(modules)]
+    problems = []
+    for i in range(0, len(files), 200):
+        batch = files[i:i + 200]
+        p = subprocess.run([args.rule_check] + batch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        if p.returncode not in (0, 1) or (p.returncode == 1 and not p.stdout.strip()):
+            raise BuildError("%s exited with %d:\n%s" % (args.rule_check, p.returncode, p.stdout))
+        problems.extend(line for line in p.stdout.splitlines() if line.strip())
+    if problems:
+        lines = []
+        for line in problems[:40]:
+            path = line.split(": ", 1)[0]
+            relpath = rel(path, modules_dir)[: -len(".spv")] if path.endswith(".spv") else None
+            origin = modules.get(relpath, {}).get("origin", "?")
+            lines.append("%s (from %s)" % (line, origin))
+        raise BuildError("spirv_rule_check found %d violation(s):\n%s" % (len(problems), "\n".join(lines)))
+
+
+def remove_stale(modules, modules_dir):
+    keep = set()
+    for r in modules:
+        for ext in (".spvasm", ".spv", ".stamp"):
+            keep.add(os.path.normpath(os.path.join(modules_dir, r + ext)))
+    removed = 0
+    for dirpath, _, filenames in os.walk(modules_dir, topdown=False):
+        for fn in filenames:
+            p = os.path.normpath(os.path.join(dirpath, fn))
+            if p not in keep:
+                os.remove(p)
+                removed += 1
+        if dirpath != modules_dir and not os.listdir(dirpath):
+            os.rmdir(dirpath)
+    return removed
+
+
+def write_if_changed(path, data):
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == data:
+                return False
+    except OSError:
+        pass
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(data)
+    os.replace(tmp, path)
+    return True
+
+
+def build(args):
+    start = time.time()
+    emit = spvgen.Emitter(args.out)
+    handwritten = collect_handwritten(emit, args.source_dir)
+    generators = run_generators(emit, args.source_dir)
+    used = {c["module"][:-4] for c in emit.cases.values() if c["module"]}
+    for relpath, origin in sorted(handwritten.items()):
+        if relpath not in used:
+            raise spvgen.SpvgenError("%s:1: declares no '; @case' and no generator case uses it" % origin)
+
+    modules_dir = os.path.join(args.out, "modules")
+    os.makedirs(modules_dir, exist_ok=True)
+    assembled, skipped, counts = assemble_all(emit.modules, args, modules_dir)
+    rule_check(emit.modules, args, modules_dir)
+    removed = remove_stale(emit.modules, modules_dir)
+    manifest = json.dumps(emit.manifest(), indent=1, sort_keys=False) + "\n"
+    write_if_changed(os.path.join(args.out, "manifest.json"), manifest)
+    how = ", ".join("%d with %s" % (n, k) for k, n in sorted(counts.items())) or "none"
+    print("assets: %d cases, %d modules (%d generators, %d hand-written); assembled %d (%s), %d up to date, "
+          "%d stale files removed; %.1fs" % (len(emit.cases), len(emit.modules), len(generators),
+                                             len(handwritten), assembled, how, skipped, removed,
+                                             time.time() - start))
+    if args.stamp:
+        with open(args.stamp, "w") as f:
+            f.write("ok\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Generate, assemble and check the SPIR-V assets.")
+    ap.add_argument("--source-dir", default=os.path.dirname(SCRIPT_DIR))
+    ap.add_argument("--out", required=True, help="assets directory (gets modules/ and manifest.json)")
+    ap.add_argument("--spirv-as", default="spirv-as")
+    ap.add_argument("--spirv-val", default="spirv-val")
+    ap.add_argument("--rule-check", help="path of spirv_rule_check (omit to skip the rule check)")
+    ap.add_argument("--core-grammar")
+    ap.add_argument("--opencl-grammar")
+    ap.add_argument("--supplement", default=spirv_asm.DEFAULT_SUPPLEMENT)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--stamp", help="file to touch on success")
+    args = ap.parse_args(argv)
+    try:
+        args.core_grammar = args.core_grammar or spirv_asm.find_system_grammar("spirv.core.grammar.json")
+        args.opencl_grammar = args.opencl_grammar or spirv_asm.find_system_grammar(
+            "extinst.opencl.std.100.grammar.json")
+        build(args)
+    except (spvgen.SpvgenError, BuildError, spirv_asm.AsmError) as e:
+        print("build_assets: error: %s" % e, file=sys.stderr)
+        if args.stamp and os.path.exists(args.stamp):
+            os.remove(args.stamp)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""Case and module collection for the asset build (Python standard library only).
+
+Generators (scripts/generators/<group>.py) define generate(emit) and call:
+    emit.module(relpath_without_ext, spvasm_text) -> "relpath.spv"
+    emit.case(name, family, module, kernel, params=None, requires=None, tags=None)
+Hand-written kernels (spirv_new_assets/<group>/*.spvasm) declare the same data in a header comment block,
+parsed by parse_asset_header(); the format is documented in docs/assets.md.
+"""
+
+import json
+import math
+import re
+
+TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate")
+TAGS = ("quick", "extended")
+_LEVEL = r"[a-z0-9_]+"
+_NAME_RE = re.compile(r"^%s(\.%s)*$" % (_LEVEL, _LEVEL))
+_RELPATH_RE = re.compile(r"^%s(/%s)*$" % (_LEVEL, _LEVEL))
+_KERNEL_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_PARAM_KEY_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+# Requirement tokens understood by the runner (see CaseSpec::requires in test_common/harness/case.h).
+_REQUIRE_RES = [
+    re.compile(r"^ext=cl_[a-z0-9_]+(@\d+\.\d+)?$"),
+    re.compile(r"^spirv=\d+\.\d+$"),
+    re.compile(r"^(min_)?sg_size=[1-9]\d*$"),
+    re.compile(r"^(images|fp16|fp64|int64)$"),
+    re.compile(r"^image_format=CL_[A-Z0-9_]+/CL_[A-Z0-9_]+$"),
+]
+_VERSION_RE = re.compile(r"^\s*;\s*@version\s+(\d+)\.(\d+)\s*$", re.M)
+DEFAULT_SPIRV_VERSION = (1, 2)
+
+
+class SpvgenError(Exception):
+    """A problem in a generator or an asset, with the file it came from in the message."""
+
+
+def module_version(text):
+    """SPIR-V version a module asks for with a '; @version 1.N' line, else DEFAULT_SPIRV_VERSION."""
+    m = _VERSION_RE.search(text)
+    return (int(m.group(1)), int(m.group(2))) if m else DEFAULT_SPIRV_VERSION
+
+
+def entry_points(text):
+    return set(re.findall(r'OpEntryPoint\s+Kernel\s+%\S+\s+"([^"]*)"', text))
+
+
+def _check_param_value(value):
+    if isinstance(value, bool) or isinstance(value, int) or isinstance(value, str):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    return False
+
+
+class Emitter:
+    """Collects modules and cases; build_assets.py assembles and writes them."""
+
+    def __init__(self, out_dir):
+        self.out_dir = out_dir
+        self.origin = "<unknown>"  # file currently emitting (set by build_assets.py)
+        self.modules = {}          # "rel/path" -> {"text": str, "origin": str}
+        self.cases = {}            # name -> case dict
+
+    def _fail(self, message, origin=None):
+        raise SpvgenError("%s: %s" % (origin or self.origin, message))
+
+    def module(self, relpath, text, origin=None):
+        origin = origin or self.origin
+        if not isinstance(relpath, str) or not _RELPATH_RE.match(relpath):
+            self._fail("module path %r must be lowercase [a-z0-9_] folders/name without extension" % (relpath,),
+                       origin)
+        if not isinstance(text, str) or "OpCapability" not in text:
+            self._fail("module %r: text is not SPIR-V assembly (no OpCapability)" % relpath, origin)
+        prior = self.modules.get(relpath)
+        if prior is not None and prior["text"] != text:
+            self._fail("module %r emitted twice with different text (first by %s)" % (relpath, prior["origin"]),
+                       origin)
+        if prior is None:
+            self.modules[relpath] = {"text": text, "origin": origin}
+        return relpath + ".spv"
+
+    def case(self, name, family, module, kernel, params=None, requires=None, tags=None, origin=None):
+        origin = origin or self.origin
+        where = "case %r" % (name,)
+        if not isinstance(name, str) or not _NAME_RE.match(name):
+            self._fail("%s: name must be dotted lowercase levels of [a-z0-9_]" % where, origin)
+        if name.split(".")[0] not in TOP_LEVELS:
+            self._fail("%s: top level must be one of %s" % (where, ", ".join(TOP_LEVELS)), origin)
+        if name in self.cases:
+            self._fail("%s defined twice (first by %s)" % (where, self.cases[name]["origin"]), origin)
+        if not isinstance(family, str) or not _NAME_RE.match(family):
+            self._fail("%s: family %r must be dotted lowercase [a-z0-9_]" % (where, family), origin)
+        module = module or ""
+        kernel = kernel or ""
+        if module:
+            if not isinstance(module, str) or not module.endswith(".spv") or module[:-4] not in self.modules:
+                self._fail("%s: module %r was not emitted (use the path emit.module() returned)" % (where, module),
+                           origin)
+            if not isinstance(kernel, str) or not _KERNEL_RE.match(kernel):
+                self._fail("%s: kernel %r is not an identifier" % (where, kernel), origin)
+            if kernel not in entry_points(self.modules[module[:-4]]["text"]):
+                self._fail("%s: module %s has no OpEntryPoint Kernel named %r" % (where, module, kernel), origin)
+        elif kernel:
+            self._fail("%s: kernel %r given without a module" % (where, kernel), origin)
+        params = dict(params or {})
+        for key, value in params.items():
+            if not isinstance(key, str) or not _PARAM_KEY_RE.match(key):
+                self._fail("%s: parameter name %r must be lowercase [a-z0-9_]" % (where, key), origin)
+            if not _check_param_value(value):
+                self._fail("%s: parameter %s=%r must be a number, string, boolean or list of integers" %
+                           (where, key, value), origin)
+        requires = list(requires or [])
+        for token in requires:
+            if not isinstance(token, str) or not any(r.match(token) for r in _REQUIRE_RES):
+                self._fail("%s: unknown requirement token %r (see CaseSpec::requires in "
+                           "test_common/harness/case.h)" % (where, token), origin)
+        tags = list(tags or [])
+        for tag in tags:
+            if tag not in TAGS:
+                self._fail("%s: unknown tag %r (known: %s)" % (where, tag, ", ".join(TAGS)), origin)
+        self.cases[name] = {"name": name, "family": family, "module": module, "kernel": kernel,
+                            "params": params, "requires": requires, "tags": tags, "origin": origin}
+
+    def manifest(self):
+        return {"version": 1, "cases": [self.cases[n] for n in sorted(self.cases)]}
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Hand-written asset header
+
+def _parse_param_value(text):
+    t = text.strip()
+    if t in ("true", "false"):
+        return t == "true"
+    if re.match(r"^-?(0[xX][0-9a-fA-F]+|\d+)$", t):
+        return int(t, 0) if not t.startswith("-") else -int(t[1:], 0)
+    if re.match(r"^-?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$", t):
+        return float(t)
+    if t.startswith("["):
+        value = json.loads(t)
+        if not isinstance(value, list):
+            raise ValueError("not a list")
+        return value
+    if t.startswith('"'):
+        value = json.loads(t)
+        if not isinstance(value, str):
+            raise ValueError("not a string")
+        return value
+    if not t:
+        raise ValueError("empty value")
+    return t
+
+
+def parse_asset_header(text, path):
+    """Returns the cases ({name, family, kernel, params, requires, tags}) declared in an asset's header.
+
+    An asset without @case lines is allowed only if a generator's case uses it (build_assets.py checks).
+    The header is the leading block of comment and blank lines. Directives:
+        ; @case name=<dotted> family=<dotted> kernel=<entry point> [requires=a,b] [tags=quick]
+        ; @param <key>=<value>      (belongs to the @case above it)
+        ; @version 1.N              (SPIR-V version to assemble for; default 1.2)
+    """
+    cases = []
+    in_header = True
+    for lineno, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        where = "%s:%d" % (path, lineno)
+        if in_header and stripped and not stripped.startswith(";"):
+            in_header = False
+        m = re.match(r"^;\s*@(\S*)\s*(.*)$", stripped) if stripped.startswith(";") else None
+        if not m:
+            continue
+        directive, rest = m.group(1), m.group(2).strip()
+        if not in_header:
+            raise SpvgenError("%s: '@%s' after the first instruction; metadata belongs in the header comment "
+                              "block" % (where, directive))
+        if directive == "case":
+            fields = {}
+            for item in rest.split():
+                if "=" not in item:
+                    raise SpvgenError("%s: @case field %r is not key=value" % (where, item))
+                key, value = item.split("=", 1)
+                if key not in ("name", "family", "kernel", "requires", "tags"):
+                    raise SpvgenError("%s: unknown @case field %r (name, family, kernel, requires, tags)" %
+                                      (where, key))
+                if key in fields:
+                    raise SpvgenError("%s: @case field %r given twice" % (where, key))
+                fields[key] = value
+            for key in ("name", "family", "kernel"):
+                if not fields.get(key):
+                    raise SpvgenError("%s: @case needs %s=" % (where, key))
+            cases.append({"name": fields["name"], "family": fields["family"], "kernel": fields["kernel"],
+                          "params": {},
+                          "requires": [t for t in fields.get("requires", "").split(",") if t],
+                          "tags": [t for t in fields.get("tags", "").split(",") if t],
+                          "line": lineno})
+        elif directive == "param":
+            if not cases:
+                raise SpvgenError("%s: @param before any @case" % where)
+            if "=" not in rest:
+                raise SpvgenError("%s: @param needs key=value" % where)
+            key, value = rest.split("=", 1)
+            key = key.strip()
+            if key in cases[-1]["params"]:
+                raise SpvgenError("%s: @param %r given twice" % (where, key))
+            try:
+                cases[-1]["params"][key] = _parse_param_value(value)
+            except ValueError as e:
+                raise SpvgenError("%s: @param %s: bad value %r (%s)" % (where, key, value.strip(), e))
+        elif directive == "version":
+            if not re.match(r"^\d+\.\d+$", rest):
+                raise SpvgenError("%s: @version needs MAJOR.MINOR, got %r" % (where, rest))
+        else:
+            raise SpvgenError("%s: unknown directive '@%s' (known: @case, @param, @version)" % (where, directive))
+    return cases
