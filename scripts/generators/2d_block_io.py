@@ -1,0 +1,316 @@
+"""SPV_INTEL_2d_block_io cases: every configuration of the OpenCL environment table x coordinate variants.
+
+One module per configuration (Element Size, Block Width, Block Height and Block Count must be constant
+instructions); memory width, height, pitch, base offset and per-sub-group coordinates are kernel arguments.
+Kernel arguments of every module:
+    0 surface   CrossWorkgroup uchar*   the 2D region (the base pointer is surface + base_offset)
+    1 lanes     CrossWorkgroup T*       per-lane data: loads write it, stores read it
+    2 coords    CrossWorkgroup uint2*   one Coordinate per sub-group g = WorkgroupId.x * NumSubgroups + SubgroupId
+    3 memory_width_bytes, 4 memory_height_rows, 5 memory_pitch_bytes, 6 base_offset_bytes (uint)
+Lane L of sub-group g owns lanes[(g * 16 + L) * N .. + N), N = per-lane elements of type T.
+"""
+
+SG = 16
+EXT_TOKEN = "ext=cl_intel_subgroup_2d_block_io@1.1"
+
+# The OpenCL environment table (cl_intel_subgroup_2d_block_io, sub-group size 16): (element size,
+# block widths, block heights, block counts) per instruction. 117 configurations in all.
+P2 = [1, 2, 4, 8, 16, 32]
+TABLE = {
+    "load": [(1, [32], P2, [1, 2]), (1, [16], [8, 16, 32], [4]), (2, [16], P2, [1, 2]), (4, [8], P2, [1, 2]),
+             (4, [16], P2, [1])],
+    "load_transform": [(1, [16], [32], [1, 2, 4]), (2, [16], [16, 32], [1, 2])],
+    "load_transpose": [(4, [8], [16, 32], [1])],
+    "store": [(1, [16, 32], [1, 2, 4, 8], [1]), (2, [16], [1, 2, 4, 8], [1]), (4, [16], [1, 2, 4, 8], [1])],
+    "prefetch": [(1, [32], P2, [1, 2]), (1, [16], [32], [1, 2]), (1, [16], [8, 16, 32], [4]),
+                 (2, [16], P2, [1, 2]), (4, [8], P2, [1, 2]), (4, [16], P2, [1])],
+}
+
+# SPIR-V-legal shapes outside the OpenCL table (device-specific; tag "extended", not for conformance):
+# 8-byte elements, widths that need padding, transform/transpose heights that need padding.
+EXTENDED = [
+    ("load", 8, 8, 4, 1), ("load", 8, 4, 8, 2), ("load", 2, 12, 4, 2), ("load", 1, 8, 4, 2), ("load", 4, 4, 8, 1),
+    ("load", 2, 8, 2, 4),
+    ("load_transform", 2, 12, 7, 1), ("load_transform", 1, 12, 30, 1), ("load_transform", 2, 8, 16, 2),
+    ("load_transpose", 4, 8, 12, 1), ("load_transpose", 8, 4, 8, 1), ("load_transpose", 4, 4, 16, 1),
+    ("store", 8, 8, 4, 1), ("store", 2, 12, 4, 1), ("store", 4, 8, 2, 1),
+    ("prefetch", 8, 8, 8, 1),
+]
+
+OPCODE_NAME = {
+    "load": "OpSubgroup2DBlockLoadINTEL",
+    "load_transform": "OpSubgroup2DBlockLoadTransformINTEL",
+    "load_transpose": "OpSubgroup2DBlockLoadTransposeINTEL",
+    "prefetch": "OpSubgroup2DBlockPrefetchINTEL",
+    "store": "OpSubgroup2DBlockStoreINTEL",
+}
+CAPABILITY = {"load_transform": "Subgroup2DBlockTransformINTEL", "load_transpose": "Subgroup2DBlockTransposeINTEL"}
+TYPE_NAME = {1: "uchar", 2: "ushort", 4: "uint", 8: "ulong"}
+POISON = {1: "0xA5", 2: "0xA5A5", 4: "0xA5A5A5A5", 8: "0xA5A5A5A5A5A5A5A5"}
+
+
+def configurations():
+    for op, rows in TABLE.items():
+        for e, widths, heights, counts in rows:
+            for w in widths:
+                for h in heights:
+                    for c in counts:
+                        yield op, e, w, h, c
+
+
+def pow2(v):
+    return 1 << (v - 1).bit_length()
+
+
+def align(v, a):
+    return (v + a - 1) // a * a
+
+
+def lane_layout(op, e, w, h, c):
+    """(bytes per lane for all blocks, bytes of the kernel's element type T) as the spec's mapping gives."""
+    if op == "load_transform":
+        pack = 4 if e == 1 else 2
+        rows, cols, eb = -(-h // pack), pow2(w), 4
+    elif op == "load_transpose":
+        rows, cols, eb = w, pow2(h), e
+    else:
+        rows, cols, eb = h, pow2(w), e
+    per_lane = -(-rows * cols // SG)
+    # 1-byte x 32: the OpenCL built-ins return one ushort per row (two adjacent bytes per lane).
+    t = 2 if op in ("load", "store", "prefetch") and e == 1 and cols == 32 else eb
+    return per_lane * eb * c, t
+
+
+def prefetch_follow(e, w, h, c):
+    """The load run after a prefetch: the same shape where the OpenCL table has it as a load."""
+    if any(op == "load" and cfg == (e, w, h, c) for op, *cfg in configurations()):
+        return (e, w, h, c)
+    return (1, 16, 32, 4)  # 1-byte 16 x 32 with 1 or 2 blocks is a prefetch-only shape
+
+
+def kernel_text(op, e, w, h, c, follow=None):
+    access_op = "load" if op == "prefetch" else op
+    le, lw, lh, lc = follow if op == "prefetch" else (e, w, h, c)
+    lane_bytes, tb = lane_layout(access_op, le, lw, lh, lc)
+    n = lane_bytes // tb
+    t = TYPE_NAME[tb]
+    caps = ["Subgroup2DBlockIOINTEL"] + ([CAPABILITY[op]] if op in CAPABILITY else [])
+    ptr_cw_t = "%ptr_cw_uchar" if t == "uchar" else "%ptr_cw_" + t
+    lines = ["; SPV_INTEL_2d_block_io %s: Element Size %d, Block Width %d, Block Height %d, Block Count %d"
+             % (op, e, w, h, c)]
+    if op == "prefetch":
+        lines.append("; followed by a %d-byte %dx%d x%d load of the same region" % follow)
+    lines += ["               OpCapability Addresses", "               OpCapability Kernel",
+              "               OpCapability Int8", "               OpCapability Int16",
+              "               OpCapability Int64", "               OpCapability SubgroupDispatch"]
+    lines += ["               OpCapability %s" % cap for cap in caps]
+    lines += [
+        '               OpExtension "SPV_INTEL_2d_block_io"',
+        "               OpMemoryModel Physical64 OpenCL",
+        '               OpEntryPoint Kernel %test "test" %lid_var %sgid_var %nsg_var %wgid_var',
+        "               OpExecutionMode %test SubgroupSize 16",
+        '               OpName %surface "surface"',
+        '               OpName %lanes "lanes"',
+        '               OpName %coords "coords"',
+        '               OpName %memory_width "memory_width_bytes"',
+        '               OpName %memory_height "memory_height_rows"',
+        '               OpName %memory_pitch "memory_pitch_bytes"',
+        '               OpName %base_offset "base_offset_bytes"',
+        "               OpDecorate %lid_var BuiltIn SubgroupLocalInvocationId",
+        "               OpDecorate %sgid_var BuiltIn SubgroupId",
+        "               OpDecorate %nsg_var BuiltIn NumSubgroups",
+        "               OpDecorate %wgid_var BuiltIn WorkgroupId",
+        "               OpDecorate %lid_var Constant",
+        "               OpDecorate %sgid_var Constant",
+        "               OpDecorate %nsg_var Constant",
+        "               OpDecorate %wgid_var Constant",
+        "       %void = OpTypeVoid",
+        "       %bool = OpTypeBool",
+        "      %uchar = OpTypeInt 8 0",
+        "     %ushort = OpTypeInt 16 0",
+        "       %uint = OpTypeInt 32 0",
+        "      %ulong = OpTypeInt 64 0",
+        "     %v2uint = OpTypeVector %uint 2",
+        "    %v3ulong = OpTypeVector %ulong 3",
+        "%ptr_in_uint = OpTypePointer Input %uint",
+        "%ptr_in_v3ulong = OpTypePointer Input %v3ulong",
+        "%ptr_cw_uchar = OpTypePointer CrossWorkgroup %uchar",
+    ]
+    if t != "uchar":
+        lines.append("%s = OpTypePointer CrossWorkgroup %%%s" % (ptr_cw_t, t))
+    lines += [
+        "%ptr_cw_v2uint = OpTypePointer CrossWorkgroup %v2uint",
+        "     %uint_0 = OpConstant %uint 0",
+        "     %uint_1 = OpConstant %uint 1",
+        "    %uint_16 = OpConstant %uint 16",
+        " %%lane_elems = OpConstant %%uint %d" % n,
+        "     %%poison = OpConstant %%%s %s" % (t, POISON[tb]),
+        "%%element_size = OpConstant %%uint %d" % e,
+        "%%block_width = OpConstant %%uint %d" % w,
+        "%%block_height = OpConstant %%uint %d" % h,
+        "%%block_count = OpConstant %%uint %d" % c,
+    ]
+    if op == "prefetch":
+        lines += ["%%load_element_size = OpConstant %%uint %d" % le,
+                  "%%load_block_width = OpConstant %%uint %d" % lw,
+                  "%%load_block_height = OpConstant %%uint %d" % lh,
+                  "%%load_block_count = OpConstant %%uint %d" % lc]
+    lines += [
+        "  %%lane_array = OpTypeArray %%%s %%lane_elems" % t,
+        "%ptr_fn_array = OpTypePointer Function %lane_array",
+        "%%ptr_fn_elem = OpTypePointer Function %%%s" % t,
+        "    %lid_var = OpVariable %ptr_in_uint Input",
+        "   %sgid_var = OpVariable %ptr_in_uint Input",
+        "    %nsg_var = OpVariable %ptr_in_uint Input",
+        "   %wgid_var = OpVariable %ptr_in_v3ulong Input",
+        "  %%kernel_ty = OpTypeFunction %%void %%ptr_cw_uchar %s %%ptr_cw_v2uint %%uint %%uint %%uint %%uint"
+        % ptr_cw_t,
+        "       %test = OpFunction %void None %kernel_ty",
+        "    %surface = OpFunctionParameter %ptr_cw_uchar",
+        "      %%lanes = OpFunctionParameter %s" % ptr_cw_t,
+        "     %coords = OpFunctionParameter %ptr_cw_v2uint",
+        "%memory_width = OpFunctionParameter %uint",
+        "%memory_height = OpFunctionParameter %uint",
+        "%memory_pitch = OpFunctionParameter %uint",
+        "%base_offset = OpFunctionParameter %uint",
+        "      %entry = OpLabel",
+        "       %priv = OpVariable %ptr_fn_array Function",
+        "       %lane = OpLoad %uint %lid_var",
+        "         %sg = OpLoad %uint %sgid_var",
+        "        %nsg = OpLoad %uint %nsg_var",
+        "        %wg3 = OpLoad %v3ulong %wgid_var",
+        "       %wg64 = OpCompositeExtract %ulong %wg3 0",
+        "         %wg = OpUConvert %uint %wg64",
+        "     %g_base = OpIMul %uint %wg %nsg",
+        "          %g = OpIAdd %uint %g_base %sg",
+        "  %coord_ptr = OpInBoundsPtrAccessChain %ptr_cw_v2uint %coords %g",
+        "      %coord = OpLoad %v2uint %coord_ptr Aligned 8",
+        "       %base = OpInBoundsPtrAccessChain %ptr_cw_uchar %surface %base_offset",
+        "   %g_lanes = OpIMul %uint %g %uint_16",
+        " %lane_index = OpIAdd %uint %g_lanes %lane",
+        " %lane_first = OpIMul %uint %lane_index %lane_elems",
+        "      %priv0 = OpInBoundsAccessChain %ptr_fn_elem %priv %uint_0",
+    ]
+
+    def loop(name, body, after):
+        # for (k = 0; k < lane_elems; ++k) body(k)
+        return [
+            "               OpBranch %%%s_head" % name,
+            "  %%%s_head = OpLabel" % name,
+            "   %%%s_k = OpPhi %%uint %%uint_0 %%%s %%%s_next %%%s_body" % (name, after, name, name),
+            "%%%s_more = OpULessThan %%bool %%%s_k %%lane_elems" % (name, name),
+            "               OpLoopMerge %%%s_end %%%s_body None" % (name, name),
+            "               OpBranchConditional %%%s_more %%%s_body %%%s_end" % (name, name, name),
+            "  %%%s_body = OpLabel" % name,
+        ] + body("%%%s_k" % name, name) + [
+            "   %%%s_next = OpIAdd %%uint %%%s_k %%uint_1" % (name, name),
+            "               OpBranch %%%s_head" % name,
+            "   %%%s_end = OpLabel" % name,
+        ]
+
+    def priv_at(k, name):
+        return "%%%s_pp = OpInBoundsAccessChain %%ptr_fn_elem %%priv %s" % (name, k)
+
+    def lanes_at(k, name):
+        return ["%%%s_li = OpIAdd %%uint %%lane_first %s" % (name, k),
+                "%%%s_gp = OpInBoundsPtrAccessChain %s %%lanes %%%s_li" % (name, ptr_cw_t, name)]
+
+    if op == "store":
+        # Private source data comes from the lanes buffer.
+        lines += loop("fill", lambda k, nm: [priv_at(k, nm)] + lanes_at(k, nm) + [
+            "%%%s_v = OpLoad %%%s %%%s_gp" % (nm, t, nm), "               OpStore %%%s_pp %%%s_v" % (nm, nm)], "entry")
+        lines.append("               OpSubgroup2DBlockStoreINTEL %element_size %block_width %block_height "
+                     "%block_count %priv0 %base %memory_width %memory_height %memory_pitch %coord")
+    else:
+        # Poison the destination first, so elements an implementation leaves unwritten show.
+        lines += loop("fill", lambda k, nm: [priv_at(k, nm), "               OpStore %%%s_pp %%poison" % nm],
+                      "entry")
+        if op == "prefetch":
+            lines.append("               OpSubgroup2DBlockPrefetchINTEL %element_size %block_width %block_height "
+                         "%block_count %base %memory_width %memory_height %memory_pitch %coord")
+            lines.append("               OpSubgroup2DBlockLoadINTEL %load_element_size %load_block_width "
+                         "%load_block_height %load_block_count %base %memory_width %memory_height %memory_pitch "
+                         "%coord %priv0")
+        else:
+            lines.append("               %s %%element_size %%block_width %%block_height %%block_count %%base "
+                         "%%memory_width %%memory_height %%memory_pitch %%coord %%priv0" % OPCODE_NAME[op])
+        lines += loop("copy", lambda k, nm: [priv_at(k, nm)] + lanes_at(k, nm) + [
+            "%%%s_v = OpLoad %%%s %%%s_pp" % (nm, t, nm), "               OpStore %%%s_gp %%%s_v" % (nm, nm)],
+            "fill_end")
+    lines += ["               OpReturn", "               OpFunctionEnd", ""]
+    return "\n".join(lines), lane_bytes
+
+
+def variants(op, e, w, h, c, extended=False):
+    """(name, params) per coordinate/memory variant. Coordinates are (x elements, y rows) per sub-group."""
+    rw = w * c  # the block's reach in elements along a row, all blocks
+    x_align = 4  # a multiple of 4 satisfies the 1-byte (4) and 2-byte (2) Coordinate rule
+
+    def surface(mw, mh, mp, coords, base_offset=0, wgs=1, sgs=1):
+        return {"memory_width_bytes": mw, "memory_height_rows": mh, "memory_pitch_bytes": mp,
+                "base_offset_bytes": base_offset, "coords": [v for xy in coords for v in xy],
+                "work_groups": wgs, "sub_groups_per_work_group": sgs}
+
+    wide = align((4 + rw + 4) * e, 64)  # interior: 4 elements of margin either side
+    edge_mw = max(64, align(rw * e, 64))
+    edge_x = max(0, (edge_mw // e - rw // 2) // x_align * x_align)
+    gap_mw = max(64, align(rw * e, 16)) + 16  # not a multiple of 64
+    gap_x = max(0, (gap_mw // e - rw // 2) // x_align * x_align)
+    gap_mp = align(gap_mw + rw * e + 64, 64)  # the pitch gap is wider than the block's overhang
+    half_h = max(1, h // 2)
+    neg_x = -max(x_align, (rw // 2) // x_align * x_align)
+    out = [
+        ("coord_interior", surface(wide, 2 + h + 2, wide, [(4, 2)])),
+        ("coord_right_edge", surface(edge_mw, 1 + h + 1, edge_mw, [(edge_x, 1)])),
+        ("coord_right_edge_pitch_gap", surface(gap_mw, 1 + h + 1, gap_mp, [(gap_x, 1)])),
+        ("coord_bottom_edge", surface(wide, 4 + half_h, wide + 64, [(4, 4)])),
+        ("coord_corner", surface(edge_mw, 3 + half_h, edge_mw, [(edge_x, 3)])),
+        ("coord_outside_right", surface(edge_mw, h + 2, edge_mw * 2, [(align(edge_mw // e + 4, x_align), 1)])),
+        ("coord_outside_below", surface(wide, h + 2, wide, [(4, h + 4)])),
+        ("coord_negative", surface(align((rw + 8) * e, 64), h + 2, align((rw + 8) * e, 64), [(neg_x, -(h // 2))])),
+        ("base_offset", surface(wide, 2 + h + 2, wide + 64, [(4, 2)], base_offset=192)),
+    ]
+    # Several sub-groups in several work-groups, each with its own coordinate (disjoint columns, so stores do
+    # not overlap); the last one is cut by the right edge.
+    step = align(rw + 4, x_align)
+    multi_mw = align((4 * step - step // 2) * e, 16)
+    out.append(("multi_subgroup", surface(multi_mw, h + 4, align(multi_mw, 64) + 64,
+                                          [(0, 0), (step, 1), (2 * step, 3), (3 * step, 2)], wgs=2, sgs=2)))
+    if op == "load_transform" and not extended:
+        # Memory Height ending inside a packed (VNNI) row group: rows past it must be zero, the rows before it
+        # exact (a packed-row-granular bounds check would zero them).
+        pack = 4 if e == 1 else 2
+        for rows_in in range(1, pack):
+            out.append(("vnni_group_cut_%dof%d" % (rows_in, pack),
+                        surface(wide, 2 + h - pack + rows_in, wide, [(4, 2)])))
+    if extended:
+        keep = ("coord_interior", "coord_right_edge_pitch_gap", "coord_corner", "coord_negative")
+        out = [v for v in out if v[0] in keep]
+    return out
+
+
+def emit_config(emit, op, e, w, h, c, extended):
+    follow = prefetch_follow(e, w, h, c) if op == "prefetch" else None
+    if extended and op == "prefetch":
+        follow = (e, w, h, c)
+    text, lane_bytes = kernel_text(op, e, w, h, c, follow)
+    prefix = "2d_block_io.extended" if extended else "2d_block_io"
+    stem = "%s_e%d_w%d_h%d_c%d" % (op, e, w, h, c)
+    module = emit.module("2d_block_io/%s%s" % ("extended_" if extended else "", stem), text)
+    requires = [EXT_TOKEN, "min_sg_size=16"]
+    for variant, params in variants(op, e, w, h, c, extended):
+        params = dict(params, op=op, element_size=e, block_width=w, block_height=h, block_count=c,
+                      lane_bytes=lane_bytes)
+        if follow:
+            params.update(load_element_size=follow[0], load_block_width=follow[1], load_block_height=follow[2],
+                          load_block_count=follow[3])
+        tags = ["extended"] if extended else (["quick"] if variant == "coord_corner" else [])
+        emit.case("%s.%s.e%d.w%d.h%d.c%d.%s" % (prefix, op, e, w, h, c, variant), "2d_block_io", module, "test",
+                  params=params, requires=requires, tags=tags)
+
+
+def generate(emit):
+    for op, e, w, h, c in configurations():
+        emit_config(emit, op, e, w, h, c, extended=False)
+    for op, e, w, h, c in EXTENDED:
+        emit_config(emit, op, e, w, h, c, extended=True)
