@@ -1,0 +1,18 @@
+"""Shared test settings: tool paths come from the environment CTest sets, else from PATH / defaults."""
+
+import os
+import shutil
+import sys
+
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS_DIR = os.path.dirname(TESTS_DIR)
+REPO_DIR = os.path.dirname(SCRIPTS_DIR)
+FIXTURES = os.path.join(TESTS_DIR, "fixtures")
+sys.path.insert(0, SCRIPTS_DIR)
+
+SPIRV_AS = os.environ.get("SPIRV_AS") or shutil.which("spirv-as") or "spirv-as"
+SPIRV_VAL = os.environ.get("SPIRV_VAL") or shutil.which("spirv-val") or "spirv-val"
+RULE_CHECK = os.environ.get("SPIRV_RULE_CHECK") or ""
+ASSETS_DIR = os.environ.get("CTS_ASSETS_DIR") or os.path.join(REPO_DIR, "build", "assets")
+UPSTREAM_GRAMMAR = os.environ.get("CTS_UPSTREAM_GRAMMAR") or os.path.join(
+    os.path.dirname(REPO_DIR), "shared", "grammar", "spirv.core.grammar.json")

@@ -1,0 +1,161 @@
+"""End-to-end tests of scripts/build_assets.py on the fixture source tree (fixtures/tree)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from common import FIXTURES, RULE_CHECK, SCRIPTS_DIR, SPIRV_AS, SPIRV_VAL
+
+BUILD = os.path.join(SCRIPTS_DIR, "build_assets.py")
+
+
+class BuildAssetsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="cts_assets_test_")
+        self.src = os.path.join(self.tmp, "src")
+        self.out = os.path.join(self.tmp, "out")
+        shutil.copytree(os.path.join(FIXTURES, "tree"), self.src)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def build(self, expect_ok=True, rule_check=True):
+        cmd = [sys.executable, BUILD, "--source-dir", self.src, "--out", self.out, "--spirv-as", SPIRV_AS,
+               "--spirv-val", SPIRV_VAL, "--jobs", "2"]
+        if rule_check and RULE_CHECK:
+            cmd += ["--rule-check", RULE_CHECK]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(p.returncode == 0, expect_ok, p.stdout)
+        return p.stdout
+
+    def add_generator(self, name, body):
+        with open(os.path.join(self.src, "scripts", "generators", name), "w") as f:
+            f.write(body)
+
+    def manifest(self):
+        with open(os.path.join(self.out, "manifest.json")) as f:
+            return json.load(f)
+
+    def test_builds_manifest_and_modules(self):
+        out = self.build()
+        self.assertIn("1 with spirv_asm.py", out)
+        self.assertIn("3 with spirv-as", out)
+        m = self.manifest()
+        self.assertEqual(m["version"], 1)
+        names = [c["name"] for c in m["cases"]]
+        self.assertEqual(names, sorted(names))
+        self.assertEqual(names, ["2d_block_io.fixture.load.d32", "subgroups.fixture.hand",
+                                 "subgroups.fixture.shuffle.sg16", "subgroups.fixture.shuffle.sg8"])
+        by_name = {c["name"]: c for c in m["cases"]}
+        hand = by_name["subgroups.fixture.hand"]
+        self.assertEqual(hand["origin"], "spirv_new_assets/subgroups/fixture_hand.spvasm")
+        self.assertEqual(hand["module"], "subgroups/fixture_hand.spv")
+        self.assertEqual(hand["params"], {"note": "hand"})
+        self.assertEqual(hand["tags"], ["extended"])
+        gen = by_name["subgroups.fixture.shuffle.sg16"]
+        self.assertEqual(gen["origin"], "scripts/generators/fixture_gen.py")
+        self.assertEqual(set(gen), {"name", "family", "module", "kernel", "params", "requires", "tags", "origin"})
+        for c in m["cases"]:
+            spv = os.path.join(self.out, "modules", c["module"])
+            with open(spv, "rb") as f:
+                self.assertEqual(f.read(4), b"\x03\x02\x23\x07", spv)
+            self.assertTrue(os.path.exists(spv[:-4] + ".spvasm"))
+        # SPIR-V 1.2 header by default.
+        with open(os.path.join(self.out, "modules", "2d_block_io", "fixture_load.spv"), "rb") as f:
+            self.assertEqual(f.read(8)[4:], b"\x00\x02\x01\x00")
+
+    def test_rebuild_is_incremental_and_removes_stale_modules(self):
+        self.build()
+        out = self.build()
+        self.assertIn("assembled 0 (none), 4 up to date", out)
+        os.remove(os.path.join(self.src, "spirv_new_assets", "subgroups", "fixture_hand.spvasm"))
+        out = self.build()
+        self.assertIn("3 stale files removed", out)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "modules", "subgroups", "fixture_hand.spv")))
+        self.assertNotIn("subgroups.fixture.hand", [c["name"] for c in self.manifest()["cases"]])
+
+    def test_changed_text_is_reassembled(self):
+        self.build()
+        path = os.path.join(self.src, "spirv_new_assets", "subgroups", "fixture_hand.spvasm")
+        with open(path, "a") as f:
+            f.write("; trailing comment\n")
+        self.assertIn("assembled 1 (1 with spirv-as), 3 up to date", self.build())
+
+    def test_spirv_val_failure_names_module_and_output(self):
+        self.add_generator("bad_val.py", '''
+TEXT = """               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %test "test"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %test = OpFunction %void None %fn
+      %entry = OpLabel
+               OpFunctionEnd
+"""
+def generate(emit):
+    emit.case("subgroups.bad", "f", emit.module("subgroups/bad_val", TEXT), "test")
+''')
+        out = self.build(expect_ok=False)
+        self.assertIn("module subgroups/bad_val (from scripts/generators/bad_val.py)", out)
+        self.assertIn("spirv-val --target-env opencl2.2 failed", out)
+
+    def test_spirv_as_failure_names_module(self):
+        self.add_generator("bad_as.py", '''
+def generate(emit):
+    emit.case("subgroups.bad", "f", emit.module("subgroups/bad_as",
+              'OpCapability Kernel\\nOpEntryPoint Kernel %t "test"\\nOpNotAnOpcode %x\\n'), "test")
+''')
+        out = self.build(expect_ok=False)
+        self.assertIn("module subgroups/bad_as (from scripts/generators/bad_as.py): spirv-as", out)
+        self.assertIn("OpNotAnOpcode", out)
+
+    @unittest.skipUnless(RULE_CHECK, "SPIRV_RULE_CHECK not set")
+    def test_rule_violation_stops_the_build(self):
+        with open(os.path.join(FIXTURES, "tree", "scripts", "generators", "fixture_gen.py")) as f:
+            text = f.read().replace('               OpExtension "SPV_INTEL_2d_block_io"\n', "")
+        self.add_generator("fixture_gen.py", text)
+        out = self.build(expect_ok=False)
+        self.assertIn("fixture_load.spv: core.opcode_extension", out)
+        self.assertIn("(from scripts/generators/fixture_gen.py)", out)
+
+    def test_generator_errors_name_the_generator(self):
+        self.add_generator("broken.py", "def generate(emit):\n    raise ValueError('boom')\n")
+        out = self.build(expect_ok=False)
+        self.assertIn("scripts/generators/broken.py: generator raised", out)
+        self.assertIn("ValueError: boom", out)
+
+    def test_duplicate_case_across_files(self):
+        self.add_generator("dup.py", '''
+def generate(emit):
+    emit.case("subgroups.fixture.hand", "f", "subgroups/fixture_hand.spv", "test")
+''')
+        out = self.build(expect_ok=False)
+        self.assertIn("scripts/generators/dup.py: case 'subgroups.fixture.hand' defined twice", out)
+
+    def test_malformed_asset_header_names_file_and_line(self):
+        path = os.path.join(self.src, "spirv_new_assets", "subgroups", "fixture_hand.spvasm")
+        with open(path) as f:
+            text = f.read().replace("; @param note=hand", "; @param note")
+        with open(path, "w") as f:
+            f.write(text)
+        out = self.build(expect_ok=False)
+        self.assertIn("spirv_new_assets/subgroups/fixture_hand.spvasm:3: @param needs key=value", out)
+
+    def test_unused_handwritten_module_is_an_error(self):
+        path = os.path.join(self.src, "spirv_new_assets", "subgroups", "unused.spvasm")
+        shutil.copy(os.path.join(self.src, "spirv_new_assets", "subgroups", "fixture_hand.spvasm"), path)
+        with open(path) as f:
+            text = "".join(l for l in f if "@" not in l)
+        with open(path, "w") as f:
+            f.write(text)
+        out = self.build(expect_ok=False)
+        self.assertIn("spirv_new_assets/subgroups/unused.spvasm:1: declares no", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
