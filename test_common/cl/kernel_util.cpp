@@ -101,6 +101,16 @@ void runNDRange(RunContext& ctx, cl_kernel kernel, cl_uint dims, const size_t* g
     if (err != CL_SUCCESS) fail("clFinish", err);
 }
 
+void dumpBytes(RunContext& ctx, const std::string& label, const void* data, size_t bytes) {
+    if (ctx.dump_dir.empty()) return;
+    std::string path = ctx.dump_dir + "/" + ctx.case_name + "." + label + ".bin";
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw InternalError("cannot write dump file " + path);
+    size_t written = bytes ? std::fwrite(data, 1, bytes, f) : 0;
+    bool ok = std::fclose(f) == 0 && written == bytes;
+    if (!ok) throw InternalError("cannot write dump file " + path);
+}
+
 std::string takeDriverMessages(RunContext& ctx) {
     return ctx.driver_messages ? ctx.driver_messages->take() : std::string();
 }

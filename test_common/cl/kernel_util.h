@@ -49,6 +49,10 @@ void setLocalArg(cl_kernel kernel, cl_uint index, size_t bytes);
 // and any context-notify messages the driver produced (e.g. undefined behaviour detected).
 void runNDRange(RunContext& ctx, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local);
 
+// With --dump-dir: writes `bytes` to <dump_dir>/<case name>.<label>.bin (no-op without --dump-dir).
+// Throws InternalError when the file cannot be written.
+void dumpBytes(RunContext& ctx, const std::string& label, const void* data, size_t bytes);
+
 // Messages the driver sent to the context's notify callback since the last call (then cleared).
 std::string takeDriverMessages(RunContext& ctx);
 

@@ -1,11 +1,33 @@
 #include "test_common/harness/case_runner.h"
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 
 #include "test_common/harness/requirements.h"
 #include "test_common/harness/selection.h"
 
 namespace cts {
+namespace {
+
+// --dump-dir: the module and the outcome of a case that did not pass, next to whatever the family dumped.
+void dumpCase(const CaseSpec& spec, const Outcome& outcome, const RunSettings& settings) {
+    std::string base = settings.dump_dir + "/" + spec.name;
+    if (FILE* f = std::fopen((base + ".txt").c_str(), "w")) {
+        std::fprintf(f, "case: %s\nstatus: %s\nmodule: %s\nkernel: %s\n", spec.name.c_str(),
+                     statusName(outcome.status), spec.module.c_str(), spec.kernel.c_str());
+        for (const auto& kv : spec.params.all()) std::fprintf(f, "param %s = %s\n", kv.first.c_str(), kv.second.c_str());
+        std::fprintf(f, "message:\n%s\n", outcome.message.c_str());
+        std::fclose(f);
+    }
+    if (spec.module.empty()) return;
+    std::ifstream in(settings.assets_dir + "/modules/" + spec.module, std::ios::binary);
+    if (!in) return;
+    std::ofstream out(base + ".spv", std::ios::binary);
+    out << in.rdbuf();
+}
+
+}  // namespace
 
 Outcome checkCaseSupport(const CaseSpec& spec, const Registry& registry, const DeviceInfo& device) {
     if (!spec.load_error.empty()) return Outcome::internalError(spec.load_error);
@@ -55,6 +77,8 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceSession
         if (!driver.empty() && outcome.message.find(driver) == std::string::npos)
             outcome.message += (outcome.message.empty() ? "" : "\n") + std::string("driver messages:\n") + driver;
     }
+    if (!settings.dump_dir.empty() && outcome.status != Status::Pass && outcome.status != Status::NotSupported)
+        dumpCase(spec, outcome, settings);
     result.status = outcome.status;
     result.message = outcome.message;
     result.duration_ms =

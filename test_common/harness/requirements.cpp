@@ -85,11 +85,11 @@ Outcome evaluateRequirements(const std::vector<std::string>& tokens, const Devic
             size_t at = value.find('@');
             std::string ext = value.substr(0, at);
             if (ext.empty()) return malformed();
+            uint32_t major = 0, minor = 0;
+            if (at != std::string::npos && !parseVersion(value.substr(at + 1), major, minor)) return malformed();
             const ExtensionVersion* e = device.extension(ext);
             if (!e) return Outcome::notSupported("device does not report " + ext);
             if (at != std::string::npos) {
-                uint32_t major = 0, minor = 0;
-                if (!parseVersion(value.substr(at + 1), major, minor)) return malformed();
                 std::string need = ext + " version " + std::to_string(major) + "." + std::to_string(minor);
                 if (!e->version_known)
                     return Outcome::notSupported("needs " + need +

@@ -23,13 +23,18 @@
 namespace cts {
 namespace {
 
-std::string exeDir() {
+// The build (or install) tree root: the parent of the directory holding the executable.
+std::string treeRoot() {
     char buf[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) return ".";
+    if (n <= 0) return "..";
     std::string path(buf, static_cast<size_t>(n));
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? "." : path.substr(0, slash);
+    for (int up = 0; up < 2; ++up) {
+        size_t slash = path.rfind('/');
+        if (slash == std::string::npos) return "..";
+        path = path.substr(0, slash);
+    }
+    return path.empty() ? "/" : path;
 }
 
 int usageError(const std::string& program, const std::string& what) {
@@ -154,9 +159,9 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     // The reference device is the default: point the ICD loader at the build tree before any CL call,
     // unless the user already chose the vendors directory.
     bool icd_env_from_user = std::getenv("OCL_ICD_VENDORS") != nullptr;
-    if (!opt.icd_system && !icd_env_from_user) setenv("OCL_ICD_VENDORS", (exeDir() + "/../icd").c_str(), 1);
+    if (!opt.icd_system && !icd_env_from_user) setenv("OCL_ICD_VENDORS", (treeRoot() + "/icd").c_str(), 1);
 
-    std::string assets = opt.assets_dir.empty() ? exeDir() + "/../assets" : opt.assets_dir;
+    std::string assets = opt.assets_dir.empty() ? treeRoot() + "/assets" : opt.assets_dir;
     Registry registry;
     for (auto reg : families) reg(registry);
     ManifestLoad manifest = loadManifest(assets + "/manifest.json");

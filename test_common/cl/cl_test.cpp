@@ -1,0 +1,124 @@
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "test_common/cl/device_info.h"
+#include "test_common/cl/driver_messages.h"
+#include "test_common/cl/program_cache.h"
+#include "test_common/cl/wrappers.h"
+#include "test_common/harness/case.h"
+
+namespace cts {
+namespace {
+
+std::string writeTemp(const std::string& name, const std::vector<unsigned char>& bytes) {
+    std::string path = ::testing::TempDir() + "cts_cl_test_" + std::to_string(getpid()) + "_" + name;
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    return path;
+}
+
+std::string errorOf(const std::string& path) {
+    try {
+        ProgramCache::readSpirvFile(path);
+    } catch (const InternalError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ProgramCacheFile, RejectsBadFilesNamingThem) {
+    std::vector<unsigned char> header = {0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    std::string good = writeTemp("good.spv", header);
+    EXPECT_EQ(ProgramCache::readSpirvFile(good).size(), 5u);
+
+    std::string missing = ::testing::TempDir() + "no_such_module.spv";
+    std::string empty = writeTemp("empty.spv", {});
+    auto odd_bytes = header;
+    odd_bytes.push_back(0);
+    std::string odd = writeTemp("odd.spv", odd_bytes);
+    auto bad_magic = header;
+    bad_magic[0] = 0x04;
+    std::string magic = writeTemp("magic.spv", bad_magic);
+    std::string shortfile = writeTemp("short.spv", {0x03, 0x02, 0x23, 0x07});
+
+    struct Expect {
+        std::string path, words;
+    };
+    for (const Expect& e : {Expect{missing, "missing"}, Expect{empty, "empty"}, Expect{odd, "32-bit words"},
+                            Expect{magic, "magic"}, Expect{shortfile, "header"}}) {
+        std::string err = errorOf(e.path);
+        EXPECT_NE(err.find(e.path), std::string::npos) << err;
+        EXPECT_NE(err.find(e.words), std::string::npos) << err;
+    }
+    for (const auto& p : {good, empty, odd, magic, shortfile}) std::remove(p.c_str());
+}
+
+TEST(ErrorNames, KnownAndUnknownCodes) {
+    EXPECT_STREQ(clErrorName(CL_SUCCESS), "CL_SUCCESS");
+    EXPECT_STREQ(clErrorName(CL_INVALID_VALUE), "CL_INVALID_VALUE");
+    EXPECT_STREQ(clErrorName(CL_BUILD_PROGRAM_FAILURE), "CL_BUILD_PROGRAM_FAILURE");
+    EXPECT_STREQ(clErrorName(CL_MAX_SIZE_RESTRICTION_EXCEEDED), "CL_MAX_SIZE_RESTRICTION_EXCEEDED");
+    EXPECT_STREQ(clErrorName(-1234), "CL error -1234");
+    // Every code from 0 to -72 that the 3.0 headers define has a name (the gaps -20..-29 are unused).
+    for (int code = 0; code >= -72; --code) {
+        if (code <= -20 && code >= -29) continue;
+        EXPECT_EQ(std::string(clErrorName(code)).rfind("CL_", 0), 0u) << code;
+    }
+}
+
+TEST(CheckedCalls, ThrowTheRightKind) {
+    EXPECT_NO_THROW(checkCl(CL_SUCCESS, "x"));
+    EXPECT_THROW(checkCl(CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel"), CaseFailure);
+    EXPECT_THROW(checkInternal(CL_OUT_OF_RESOURCES, "clCreateBuffer"), InternalError);
+    try {
+        checkCl(CL_INVALID_KERNEL_ARGS, "enqueue");
+    } catch (const CaseFailure& e) {
+        EXPECT_STREQ(e.what(), "enqueue: CL_INVALID_KERNEL_ARGS");
+    }
+}
+
+TEST(DriverMessagesSink, CollectsFromManyThreadsAndClears) {
+    DriverMessages sink;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&sink] {
+            for (int i = 0; i < 100; ++i) DriverMessages::notify("msg", nullptr, 0, &sink);
+        });
+    for (auto& t : threads) t.join();
+    std::string all = sink.take();
+    size_t lines = 1;
+    for (char c : all) lines += c == '\n';
+    EXPECT_EQ(lines, 400u);
+    EXPECT_EQ(sink.take(), "");
+}
+
+TEST(DeviceInfoHelpers, VersionsSizesFormats) {
+    DeviceInfo d;
+    d.extensions = {{"cl_a", 1, 1, 0, true}, {"cl_b", 0, 0, 0, false}};
+    EXPECT_TRUE(d.hasExtension("cl_a", 1, 0));
+    EXPECT_TRUE(d.hasExtension("cl_a", 1, 1));
+    EXPECT_FALSE(d.hasExtension("cl_a", 1, 2));
+    EXPECT_FALSE(d.hasExtension("cl_a", 2, 0));
+    EXPECT_TRUE(d.hasExtension("cl_b"));
+    EXPECT_FALSE(d.hasExtension("cl_b", 1, 0));
+    EXPECT_FALSE(d.hasExtension("cl_c"));
+    d.il_versions = {"SPIR-V_1.2"};
+    EXPECT_TRUE(d.supportsSpirv(1, 0));
+    EXPECT_TRUE(d.supportsSpirv(1, 2));
+    EXPECT_FALSE(d.supportsSpirv(1, 3));
+    EXPECT_EQ(d.minSubGroupSize(), 0u);
+    d.sub_group_sizes = {32, 16};
+    EXPECT_EQ(d.minSubGroupSize(), 16u);
+    d.image2d_rw_formats = {{CL_R, CL_UNSIGNED_INT8}};
+    EXPECT_TRUE(d.hasImageFormat(CL_R, CL_UNSIGNED_INT8));
+    EXPECT_FALSE(d.hasImageFormat(CL_RG, CL_UNSIGNED_INT8));
+}
+
+}  // namespace
+}  // namespace cts

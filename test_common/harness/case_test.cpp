@@ -1,0 +1,135 @@
+#include "test_common/harness/case.h"
+
+#include <gtest/gtest.h>
+
+#include "test_common/harness/manifest.h"
+
+namespace cts {
+namespace {
+
+TEST(Params, Getters) {
+    Params p;
+    p.set("n", "42");
+    p.set("neg", "-7");
+    p.set("hex", "0x10");
+    p.set("s", "hello");
+    p.set("t", "true");
+    p.set("f", "0");
+    p.set("arr", "[1,-2,3]");
+    p.set("csv", "4, 5,6");
+    p.set("empty", "[]");
+    EXPECT_EQ(p.i("n"), 42);
+    EXPECT_EQ(p.i("neg"), -7);
+    EXPECT_EQ(p.u("hex"), 16u);
+    EXPECT_EQ(p.s("s"), "hello");
+    EXPECT_TRUE(p.b("t"));
+    EXPECT_FALSE(p.b("f"));
+    EXPECT_EQ(p.list("arr"), (std::vector<int64_t>{1, -2, 3}));
+    EXPECT_EQ(p.list("csv"), (std::vector<int64_t>{4, 5, 6}));
+    EXPECT_TRUE(p.list("empty").empty());
+    EXPECT_TRUE(p.has("n"));
+    EXPECT_FALSE(p.has("zz"));
+}
+
+TEST(Params, MissingOrMalformedThrowsInternalErrorNamingKey) {
+    Params p;
+    p.set("s", "hello");
+    p.set("neg", "-1");
+    p.set("float", "1.5");
+    p.set("arr", "[1,,2]");
+    auto expectThrowNaming = [](auto fn, const std::string& key) {
+        try {
+            fn();
+            ADD_FAILURE() << "no throw for " << key;
+        } catch (const InternalError& e) {
+            EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+        }
+    };
+    expectThrowNaming([&] { p.i("missing"); }, "missing");
+    expectThrowNaming([&] { p.i("s"); }, "s");
+    expectThrowNaming([&] { p.u("neg"); }, "neg");
+    expectThrowNaming([&] { p.i("float"); }, "float");
+    expectThrowNaming([&] { p.b("s"); }, "s");
+    expectThrowNaming([&] { p.list("arr"); }, "arr");
+}
+
+struct NopFamily : Family {
+    std::string name() const override { return "nop"; }
+    Outcome run(const CaseSpec&, RunContext&) const override { return Outcome::pass(); }
+};
+
+TEST(Registry, CasesNeedARegisteredFamily) {
+    Registry r;
+    CaseSpec c;
+    c.name = "api.x";
+    c.family = "nop";
+    EXPECT_THROW(r.addCase(c), InternalError);
+    r.addFamily(std::make_unique<NopFamily>());
+    EXPECT_NO_THROW(r.addCase(c));
+    EXPECT_THROW(r.addFamily(std::make_unique<NopFamily>()), InternalError);
+    EXPECT_NE(r.family("nop"), nullptr);
+    EXPECT_EQ(r.family("other"), nullptr);
+}
+
+TEST(Manifest, ParsesEntries) {
+    auto load = parseManifest(R"({"version": 1, "cases": [
+        {"name": "subgroups.shuffle.i32.v4", "family": "subgroups.shuffle", "module": "subgroups/a.spv",
+         "kernel": "test", "params": {"n": 4, "neg": -1, "f": 1.5, "s": "x", "b": true, "arr": [1, 2]},
+         "requires": ["ext=cl_intel_spirv_subgroups", "sg_size=16"], "tags": ["quick"], "origin": "gen.py"}]})",
+                              "m.json");
+    EXPECT_TRUE(load.errors.empty());
+    ASSERT_EQ(load.cases.size(), 1u);
+    const CaseSpec& c = load.cases[0];
+    EXPECT_TRUE(c.load_error.empty()) << c.load_error;
+    EXPECT_EQ(c.family, "subgroups.shuffle");
+    EXPECT_EQ(c.params.i("n"), 4);
+    EXPECT_EQ(c.params.i("neg"), -1);
+    EXPECT_EQ(c.params.s("s"), "x");
+    EXPECT_TRUE(c.params.b("b"));
+    EXPECT_EQ(c.params.list("arr"), (std::vector<int64_t>{1, 2}));
+    EXPECT_EQ(c.requires.size(), 2u);
+    EXPECT_EQ(c.tags, std::vector<std::string>{"quick"});
+    EXPECT_EQ(c.origin, "gen.py");
+}
+
+TEST(Manifest, CorruptFileIsAnErrorNamingIt) {
+    for (const char* text : {"", "{", "[]", R"({"version": 1})", R"({"version": 2, "cases": []})"}) {
+        auto load = parseManifest(text, "/a/manifest.json");
+        ASSERT_EQ(load.errors.size(), 1u) << text;
+        EXPECT_NE(load.errors[0].find("/a/manifest.json"), std::string::npos);
+    }
+    auto missing = loadManifest("/nonexistent/manifest.json");
+    ASSERT_EQ(missing.errors.size(), 1u);
+    EXPECT_NE(missing.errors[0].find("/nonexistent/manifest.json"), std::string::npos);
+}
+
+TEST(Manifest, BadEntriesBecomeCaseErrorsOrRunErrors) {
+    auto load = parseManifest(R"({"version": 1, "cases": [
+        {"name": "api.ok", "family": "f"},
+        {"name": "api.no_family"},
+        {"name": "api.bad_params", "family": "f", "params": {"x": {"y": 1}}},
+        {"name": "api.bad_requires", "family": "f", "requires": "ext=x"},
+        {"name": "Bad.Name", "family": "f"},
+        {"family": "f"},
+        {"name": "api.ok", "family": "f"}]})",
+                              "m.json");
+    ASSERT_EQ(load.cases.size(), 4u);
+    EXPECT_TRUE(load.cases[0].load_error.empty());
+    EXPECT_NE(load.cases[1].load_error.find("family"), std::string::npos);
+    EXPECT_NE(load.cases[2].load_error.find("x"), std::string::npos);
+    EXPECT_NE(load.cases[3].load_error.find("requires"), std::string::npos);
+    EXPECT_EQ(load.errors.size(), 3u);  // invalid name, no name, duplicate
+}
+
+TEST(Manifest, CaseNameRule) {
+    EXPECT_TRUE(isValidCaseName("2d_block_io.load.e1"));
+    EXPECT_FALSE(isValidCaseName("a..b"));
+    EXPECT_FALSE(isValidCaseName(".a"));
+    EXPECT_FALSE(isValidCaseName("a."));
+    EXPECT_FALSE(isValidCaseName("a-b"));
+    EXPECT_FALSE(isValidCaseName("A"));
+    EXPECT_FALSE(isValidCaseName(""));
+}
+
+}  // namespace
+}  // namespace cts

@@ -1,0 +1,76 @@
+#include "test_common/harness/requirements.h"
+
+#include <gtest/gtest.h>
+
+namespace cts {
+namespace {
+
+DeviceInfo device() {
+    DeviceInfo d;
+    d.extensions = {{"cl_intel_spirv_subgroups", 1, 0, 0, true}, {"cl_intel_subgroup_2d_block_io", 1, 1, 0, true},
+                    {"cl_khr_fp16", 1, 0, 0, true}};
+    d.il_versions = {"SPIR-V_1.0", "SPIR-V_1.2"};
+    d.sub_group_sizes = {16, 32};
+    d.image_support = true;
+    d.image2d_rw_formats = {{CL_R, CL_UNSIGNED_INT32}};
+    d.fp16 = true;
+    d.fp64 = false;
+    return d;
+}
+
+Status eval(std::vector<std::string> tokens, std::string* msg = nullptr) {
+    Outcome o = evaluateRequirements(tokens, device());
+    if (msg) *msg = o.message;
+    return o.status;
+}
+
+TEST(Requirements, SatisfiedTokensPass) {
+    EXPECT_EQ(eval({"ext=cl_intel_spirv_subgroups", "ext=cl_intel_subgroup_2d_block_io@1.1", "spirv=1.2",
+                    "sg_size=16", "sg_size=32", "min_sg_size=16", "images", "fp16", "int64",
+                    "image_format=CL_R/CL_UNSIGNED_INT32"}),
+              Status::Pass);
+    EXPECT_EQ(eval({}), Status::Pass);
+}
+
+TEST(Requirements, MissingThingsAreNotSupportedNamingThem) {
+    std::string msg;
+    EXPECT_EQ(eval({"ext=cl_intel_spirv_media_block_io"}, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("cl_intel_spirv_media_block_io"), std::string::npos);
+    EXPECT_EQ(eval({"ext=cl_intel_subgroup_2d_block_io@1.2"}, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("1.2"), std::string::npos);
+    EXPECT_EQ(eval({"spirv=1.3"}, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("SPIR-V 1.3"), std::string::npos);
+    EXPECT_EQ(eval({"sg_size=8"}, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("8"), std::string::npos);
+    EXPECT_EQ(eval({"min_sg_size=8"}, &msg), Status::NotSupported);
+    EXPECT_EQ(eval({"fp64"}, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("fp64"), std::string::npos);
+    EXPECT_EQ(eval({"image_format=CL_RGBA/CL_UNSIGNED_INT8"}, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("CL_RGBA/CL_UNSIGNED_INT8"), std::string::npos);
+}
+
+TEST(Requirements, UnknownVersionIsNotSupportedForVersionedToken) {
+    DeviceInfo d = device();
+    d.extensions[1].version_known = false;
+    EXPECT_EQ(evaluateRequirements({"ext=cl_intel_subgroup_2d_block_io"}, d).status, Status::Pass);
+    EXPECT_EQ(evaluateRequirements({"ext=cl_intel_subgroup_2d_block_io@1.1"}, d).status, Status::NotSupported);
+}
+
+TEST(Requirements, NoImagesMeansNotSupported) {
+    DeviceInfo d = device();
+    d.image_support = false;
+    EXPECT_EQ(evaluateRequirements({"images"}, d).status, Status::NotSupported);
+    EXPECT_EQ(evaluateRequirements({"image_format=CL_R/CL_UNSIGNED_INT32"}, d).status, Status::NotSupported);
+}
+
+TEST(Requirements, MalformedTokensAreInternalErrors) {
+    for (const char* t : {"ext=", "ext=x@1", "spirv=one", "sg_size=x", "sg_size=", "image_format=CL_R",
+                          "image_format=CL_NOPE/CL_FLOAT", "gpu", "fp32", "min_sg_size=-1"}) {
+        std::string msg;
+        EXPECT_EQ(eval({t}, &msg), Status::InternalError) << t;
+        EXPECT_NE(msg.find(t), std::string::npos) << msg;
+    }
+}
+
+}  // namespace
+}  // namespace cts

@@ -1,0 +1,154 @@
+#include "test_common/harness/selection.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace cts {
+namespace {
+
+std::vector<CaseSpec> tree(const std::vector<std::pair<std::string, std::vector<std::string>>>& names) {
+    std::vector<CaseSpec> out;
+    for (const auto& n : names) {
+        CaseSpec c;
+        c.name = n.first;
+        c.tags = n.second;
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<std::string> names(const Selection& s) {
+    std::vector<std::string> out;
+    for (const auto* c : s.cases) out.push_back(c->name);
+    return out;
+}
+
+const std::vector<CaseSpec> kTree = tree({{"subgroups.shuffle_down.i32.v4", {"quick"}},
+                                          {"subgroups.shuffle_down.i32.v1", {}},
+                                          {"subgroups.shuffle.i16.v2", {"extended"}},
+                                          {"subgroups.shuffle_up.i8.v1", {"quick"}},
+                                          {"api.il_version.spirv_listed_for_gating_extension", {"quick"}},
+                                          {"2d_block_io.load.e1.w32.h8.c1", {}}});
+
+TEST(Glob, StarAndQuestionAnywhere) {
+    EXPECT_TRUE(globMatch("*", "a.b.c"));
+    EXPECT_TRUE(globMatch("a.*.c", "a.b.c"));
+    EXPECT_TRUE(globMatch("a.*.c", "a.b.x.c"));  // * crosses dots, as in GoogleTest
+    EXPECT_TRUE(globMatch("?.b.c", "a.b.c"));
+    EXPECT_TRUE(globMatch("*shuffle*v?", "subgroups.shuffle_down.i32.v4"));
+    EXPECT_FALSE(globMatch("a.?.c", "a.bb.c"));
+    EXPECT_FALSE(globMatch("a.b", "a.b.c"));
+    EXPECT_FALSE(globMatch("", "a"));
+    EXPECT_TRUE(globMatch("", ""));
+    EXPECT_TRUE(globMatch("**a**", "xay"));
+    EXPECT_FALSE(globMatch("*a*b", "xaybz"));
+}
+
+TEST(Pattern, GroupNameAndDottedPrefixSelectSubtree) {
+    EXPECT_TRUE(patternSelects("subgroups", "subgroups.shuffle.i16.v2"));
+    EXPECT_TRUE(patternSelects("subgroups.shuffle_down", "subgroups.shuffle_down.i32.v4"));
+    EXPECT_FALSE(patternSelects("subgroups.shuffle", "subgroups.shuffle_down.i32.v4"));  // level boundary
+    EXPECT_FALSE(patternSelects("subgroup", "subgroups.shuffle.i16.v2"));
+    EXPECT_TRUE(patternSelects("subgroups.*.i32", "subgroups.shuffle_down.i32.v4"));
+    EXPECT_TRUE(patternSelects("subgroups.shuffle_down.i32.v4", "subgroups.shuffle_down.i32.v4"));
+}
+
+TEST(Filter, PositiveAndNegativeParts) {
+    std::vector<Pattern> pos, neg;
+    parseFilter("a.*:b-c:d.?", pos, neg);
+    ASSERT_EQ(pos.size(), 2u);
+    ASSERT_EQ(neg.size(), 2u);
+    EXPECT_EQ(pos[0].text, "a.*");
+    EXPECT_EQ(pos[1].text, "b");
+    EXPECT_EQ(neg[0].text, "c");
+    EXPECT_EQ(neg[1].text, "d.?");
+    pos.clear();
+    neg.clear();
+    parseFilter("-subgroups", pos, neg);
+    EXPECT_TRUE(pos.empty());
+    ASSERT_EQ(neg.size(), 1u);
+}
+
+TEST(Selection, DefaultExcludesExtendedAndSorts) {
+    Selection s = selectCases(kTree, {});
+    EXPECT_EQ(names(s), (std::vector<std::string>{"2d_block_io.load.e1.w32.h8.c1",
+                                                  "api.il_version.spirv_listed_for_gating_extension",
+                                                  "subgroups.shuffle_down.i32.v1", "subgroups.shuffle_down.i32.v4",
+                                                  "subgroups.shuffle_up.i8.v1"}));
+    SelectionRequest r;
+    r.extended = true;
+    EXPECT_EQ(selectCases(kTree, r).cases.size(), kTree.size());
+}
+
+TEST(Selection, QuickKeepsOnlyQuickTagged) {
+    SelectionRequest r;
+    r.quick = true;
+    EXPECT_EQ(names(selectCases(kTree, r)),
+              (std::vector<std::string>{"api.il_version.spirv_listed_for_gating_extension",
+                                        "subgroups.shuffle_down.i32.v4", "subgroups.shuffle_up.i8.v1"}));
+}
+
+TEST(Selection, PositiveThenNegative) {
+    SelectionRequest r;
+    r.positive = {{"subgroups", "t"}};
+    r.negative = {{"*.v4", "t"}};
+    EXPECT_EQ(names(selectCases(kTree, r)),
+              (std::vector<std::string>{"subgroups.shuffle_down.i32.v1", "subgroups.shuffle_up.i8.v1"}));
+}
+
+TEST(Selection, PatternMatchingNothingIsAnErrorNamingIt) {
+    SelectionRequest r;
+    r.positive = {{"subgroups.nosuch", "cases.txt:3"}};
+    Selection s = selectCases(kTree, r);
+    EXPECT_NE(s.error.find("subgroups.nosuch"), std::string::npos);
+    EXPECT_NE(s.error.find("cases.txt:3"), std::string::npos);
+    r.positive.clear();
+    r.negative = {{"zzz", "--filter"}};
+    EXPECT_FALSE(selectCases(kTree, r).error.empty());
+}
+
+TEST(Selection, ShardsAreDisjointAndCoverTheList) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> many;
+    for (int i = 0; i < 53; ++i) many.push_back({"g.case_" + std::to_string(i), {}});
+    auto all = tree(many);
+    std::vector<std::string> full = names(selectCases(all, {}));
+    for (unsigned n : {1u, 2u, 3u, 7u, 60u}) {
+        std::multiset<std::string> seen;
+        for (unsigned i = 0; i < n; ++i) {
+            SelectionRequest r;
+            r.shard_index = i;
+            r.shard_count = n;
+            auto part = names(selectCases(all, r));
+            // Round-robin: shard sizes differ by at most one.
+            EXPECT_LE(part.size(), (full.size() + n - 1) / n);
+            seen.insert(part.begin(), part.end());
+        }
+        EXPECT_EQ(seen.size(), full.size()) << n;
+        EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), full.size()) << "overlap, n=" << n;
+    }
+}
+
+TEST(PatternFile, CommentsBlankLinesAndLineNumbers) {
+    auto p = parsePatternText("# header\n\nsubgroups.shuffle  # trailing\n  api.*\r\n#\n", "list.txt");
+    ASSERT_EQ(p.size(), 2u);
+    EXPECT_EQ(p[0].text, "subgroups.shuffle");
+    EXPECT_EQ(p[0].source, "list.txt:3");
+    EXPECT_EQ(p[1].text, "api.*");
+    EXPECT_EQ(p[1].source, "list.txt:4");
+    std::vector<Pattern> out;
+    EXPECT_NE(readPatternFile("/nonexistent/list.txt", out).find("/nonexistent/list.txt"), std::string::npos);
+}
+
+TEST(Seed, StableAndDependsOnNameAndRunSeed) {
+    // FNV-1a 64 reference values.
+    EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
+    EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cull);
+    uint64_t s = caseSeed("subgroups.shuffle.i32", 0);
+    EXPECT_EQ(s, caseSeed("subgroups.shuffle.i32", 0));
+    EXPECT_NE(s, caseSeed("subgroups.shuffle.i64", 0));
+    EXPECT_NE(s, caseSeed("subgroups.shuffle.i32", 1));
+}
+
+}  // namespace
+}  // namespace cts
