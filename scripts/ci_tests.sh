@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# What CI runs (README's second command). Every step runs; the exit status is 1 if any failed.
+#   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks)
+#   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in --isolate mode,
+#      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/
+#   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device and its tests,
+#      run ctest -L refdev
+# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+failed=()
+step() {
+    local name="$1"
+    shift
+    echo "=== ci: $name"
+    local start=$SECONDS
+    if "$@"; then
+        echo "=== ci: $name: ok ($((SECONDS - start)) s)"
+    else
+        echo "=== ci: $name: FAILED ($((SECONDS - start)) s)"
+        failed+=("$name")
+    fi
+}
+
+step "configure (default)" cmake --preset default
+step "build (default)" cmake --build --preset default -j2
+step "ctest (default)" ctest --preset default
+
+mkdir -p build/ci
+for profile in xe_hpc xe_hpg; do
+    # shellcheck disable=SC2086
+    step "suite on reference device ($profile)" env REFDEV_PROFILE=$profile build/bin/spirv_intel_cts \
+        --isolate --timeout=120 --fail-if-all-skipped \
+        --json=build/ci/results_$profile.json --junit=build/ci/results_$profile.xml \
+        --log=build/ci/run_$profile.log ${CTS_CI_SUITE_ARGS:-}
+done
+
+if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then
+    step "configure (asan)" cmake --preset asan
+    targets=$(cmake --build build-asan --target help | sed -n 's/^\.\.\. \([A-Za-z0-9_]*\).*/\1/p' |
+              grep -E '^(refdev|RefDev)' | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    step "build (asan): reference device + tests" cmake --build build-asan -j2 --target $targets
+    # clinfo is not instrumented, so it cannot load the instrumented ICD: those two checks run in step 1.
+    step "ctest (asan) -L refdev" ctest --preset asan -L refdev -E '^refdev\.clinfo\.'
+fi
+
+if [ "${#failed[@]}" -ne 0 ]; then
+    echo "ci: FAILED steps: ${failed[*]}"
+    exit 1
+fi
+echo "ci: all steps passed"

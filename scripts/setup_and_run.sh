@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# One command from a fresh checkout to results: installs missing Debian packages, configures the default
+# preset, builds, and runs the whole suite on the default device (the reference device built here).
+# Extra arguments go to the runner, e.g.:  scripts/setup_and_run.sh --quick   or   ... subgroups.shuffle
+# Results: build/results/results.json, results.xml (JUnit) and run.log; exit status is the runner's.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+scripts/install_deps.sh
+cmake --preset default
+cmake --build --preset default -j2
+mkdir -p build/results
+set +e
+build/bin/spirv_intel_cts --json=build/results/results.json --junit=build/results/results.xml \
+    --log=build/results/run.log "$@"
+status=$?
+set -e
+echo
+echo "setup_and_run: runner exit status $status (0 = every case passed or was not supported)"
+echo "setup_and_run: reports in $root/build/results/ (results.json, results.xml, run.log)"
+exit $status
