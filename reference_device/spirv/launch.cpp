@@ -1,10 +1,289 @@
-#include "reference_device/spirv/module.h"
+// launch(): argument checks, work-group setup (built-ins, arguments, local memory) and the
+// run-until-collective scheduler. Work-groups run in parallel; sub-groups of one work-group run in turn.
+#include <algorithm>
+
+#include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/thread_pool.h"
 
 namespace refdev::spirv {
+namespace {
+
+size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// Per-thread storage for the lanes of one work-group, reused from group to group.
+struct Workspace {
+    std::vector<uint8_t> lane_memory;
+    std::vector<Lane> lanes;
+    std::vector<uint8_t> local;
+    std::vector<uint8_t> active;
+};
+
+class GroupScheduler {
+public:
+    GroupScheduler(LaunchShared& s, const std::vector<ArgValue>& args) : s_(s), args_(args) {}
+    void run(size_t group_linear, Workspace& ws);
+
+private:
+    LaunchShared& s_;
+    const std::vector<ArgValue>& args_;
+    bool setup(GroupRun& g, Workspace& ws);
+    void runSubGroup(GroupRun& g, Lane* sg, uint32_t count, Workspace& ws);
+};
+
+bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
+    const Module& m = *s_.module;
+    const Kernel& k = *s_.kernel;
+    const NDRange& r = s_.range;
+    size_t lanes = 1;
+    for (int d = 0; d < 3; ++d) {
+        g.local_dims[d] = std::min(r.local[d], r.global[d] - g.group[d] * r.local[d]);
+        lanes *= g.local_dims[d];
+    }
+    g.lane_count = uint32_t(lanes);
+    // local memory: Workgroup variables, then each local-buffer argument
+    size_t local_size = m.local_static_size;
+    std::vector<size_t> local_offsets(args_.size(), 0);
+    for (size_t i = 0; i < args_.size(); ++i)
+        if (args_[i].kind == ArgKind::LocalBuffer) {
+            local_size = alignUp(local_size, 128);
+            local_offsets[i] = local_size;
+            local_size += args_[i].size;
+        }
+    ws.local.assign(std::max<size_t>(local_size, 1), 0);
+    g.local = ws.local.data();
+    g.local_size = local_size;
+
+    const size_t reg_bytes = alignUp(m.reg_init.size(), 16), priv_bytes = alignUp(m.private_size, 16);
+    const size_t frame_bytes = alignUp(sizeof(Frame) * m.call_depth, 16);
+    const size_t stride = reg_bytes + priv_bytes + builtin::BlockSize + frame_bytes;
+    ws.lane_memory.assign(stride * lanes, 0);
+    ws.lanes.assign(lanes, Lane{});
+    g.lanes = ws.lanes.data();
+
+    const uint32_t sg_size = s_.sub_group_size;
+    const uint32_t num_sg = uint32_t((lanes + sg_size - 1) / sg_size);
+    const size_t enqueued = r.local[0] * r.local[1] * r.local[2];
+    for (size_t i = 0; i < lanes; ++i) {
+        Lane& l = ws.lanes[i];
+        uint8_t* base = ws.lane_memory.data() + i * stride;
+        l.regs = base;
+        l.priv = base + reg_bytes;
+        l.builtins = l.priv + priv_bytes;
+        l.frames = reinterpret_cast<Frame*>(l.builtins + builtin::BlockSize);
+        l.local_index = uint32_t(i);
+        l.sub_group = uint32_t(i / sg_size);
+        l.sub_group_lane = uint32_t(i % sg_size);
+        l.pc = k.entry_pc;
+        std::memcpy(l.regs, m.reg_init.data(), m.reg_init.size());
+
+        const size_t lid[3] = {i % g.local_dims[0], (i / g.local_dims[0]) % g.local_dims[1],
+                               i / (g.local_dims[0] * g.local_dims[1])};
+        uint8_t* b = l.builtins;
+        auto put3 = [&](uint32_t off, size_t x, size_t y, size_t z) {
+            wr<uint64_t>(b, off, x);
+            wr<uint64_t>(b, off + 8, y);
+            wr<uint64_t>(b, off + 16, z);
+        };
+        size_t gid[3];
+        for (int d = 0; d < 3; ++d) gid[d] = g.group[d] * r.local[d] + lid[d] + r.offset[d];
+        put3(builtin::GlobalInvocationId, gid[0], gid[1], gid[2]);
+        put3(builtin::LocalInvocationId, lid[0], lid[1], lid[2]);
+        put3(builtin::WorkgroupId, g.group[0], g.group[1], g.group[2]);
+        put3(builtin::NumWorkgroups, s_.groups[0], s_.groups[1], s_.groups[2]);
+        put3(builtin::WorkgroupSize, g.local_dims[0], g.local_dims[1], g.local_dims[2]);
+        put3(builtin::GlobalSize, r.global[0], r.global[1], r.global[2]);
+        put3(builtin::GlobalOffset, r.offset[0], r.offset[1], r.offset[2]);
+        put3(builtin::EnqueuedWorkgroupSize, r.local[0], r.local[1], r.local[2]);
+        wr<uint64_t>(b, builtin::GlobalLinearId,
+                     ((gid[2] - r.offset[2]) * r.global[1] + (gid[1] - r.offset[1])) * r.global[0] +
+                         (gid[0] - r.offset[0]));
+        wr<uint64_t>(b, builtin::LocalInvocationIndex, i);
+        const uint32_t this_sg = uint32_t(std::min<size_t>(sg_size, lanes - size_t(l.sub_group) * sg_size));
+        wr<uint32_t>(b, builtin::SubgroupSize, this_sg);
+        wr<uint32_t>(b, builtin::SubgroupMaxSize, sg_size);
+        wr<uint32_t>(b, builtin::NumSubgroups, num_sg);
+        wr<uint32_t>(b, builtin::NumEnqueuedSubgroups, uint32_t((enqueued + sg_size - 1) / sg_size));
+        wr<uint32_t>(b, builtin::SubgroupId, l.sub_group);
+        wr<uint32_t>(b, builtin::SubgroupLocalInvocationId, l.sub_group_lane);
+        wr<uint32_t>(b, builtin::WorkDim, r.dims);
+
+        for (const GlobalVar& v : m.globals) {
+            uint8_t* p = nullptr;
+            switch (v.space) {
+            case GlobalSpace::Builtin: p = b + v.offset; break;
+            case GlobalSpace::Workgroup: p = g.local + v.offset; break;
+            case GlobalSpace::Constant: p = const_cast<uint8_t*>(m.const_data.data()) + v.offset; break;
+            case GlobalSpace::Private:
+                p = l.priv + v.offset;
+                if (v.init_reg != UINT32_MAX) std::memcpy(p, m.reg_init.data() + v.init_reg, v.init_size);
+                break;
+            }
+            wr<uint64_t>(l.regs, v.reg, uint64_t(uintptr_t(p)));
+        }
+        size_t image_index = 0;
+        for (size_t a = 0; a < k.params.size(); ++a) {
+            const KernelParam& p = k.params[a];
+            const ArgValue& arg = args_[a];
+            const Type& t = m.types[p.type];
+            switch (arg.kind) {
+            case ArgKind::GlobalBuffer: case ArgKind::ConstantBuffer:
+                wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(arg.base)));
+                break;
+            case ArgKind::LocalBuffer:
+                wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(g.local + local_offsets[a])));
+                break;
+            case ArgKind::Image:
+                wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(&s_.images[image_index++])));
+                break;
+            case ArgKind::Sampler: case ArgKind::Value:
+                if (p.byval_offset != UINT32_MAX) {
+                    uint8_t* copy = l.priv + p.byval_offset;
+                    std::memcpy(copy, arg.bytes.data(), std::min<size_t>(arg.bytes.size(), m.types[t.elem].mem_size));
+                    wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(copy)));
+                } else {
+                    std::memcpy(l.regs + p.reg, arg.bytes.data(), std::min<size_t>(arg.bytes.size(), t.reg_size));
+                }
+                break;
+            }
+        }
+    }
+    return true;
+}
+
+void GroupScheduler::runSubGroup(GroupRun& g, Lane* sg, uint32_t count, Workspace& ws) {
+    const Module& m = *s_.module;
+    ws.active.assign(count, 0);
+    for (;;) {
+        for (uint32_t i = 0; i < count; ++i) {
+            if (sg[i].state != LaneState::Running) continue;
+            runLane(g, sg[i]);
+            if (g.failed) return;
+        }
+        // The lowest lane waiting at a sub-group collective picks the instruction to execute next.
+        uint32_t pc = UINT32_MAX;
+        for (uint32_t i = 0; i < count && pc == UINT32_MAX; ++i)
+            if (sg[i].state == LaneState::AtCollective && m.code[sg[i].pc].kind != Kind::Barrier) pc = sg[i].pc;
+        if (pc == UINT32_MAX) return;
+        for (uint32_t i = 0; i < count; ++i)
+            ws.active[i] = sg[i].state == LaneState::AtCollective && sg[i].pc == pc;
+        if (!execCollective(g, sg, count, ws.active.data(), pc)) return;
+        for (uint32_t i = 0; i < count; ++i)
+            if (ws.active[i]) {
+                sg[i].state = LaneState::Running;
+                sg[i].pc = pc + 1;
+            }
+    }
+}
+
+void GroupScheduler::run(size_t group_linear, Workspace& ws) {
+    GroupRun g;
+    g.shared = &s_;
+    g.m = s_.module;
+    g.group_linear = group_linear;
+    g.group[0] = group_linear % s_.groups[0];
+    g.group[1] = (group_linear / s_.groups[0]) % s_.groups[1];
+    g.group[2] = group_linear / (s_.groups[0] * s_.groups[1]);
+    setup(g, ws);
+    const uint32_t sg_size = s_.sub_group_size;
+    for (;;) {
+        for (uint32_t first = 0; first < g.lane_count && !g.failed; first += sg_size)
+            runSubGroup(g, g.lanes + first, std::min(sg_size, g.lane_count - first), ws);
+        if (g.failed) break;
+        // Every lane has returned or waits at a work-group barrier.
+        const Lane* waiting = nullptr;
+        const Lane* finished = nullptr;
+        for (uint32_t i = 0; i < g.lane_count; ++i) {
+            const Lane& l = g.lanes[i];
+            if (l.state == LaneState::AtCollective && !waiting) waiting = &l;
+            if (l.state == LaneState::Done && !finished) finished = &l;
+        }
+        if (!waiting) break;
+        const Insn& barrier = g.m->code[waiting->pc];
+        for (uint32_t i = 0; i < g.lane_count && !g.failed; ++i) {
+            const Lane& l = g.lanes[i];
+            if (l.state == LaneState::Done)
+                g.fail(*waiting, barrier, "undefined behaviour: barrier reached by only part of the work-group (" +
+                                              g.workItem(l).substr(10) + " returned without reaching it)");
+            else if (l.pc != waiting->pc)
+                g.fail(l, g.m->code[l.pc], "undefined behaviour: barrier reached by only part of the work-group "
+                                           "(this work-item waits at a different barrier than word " +
+                                               std::to_string(barrier.word) + ")");
+        }
+        if (g.failed) break;
+        for (uint32_t i = 0; i < g.lane_count; ++i) {
+            g.lanes[i].state = LaneState::Running;
+            g.lanes[i].pc += 1;
+        }
+    }
+    if (g.failed) {
+        std::lock_guard<std::mutex> lock(s_.error_mutex);
+        if (group_linear < s_.error_group) {
+            s_.error_group = group_linear;
+            s_.error = g.error;
+        }
+        s_.stop = true;
+    }
+}
+
+}  // namespace
 
 LaunchResult launch(const Module& module, const std::string& kernel, const std::vector<ArgValue>& args,
-                    const NDRange& range, const Profile& profile, const Faults& faults, unsigned threads) {
-    return LaunchResult{false, "kernel '" + kernel + "': the interpreter is not complete yet"};
+                    const NDRange& range_in, const Profile& profile, const Faults& faults, unsigned threads) {
+    const Kernel* k = module.findKernel(kernel);
+    if (!k) return {false, "no kernel named '" + kernel + "' in the module"};
+    const std::string who = "kernel '" + kernel + "': ";
+    if (args.size() != k->params.size())
+        return {false, who + std::to_string(args.size()) + " arguments given, the kernel has " +
+                           std::to_string(k->params.size())};
+    const KernelInfo* info = nullptr;
+    for (const KernelInfo& ki : module.kernel_infos)
+        if (ki.name == kernel) info = &ki;
+    LaunchShared s;
+    s.module = &module;
+    s.kernel = k;
+    s.faults = &faults;
+    s.range = range_in;
+    NDRange& r = s.range;
+    if (r.dims < 1 || r.dims > 3) return {false, who + "work dimension " + std::to_string(r.dims) + " is not 1..3"};
+    for (uint32_t d = r.dims; d < 3; ++d) {
+        r.global[d] = 1;
+        r.local[d] = 1;
+        r.offset[d] = 0;
+    }
+    size_t wg = 1;
+    for (int d = 0; d < 3; ++d) {
+        if (r.local[d] == 0) return {false, who + "local size 0 in dimension " + std::to_string(d)};
+        if (r.global[d] == 0) return {true, ""};
+        s.groups[d] = (r.global[d] + r.local[d] - 1) / r.local[d];
+        wg *= r.local[d];
+    }
+    if (wg > 65536) return {false, who + "work-group of " + std::to_string(wg) + " work-items is too large"};
+    s.sub_group_size = subGroupSize(module, kernel, profile);
+    if (s.sub_group_size == 0) s.sub_group_size = 1;
+    s.images.reserve(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+        const ArgValue& a = args[i];
+        if (info && a.kind != info->args[i].kind)
+            return {false, who + "argument " + std::to_string(i) + " has the wrong kind for the parameter"};
+        if ((a.kind == ArgKind::GlobalBuffer || a.kind == ArgKind::ConstantBuffer) && a.base)
+            s.buffers.push_back(Region{uint64_t(uintptr_t(a.base)), uint64_t(uintptr_t(a.base)) + a.size,
+                                       a.kind == ArgKind::GlobalBuffer});
+        if (a.kind == ArgKind::Image) s.images.push_back(a.image);
+        if ((a.kind == ArgKind::Value || a.kind == ArgKind::Sampler) && info && a.bytes.size() < info->args[i].size)
+            return {false, who + "argument " + std::to_string(i) + " has " + std::to_string(a.bytes.size()) +
+                               " bytes, the parameter needs " + std::to_string(info->args[i].size)};
+    }
+    if (!module.const_data.empty())
+        s.buffers.push_back(Region{uint64_t(uintptr_t(module.const_data.data())),
+                                   uint64_t(uintptr_t(module.const_data.data())) + module.const_data.size(), false});
+    const size_t total = s.groups[0] * s.groups[1] * s.groups[2];
+    if (threads == 0) threads = defaultThreadCount();
+    std::vector<Workspace> spaces(std::max(1u, std::min<unsigned>(threads, unsigned(std::min<size_t>(total, 1024)))));
+    GroupScheduler sched(s, args);
+    parallelFor(unsigned(spaces.size()), total, [&](size_t i, unsigned w) { sched.run(i, spaces[w]); },
+                [&] { return s.stop.load(std::memory_order_relaxed); });
+    if (s.error_group != UINT64_MAX) return {false, s.error};
+    return {true, ""};
 }
 
 }  // namespace refdev::spirv

@@ -1,14 +1,524 @@
-// buildModule: parses, validates and pre-decodes a SPIR-V module (see decoder.cpp for the instruction
-// stream). Never throws on bad input; every problem is a log line naming the instruction.
-#include "reference_device/spirv/module.h"
+// buildModule: parses and validates a SPIR-V module, then pre-decodes it (types.cpp, functions.cpp and the
+// family decoders). Never throws on bad input; every problem is one log line naming the instruction.
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "reference_device/spirv/decode.h"
+#include "reference_device/spirv/opcode_table.h"
 
 namespace refdev::spirv {
+namespace {
+
+constexpr uint32_t kMagic = 0x07230203;
+constexpr uint32_t kMaxBound = 1u << 22;  // ids; keeps per-id tables bounded for hostile input
+constexpr uint32_t kExecutionModelKernel = 6;
+constexpr uint32_t kAddressingPhysical64 = 2;
+constexpr uint32_t kMemoryModelOpenCL = 2;
+constexpr uint32_t kModeLocalSize = 17, kModeSubgroupSize = 35;
+
+std::string hexWord(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+}
+
+// Reads a literal string starting at word k; false when it is not NUL-terminated within the instruction.
+bool readString(const RawInsn& r, uint32_t k, std::string* out, uint32_t* next) {
+    out->clear();
+    for (uint32_t i = k; i < r.count; ++i) {
+        uint32_t w = r.w[i];
+        for (int b = 0; b < 4; ++b) {
+            char c = char((w >> (8 * b)) & 0xff);
+            if (c == 0) {
+                *next = i + 1;
+                return true;
+            }
+            out->push_back(c);
+        }
+    }
+    return false;
+}
+
+std::string joinSizes(const std::vector<uint32_t>& sizes) {
+    std::string s;
+    for (uint32_t v : sizes) s += (s.empty() ? "" : ", ") + std::to_string(v);
+    return s;
+}
+
+// OpenCL.std instructions whose last operand is a literal rather than an id.
+bool oclStdLastIsLiteral(uint32_t number) {
+    return number == 171 || number == 174 || number == 179 || number == 176 || number == 178 || number == 181;
+}
+
+class Loader {
+public:
+    Loader(DecodeCtx& ctx) : c(ctx) {}
+    bool run(const uint32_t* words, size_t count);
+
+private:
+    DecodeCtx& c;
+    bool parse(const uint32_t* words, size_t count);
+    bool checkIds();
+    bool moduleLevel(size_t* first_function);
+    bool globalVariable();
+    bool reflect();
+    std::vector<std::pair<uint32_t, std::string>> entry_points_;  // function id, name
+    struct Mode { uint32_t fn, mode, a, b, c; uint32_t raw; };
+    std::vector<Mode> modes_;
+};
+
+bool Loader::parse(const uint32_t* words, size_t count) {
+    if (count < 5) {
+        c.log += "module: truncated: " + std::to_string(count) + " words, the header alone takes 5\n";
+        return false;
+    }
+    if (words[0] != kMagic) {
+        c.log += "module: bad magic number " + hexWord(words[0]) + " (expected 0x07230203)\n";
+        return false;
+    }
+    uint32_t major = (words[1] >> 16) & 0xff, minor = (words[1] >> 8) & 0xff;
+    if (major != 1 || minor > 4 || (words[1] & 0xff0000ffu) != 0) {
+        c.log += "module: SPIR-V version " + std::to_string(major) + "." + std::to_string(minor) +
+                 " is not supported (this device accepts 1.0 to 1.4)\n";
+        return false;
+    }
+    c.bound = words[3];
+    if (c.bound == 0 || c.bound > kMaxBound) {
+        c.log += "module: id bound " + std::to_string(c.bound) + " is out of range (1.." +
+                 std::to_string(kMaxBound) + ")\n";
+        return false;
+    }
+    if (words[4] != 0) c.log += "module: warning: reserved schema word is " + hexWord(words[4]) + "\n";
+    for (size_t pos = 5; pos < count;) {
+        uint32_t wc = words[pos] >> 16, op = words[pos] & 0xffff;
+        const char* name = opcodeName(op);
+        std::string who = std::string(name ? name : ("opcode " + std::to_string(op)).c_str());
+        if (wc == 0) {
+            c.log += who + " (word " + std::to_string(pos) + "): word count 0\n";
+            return false;
+        }
+        if (pos + wc > count) {
+            c.log += who + " (word " + std::to_string(pos) + "): word count " + std::to_string(wc) +
+                     " runs past the end of the module (" + std::to_string(count - pos) + " words left)\n";
+            return false;
+        }
+        c.raw.push_back(RawInsn{op, uint32_t(pos), wc, words + pos});
+        pos += wc;
+    }
+    return true;
+}
+
+// Operand shapes: every id is below the bound, every result is defined once, every used id is defined.
+bool Loader::checkIds() {
+    c.ids.assign(c.bound, IdDef{});
+    std::vector<uint8_t> defined(c.bound, 0);
+    std::vector<std::pair<uint32_t, uint32_t>> uses;  // (id, raw index)
+    bool ok = true;
+    for (uint32_t ri = 0; ri < c.raw.size(); ++ri) {
+        const RawInsn& r = c.raw[ri];
+        c.in = &r;
+        auto useId = [&](uint32_t k) {
+            if (k < r.count) uses.emplace_back(r.w[k], ri);
+        };
+        auto defineId = [&](uint32_t k) {
+            uint32_t id = r.w[k];
+            if (id == 0 || id >= c.bound) return;  // reported by the use check below
+            if (defined[id]) ok = c.fail("result id %" + std::to_string(id) + " is defined twice");
+            defined[id] = 1;
+            c.ids[id].def = ri;
+        };
+        const OpcodeEntry* core = findCoreOpcode(r.opcode);
+        const ExtOpInfo* ext = core ? nullptr : c.ext.find(r.opcode);
+        if (!core && !ext) {
+            ok = c.fail("unknown opcode " + std::to_string(r.opcode) +
+                        " (not in the SPIR-V core grammar nor an extension instruction this device has)");
+            continue;
+        }
+        if (ext) {
+            uint32_t k = 1;
+            if (ext->has_result) {
+                if (r.count < 3) {
+                    ok = c.fail("too few words for result type and result");
+                    continue;
+                }
+                useId(1);
+                defineId(2);
+                k = 3;
+            }
+            uint32_t operands = r.count - k;
+            if (operands < ext->min_operands || operands > ext->max_operands) {
+                ok = c.fail("has " + std::to_string(operands) + " operands, expected " +
+                            std::to_string(ext->min_operands) + ".." + std::to_string(ext->max_operands));
+                continue;
+            }
+            for (uint32_t j = 0; j < operands && j < ext->first_literal; ++j) useId(k + j);
+            continue;
+        }
+        uint32_t k = 1;
+        bool rest_literal = false;
+        for (const char* s = core->shape; *s && k <= r.count && !rest_literal; ++s) {
+            bool have = k < r.count;
+            switch (*s) {
+            case 't': case 'i':
+                if (!have) { ok = c.fail("too few operands"); rest_literal = true; break; }
+                useId(k++);
+                break;
+            case 'r':
+                if (!have) { ok = c.fail("too few operands: no result id"); rest_literal = true; break; }
+                if (r.w[k] == 0 || r.w[k] >= c.bound) uses.emplace_back(r.w[k], ri);
+                defineId(k++);
+                break;
+            case 'j': if (have) useId(k++); break;
+            case 'I': case 'G': case 'Q': while (k < r.count) useId(k++); break;
+            case 'R':
+                while (k < r.count) { useId(k); k += 2; }
+                break;
+            case 'l':
+                if (!have) { ok = c.fail("too few operands"); rest_literal = true; break; }
+                ++k;
+                break;
+            case 'o': if (have) ++k; break;
+            case 's': case 'S': {
+                if (!have && *s == 'S') break;
+                std::string str;
+                uint32_t next = 0;
+                if (!readString(r, k, &str, &next)) {
+                    ok = c.fail("literal string is not NUL-terminated within the instruction");
+                    rest_literal = true;
+                    break;
+                }
+                k = next;
+                break;
+            }
+            case 'x': {
+                if (!have) { ok = c.fail("too few operands"); rest_literal = true; break; }
+                uint32_t number = r.w[k++];
+                uint32_t end = r.count;
+                if (r.w[3] == c.opencl_std && oclStdLastIsLiteral(number) && end > k) --end;
+                while (k < end) useId(k++);
+                rest_literal = true;
+                break;
+            }
+            default: rest_literal = true; break;  // literal tails: L, E, M, P
+            }
+        }
+        // OpExtInstImport must be known before OpExtInst operands can be classified.
+        if (r.opcode == 11 && r.count >= 3) {
+            std::string name;
+            uint32_t next = 0;
+            if (readString(r, 2, &name, &next) && name == "OpenCL.std" && r.w[1] < c.bound) c.opencl_std = r.w[1];
+        }
+    }
+    for (auto& u : uses) {
+        c.in = &c.raw[u.second];
+        if (u.first == 0 || u.first >= c.bound)
+            ok = c.fail("id %" + std::to_string(u.first) + " is outside the id bound " + std::to_string(c.bound));
+        else if (!defined[u.first])
+            ok = c.fail("id %" + std::to_string(u.first) + " is used but never defined");
+    }
+    return ok;
+}
+
+bool Loader::moduleLevel(size_t* first_function) {
+    bool memory_model = false;
+    size_t i = 0;
+    for (; i < c.raw.size(); ++i) {
+        const RawInsn& r = c.raw[i];
+        c.in = &r;
+        switch (r.opcode) {
+        case 17: {  // OpCapability
+            c.capabilities.push_back(r.w[1]);
+            if (!std::count(c.profile.spirv_capabilities.begin(), c.profile.spirv_capabilities.end(), r.w[1]))
+                c.fail("capability " + std::to_string(r.w[1]) + " is not supported by this device (profile " +
+                       c.profile.name + ")");
+            break;
+        }
+        case 10: {  // OpExtension
+            std::string name;
+            uint32_t next;
+            readString(r, 1, &name, &next);
+            if (!std::count(c.profile.spirv_extensions.begin(), c.profile.spirv_extensions.end(), name))
+                c.fail("extension " + name + " is not supported by this device (profile " + c.profile.name + ")");
+            break;
+        }
+        case 11: {  // OpExtInstImport
+            std::string name;
+            uint32_t next;
+            readString(r, 2, &name, &next);
+            if (name != "OpenCL.std")
+                c.fail("extended instruction set \"" + name + "\" is not supported (only OpenCL.std)");
+            c.ids[r.w[1]].what = IdDef::ExtSet;
+            break;
+        }
+        case 14:  // OpMemoryModel
+            memory_model = true;
+            if (r.w[1] != kAddressingPhysical64)
+                c.fail("addressing model " + std::to_string(r.w[1]) + " is not supported (only Physical64)");
+            if (r.w[2] != kMemoryModelOpenCL)
+                c.fail("memory model " + std::to_string(r.w[2]) + " is not supported (only OpenCL)");
+            break;
+        case 15: {  // OpEntryPoint
+            std::string name;
+            uint32_t next;
+            readString(r, 3, &name, &next);
+            if (r.w[1] != kExecutionModelKernel)
+                c.fail("execution model " + std::to_string(r.w[1]) + " is not supported (only Kernel)");
+            else
+                entry_points_.emplace_back(r.w[2], name);
+            break;
+        }
+        case 16: {  // OpExecutionMode
+            Mode md{r.w[1], r.w[2], c.word(3), c.word(4), c.word(5), uint32_t(i)};
+            if (md.mode == kModeSubgroupSize) {
+                if (r.count < 4) {
+                    c.fail("SubgroupSize needs a size operand");
+                } else if (!std::count(c.profile.sub_group_sizes.begin(), c.profile.sub_group_sizes.end(), md.a)) {
+                    c.fail("SubgroupSize " + std::to_string(md.a) +
+                           " is not a sub-group size this device supports (" +
+                           joinSizes(c.profile.sub_group_sizes) + ")");
+                }
+            } else if (md.mode == kModeLocalSize && r.count < 6) {
+                c.fail("LocalSize needs three operands");
+            }
+            modes_.push_back(md);
+            break;
+        }
+        case 331: break;  // OpExecutionModeId: hints only
+        case 5: {         // OpName
+            std::string name;
+            uint32_t next;
+            readString(r, 2, &name, &next);
+            c.names[r.w[1]] = name;
+            break;
+        }
+        case 71:  // OpDecorate
+            if (r.count >= 3) c.decorations.push_back({r.w[1], r.w[2], c.word(3)});
+            break;
+        case 73: c.ids[r.w[1]].what = IdDef::Group; break;  // OpDecorationGroup
+        case 74:                                           // OpGroupDecorate: copy the group's decorations
+            for (uint32_t k = 2; k < r.count; ++k) {
+                size_t n = c.decorations.size();
+                for (size_t d = 0; d < n; ++d)
+                    if (c.decorations[d].target == r.w[1])
+                        c.decorations.push_back({r.w[k], c.decorations[d].decoration, c.decorations[d].value});
+            }
+            break;
+        case 7: c.ids[r.w[1]].what = IdDef::String; break;  // OpString
+        case 2: case 3: case 4: case 6: case 8: case 72: case 317: case 330: case 0:
+            break;  // debug information, member decorations, OpNop
+        case 59:
+            globalVariable();
+            break;
+        case 54:
+            *first_function = i;
+            if (!memory_model) c.fail("no OpMemoryModel before the first function");
+            return true;
+        default:
+            if (declareType(c) || declareConstant(c)) break;
+            c.fail("is not allowed or not supported at module scope");
+            break;
+        }
+    }
+    *first_function = i;
+    if (!memory_model) c.failAt(c.raw.back(), "module has no OpMemoryModel");
+    return true;
+}
+
+constexpr struct { uint32_t builtin; uint32_t offset; } kBuiltins[] = {
+    {28, builtin::GlobalInvocationId}, {27, builtin::LocalInvocationId}, {26, builtin::WorkgroupId},
+    {24, builtin::NumWorkgroups}, {25, builtin::WorkgroupSize}, {31, builtin::GlobalSize},
+    {33, builtin::GlobalOffset}, {32, builtin::EnqueuedWorkgroupSize}, {34, builtin::GlobalLinearId},
+    {29, builtin::LocalInvocationIndex}, {36, builtin::SubgroupSize}, {37, builtin::SubgroupMaxSize},
+    {38, builtin::NumSubgroups}, {39, builtin::NumEnqueuedSubgroups}, {40, builtin::SubgroupId},
+    {41, builtin::SubgroupLocalInvocationId}, {30, builtin::WorkDim},
+};
+
+bool Loader::globalVariable() {
+    uint32_t ptr_type = c.typeIndex(c.word(1));
+    if (ptr_type == UINT32_MAX) return false;
+    const Type& pt = c.type(ptr_type);
+    if (pt.info.kind != TypeInfo::Kind::Pointer || pt.elem == UINT32_MAX)
+        return c.fail("result type of OpVariable is not a pointer type");
+    uint32_t storage = c.word(3);
+    if (storage != pt.info.storage_class)
+        return c.fail("storage class does not match the pointer type");
+    const Type& pointee = c.type(pt.elem);
+    uint32_t id = c.word(2);
+    c.defineResult(c.word(1));
+    GlobalVar g{GlobalSpace::Private, c.reg(id), 0};
+    uint32_t init = c.words() > 4 ? c.word(4) : UINT32_MAX;
+    uint32_t init_type = UINT32_MAX;
+    if (init != UINT32_MAX) {
+        init_type = c.valueType(init, "initializer");
+        if (init_type == UINT32_MAX) return false;
+        if (!c.ids[init].constant) return c.fail("initializer is not a constant");
+        if (!sameShape(c.type(init_type), pointee)) return c.fail("initializer type does not match the pointee");
+    }
+    auto alignUp = [](uint32_t v, uint32_t a) { return (v + a - 1) / a * a; };
+    switch (storage) {
+    case 1: {  // Input
+        uint32_t which = 0;
+        if (!c.decorated(id, 11, &which)) return c.fail("Input variable without a BuiltIn decoration");
+        g.space = GlobalSpace::Builtin;
+        bool found = false;
+        for (auto& b : kBuiltins)
+            if (b.builtin == which) { g.offset = b.offset; found = true; }
+        if (!found) return c.fail("BuiltIn " + std::to_string(which) + " is not supported");
+        break;
+    }
+    case 4:  // Workgroup
+        g.space = GlobalSpace::Workgroup;
+        g.offset = alignUp(c.m.local_static_size, std::max<uint32_t>(pointee.mem_align, 16));
+        c.m.local_static_size = g.offset + pointee.mem_size;
+        break;
+    case 0: {  // UniformConstant: constant data with an initializer
+        if (init == UINT32_MAX) return c.fail("UniformConstant variable without an initializer is not supported");
+        g.space = GlobalSpace::Constant;
+        g.offset = alignUp(uint32_t(c.m.const_data.size()), std::max<uint32_t>(pointee.mem_align, 16));
+        c.m.const_data.resize(g.offset + pointee.mem_size, 0);
+        std::memcpy(c.m.const_data.data() + g.offset, c.m.reg_init.data() + c.reg(init),
+                    c.type(init_type).reg_size);
+        break;
+    }
+    case 6:  // Private
+        g.space = GlobalSpace::Private;
+        g.offset = alignUp(c.m.private_size, std::max<uint32_t>(pointee.mem_align, 16));
+        c.m.private_size = g.offset + pointee.mem_size;
+        if (init != UINT32_MAX) {
+            g.init_reg = c.reg(init);
+            g.init_size = c.type(init_type).reg_size;
+        }
+        break;
+    default:
+        return c.fail("module-scope variable in storage class " + std::to_string(storage) + " is not supported");
+    }
+    c.m.globals.push_back(g);
+    return true;
+}
+
+std::string typeName(const Module& m, const Type& t) {
+    if (!t.name.empty()) return t.name;
+    if (t.info.kind == TypeInfo::Kind::Pointer && t.elem != UINT32_MAX) return typeName(m, m.types[t.elem]) + "*";
+    return "";
+}
+
+bool Loader::reflect() {
+    for (auto& ep : entry_points_) {
+        uint32_t fn = ep.first;
+        Kernel* k = nullptr;
+        for (Kernel& cand : c.m.kernels)
+            if (cand.function_id == fn) k = &cand;
+        if (!k) {
+            c.failAt(c.raw[0], "entry point \"" + ep.second + "\" names no function with a body");
+            continue;
+        }
+        if (c.m.findKernel(ep.second)) {
+            c.failAt(c.raw[0], "two entry points are named \"" + ep.second + "\"");
+            continue;
+        }
+        if (!k->name.empty()) {
+            c.failAt(c.raw[0], "function %" + std::to_string(fn) + " is named by two entry points");
+            continue;
+        }
+        k->name = ep.second;
+    }
+    // Drop functions that are not entry points.
+    c.m.kernels.erase(std::remove_if(c.m.kernels.begin(), c.m.kernels.end(),
+                                     [](const Kernel& k) { return k.name.empty(); }),
+                      c.m.kernels.end());
+    for (Kernel& k : c.m.kernels) {
+        KernelInfo info;
+        info.name = k.name;
+        for (const Mode& md : modes_) {
+            if (md.fn != k.function_id) continue;
+            if (md.mode == kModeSubgroupSize) k.sub_group_size = info.required_sub_group_size = md.a;
+            if (md.mode == kModeLocalSize) {
+                info.reqd_work_group_size[0] = md.a;
+                info.reqd_work_group_size[1] = md.b;
+                info.reqd_work_group_size[2] = md.c;
+            }
+        }
+        for (const KernelParam& p : k.params) {
+            const Type& t = c.type(p.type);
+            KernelArgInfo a;
+            a.name = c.names[p.id];
+            a.type_name = typeName(c.m, t);
+            if (t.info.kind == TypeInfo::Kind::Pointer) {
+                a.size = 8;
+                switch (t.info.storage_class) {
+                case 5: a.kind = ArgKind::GlobalBuffer; break;
+                case 0: a.kind = ArgKind::ConstantBuffer; break;
+                case 4: a.kind = ArgKind::LocalBuffer; break;
+                case 7:  // ByVal aggregate: passed as a value of the pointee's size
+                    a.kind = ArgKind::Value;
+                    a.size = c.type(t.elem).mem_size;
+                    a.type_name = typeName(c.m, c.type(t.elem));
+                    break;
+                default: a.kind = ArgKind::GlobalBuffer; break;
+                }
+            } else if (t.info.kind == TypeInfo::Kind::Image) {
+                a.kind = ArgKind::Image;
+                a.size = 8;
+                a.access = t.access;
+            } else if (t.info.kind == TypeInfo::Kind::Sampler) {
+                a.kind = ArgKind::Sampler;
+                a.size = 8;
+            } else {
+                a.kind = ArgKind::Value;
+                a.size = t.mem_size;
+            }
+            info.args.push_back(a);
+        }
+        c.m.kernel_infos.push_back(std::move(info));
+    }
+    return c.errors == 0;
+}
+
+bool Loader::run(const uint32_t* words, size_t count) {
+    if (!words && count) count = 0;
+    if (!parse(words, count)) return false;
+    c.names.assign(c.bound, std::string());
+    if (!checkIds()) return false;
+    size_t first_function = 0;
+    moduleLevel(&first_function);
+    if (c.errors) return false;
+    if (!decodeFunctions(c, first_function)) return false;
+    // Parameter names come from OpName of the OpFunctionParameter ids (recorded as KernelParam::reg order).
+    return reflect();
+}
+
+}  // namespace
+
+bool DecodeCtx::failAt(const RawInsn& r, const std::string& why) {
+    const char* name = opcodeName(r.opcode);
+    log += (name ? std::string(name) : "opcode " + std::to_string(r.opcode)) + " (word " +
+           std::to_string(r.offset) + "): " + why + "\n";
+    ++errors;
+    return false;
+}
+
+bool DecodeCtx::fail(const std::string& why) { return failAt(*in, why); }
 
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile,
                         const ExtOpTable& table) {
-    BuildResult r;
-    r.log = "the SPIR-V loader is not complete yet";
-    return r;
+    BuildResult result;
+    try {
+        auto module = std::make_shared<Module>();
+        module->ext_table = &table;
+        DecodeCtx ctx(*module, profile, table);
+        Loader loader(ctx);
+        bool ok = loader.run(words, word_count) && ctx.errors == 0;
+        result.log = ctx.log;
+        if (ok) {
+            module->reg_init.resize(ctx.reg_size, 0);
+            result.module = module;
+        }
+    } catch (const std::bad_alloc&) {
+        result.module = nullptr;
+        result.log += "module: out of memory while building\n";
+    }
+    return result;
 }
 
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile) {

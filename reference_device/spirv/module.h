@@ -81,6 +81,7 @@ struct GlobalVar {
 };
 
 struct KernelParam {
+    uint32_t id = 0;
     uint32_t reg = 0;
     uint32_t type = 0;              // type index
     uint32_t byval_offset = UINT32_MAX;  // Function-pointer (ByVal) params: private arena offset of the copy
@@ -91,7 +92,7 @@ struct Kernel {
     uint32_t entry_pc = 0;
     std::vector<KernelParam> params;
     uint32_t sub_group_size = 0;   // SubgroupSize mode, 0 when absent
-    uint32_t word = 0;
+    uint32_t function_id = 0;
 };
 
 // Per-lane built-in block: byte offsets of each built-in (size_t vectors are 3 x 8 bytes).

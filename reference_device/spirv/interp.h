@@ -1,0 +1,118 @@
+// Run-time state of a launch: lanes (invocations), work-group memory, bounds-checked memory access, and
+// the per-family execute functions called from the interpreter loop. Internal.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "reference_device/spirv/module.h"
+
+namespace refdev::spirv {
+
+struct Frame {
+    uint32_t ret_pc, res, size;
+};
+
+enum class LaneState : uint8_t { Running, AtCollective, Done };
+
+struct Lane {
+    uint8_t* regs = nullptr;
+    uint8_t* priv = nullptr;
+    uint8_t* builtins = nullptr;
+    Frame* frames = nullptr;
+    uint32_t depth = 0;
+    uint32_t pc = 0;
+    LaneState state = LaneState::Running;
+    uint32_t sub_group = 0, sub_group_lane = 0, local_index = 0;
+};
+
+struct Region {
+    uint64_t lo, hi;  // [lo, hi)
+    bool writable;
+};
+
+// Shared by every work-group of one launch.
+struct LaunchShared {
+    const Module* module = nullptr;
+    const Kernel* kernel = nullptr;
+    const Faults* faults = nullptr;
+    std::vector<Region> buffers;        // buffer arguments and constant data
+    std::vector<ImageDesc> images;      // image arguments (registers hold pointers to these)
+    std::mutex atomic_mutex;            // serializes atomics across work-groups
+    std::atomic<bool> stop{false};
+    std::mutex error_mutex;
+    std::string error;
+    uint64_t error_group = UINT64_MAX;  // linear id of the group that reported `error`
+    NDRange range;
+    size_t groups[3] = {1, 1, 1};
+    uint32_t sub_group_size = 16;
+};
+
+// One work-group being executed by one thread.
+struct GroupRun {
+    LaunchShared* shared = nullptr;
+    const Module* m = nullptr;
+    Lane* lanes = nullptr;
+    uint32_t lane_count = 0;
+    uint8_t* local = nullptr;
+    size_t local_size = 0;
+    size_t group[3] = {0, 0, 0};
+    size_t local_dims[3] = {1, 1, 1};
+    uint64_t group_linear = 0;
+    bool failed = false;
+    std::string error;
+
+    // Records the first error of this group, prefixed with kernel, instruction and work-item.
+    void fail(const Lane& lane, const Insn& insn, const std::string& what);
+    std::string workItem(const Lane& lane) const;
+
+    // Host address for an access of `bytes` at `address`, or nullptr after reporting the violation.
+    uint8_t* access(Lane& lane, const Insn& insn, uint64_t address, size_t bytes, bool write) {
+        const uint64_t end = address + bytes;
+        const uint64_t priv = uint64_t(uintptr_t(lane.priv));
+        if (address >= priv && end <= priv + m->private_size && end >= address) return (uint8_t*)uintptr_t(address);
+        for (const Region& r : shared->buffers)
+            if (address >= r.lo && end <= r.hi && end >= address) {
+                if (write && !r.writable) return accessError(lane, insn, address, bytes, write, true);
+                return (uint8_t*)uintptr_t(address);
+            }
+        const uint64_t loc = uint64_t(uintptr_t(local));
+        if (address >= loc && end <= loc + local_size && end >= address) return (uint8_t*)uintptr_t(address);
+        const uint64_t bi = uint64_t(uintptr_t(lane.builtins));
+        if (address >= bi && end <= bi + builtin::BlockSize && end >= address && !write)
+            return (uint8_t*)uintptr_t(address);
+        return accessError(lane, insn, address, bytes, write, false);
+    }
+    uint8_t* accessError(Lane& lane, const Insn& insn, uint64_t address, size_t bytes, bool write, bool readonly);
+};
+
+// Family execute functions (return false after reporting an error through GroupRun::fail).
+void execInteger(const Insn& in, uint8_t* regs);
+void execFloat(const Insn& in, uint8_t* regs);
+void execConversion(const Insn& in, uint8_t* regs);
+void execComposite(const Insn& in, const Module& m, uint8_t* regs);
+bool execMemory(const Insn& in, GroupRun& g, Lane& lane);
+bool execAtomic(const Insn& in, GroupRun& g, Lane& lane);
+bool execOclStd(const Insn& in, GroupRun& g, Lane& lane);
+
+// Runs one lane until it reaches a collective, returns from the kernel, or fails.
+void runLane(GroupRun& g, Lane& lane);
+// Executes the collective at `pc` for the lanes of one sub-group whose `active` flag is set.
+bool execCollective(GroupRun& g, Lane* sub_group, uint32_t count, const uint8_t* active, uint32_t pc);
+
+template <typename T>
+inline T rd(const uint8_t* regs, uint32_t off) {
+    T v;
+    std::memcpy(&v, regs + off, sizeof(T));
+    return v;
+}
+template <typename T>
+inline void wr(uint8_t* regs, uint32_t off, T v) {
+    std::memcpy(regs + off, &v, sizeof(T));
+}
+
+}  // namespace refdev::spirv

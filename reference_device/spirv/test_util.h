@@ -1,0 +1,122 @@
+// Shared helpers of the interpreter's unit tests: assembling fixtures with spirv-as, a test profile,
+// and launching kernels on host buffers.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reference_device/spirv/program.h"
+
+namespace refdev::spirv::test {
+
+// A profile defined here so the tests do not depend on the product profiles' contents.
+inline const Profile& testProfile() {
+    static const Profile p = [] {
+        Profile p;
+        p.name = "test";
+        p.sub_group_sizes = {16, 32};
+        p.default_sub_group_size = 16;
+        p.spirv_extensions = {"SPV_INTEL_subgroups"};
+        p.spirv_capabilities = {4, 5, 6, 7, 8, 9, 10, 11, 12, 18, 22, 38, 39, 58, 61, 62, 63, 64, 65, 66};
+        return p;
+    }();
+    return p;
+}
+
+inline std::string fixturePath(const std::string& name) { return std::string(REFDEV_SPIRV_FIXTURES) + "/" + name; }
+
+inline std::string readText(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// Assembles SPIR-V text with the configured spirv-as (SPIR-V 1.2 target). Fails the test on error.
+inline std::vector<uint32_t> assemble(const std::string& text) {
+    char in_path[] = "/tmp/refdev_spvasm_XXXXXX";
+    int fd = mkstemp(in_path);
+    if (fd < 0) {
+        ADD_FAILURE() << "mkstemp failed";
+        return {};
+    }
+    FILE* f = fdopen(fd, "w");
+    fwrite(text.data(), 1, text.size(), f);
+    fclose(f);
+    std::string out_path = std::string(in_path) + ".spv";
+    std::string cmd = std::string(REFDEV_SPIRV_AS) + " --target-env spv1.2 " + in_path + " -o " + out_path + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string msg;
+    char buf[256];
+    while (p && fgets(buf, sizeof buf, p)) msg += buf;
+    int rc = p ? pclose(p) : -1;
+    std::remove(in_path);
+    std::vector<uint32_t> words;
+    if (rc != 0) {
+        ADD_FAILURE() << "spirv-as failed: " << msg;
+        return words;
+    }
+    std::ifstream bin(out_path, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(bin)), std::istreambuf_iterator<char>());
+    std::remove(out_path.c_str());
+    words.resize(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), words.size() * 4);
+    return words;
+}
+
+inline std::vector<uint32_t> assembleFixture(const std::string& name) { return assemble(readText(fixturePath(name))); }
+
+inline std::shared_ptr<const Module> build(const std::vector<uint32_t>& words, std::string* log = nullptr) {
+    BuildResult r = buildModule(words.data(), words.size(), testProfile());
+    if (log) *log = r.log;
+    if (!r.module) ADD_FAILURE() << "build failed:\n" << r.log;
+    return r.module;
+}
+
+template <typename T>
+ArgValue buffer(std::vector<T>& v) {
+    ArgValue a;
+    a.kind = ArgKind::GlobalBuffer;
+    a.base = reinterpret_cast<uint8_t*>(v.data());
+    a.size = v.size() * sizeof(T);
+    return a;
+}
+template <typename T>
+ArgValue value(T v) {
+    ArgValue a;
+    a.kind = ArgKind::Value;
+    a.bytes.resize(sizeof(T));
+    std::memcpy(a.bytes.data(), &v, sizeof(T));
+    return a;
+}
+inline ArgValue localBuffer(size_t bytes) {
+    ArgValue a;
+    a.kind = ArgKind::LocalBuffer;
+    a.size = bytes;
+    return a;
+}
+
+inline NDRange range1(size_t global, size_t local) {
+    NDRange r;
+    r.dims = 1;
+    r.global[0] = global;
+    r.local[0] = local;
+    return r;
+}
+
+inline LaunchResult run(const Module& m, const std::string& kernel, const std::vector<ArgValue>& args,
+                        const NDRange& r, unsigned threads = 2) {
+    static const Faults none;
+    return launch(m, kernel, args, r, testProfile(), none, threads);
+}
+
+}  // namespace refdev::spirv::test
