@@ -41,7 +41,7 @@ inline std::string readText(const std::string& path) {
     return ss.str();
 }
 
-// Assembles SPIR-V text with the configured spirv-as (SPIR-V 1.2 target). Fails the test on error.
+// Assembles SPIR-V text with the configured spirv-as (SPIR-V 1.3 target). Fails the test on error.
 inline std::vector<uint32_t> assemble(const std::string& text) {
     char in_path[] = "/tmp/refdev_spvasm_XXXXXX";
     int fd = mkstemp(in_path);
@@ -53,7 +53,7 @@ inline std::vector<uint32_t> assemble(const std::string& text) {
     fwrite(text.data(), 1, text.size(), f);
     fclose(f);
     std::string out_path = std::string(in_path) + ".spv";
-    std::string cmd = std::string(REFDEV_SPIRV_AS) + " --target-env spv1.2 " + in_path + " -o " + out_path + " 2>&1";
+    std::string cmd = std::string(REFDEV_SPIRV_AS) + " --target-env spv1.3 " + in_path + " -o " + out_path + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     std::string msg;
     char buf[256];
