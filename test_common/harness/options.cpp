@@ -101,7 +101,9 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             continue;
         }
         if (!has_value) {
-            if (a + 1 >= args.size()) return "option '--" + name + "' needs a value";
+            // `--json --list` is a forgotten value, not a file called "--list".
+            if (a + 1 >= args.size() || args[a + 1].rfind("--", 0) == 0)
+                return "option '--" + name + "' needs a value";
             value = args[++a];
         }
         auto bad = [&](const char* want) { return "option '--" + name + "=" + value + "': expected " + want; };

@@ -54,7 +54,7 @@ TEST(Options, UsageErrorsAreOneLineNamingTheProblem) {
     const std::vector<std::vector<std::string>> bad = {
         {"--bogus"}, {"-x"}, {"--seed=abc"}, {"--seed=-1"}, {"--shard=3/3"}, {"--shard=1"}, {"--shard=a/b"},
         {"--shard=0/0"}, {"--platform=x"}, {"--device-type=fpga"}, {"--icd=other"}, {"--timeout=0"},
-        {"--timeout=abc"}, {"--json"}, {"--json="}, {"--list=yes"}, {"--quick", "--extended"}, {"--filter="}};
+        {"--timeout=abc"}, {"--json"}, {"--json="}, {"--json", "--list"}, {"--list=yes"}, {"--quick", "--extended"}, {"--filter="}};
     for (const auto& args : bad) {
         Options o;
         std::string err = parse(args, o);
