@@ -1,0 +1,239 @@
+// 2d_block_io.*: runs one 2D block load, transform, transpose, prefetch or store configuration at one set of
+// coordinates and checks every defined destination element (loads) or every surface byte (stores) against the
+// host reference. Cases come from scripts/generators/2d_block_io.py (see its docstring for the kernel ABI).
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+#include "test_common/cl/device_info.h"
+#include "test_common/cl/kernel_util.h"
+#include "test_common/harness/mismatch.h"
+#include "test_common/reference/block_io_2d.h"
+#include "test_conformance/families.h"
+
+namespace cts {
+namespace {
+
+using reference::BlockIo2dOp;
+using reference::BlockIo2dShape;
+using reference::Coordinate2d;
+using reference::Surface2d;
+
+constexpr uint32_t kSubGroupSize = 16;  // kernels run at 16 (OpExecutionMode SubgroupSize 16)
+constexpr cl_uint kCapabilityTransform = 6229, kCapabilityTranspose = 6230, kCapabilityIo = 6228;
+
+BlockIo2dOp parseOp(const std::string& op) {
+    if (op == "load") return BlockIo2dOp::Load;
+    if (op == "load_transform") return BlockIo2dOp::LoadTransform;
+    if (op == "load_transpose") return BlockIo2dOp::LoadTranspose;
+    if (op == "prefetch") return BlockIo2dOp::Prefetch;
+    if (op == "store") return BlockIo2dOp::Store;
+    throw InternalError("2d_block_io: unknown op '" + op + "'");
+}
+
+// One case's parameters (from the manifest).
+struct BlockIo2dCase {
+    BlockIo2dShape shape;      // the instruction under test
+    BlockIo2dShape load_shape; // the load whose result is checked (prefetch: the load that follows it)
+    Surface2d surface;
+    uint32_t base_offset_bytes = 0;
+    std::vector<Coordinate2d> coords;  // one per sub-group, g = work-group * sub-groups per group + sub-group
+    uint32_t work_groups = 1, sub_groups_per_work_group = 1;
+    uint32_t lane_bytes = 0;  // per-lane bytes the kernel's private array holds
+
+    static BlockIo2dCase fromParams(const Params& p) {
+        BlockIo2dCase c;
+        c.shape = {parseOp(p.s("op")), uint32_t(p.u("element_size")), uint32_t(p.u("block_width")),
+                   uint32_t(p.u("block_height")), uint32_t(p.u("block_count")), kSubGroupSize};
+        c.load_shape = c.shape;
+        if (c.shape.op == BlockIo2dOp::Prefetch)
+            c.load_shape = {BlockIo2dOp::Load, uint32_t(p.u("load_element_size")), uint32_t(p.u("load_block_width")),
+                            uint32_t(p.u("load_block_height")), uint32_t(p.u("load_block_count")), kSubGroupSize};
+        c.surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
+        c.base_offset_bytes = uint32_t(p.u("base_offset_bytes"));
+        std::vector<int64_t> xy = p.list("coords");
+        for (size_t i = 0; i + 1 < xy.size(); i += 2) c.coords.push_back({xy[i], xy[i + 1]});
+        c.work_groups = uint32_t(p.u("work_groups"));
+        c.sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
+        c.lane_bytes = uint32_t(p.u("lane_bytes"));
+        if (xy.size() % 2 || c.coords.size() != size_t(c.work_groups) * c.sub_groups_per_work_group)
+            throw InternalError("2d_block_io: coords must hold one (x, y) per sub-group");
+        if (c.lane_bytes != reference::laneBytes(c.shape.op == BlockIo2dOp::Store ? c.shape : c.load_shape))
+            throw InternalError("2d_block_io: lane_bytes " + std::to_string(c.lane_bytes) +
+                                " disagrees with the host reference for " + c.load_shape.str());
+        return c;
+    }
+
+    std::string str() const {
+        std::ostringstream os;
+        os << shape.str() << ", memory " << surface.memory_width_bytes << " B x " << surface.memory_height_rows
+           << " rows, pitch " << surface.memory_pitch_bytes << " B, base +" << base_offset_bytes;
+        return os.str();
+    }
+
+    // Bytes of surface the kernel gets: the memory itself plus everything the blocks could reach, so a
+    // device writing or reading out of bounds stays inside the buffer and shows in the comparison.
+    size_t surfaceBytes() const {
+        int64_t rows = surface.memory_height_rows, row_bytes = surface.memory_width_bytes;
+        for (const Coordinate2d& c : coords) {
+            rows = std::max<int64_t>(rows, c.y + shape.block_height + 1);
+            row_bytes = std::max<int64_t>(row_bytes, (c.x + int64_t(shape.block_width) * shape.block_count) *
+                                                         shape.element_size);
+        }
+        return size_t(base_offset_bytes + rows * surface.memory_pitch_bytes + row_bytes + 64);
+    }
+};
+
+std::vector<uint8_t> randomBytes(std::mt19937_64& rng, size_t n) {
+    // Never zero, so an element that should be zero (out of bounds, padding) is told from data.
+    std::vector<uint8_t> v(n);
+    std::uniform_int_distribution<int> byte(1, 255);
+    for (auto& b : v) b = uint8_t(byte(rng));
+    return v;
+}
+
+std::string where(const BlockIo2dCase& c, uint32_t g, uint32_t lane) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "work-group %u sub-group %u lane %u", g / c.sub_groups_per_work_group,
+                  g % c.sub_groups_per_work_group, lane);
+    return buf;
+}
+
+// Loads: every defined destination element of every lane of every sub-group.
+void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface, const std::vector<uint8_t>& lanes,
+                MismatchLog& log) {
+    const std::vector<uint8_t> memory(surface.begin() + c.base_offset_bytes, surface.end());
+    const reference::AssignedBlock a = reference::assignedBlock(c.load_shape);
+    for (uint32_t g = 0; g < c.coords.size(); ++g) {
+        auto expected = reference::load2d(c.load_shape, memory, c.surface, c.coords[g]);
+        for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
+            const uint8_t* got = lanes.data() + (size_t(g) * kSubGroupSize + lane) * c.lane_bytes;
+            for (size_t k = 0; k < expected[lane].size(); ++k) {
+                const reference::LaneElement& e = expected[lane][k];
+                if (!e.defined) {
+                    // No block data is assigned here ("padded block width less than the subgroup size" with too
+                    // few rows to fill the sub-group): the value is undefined and not compared.
+                    log.skipped();
+                    continue;
+                }
+                uint64_t actual = 0;
+                std::memcpy(&actual, got + k * a.element_bytes, a.element_bytes);
+                log.checked();
+                if (actual != e.value)
+                    log.add(where(c, g, lane) + " element " + std::to_string(k) + " [" + reference::describe(e) +
+                                "] coord (" + std::to_string(c.coords[g].x) + ", " + std::to_string(c.coords[g].y) + ")",
+                            e.value, actual, a.element_bytes);
+            }
+        }
+    }
+}
+
+// The whole surface buffer against what it must hold; names the offset as memory row / byte column.
+void checkSurface(const BlockIo2dCase& c, const std::vector<uint8_t>& expected, const std::vector<uint8_t>& actual,
+                  const std::string& rule, MismatchLog& log) {
+    for (size_t i = 0; i < expected.size(); i += 1) {
+        log.checked();
+        if (expected[i] == actual[i]) continue;
+        int64_t rel = int64_t(i) - c.base_offset_bytes;
+        int64_t row = rel >= 0 ? rel / c.surface.memory_pitch_bytes : -1;
+        int64_t col = rel >= 0 ? rel % c.surface.memory_pitch_bytes : rel;
+        log.add("surface byte " + std::to_string(i) + " (memory row " + std::to_string(row) + ", byte " +
+                    std::to_string(col) + ", element " + std::to_string(col / c.shape.element_size) + "): " + rule,
+                expected[i], actual[i], 1);
+    }
+}
+
+class BlockIo2dFamily : public Family {
+public:
+    std::string name() const override { return "2d_block_io"; }
+
+    Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
+        // Transform and transpose have their own capabilities; a device with cl_khr_spirv_queries says
+        // which SPIR-V capabilities it accepts.
+        if (!device.has_spirv_queries) return Outcome::pass();
+        BlockIo2dOp op = parseOp(spec.params.s("op"));
+        cl_uint need = op == BlockIo2dOp::LoadTransform   ? kCapabilityTransform
+                       : op == BlockIo2dOp::LoadTranspose ? kCapabilityTranspose
+                                                          : kCapabilityIo;
+        const auto& caps = device.spirv_capabilities;
+        if (std::find(caps.begin(), caps.end(), need) == caps.end())
+            return Outcome::notSupported("CL_DEVICE_SPIRV_CAPABILITIES_KHR does not list capability " +
+                                         std::to_string(need));
+        return Outcome::pass();
+    }
+
+    Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
+        const BlockIo2dCase c = BlockIo2dCase::fromParams(spec.params);
+        KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
+        std::mt19937_64 rng(ctx.seed);
+        const size_t sub_groups = c.coords.size();
+        const bool store = c.shape.op == BlockIo2dOp::Store;
+
+        // Surface: seed-random data (loads read it; for stores it is the canary every byte the store must not
+        // touch keeps). Guard bands on both sides catch writes beyond the buffer.
+        const std::vector<uint8_t> surface_data = randomBytes(rng, c.surfaceBytes());
+        GuardedBuffer surface(ctx, surface_data.size());
+        surface.write(surface_data.data(), surface_data.size());
+        // Per-lane data: stores read seed-random data; loads overwrite the poison.
+        GuardedBuffer lanes(ctx, sub_groups * kSubGroupSize * c.lane_bytes);
+        std::vector<uint8_t> lane_data;
+        if (store) {
+            lane_data = randomBytes(rng, lanes.size());
+            lanes.write(lane_data.data(), lane_data.size());
+        }
+        std::vector<int32_t> coord_words;
+        for (const Coordinate2d& xy : c.coords) coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
+        GuardedBuffer coords(ctx, coord_words.size() * 4);
+        coords.write(coord_words.data(), coord_words.size() * 4);
+
+        setArg(kernel, 0, surface.mem());
+        setArg(kernel, 1, lanes.mem());
+        setArg(kernel, 2, coords.mem());
+        setArg(kernel, 3, cl_uint(c.surface.memory_width_bytes));
+        setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
+        setArg(kernel, 5, cl_uint(c.surface.memory_pitch_bytes));
+        setArg(kernel, 6, cl_uint(c.base_offset_bytes));
+        size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
+        size_t global = local * c.work_groups;
+        runNDRange(ctx, kernel, 1, &global, &local);
+
+        MismatchLog log;
+        std::vector<uint8_t> surface_after = surface.read();
+        if (store) {
+            // "For stores, any out-of-bounds elements are ignored" and "the value of any padded elements is
+            // ignored": only in-bounds block elements change; everything else keeps its canary byte.
+            std::vector<uint8_t> memory(surface_data.begin() + c.base_offset_bytes, surface_data.end());
+            for (size_t g = 0; g < sub_groups; ++g) {
+                std::vector<std::vector<uint8_t>> per_lane(kSubGroupSize);
+                for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
+                    auto first = lane_data.begin() + (g * kSubGroupSize + lane) * c.lane_bytes;
+                    per_lane[lane].assign(first, first + c.lane_bytes);
+                }
+                reference::store2d(c.shape, per_lane, memory, c.surface, c.coords[g]);
+            }
+            std::vector<uint8_t> expected(surface_data.begin(), surface_data.begin() + c.base_offset_bytes);
+            expected.insert(expected.end(), memory.begin(), memory.end());
+            log.setRule("SPV_INTEL_2d_block_io store: in-bounds elements written, out-of-bounds and padded ignored");
+            checkSurface(c, expected, surface_after, "store", log);
+        } else {
+            log.setRule(c.shape.op == BlockIo2dOp::Prefetch
+                            ? "SPV_INTEL_2d_block_io prefetch has no effect; the following load is exact"
+                            : "SPV_INTEL_2d_block_io load: block data mapped to invocations, out of bounds zero");
+            checkLoads(c, surface_data, lanes.read(), log);
+            // A load or prefetch never writes the memory it reads.
+            checkSurface(c, surface_data, surface_after, "memory changed by a load or prefetch", log);
+        }
+        for (const GuardedBuffer* b : {&surface, &lanes, &coords})
+            if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
+        Outcome out = log.outcome();
+        if (out.status != Status::Pass) out.message = c.str() + "\n" + out.message;
+        return out;
+    }
+};
+
+}  // namespace
+
+void register2dBlockIoFamilies(Registry& registry) { registry.addFamily(std::make_unique<BlockIo2dFamily>()); }
+
+}  // namespace cts
