@@ -1,0 +1,40 @@
+#!/bin/sh
+# Runs clinfo against the reference device's ICD directory with one profile and checks that it lists
+# exactly this platform and device, prints no query errors, and reports the key properties.
+# usage: check_clinfo.sh <icd dir> <profile>
+set -u
+export OCL_ICD_VENDORS=$1 REFDEV_PROFILE=$2
+unset REFDEV_FAULTS
+out=$(mktemp)
+trap 'rm -f $out' EXIT
+fail() { echo "FAIL ($REFDEV_PROFILE): $*"; cat "$out"; exit 1; }
+clinfo >"$out" 2>&1 || fail "clinfo exited $?"
+grep -q "^Number of platforms *1$" "$out" || fail "expected exactly one platform"
+grep -q "Number of devices *1$" "$out" || fail "expected exactly one device"
+! grep -qi "error\|invalid" "$out" || fail "clinfo reported an error: $(grep -i 'error\|invalid' $out | head -3)"
+expect() { grep -q "$1" "$out" || fail "missing: $1"; }
+expect "Platform Version *OpenCL 3.0 RefDev $REFDEV_PROFILE"
+expect "Device Version *OpenCL 3.0"
+expect "Compiler Available *No"
+expect "IL version *SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
+expect "cl_khr_il_program"
+expect "cl_khr_spirv_queries"
+expect "cl_intel_spirv_subgroups"
+expect "cl_intel_required_subgroup_size"
+expect "Image support *Yes"
+case $REFDEV_PROFILE in
+xe_hpc)
+  expect "Device Name *RefDev Xe-HPC-like"
+  expect "Sub-group sizes (Intel) *16, 32$"
+  expect "cl_intel_subgroup_2d_block_io"
+  expect "cl_intel_subgroup_matrix_multiply_accumulate_tf32"
+  ! grep -q "cl_intel_spirv_media_block_io" "$out" || fail "xe_hpc must not report media block IO"
+  ;;
+xe_hpg)
+  expect "Device Name *RefDev Xe-HPG-like"
+  expect "Sub-group sizes (Intel) *8, 16, 32$"
+  expect "cl_intel_spirv_media_block_io"
+  ! grep -q "cl_intel_subgroup_2d_block_io" "$out" || fail "xe_hpg must not report 2D block IO"
+  ;;
+esac
+echo "clinfo OK ($REFDEV_PROFILE)"
