@@ -38,7 +38,8 @@ bool Faults::parse(const std::string& spec, std::string* error) {
         name.erase(name.find_last_not_of(" \t") + 1);
         if (!name.empty()) {
             const auto& all = allFaults();
-            bool known = std::any_of(all.begin(), all.end(), [&](const FaultInfo& f) { return f.name == name; });
+            bool known =
+                std::any_of(all.begin(), all.end(), [&](const FaultInfo& f) { return f.name == name; });
             if (!known) {
                 if (error) {
                     *error = "REFDEV_FAULTS: unknown fault '" + name + "'; valid:";

@@ -32,18 +32,34 @@ auto* live(Handle h, Kind kind) {
     using Object = std::remove_pointer_t<Handle>;
     return isLive(h, kind) ? static_cast<Object*>(h) : nullptr;
 }
-inline cl_context liveContext(cl_context c) { return live(c, Kind::Context); }
-inline cl_command_queue liveQueue(cl_command_queue q) { return live(q, Kind::Queue); }
-inline cl_mem liveMem(cl_mem m) { return live(m, Kind::Mem); }
-inline cl_program liveProgram(cl_program p) { return live(p, Kind::Program); }
-inline cl_kernel liveKernel(cl_kernel k) { return live(k, Kind::Kernel); }
-inline cl_event liveEvent(cl_event e) { return live(e, Kind::Event); }
-inline cl_sampler liveSampler(cl_sampler s) { return live(s, Kind::Sampler); }
+inline cl_context liveContext(cl_context c) {
+    return live(c, Kind::Context);
+}
+inline cl_command_queue liveQueue(cl_command_queue q) {
+    return live(q, Kind::Queue);
+}
+inline cl_mem liveMem(cl_mem m) {
+    return live(m, Kind::Mem);
+}
+inline cl_program liveProgram(cl_program p) {
+    return live(p, Kind::Program);
+}
+inline cl_kernel liveKernel(cl_kernel k) {
+    return live(k, Kind::Kernel);
+}
+inline cl_event liveEvent(cl_event e) {
+    return live(e, Kind::Event);
+}
+inline cl_sampler liveSampler(cl_sampler s) {
+    return live(s, Kind::Sampler);
+}
 
 // The one platform and its device (null when platform initialisation refused: bad REFDEV_* variable).
 cl_platform_id thePlatform();
 cl_device_id theDevice();
-inline bool isDevice(cl_device_id d) { return d != nullptr && d == theDevice(); }
+inline bool isDevice(cl_device_id d) {
+    return d != nullptr && d == theDevice();
+}
 
 // Reference counting shared by the API and internal owners (a queue holds its context, and so on).
 void retainObject(ObjectBase* o);

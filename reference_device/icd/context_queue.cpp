@@ -34,7 +34,10 @@ cl_int checkContextProperties(const cl_context_properties* props, std::vector<cl
 }
 
 cl_context makeContext(const cl_context_properties* props, NotifyFn notify, void* user_data, cl_int* err) {
-    auto fail = [&](cl_int e) { if (err) *err = e; return cl_context(nullptr); };
+    auto fail = [&](cl_int e) {
+        if (err) *err = e;
+        return cl_context(nullptr);
+    };
     if (!notify && user_data) return fail(CL_INVALID_VALUE);
     std::vector<cl_context_properties> copy;
     if (cl_int e = checkContextProperties(props, &copy)) return fail(e);
@@ -52,9 +55,15 @@ cl_context CL_API_CALL CreateContext(const cl_context_properties* props, cl_uint
                                      const cl_device_id* devices, NotifyFn notify, void* user_data,
                                      cl_int* err) {
     Lock lock(apiMutex());
-    if (num_devices == 0 || devices == nullptr) { if (err) *err = CL_INVALID_VALUE; return nullptr; }
+    if (num_devices == 0 || devices == nullptr) {
+        if (err) *err = CL_INVALID_VALUE;
+        return nullptr;
+    }
     for (cl_uint i = 0; i < num_devices; ++i)
-        if (!isDevice(devices[i])) { if (err) *err = CL_INVALID_DEVICE; return nullptr; }
+        if (!isDevice(devices[i])) {
+            if (err) *err = CL_INVALID_DEVICE;
+            return nullptr;
+        }
     return makeContext(props, notify, user_data, err);
 }
 
@@ -86,15 +95,16 @@ cl_int CL_API_CALL GetContextInfo(cl_context c, cl_context_info name, size_t siz
     Lock lock(apiMutex());
     if (!liveContext(c)) return CL_INVALID_CONTEXT;
     switch (name) {
-    case CL_CONTEXT_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, c->refs.load());
-    case CL_CONTEXT_NUM_DEVICES: return infoValue<cl_uint>(size, value, ret, 1);
-    case CL_CONTEXT_DEVICES: return infoValue(size, value, ret, c->device);
-    case CL_CONTEXT_PROPERTIES: return infoArray(size, value, ret, c->properties);
-    default: return CL_INVALID_VALUE;
+        case CL_CONTEXT_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, c->refs.load());
+        case CL_CONTEXT_NUM_DEVICES: return infoValue<cl_uint>(size, value, ret, 1);
+        case CL_CONTEXT_DEVICES: return infoValue(size, value, ret, c->device);
+        case CL_CONTEXT_PROPERTIES: return infoArray(size, value, ret, c->properties);
+        default: return CL_INVALID_VALUE;
     }
 }
 
-cl_int CL_API_CALL SetContextDestructorCallback(cl_context c, void(CL_CALLBACK* fn)(cl_context, void*), void* data) {
+cl_int CL_API_CALL SetContextDestructorCallback(cl_context c, void(CL_CALLBACK* fn)(cl_context, void*),
+                                                void* data) {
     Lock lock(apiMutex());
     if (!liveContext(c)) return CL_INVALID_CONTEXT;
     if (!fn) return CL_INVALID_VALUE;
@@ -104,11 +114,15 @@ cl_int CL_API_CALL SetContextDestructorCallback(cl_context c, void(CL_CALLBACK* 
 
 cl_command_queue makeQueue(cl_context c, cl_device_id d, cl_command_queue_properties props,
                            std::vector<cl_queue_properties> list, cl_int* err) {
-    auto fail = [&](cl_int e) { if (err) *err = e; return cl_command_queue(nullptr); };
+    auto fail = [&](cl_int e) {
+        if (err) *err = e;
+        return cl_command_queue(nullptr);
+    };
     if (!liveContext(c)) return fail(CL_INVALID_CONTEXT);
     if (!isDevice(d)) return fail(CL_INVALID_DEVICE);
-    const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
-                                              CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+    const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                              CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+                                              CL_QUEUE_ON_DEVICE_DEFAULT;
     if (props & ~known) return fail(CL_INVALID_VALUE);
     // Only in-order host queues: out-of-order execution and device queues are not reported.
     if (props & (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT))
@@ -124,8 +138,8 @@ cl_command_queue makeQueue(cl_context c, cl_device_id d, cl_command_queue_proper
     return q;
 }
 
-cl_command_queue CL_API_CALL CreateCommandQueue(cl_context c, cl_device_id d, cl_command_queue_properties props,
-                                                cl_int* err) {
+cl_command_queue CL_API_CALL CreateCommandQueue(cl_context c, cl_device_id d,
+                                                cl_command_queue_properties props, cl_int* err) {
     Lock lock(apiMutex());
     return makeQueue(c, d, props, {}, err);
 }
@@ -137,9 +151,15 @@ cl_command_queue CL_API_CALL CreateCommandQueueWithProperties(cl_context c, cl_d
     std::vector<cl_queue_properties> list;
     if (props) {
         for (size_t i = 0; props[i] != 0; i += 2) {
-            if (props[i] == CL_QUEUE_PROPERTIES) bits = props[i + 1];
-            else if (props[i] == CL_QUEUE_SIZE) { if (err) *err = CL_INVALID_QUEUE_PROPERTIES; return nullptr; }
-            else { if (err) *err = CL_INVALID_VALUE; return nullptr; }
+            if (props[i] == CL_QUEUE_PROPERTIES)
+                bits = props[i + 1];
+            else if (props[i] == CL_QUEUE_SIZE) {
+                if (err) *err = CL_INVALID_QUEUE_PROPERTIES;
+                return nullptr;
+            } else {
+                if (err) *err = CL_INVALID_VALUE;
+                return nullptr;
+            }
             list.push_back(props[i]);
             list.push_back(props[i + 1]);
         }
@@ -162,19 +182,19 @@ cl_int CL_API_CALL ReleaseCommandQueue(cl_command_queue q) {
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL GetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, size_t size, void* value,
-                                       size_t* ret) {
+cl_int CL_API_CALL GetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, size_t size,
+                                       void* value, size_t* ret) {
     Lock lock(apiMutex());
     if (!liveQueue(q)) return CL_INVALID_COMMAND_QUEUE;
     switch (name) {
-    case CL_QUEUE_CONTEXT: return infoValue(size, value, ret, q->context);
-    case CL_QUEUE_DEVICE: return infoValue(size, value, ret, q->device);
-    case CL_QUEUE_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, q->refs.load());
-    case CL_QUEUE_PROPERTIES: return infoValue(size, value, ret, q->properties);
-    case CL_QUEUE_PROPERTIES_ARRAY: return infoArray(size, value, ret, q->property_list);
-    case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;  // not a device queue
-    case CL_QUEUE_DEVICE_DEFAULT: return infoValue<cl_command_queue>(size, value, ret, nullptr);
-    default: return CL_INVALID_VALUE;
+        case CL_QUEUE_CONTEXT: return infoValue(size, value, ret, q->context);
+        case CL_QUEUE_DEVICE: return infoValue(size, value, ret, q->device);
+        case CL_QUEUE_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, q->refs.load());
+        case CL_QUEUE_PROPERTIES: return infoValue(size, value, ret, q->properties);
+        case CL_QUEUE_PROPERTIES_ARRAY: return infoArray(size, value, ret, q->property_list);
+        case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;  // not a device queue
+        case CL_QUEUE_DEVICE_DEFAULT: return infoValue<cl_command_queue>(size, value, ret, nullptr);
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -193,7 +213,8 @@ cl_int CL_API_CALL Finish(cl_command_queue q) {
     return liveQueue(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
 }
 
-cl_int CL_API_CALL EnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, const cl_event* list, cl_event* ev) {
+cl_int CL_API_CALL EnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, const cl_event* list,
+                                             cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;
@@ -201,7 +222,8 @@ cl_int CL_API_CALL EnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, cons
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL EnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n, const cl_event* list, cl_event* ev) {
+cl_int CL_API_CALL EnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n, const cl_event* list,
+                                              cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;
@@ -213,7 +235,9 @@ cl_int CL_API_CALL EnqueueMarker(cl_command_queue q, cl_event* ev) {
     if (!ev) return CL_INVALID_VALUE;
     return EnqueueMarkerWithWaitList(q, 0, nullptr, ev);
 }
-cl_int CL_API_CALL EnqueueBarrier(cl_command_queue q) { return EnqueueBarrierWithWaitList(q, 0, nullptr, nullptr); }
+cl_int CL_API_CALL EnqueueBarrier(cl_command_queue q) {
+    return EnqueueBarrierWithWaitList(q, 0, nullptr, nullptr);
+}
 cl_int CL_API_CALL EnqueueWaitForEvents(cl_command_queue q, cl_uint n, const cl_event* list) {
     Lock lock(apiMutex());
     if (n == 0 || !list) return CL_INVALID_VALUE;
@@ -239,12 +263,12 @@ cl_int CL_API_CALL GetEventInfo(cl_event e, cl_event_info name, size_t size, voi
     Lock lock(apiMutex());
     if (!liveEvent(e)) return CL_INVALID_EVENT;
     switch (name) {
-    case CL_EVENT_COMMAND_QUEUE: return infoValue(size, value, ret, e->queue);
-    case CL_EVENT_CONTEXT: return infoValue(size, value, ret, e->context);
-    case CL_EVENT_COMMAND_TYPE: return infoValue(size, value, ret, e->command);
-    case CL_EVENT_COMMAND_EXECUTION_STATUS: return infoValue(size, value, ret, e->status);
-    case CL_EVENT_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, e->refs.load());
-    default: return CL_INVALID_VALUE;
+        case CL_EVENT_COMMAND_QUEUE: return infoValue(size, value, ret, e->queue);
+        case CL_EVENT_CONTEXT: return infoValue(size, value, ret, e->context);
+        case CL_EVENT_COMMAND_TYPE: return infoValue(size, value, ret, e->command);
+        case CL_EVENT_COMMAND_EXECUTION_STATUS: return infoValue(size, value, ret, e->status);
+        case CL_EVENT_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, e->refs.load());
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -255,11 +279,12 @@ cl_int CL_API_CALL GetEventProfilingInfo(cl_event e, cl_profiling_info name, siz
     if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE) || e->status != CL_COMPLETE)
         return CL_PROFILING_INFO_NOT_AVAILABLE;
     switch (name) {
-    case CL_PROFILING_COMMAND_QUEUED: return infoValue(size, value, ret, e->t_queued);
-    case CL_PROFILING_COMMAND_SUBMIT: return infoValue(size, value, ret, e->t_submit);
-    case CL_PROFILING_COMMAND_START: return infoValue(size, value, ret, e->t_start);
-    case CL_PROFILING_COMMAND_END: case CL_PROFILING_COMMAND_COMPLETE: return infoValue(size, value, ret, e->t_end);
-    default: return CL_INVALID_VALUE;
+        case CL_PROFILING_COMMAND_QUEUED: return infoValue(size, value, ret, e->t_queued);
+        case CL_PROFILING_COMMAND_SUBMIT: return infoValue(size, value, ret, e->t_submit);
+        case CL_PROFILING_COMMAND_START: return infoValue(size, value, ret, e->t_start);
+        case CL_PROFILING_COMMAND_END:
+        case CL_PROFILING_COMMAND_COMPLETE: return infoValue(size, value, ret, e->t_end);
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -279,7 +304,10 @@ cl_int CL_API_CALL ReleaseEvent(cl_event e) {
 
 cl_event CL_API_CALL CreateUserEvent(cl_context c, cl_int* err) {
     Lock lock(apiMutex());
-    if (!liveContext(c)) { if (err) *err = CL_INVALID_CONTEXT; return nullptr; }
+    if (!liveContext(c)) {
+        if (err) *err = CL_INVALID_CONTEXT;
+        return nullptr;
+    }
     auto* e = new _cl_event;
     e->context = c;
     retainObject(c);
@@ -304,8 +332,10 @@ cl_int CL_API_CALL SetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK* f
     Lock lock(apiMutex());
     if (!liveEvent(e)) return CL_INVALID_EVENT;
     if (!fn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)) return CL_INVALID_VALUE;
-    if (e->status <= type) fn(e, e->status, data);  // already reached: call now
-    else e->callbacks.push_back({type, {fn, data}});
+    if (e->status <= type)
+        fn(e, e->status, data);  // already reached: call now
+    else
+        e->callbacks.push_back({type, {fn, data}});
     return CL_SUCCESS;
 }
 

@@ -32,19 +32,21 @@ const char* const kIlVersion = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR
 
 std::vector<cl_name_version> ilsWithVersion() {
     std::vector<cl_name_version> v;
-    for (cl_uint minor = 0; minor <= 4; ++minor) v.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
+    for (cl_uint minor = 0; minor <= 4; ++minor)
+        v.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
     return v;
 }
 
 std::vector<cl_name_version> openclCVersions() {
-    return {nameVersion("OpenCL C", CL_MAKE_VERSION(1, 0, 0)), nameVersion("OpenCL C", CL_MAKE_VERSION(1, 1, 0)),
-            nameVersion("OpenCL C", CL_MAKE_VERSION(1, 2, 0)), nameVersion("OpenCL C", CL_MAKE_VERSION(3, 0, 0))};
+    return {
+        nameVersion("OpenCL C", CL_MAKE_VERSION(1, 0, 0)), nameVersion("OpenCL C", CL_MAKE_VERSION(1, 1, 0)),
+        nameVersion("OpenCL C", CL_MAKE_VERSION(1, 2, 0)), nameVersion("OpenCL C", CL_MAKE_VERSION(3, 0, 0))};
 }
 
 std::vector<cl_name_version> openclCFeatures() {
     cl_version v = CL_MAKE_VERSION(3, 0, 0);
-    return {nameVersion("__opencl_c_images", v), nameVersion("__opencl_c_read_write_images", v),
-            nameVersion("__opencl_c_int64", v), nameVersion("__opencl_c_fp64", v),
+    return {nameVersion("__opencl_c_images", v),    nameVersion("__opencl_c_read_write_images", v),
+            nameVersion("__opencl_c_int64", v),     nameVersion("__opencl_c_fp64", v),
             nameVersion("__opencl_c_subgroups", v), nameVersion("__opencl_c_generic_address_space", v)};
 }
 
@@ -80,10 +82,16 @@ size_t texelBytes(const cl_image_format& format) {
     size_t channels = format.image_channel_order == CL_R ? 1 : format.image_channel_order == CL_RG ? 2 : 4;
     size_t bytes = 0;
     switch (format.image_channel_data_type) {
-    case CL_UNORM_INT8: case CL_SNORM_INT8: case CL_SIGNED_INT8: case CL_UNSIGNED_INT8: bytes = 1; break;
-    case CL_UNORM_INT16: case CL_SNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16: case CL_HALF_FLOAT:
-        bytes = 2; break;
-    default: bytes = 4; break;
+        case CL_UNORM_INT8:
+        case CL_SNORM_INT8:
+        case CL_SIGNED_INT8:
+        case CL_UNSIGNED_INT8: bytes = 1; break;
+        case CL_UNORM_INT16:
+        case CL_SNORM_INT16:
+        case CL_SIGNED_INT16:
+        case CL_UNSIGNED_INT16:
+        case CL_HALF_FLOAT: bytes = 2; break;
+        default: bytes = 4; break;
     }
     return channels * bytes;
 }
@@ -101,126 +109,144 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
     const cl_device_fp_config fp_full = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                         CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
     switch (name) {
-    case CL_DEVICE_TYPE: return bits(kDeviceType);
-    case CL_DEVICE_VENDOR_ID: return u(0);
-    case CL_DEVICE_MAX_COMPUTE_UNITS: return u(std::max(1u, std::thread::hardware_concurrency()));
-    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return u(3);
-    case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
-        std::vector<size_t> v(3, kMaxWorkGroupSize);
-        return infoArray(size, value, size_ret, v);
-    }
-    case CL_DEVICE_MAX_WORK_GROUP_SIZE: return sz(kMaxWorkGroupSize);
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR: case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT: case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT: case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF: case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT: case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(1);
-    case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(1000);
-    case CL_DEVICE_ADDRESS_BITS: return u(64);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS: return u(128);
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return u(64);
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return u(64);
-    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(kMaxMemAlloc);
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH: case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return sz(kImage2dMaxSize);
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH: case CL_DEVICE_IMAGE3D_MAX_HEIGHT: case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-        return sz(2048);
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return sz(65536);
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(2048);
-    case CL_DEVICE_IMAGE_SUPPORT: return b(prof.images ? CL_TRUE : CL_FALSE);
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return u(kImagePitchAlignment);
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(kImageBaseAddressAlignment);
-    case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(2048);
-    case CL_DEVICE_MAX_SAMPLERS: return u(16);
-    case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(kMemBaseAddrAlignBits);
-    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(128);
-    case CL_DEVICE_SINGLE_FP_CONFIG: return bits(fp_full | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
-    case CL_DEVICE_DOUBLE_FP_CONFIG: return bits(prof.fp64 ? fp_full : 0);
-    case CL_DEVICE_HALF_FP_CONFIG: return bits(prof.fp16 ? fp_full : 0);
-    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return infoValue<cl_device_mem_cache_type>(size, value, size_ret, CL_READ_WRITE_CACHE);
-    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return u(64);
-    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return ul(1 << 20);
-    case CL_DEVICE_GLOBAL_MEM_SIZE: return ul(kGlobalMemSize);
-    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: return ul(64 * 1024);
-    case CL_DEVICE_MAX_CONSTANT_ARGS: return u(8);
-    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: return sz(0);
-    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return sz(0);
-    case CL_DEVICE_LOCAL_MEM_TYPE: return infoValue<cl_device_local_mem_type>(size, value, size_ret, CL_LOCAL);
-    case CL_DEVICE_LOCAL_MEM_SIZE: return ul(kLocalMemSize);
-    case CL_DEVICE_ERROR_CORRECTION_SUPPORT: return b(CL_FALSE);
-    case CL_DEVICE_HOST_UNIFIED_MEMORY: return b(CL_TRUE);
-    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return sz(1);
-    case CL_DEVICE_ENDIAN_LITTLE: return b(CL_TRUE);
-    case CL_DEVICE_AVAILABLE: return b(CL_TRUE);
-    case CL_DEVICE_COMPILER_AVAILABLE: return b(CL_FALSE);  // SPIR-V only: no OpenCL C compiler
-    case CL_DEVICE_LINKER_AVAILABLE: return b(CL_FALSE);
-    case CL_DEVICE_EXECUTION_CAPABILITIES: return bits(CL_EXEC_KERNEL);
-    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: return bits(CL_QUEUE_PROFILING_ENABLE);
-    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: return bits(0);
-    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE: case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE: return u(0);
-    case CL_DEVICE_MAX_ON_DEVICE_QUEUES: case CL_DEVICE_MAX_ON_DEVICE_EVENTS: return u(0);
-    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES: return bits(0);
-    case CL_DEVICE_MAX_PIPE_ARGS: case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS: case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-        return u(0);
-    case CL_DEVICE_PIPE_SUPPORT: return b(CL_FALSE);
-    case CL_DEVICE_BUILT_IN_KERNELS: return str("");
-    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return setInfo(size, value, size_ret, nullptr, 0);
-    case CL_DEVICE_PLATFORM: return infoValue<cl_platform_id>(size, value, size_ret, thePlatform());
-    case CL_DEVICE_NAME: return str(prof.device_name);
-    case CL_DEVICE_VENDOR: return str("spirv_intel_cts project");
-    case CL_DRIVER_VERSION: return str("1.0.0");
-    case CL_DEVICE_PROFILE: return str("FULL_PROFILE");
-    case CL_DEVICE_VERSION: return str("OpenCL 3.0 RefDev " + prof.name);
-    case CL_DEVICE_NUMERIC_VERSION: return u(CL_MAKE_VERSION(3, 0, 0));
-    case CL_DEVICE_OPENCL_C_VERSION: return str("OpenCL C 1.2 ");
-    case CL_DEVICE_OPENCL_C_ALL_VERSIONS: return infoArray(size, value, size_ret, openclCVersions());
-    case CL_DEVICE_OPENCL_C_FEATURES: return infoArray(size, value, size_ret, openclCFeatures());
-    case CL_DEVICE_EXTENSIONS: return str(platform.extensions);
-    case CL_DEVICE_EXTENSIONS_WITH_VERSION: return infoArray(size, value, size_ret, extensionsWithVersion(prof));
-    case CL_DEVICE_PRINTF_BUFFER_SIZE: return sz(1 << 20);
-    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return b(CL_TRUE);
-    case CL_DEVICE_PARENT_DEVICE: return infoValue<cl_device_id>(size, value, size_ret, nullptr);
-    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return u(0);
-    case CL_DEVICE_PARTITION_PROPERTIES: return infoValue<cl_device_partition_property>(size, value, size_ret, 0);
-    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return bits(0);
-    case CL_DEVICE_PARTITION_TYPE: return setInfo(size, value, size_ret, nullptr, 0);
-    case CL_DEVICE_REFERENCE_COUNT: return u(1);
-    case CL_DEVICE_SVM_CAPABILITIES: return bits(0);
-    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT: case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
-    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return u(0);
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS: return u(cl_uint(kMaxWorkGroupSize / min_sg));
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return b(CL_FALSE);
-    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-        return bits(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
-    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-        return bits(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
-    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(CL_TRUE);
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return b(CL_FALSE);
-    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return b(CL_TRUE);
-    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return sz(prof.default_sub_group_size);
-    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return str("v0000-00-00-00");  // never submitted
-    case CL_DEVICE_IL_VERSION: return str(kIlVersion);
-    case CL_DEVICE_ILS_WITH_VERSION: return infoArray(size, value, size_ret, ilsWithVersion());
-    case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
-        std::vector<size_t> v(prof.sub_group_sizes.begin(), prof.sub_group_sizes.end());
-        return infoArray(size, value, size_ret, v);
-    }
-    case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: {
-        static const char* const sets[] = {"OpenCL.std"};
-        return setInfo(size, value, size_ret, sets, sizeof(sets));
-    }
-    case CL_DEVICE_SPIRV_EXTENSIONS_KHR: {
-        // Pointers into the profile, which lives as long as the library.
-        std::vector<const char*> v;
-        for (const std::string& e : prof.spirv_extensions) v.push_back(e.c_str());
-        return infoArray(size, value, size_ret, v);
-    }
-    case CL_DEVICE_SPIRV_CAPABILITIES_KHR: {
-        std::vector<cl_uint> v(prof.spirv_capabilities.begin(), prof.spirv_capabilities.end());
-        return infoArray(size, value, size_ret, v);
-    }
-    default: return CL_INVALID_VALUE;
+        case CL_DEVICE_TYPE: return bits(kDeviceType);
+        case CL_DEVICE_VENDOR_ID: return u(0);
+        case CL_DEVICE_MAX_COMPUTE_UNITS: return u(std::max(1u, std::thread::hardware_concurrency()));
+        case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return u(3);
+        case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+            std::vector<size_t> v(3, kMaxWorkGroupSize);
+            return infoArray(size, value, size_ret, v);
+        }
+        case CL_DEVICE_MAX_WORK_GROUP_SIZE: return sz(kMaxWorkGroupSize);
+        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+        case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+        case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+        case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+        case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+        case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+        case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+        case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(1);
+        case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(1000);
+        case CL_DEVICE_ADDRESS_BITS: return u(64);
+        case CL_DEVICE_MAX_READ_IMAGE_ARGS: return u(128);
+        case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return u(64);
+        case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return u(64);
+        case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(kMaxMemAlloc);
+        case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+        case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return sz(kImage2dMaxSize);
+        case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+        case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+        case CL_DEVICE_IMAGE3D_MAX_DEPTH: return sz(2048);
+        case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return sz(65536);
+        case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(2048);
+        case CL_DEVICE_IMAGE_SUPPORT: return b(prof.images ? CL_TRUE : CL_FALSE);
+        case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return u(kImagePitchAlignment);
+        case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(kImageBaseAddressAlignment);
+        case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(2048);
+        case CL_DEVICE_MAX_SAMPLERS: return u(16);
+        case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(kMemBaseAddrAlignBits);
+        case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(128);
+        case CL_DEVICE_SINGLE_FP_CONFIG: return bits(fp_full | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+        case CL_DEVICE_DOUBLE_FP_CONFIG: return bits(prof.fp64 ? fp_full : 0);
+        case CL_DEVICE_HALF_FP_CONFIG: return bits(prof.fp16 ? fp_full : 0);
+        case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+            return infoValue<cl_device_mem_cache_type>(size, value, size_ret, CL_READ_WRITE_CACHE);
+        case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return u(64);
+        case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return ul(1 << 20);
+        case CL_DEVICE_GLOBAL_MEM_SIZE: return ul(kGlobalMemSize);
+        case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: return ul(64 * 1024);
+        case CL_DEVICE_MAX_CONSTANT_ARGS: return u(8);
+        case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: return sz(0);
+        case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return sz(0);
+        case CL_DEVICE_LOCAL_MEM_TYPE:
+            return infoValue<cl_device_local_mem_type>(size, value, size_ret, CL_LOCAL);
+        case CL_DEVICE_LOCAL_MEM_SIZE: return ul(kLocalMemSize);
+        case CL_DEVICE_ERROR_CORRECTION_SUPPORT: return b(CL_FALSE);
+        case CL_DEVICE_HOST_UNIFIED_MEMORY: return b(CL_TRUE);
+        case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return sz(1);
+        case CL_DEVICE_ENDIAN_LITTLE: return b(CL_TRUE);
+        case CL_DEVICE_AVAILABLE: return b(CL_TRUE);
+        case CL_DEVICE_COMPILER_AVAILABLE: return b(CL_FALSE);  // SPIR-V only: no OpenCL C compiler
+        case CL_DEVICE_LINKER_AVAILABLE: return b(CL_FALSE);
+        case CL_DEVICE_EXECUTION_CAPABILITIES: return bits(CL_EXEC_KERNEL);
+        case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: return bits(CL_QUEUE_PROFILING_ENABLE);
+        case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: return bits(0);
+        case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+        case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE: return u(0);
+        case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+        case CL_DEVICE_MAX_ON_DEVICE_EVENTS: return u(0);
+        case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES: return bits(0);
+        case CL_DEVICE_MAX_PIPE_ARGS:
+        case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+        case CL_DEVICE_PIPE_MAX_PACKET_SIZE: return u(0);
+        case CL_DEVICE_PIPE_SUPPORT: return b(CL_FALSE);
+        case CL_DEVICE_BUILT_IN_KERNELS: return str("");
+        case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return setInfo(size, value, size_ret, nullptr, 0);
+        case CL_DEVICE_PLATFORM: return infoValue<cl_platform_id>(size, value, size_ret, thePlatform());
+        case CL_DEVICE_NAME: return str(prof.device_name);
+        case CL_DEVICE_VENDOR: return str("spirv_intel_cts project");
+        case CL_DRIVER_VERSION: return str("1.0.0");
+        case CL_DEVICE_PROFILE: return str("FULL_PROFILE");
+        case CL_DEVICE_VERSION: return str("OpenCL 3.0 RefDev " + prof.name);
+        case CL_DEVICE_NUMERIC_VERSION: return u(CL_MAKE_VERSION(3, 0, 0));
+        case CL_DEVICE_OPENCL_C_VERSION: return str("OpenCL C 1.2 ");
+        case CL_DEVICE_OPENCL_C_ALL_VERSIONS: return infoArray(size, value, size_ret, openclCVersions());
+        case CL_DEVICE_OPENCL_C_FEATURES: return infoArray(size, value, size_ret, openclCFeatures());
+        case CL_DEVICE_EXTENSIONS: return str(platform.extensions);
+        case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+            return infoArray(size, value, size_ret, extensionsWithVersion(prof));
+        case CL_DEVICE_PRINTF_BUFFER_SIZE: return sz(1 << 20);
+        case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return b(CL_TRUE);
+        case CL_DEVICE_PARENT_DEVICE: return infoValue<cl_device_id>(size, value, size_ret, nullptr);
+        case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return u(0);
+        case CL_DEVICE_PARTITION_PROPERTIES:
+            return infoValue<cl_device_partition_property>(size, value, size_ret, 0);
+        case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return bits(0);
+        case CL_DEVICE_PARTITION_TYPE: return setInfo(size, value, size_ret, nullptr, 0);
+        case CL_DEVICE_REFERENCE_COUNT: return u(1);
+        case CL_DEVICE_SVM_CAPABILITIES: return bits(0);
+        case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+        case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+        case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return u(0);
+        case CL_DEVICE_MAX_NUM_SUB_GROUPS: return u(cl_uint(kMaxWorkGroupSize / min_sg));
+        case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return b(CL_FALSE);
+        case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+            return bits(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+        case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+            return bits(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+        case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(CL_TRUE);
+        case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return b(CL_FALSE);
+        case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return b(CL_TRUE);
+        case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return sz(prof.default_sub_group_size);
+        case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return str("v0000-00-00-00");  // never submitted
+        case CL_DEVICE_IL_VERSION: return str(kIlVersion);
+        case CL_DEVICE_ILS_WITH_VERSION: return infoArray(size, value, size_ret, ilsWithVersion());
+        case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
+            std::vector<size_t> v(prof.sub_group_sizes.begin(), prof.sub_group_sizes.end());
+            return infoArray(size, value, size_ret, v);
+        }
+        case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: {
+            static const char* const sets[] = {"OpenCL.std"};
+            return setInfo(size, value, size_ret, sets, sizeof(sets));
+        }
+        case CL_DEVICE_SPIRV_EXTENSIONS_KHR: {
+            // Pointers into the profile, which lives as long as the library.
+            std::vector<const char*> v;
+            for (const std::string& e : prof.spirv_extensions) v.push_back(e.c_str());
+            return infoArray(size, value, size_ret, v);
+        }
+        case CL_DEVICE_SPIRV_CAPABILITIES_KHR: {
+            std::vector<cl_uint> v(prof.spirv_capabilities.begin(), prof.spirv_capabilities.end());
+            return infoArray(size, value, size_ret, v);
+        }
+        default: return CL_INVALID_VALUE;
     }
 }
 

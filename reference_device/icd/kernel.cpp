@@ -25,7 +25,10 @@ cl_kernel newKernel(cl_program p, const spirv::KernelInfo* info) {
 
 cl_kernel CL_API_CALL CreateKernel(cl_program p, const char* name, cl_int* err) {
     Lock lock(apiMutex());
-    auto fail = [&](cl_int e) { if (err) *err = e; return cl_kernel(nullptr); };
+    auto fail = [&](cl_int e) {
+        if (err) *err = e;
+        return cl_kernel(nullptr);
+    };
     if (!liveProgram(p)) return fail(CL_INVALID_PROGRAM);
     if (!p->module) return fail(CL_INVALID_PROGRAM_EXECUTABLE);
     if (!name) return fail(CL_INVALID_VALUE);
@@ -73,7 +76,10 @@ cl_int CL_API_CALL ReleaseKernel(cl_kernel k) {
 
 cl_kernel CL_API_CALL CloneKernel(cl_kernel src, cl_int* err) {
     Lock lock(apiMutex());
-    if (!liveKernel(src)) { if (err) *err = CL_INVALID_KERNEL; return nullptr; }
+    if (!liveKernel(src)) {
+        if (err) *err = CL_INVALID_KERNEL;
+        return nullptr;
+    }
     cl_kernel k = newKernel(src->program, src->info);
     k->args = src->args;
     if (err) *err = CL_SUCCESS;
@@ -101,7 +107,8 @@ cl_int setImageArg(KernelArgSlot& slot, const spirv::KernelArgInfo& info, size_t
     cl_mem m = *static_cast<const cl_mem*>(value);
     if (!liveMem(m) || m->type != CL_MEM_OBJECT_IMAGE2D) return CL_INVALID_MEM_OBJECT;
     // A read_only image argument cannot take a write-only image, nor write_only a read-only one.
-    if ((info.access == 0 && (m->flags & CL_MEM_WRITE_ONLY)) || (info.access == 1 && (m->flags & CL_MEM_READ_ONLY)))
+    if ((info.access == 0 && (m->flags & CL_MEM_WRITE_ONLY)) ||
+        (info.access == 1 && (m->flags & CL_MEM_READ_ONLY)))
         return CL_INVALID_ARG_VALUE;
     slot.value.kind = info.kind;
     slot.mem = m;
@@ -116,29 +123,30 @@ cl_int CL_API_CALL SetKernelArg(cl_kernel k, cl_uint index, size_t size, const v
     KernelArgSlot slot;
     cl_int e = CL_SUCCESS;
     switch (info.kind) {
-    case spirv::ArgKind::GlobalBuffer:
-    case spirv::ArgKind::ConstantBuffer: e = setMemArg(slot, info, size, value); break;
-    case spirv::ArgKind::Image: e = setImageArg(slot, info, size, value); break;
-    case spirv::ArgKind::LocalBuffer:
-        if (value) return CL_INVALID_ARG_VALUE;
-        if (size == 0) return CL_INVALID_ARG_SIZE;
-        slot.value.kind = info.kind;
-        slot.value.size = size;
-        break;
-    case spirv::ArgKind::Sampler: {
-        if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
-        cl_sampler s = value ? *static_cast<const cl_sampler*>(value) : nullptr;
-        if (!liveSampler(s)) return CL_INVALID_SAMPLER;
-        slot.sampler = s;
-        slot.value.kind = info.kind;
-        break;
-    }
-    case spirv::ArgKind::Value:
-        if (!value) return CL_INVALID_ARG_VALUE;
-        if (size != info.size) return CL_INVALID_ARG_SIZE;
-        slot.value.kind = info.kind;
-        slot.value.bytes.assign(static_cast<const uint8_t*>(value), static_cast<const uint8_t*>(value) + size);
-        break;
+        case spirv::ArgKind::GlobalBuffer:
+        case spirv::ArgKind::ConstantBuffer: e = setMemArg(slot, info, size, value); break;
+        case spirv::ArgKind::Image: e = setImageArg(slot, info, size, value); break;
+        case spirv::ArgKind::LocalBuffer:
+            if (value) return CL_INVALID_ARG_VALUE;
+            if (size == 0) return CL_INVALID_ARG_SIZE;
+            slot.value.kind = info.kind;
+            slot.value.size = size;
+            break;
+        case spirv::ArgKind::Sampler: {
+            if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+            cl_sampler s = value ? *static_cast<const cl_sampler*>(value) : nullptr;
+            if (!liveSampler(s)) return CL_INVALID_SAMPLER;
+            slot.sampler = s;
+            slot.value.kind = info.kind;
+            break;
+        }
+        case spirv::ArgKind::Value:
+            if (!value) return CL_INVALID_ARG_VALUE;
+            if (size != info.size) return CL_INVALID_ARG_SIZE;
+            slot.value.kind = info.kind;
+            slot.value.bytes.assign(static_cast<const uint8_t*>(value),
+                                    static_cast<const uint8_t*>(value) + size);
+            break;
     }
     if (e != CL_SUCCESS) return e;
     slot.set = true;
@@ -162,50 +170,54 @@ cl_int CL_API_CALL GetKernelInfo(cl_kernel k, cl_kernel_info name, size_t size, 
     Lock lock(apiMutex());
     if (!liveKernel(k)) return CL_INVALID_KERNEL;
     switch (name) {
-    case CL_KERNEL_FUNCTION_NAME: return infoString(size, value, ret, k->info->name);
-    case CL_KERNEL_NUM_ARGS: return infoValue<cl_uint>(size, value, ret, cl_uint(k->args.size()));
-    case CL_KERNEL_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, k->refs.load());
-    case CL_KERNEL_CONTEXT: return infoValue(size, value, ret, k->program->context);
-    case CL_KERNEL_PROGRAM: return infoValue(size, value, ret, k->program);
-    case CL_KERNEL_ATTRIBUTES: return infoString(size, value, ret, kernelAttributes(*k->info));
-    default: return CL_INVALID_VALUE;
+        case CL_KERNEL_FUNCTION_NAME: return infoString(size, value, ret, k->info->name);
+        case CL_KERNEL_NUM_ARGS: return infoValue<cl_uint>(size, value, ret, cl_uint(k->args.size()));
+        case CL_KERNEL_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, k->refs.load());
+        case CL_KERNEL_CONTEXT: return infoValue(size, value, ret, k->program->context);
+        case CL_KERNEL_PROGRAM: return infoValue(size, value, ret, k->program);
+        case CL_KERNEL_ATTRIBUTES: return infoString(size, value, ret, kernelAttributes(*k->info));
+        default: return CL_INVALID_VALUE;
     }
 }
 
-cl_int CL_API_CALL GetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info name, size_t size, void* value,
-                                    size_t* ret) {
+cl_int CL_API_CALL GetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info name, size_t size,
+                                    void* value, size_t* ret) {
     Lock lock(apiMutex());
     if (!liveKernel(k)) return CL_INVALID_KERNEL;
     if (index >= k->args.size()) return CL_INVALID_ARG_INDEX;
     const spirv::KernelArgInfo& a = k->info->args[index];
     switch (name) {
-    case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
-        cl_kernel_arg_address_qualifier q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
-        if (a.kind == spirv::ArgKind::GlobalBuffer || a.kind == spirv::ArgKind::Image) q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
-        else if (a.kind == spirv::ArgKind::ConstantBuffer) q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
-        else if (a.kind == spirv::ArgKind::LocalBuffer) q = CL_KERNEL_ARG_ADDRESS_LOCAL;
-        return infoValue(size, value, ret, q);
-    }
-    case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
-        cl_kernel_arg_access_qualifier q = CL_KERNEL_ARG_ACCESS_NONE;
-        if (a.kind == spirv::ArgKind::Image)
-            q = a.access == 0 ? CL_KERNEL_ARG_ACCESS_READ_ONLY
-                              : a.access == 1 ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY : CL_KERNEL_ARG_ACCESS_READ_WRITE;
-        return infoValue(size, value, ret, q);
-    }
-    case CL_KERNEL_ARG_TYPE_NAME:
-        if (a.type_name.empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-        return infoString(size, value, ret, a.type_name);
-    case CL_KERNEL_ARG_TYPE_QUALIFIER: {
-        cl_kernel_arg_type_qualifier q = a.kind == spirv::ArgKind::ConstantBuffer ? CL_KERNEL_ARG_TYPE_CONST
-                                                                                  : CL_KERNEL_ARG_TYPE_NONE;
-        return infoValue(size, value, ret, q);
-    }
-    case CL_KERNEL_ARG_NAME:
-        // Names come from OpName in the module; a stripped module has none.
-        if (a.name.empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-        return infoString(size, value, ret, a.name);
-    default: return CL_INVALID_VALUE;
+        case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+            cl_kernel_arg_address_qualifier q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+            if (a.kind == spirv::ArgKind::GlobalBuffer || a.kind == spirv::ArgKind::Image)
+                q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+            else if (a.kind == spirv::ArgKind::ConstantBuffer)
+                q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+            else if (a.kind == spirv::ArgKind::LocalBuffer)
+                q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+            return infoValue(size, value, ret, q);
+        }
+        case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
+            cl_kernel_arg_access_qualifier q = CL_KERNEL_ARG_ACCESS_NONE;
+            if (a.kind == spirv::ArgKind::Image)
+                q = a.access == 0   ? CL_KERNEL_ARG_ACCESS_READ_ONLY
+                    : a.access == 1 ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+                                    : CL_KERNEL_ARG_ACCESS_READ_WRITE;
+            return infoValue(size, value, ret, q);
+        }
+        case CL_KERNEL_ARG_TYPE_NAME:
+            if (a.type_name.empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+            return infoString(size, value, ret, a.type_name);
+        case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+            cl_kernel_arg_type_qualifier q =
+                a.kind == spirv::ArgKind::ConstantBuffer ? CL_KERNEL_ARG_TYPE_CONST : CL_KERNEL_ARG_TYPE_NONE;
+            return infoValue(size, value, ret, q);
+        }
+        case CL_KERNEL_ARG_NAME:
+            // Names come from OpName in the module; a stripped module has none.
+            if (a.name.empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+            return infoString(size, value, ret, a.name);
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -216,23 +228,24 @@ cl_ulong localArgBytes(cl_kernel k) {
     return total;
 }
 
-cl_int CL_API_CALL GetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_work_group_info name, size_t size,
-                                          void* value, size_t* ret) {
+cl_int CL_API_CALL GetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_work_group_info name,
+                                          size_t size, void* value, size_t* ret) {
     Lock lock(apiMutex());
     if (!liveKernel(k)) return CL_INVALID_KERNEL;
     if (d != nullptr && !isDevice(d)) return CL_INVALID_DEVICE;
     switch (name) {
-    case CL_KERNEL_WORK_GROUP_SIZE: return infoValue<size_t>(size, value, ret, kMaxWorkGroupSize);
-    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-        std::vector<size_t> v(k->info->reqd_work_group_size, k->info->reqd_work_group_size + 3);
-        return infoArray(size, value, ret, v);
-    }
-    case CL_KERNEL_LOCAL_MEM_SIZE: return infoValue(size, value, ret, localArgBytes(k));
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-        return infoValue<size_t>(size, value, ret, kernelSubGroupSize(k));
-    case CL_KERNEL_PRIVATE_MEM_SIZE: return infoValue<cl_ulong>(size, value, ret, 0);
-    case CL_KERNEL_GLOBAL_WORK_SIZE: return CL_INVALID_VALUE;  // only for custom devices and built-in kernels
-    default: return CL_INVALID_VALUE;
+        case CL_KERNEL_WORK_GROUP_SIZE: return infoValue<size_t>(size, value, ret, kMaxWorkGroupSize);
+        case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+            std::vector<size_t> v(k->info->reqd_work_group_size, k->info->reqd_work_group_size + 3);
+            return infoArray(size, value, ret, v);
+        }
+        case CL_KERNEL_LOCAL_MEM_SIZE: return infoValue(size, value, ret, localArgBytes(k));
+        case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+            return infoValue<size_t>(size, value, ret, kernelSubGroupSize(k));
+        case CL_KERNEL_PRIVATE_MEM_SIZE: return infoValue<cl_ulong>(size, value, ret, 0);
+        case CL_KERNEL_GLOBAL_WORK_SIZE:
+            return CL_INVALID_VALUE;  // only for custom devices and built-in kernels
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -253,36 +266,37 @@ cl_int CL_API_CALL GetKernelSubGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_
         return CL_SUCCESS;
     };
     switch (name) {
-    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: {
-        size_t n = 0;
-        if (cl_int e = localLinear(&n)) return e;
-        return infoValue<size_t>(size, value, ret, std::min(sg, n));
-    }
-    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
-        size_t n = 0;
-        if (cl_int e = localLinear(&n)) return e;
-        return infoValue<size_t>(size, value, ret, (n + sg - 1) / sg);
-    }
-    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
-        if (!input || input_size != sizeof(size_t)) return CL_INVALID_VALUE;
-        size_t count = *static_cast<const size_t*>(input);
-        size_t dims = size / sizeof(size_t);
-        if (value && (dims == 0 || dims > 3 || size % sizeof(size_t))) return CL_INVALID_VALUE;
-        std::vector<size_t> local(value ? dims : 1, 0);
-        // A 1D local size of count * sub-group size gives exactly `count` full sub-groups.
-        if (count > 0 && count * sg <= kMaxWorkGroupSize) {
-            local.assign(local.size(), 1);
-            local[0] = count * sg;
+        case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: {
+            size_t n = 0;
+            if (cl_int e = localLinear(&n)) return e;
+            return infoValue<size_t>(size, value, ret, std::min(sg, n));
         }
-        if (value) std::memcpy(value, local.data(), dims * sizeof(size_t));
-        if (ret) *ret = local.size() * sizeof(size_t);
-        return CL_SUCCESS;
-    }
-    case CL_KERNEL_MAX_NUM_SUB_GROUPS: return infoValue<size_t>(size, value, ret, (kMaxWorkGroupSize + sg - 1) / sg);
-    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return infoValue<size_t>(size, value, ret, 0);
-    case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
-        return infoValue<size_t>(size, value, ret, k->info->required_sub_group_size);
-    default: return CL_INVALID_VALUE;
+        case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+            size_t n = 0;
+            if (cl_int e = localLinear(&n)) return e;
+            return infoValue<size_t>(size, value, ret, (n + sg - 1) / sg);
+        }
+        case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+            if (!input || input_size != sizeof(size_t)) return CL_INVALID_VALUE;
+            size_t count = *static_cast<const size_t*>(input);
+            size_t dims = size / sizeof(size_t);
+            if (value && (dims == 0 || dims > 3 || size % sizeof(size_t))) return CL_INVALID_VALUE;
+            std::vector<size_t> local(value ? dims : 1, 0);
+            // A 1D local size of count * sub-group size gives exactly `count` full sub-groups.
+            if (count > 0 && count * sg <= kMaxWorkGroupSize) {
+                local.assign(local.size(), 1);
+                local[0] = count * sg;
+            }
+            if (value) std::memcpy(value, local.data(), dims * sizeof(size_t));
+            if (ret) *ret = local.size() * sizeof(size_t);
+            return CL_SUCCESS;
+        }
+        case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+            return infoValue<size_t>(size, value, ret, (kMaxWorkGroupSize + sg - 1) / sg);
+        case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return infoValue<size_t>(size, value, ret, 0);
+        case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+            return infoValue<size_t>(size, value, ret, k->info->required_sub_group_size);
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -320,6 +334,8 @@ void fillKernelEntries(cl_icd_dispatch& d) {
     fillLaunchEntries(d);
 }
 
-void* kernelSubGroupInfoEntry() { return reinterpret_cast<void*>(&GetKernelSubGroupInfo); }
+void* kernelSubGroupInfoEntry() {
+    return reinterpret_cast<void*>(&GetKernelSubGroupInfo);
+}
 
 }  // namespace refdev::icd

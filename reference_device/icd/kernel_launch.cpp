@@ -66,7 +66,8 @@ cl_int marshalArgs(cl_kernel k, std::vector<spirv::ArgValue>* out) {
             uint32_t words[3] = {uint32_t(slot.sampler->addressing - CL_ADDRESS_NONE),
                                  slot.sampler->normalized_coords ? 1u : 0u,
                                  uint32_t(slot.sampler->filter - CL_FILTER_NEAREST)};
-            v.bytes.assign(reinterpret_cast<uint8_t*>(words), reinterpret_cast<uint8_t*>(words) + sizeof(words));
+            v.bytes.assign(reinterpret_cast<uint8_t*>(words),
+                           reinterpret_cast<uint8_t*>(words) + sizeof(words));
         }
         out->push_back(std::move(v));
     }
@@ -74,8 +75,8 @@ cl_int marshalArgs(cl_kernel k, std::vector<spirv::ArgValue>* out) {
 }
 
 cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* offset,
-                                        const size_t* global, const size_t* local, cl_uint n, const cl_event* list,
-                                        cl_event* ev) {
+                                        const size_t* global, const size_t* local, cl_uint n,
+                                        const cl_event* list, cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (!liveQueue(q)) return CL_INVALID_COMMAND_QUEUE;
@@ -127,8 +128,8 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
     }
     const _cl_platform_id& platform = *thePlatform();
     applyCoreFaults(platform.faults);
-    spirv::LaunchResult result = spirv::launch(*k->program->module, k->info->name, args, range, *platform.profile,
-                                               platform.faults, platform.threads);
+    spirv::LaunchResult result = spirv::launch(*k->program->module, k->info->name, args, range,
+                                               *platform.profile, platform.faults, platform.threads);
     if (!result.ok) {
         notifyContext(q->context, "kernel '" + k->info->name + "' failed: " + result.error);
         completeCommand(q, CL_COMMAND_NDRANGE_KERNEL, start, CL_OUT_OF_RESOURCES, ev);
@@ -138,7 +139,8 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL EnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event* list, cl_event* ev) {
+cl_int CL_API_CALL EnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event* list,
+                               cl_event* ev) {
     const size_t one = 1;
     return EnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, n, list, ev);
 }

@@ -9,11 +9,15 @@ namespace refdev::icd {
 namespace {
 
 constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags kHostAccessFlags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
 constexpr cl_mem_flags kHostPtrFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-constexpr cl_mem_flags kKnownFlags = kAccessFlags | kHostAccessFlags | kHostPtrFlags | CL_MEM_KERNEL_READ_AND_WRITE;
+constexpr cl_mem_flags kKnownFlags =
+    kAccessFlags | kHostAccessFlags | kHostPtrFlags | CL_MEM_KERNEL_READ_AND_WRITE;
 
-int bitCount(cl_mem_flags f) { return __builtin_popcountll(f); }
+int bitCount(cl_mem_flags f) {
+    return __builtin_popcountll(f);
+}
 
 // The flag rules of clCreateBuffer / clCreateImage.
 cl_int checkFlags(cl_mem_flags flags, void* host_ptr) {
@@ -42,8 +46,10 @@ cl_int attachStorage(cl_mem m, void* host_ptr, size_t bytes) {
     m->data = allocate(bytes);
     if (!m->data) return CL_OUT_OF_HOST_MEMORY;
     m->owns_data = true;
-    if (m->flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->data, host_ptr, bytes);
-    else std::memset(m->data, 0, bytes);
+    if (m->flags & CL_MEM_COPY_HOST_PTR)
+        std::memcpy(m->data, host_ptr, bytes);
+    else
+        std::memset(m->data, 0, bytes);
     return CL_SUCCESS;
 }
 
@@ -55,10 +61,13 @@ cl_int checkMemProperties(const cl_mem_properties* props, std::vector<cl_mem_pro
     return CL_SUCCESS;
 }
 
-cl_mem CL_API_CALL CreateBufferWithProperties(cl_context c, const cl_mem_properties* props, cl_mem_flags flags,
-                                              size_t size, void* host_ptr, cl_int* err) {
+cl_mem CL_API_CALL CreateBufferWithProperties(cl_context c, const cl_mem_properties* props,
+                                              cl_mem_flags flags, size_t size, void* host_ptr, cl_int* err) {
     Lock lock(apiMutex());
-    auto fail = [&](cl_int e) { if (err) *err = e; return cl_mem(nullptr); };
+    auto fail = [&](cl_int e) {
+        if (err) *err = e;
+        return cl_mem(nullptr);
+    };
     if (!liveContext(c)) return fail(CL_INVALID_CONTEXT);
     std::vector<cl_mem_properties> plist;
     if (cl_int e = checkMemProperties(props, &plist)) return fail(e);
@@ -70,7 +79,10 @@ cl_mem CL_API_CALL CreateBufferWithProperties(cl_context c, const cl_mem_propert
     m->flags = flags;
     m->size = size;
     m->properties = std::move(plist);
-    if (cl_int e = attachStorage(m, host_ptr, size)) { delete m; return fail(e); }
+    if (cl_int e = attachStorage(m, host_ptr, size)) {
+        delete m;
+        return fail(e);
+    }
     retainObject(c);
     registerObject(m);
     if (err) *err = CL_SUCCESS;
@@ -84,11 +96,16 @@ cl_mem CL_API_CALL CreateBuffer(cl_context c, cl_mem_flags flags, size_t size, v
 cl_mem CL_API_CALL CreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
                                    const void* info, cl_int* err) {
     Lock lock(apiMutex());
-    auto fail = [&](cl_int e) { if (err) *err = e; return cl_mem(nullptr); };
-    if (!liveMem(parent) || parent->type != CL_MEM_OBJECT_BUFFER || parent->parent) return fail(CL_INVALID_MEM_OBJECT);
+    auto fail = [&](cl_int e) {
+        if (err) *err = e;
+        return cl_mem(nullptr);
+    };
+    if (!liveMem(parent) || parent->type != CL_MEM_OBJECT_BUFFER || parent->parent)
+        return fail(CL_INVALID_MEM_OBJECT);
     if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return fail(CL_INVALID_VALUE);
     if (flags & (kHostPtrFlags | ~kKnownFlags)) return fail(CL_INVALID_VALUE);
-    if (bitCount(flags & kAccessFlags) > 1 || bitCount(flags & kHostAccessFlags) > 1) return fail(CL_INVALID_VALUE);
+    if (bitCount(flags & kAccessFlags) > 1 || bitCount(flags & kHostAccessFlags) > 1)
+        return fail(CL_INVALID_VALUE);
     // Access flags must not widen the parent's: a write-only parent cannot have a readable sub-buffer.
     cl_mem_flags pa = parent->flags & kAccessFlags;
     if (((pa & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
@@ -101,7 +118,8 @@ cl_mem CL_API_CALL CreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_
         return fail(CL_INVALID_VALUE);
     const auto* region = static_cast<const cl_buffer_region*>(info);
     if (region->size == 0) return fail(CL_INVALID_BUFFER_SIZE);
-    if (region->origin > parent->size || region->size > parent->size - region->origin) return fail(CL_INVALID_VALUE);
+    if (region->origin > parent->size || region->size > parent->size - region->origin)
+        return fail(CL_INVALID_VALUE);
     if (region->origin % (kMemBaseAddrAlignBits / 8) != 0) return fail(CL_MISALIGNED_SUB_BUFFER_OFFSET);
     auto* m = new _cl_mem;
     m->context = parent->context;
@@ -126,7 +144,10 @@ cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properti
                                              const cl_image_format* format, const cl_image_desc* desc,
                                              void* host_ptr, cl_int* err) {
     Lock lock(apiMutex());
-    auto fail = [&](cl_int e) { if (err) *err = e; return cl_mem(nullptr); };
+    auto fail = [&](cl_int e) {
+        if (err) *err = e;
+        return cl_mem(nullptr);
+    };
     if (!liveContext(c)) return fail(CL_INVALID_CONTEXT);
     std::vector<cl_mem_properties> plist;
     if (cl_int e = checkMemProperties(props, &plist)) return fail(e);
@@ -134,13 +155,15 @@ cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properti
     cl_mem buffer = desc->mem_object;
     if (flags == 0) flags = buffer && liveMem(buffer) ? (buffer->flags & kAccessFlags) : CL_MEM_READ_WRITE;
     if (flags & ~kKnownFlags) return fail(CL_INVALID_VALUE);
-    if (bitCount(flags & kAccessFlags) > 1 || bitCount(flags & kHostAccessFlags) > 1) return fail(CL_INVALID_VALUE);
+    if (bitCount(flags & kAccessFlags) > 1 || bitCount(flags & kHostAccessFlags) > 1)
+        return fail(CL_INVALID_VALUE);
     if (!format) return fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
     if (desc->image_type != CL_MEM_OBJECT_IMAGE2D) {
         // Only 2D images are implemented (docs/reference_device.md).
-        bool known = desc->image_type == CL_MEM_OBJECT_IMAGE1D || desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-                     desc->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY || desc->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                     desc->image_type == CL_MEM_OBJECT_IMAGE3D;
+        bool known =
+            desc->image_type == CL_MEM_OBJECT_IMAGE1D || desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+            desc->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+            desc->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY || desc->image_type == CL_MEM_OBJECT_IMAGE3D;
         return fail(known ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_IMAGE_DESCRIPTOR);
     }
     size_t texel = texelBytes(*format);
@@ -148,7 +171,8 @@ cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properti
         bool valid_order = format->image_channel_order >= CL_R && format->image_channel_order <= CL_ABGR;
         bool valid_type = format->image_channel_data_type >= CL_SNORM_INT8 &&
                           format->image_channel_data_type <= CL_UNORM_INT_101010_2;
-        return fail(valid_order && valid_type ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+        return fail(valid_order && valid_type ? CL_IMAGE_FORMAT_NOT_SUPPORTED
+                                              : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
     }
     if (desc->num_mip_levels != 0 || desc->num_samples != 0) return fail(CL_INVALID_IMAGE_DESCRIPTOR);
     if (desc->image_width == 0 || desc->image_height == 0 || desc->image_width > kImage2dMaxSize ||
@@ -164,8 +188,14 @@ cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properti
     m->properties = std::move(plist);
     if (buffer) {
         // cl_khr_image2d_from_buffer: the image views the buffer's storage with the given row pitch.
-        if (!liveMem(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER) { delete m; return fail(CL_INVALID_IMAGE_DESCRIPTOR); }
-        if (host_ptr || (flags & kHostPtrFlags)) { delete m; return fail(CL_INVALID_VALUE); }
+        if (!liveMem(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER) {
+            delete m;
+            return fail(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        if (host_ptr || (flags & kHostPtrFlags)) {
+            delete m;
+            return fail(CL_INVALID_VALUE);
+        }
         if (pitch == 0) pitch = desc->image_width * texel;
         if (pitch < desc->image_width * texel || pitch % (kImagePitchAlignment * texel) != 0 ||
             pitch * desc->image_height > buffer->size) {
@@ -176,20 +206,33 @@ cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properti
             delete m;
             return fail(CL_INVALID_IMAGE_DESCRIPTOR);
         }
-        m->flags = flags | (buffer->flags & (kHostPtrFlags | (flags & kHostAccessFlags ? 0 : kHostAccessFlags)));
+        m->flags =
+            flags | (buffer->flags & (kHostPtrFlags | (flags & kHostAccessFlags ? 0 : kHostAccessFlags)));
         m->data = buffer->data;
         m->host_ptr = buffer->host_ptr;
         m->buffer = buffer;
         m->size = pitch * desc->image_height;
         retainObject(buffer);
     } else {
-        if (cl_int e = checkFlags(flags, host_ptr)) { delete m; return fail(e); }
-        if (host_ptr == nullptr && pitch != 0) { delete m; return fail(CL_INVALID_IMAGE_DESCRIPTOR); }
+        if (cl_int e = checkFlags(flags, host_ptr)) {
+            delete m;
+            return fail(e);
+        }
+        if (host_ptr == nullptr && pitch != 0) {
+            delete m;
+            return fail(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
         if (pitch == 0) pitch = desc->image_width * texel;
-        if (pitch < desc->image_width * texel || pitch % texel != 0) { delete m; return fail(CL_INVALID_IMAGE_DESCRIPTOR); }
+        if (pitch < desc->image_width * texel || pitch % texel != 0) {
+            delete m;
+            return fail(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
         m->flags = flags;
         m->size = pitch * desc->image_height;
-        if (cl_int e = attachStorage(m, host_ptr, m->size)) { delete m; return fail(e); }
+        if (cl_int e = attachStorage(m, host_ptr, m->size)) {
+            delete m;
+            return fail(e);
+        }
     }
     m->desc.image_row_pitch = pitch;
     m->desc.image_depth = 1;
@@ -206,8 +249,8 @@ cl_mem CL_API_CALL CreateImage(cl_context c, cl_mem_flags flags, const cl_image_
     return CreateImageWithProperties(c, nullptr, flags, format, desc, host_ptr, err);
 }
 
-cl_mem CL_API_CALL CreateImage2D(cl_context c, cl_mem_flags flags, const cl_image_format* format, size_t width,
-                                 size_t height, size_t pitch, void* host_ptr, cl_int* err) {
+cl_mem CL_API_CALL CreateImage2D(cl_context c, cl_mem_flags flags, const cl_image_format* format,
+                                 size_t width, size_t height, size_t pitch, void* host_ptr, cl_int* err) {
     cl_image_desc desc{};
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;
     desc.image_width = width;
@@ -216,14 +259,15 @@ cl_mem CL_API_CALL CreateImage2D(cl_context c, cl_mem_flags flags, const cl_imag
     return CreateImageWithProperties(c, nullptr, flags, format, &desc, host_ptr, err);
 }
 
-cl_mem CL_API_CALL CreateImage3D(cl_context c, cl_mem_flags, const cl_image_format*, size_t, size_t, size_t, size_t,
-                                 size_t, void*, cl_int* err) {
+cl_mem CL_API_CALL CreateImage3D(cl_context c, cl_mem_flags, const cl_image_format*, size_t, size_t, size_t,
+                                 size_t, size_t, void*, cl_int* err) {
     if (err) *err = liveContext(c) ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_CONTEXT;
     return nullptr;
 }
 
 cl_int CL_API_CALL GetSupportedImageFormats(cl_context c, cl_mem_flags flags, cl_mem_object_type type,
-                                            cl_uint num_entries, cl_image_format* formats, cl_uint* num_formats) {
+                                            cl_uint num_entries, cl_image_format* formats,
+                                            cl_uint* num_formats) {
     Lock lock(apiMutex());
     if (!liveContext(c)) return CL_INVALID_CONTEXT;
     if (flags & ~kKnownFlags) return CL_INVALID_VALUE;
@@ -254,7 +298,8 @@ cl_int CL_API_CALL ReleaseMemObject(cl_mem m) {
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL SetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK* fn)(cl_mem, void*), void* data) {
+cl_int CL_API_CALL SetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK* fn)(cl_mem, void*),
+                                                  void* data) {
     Lock lock(apiMutex());
     if (!liveMem(m)) return CL_INVALID_MEM_OBJECT;
     if (!fn) return CL_INVALID_VALUE;
@@ -266,18 +311,20 @@ cl_int CL_API_CALL GetMemObjectInfo(cl_mem m, cl_mem_info name, size_t size, voi
     Lock lock(apiMutex());
     if (!liveMem(m)) return CL_INVALID_MEM_OBJECT;
     switch (name) {
-    case CL_MEM_TYPE: return infoValue(size, value, ret, m->type);
-    case CL_MEM_FLAGS: return infoValue(size, value, ret, m->flags);
-    case CL_MEM_SIZE: return infoValue(size, value, ret, m->size);
-    case CL_MEM_HOST_PTR: return infoValue(size, value, ret, (m->flags & CL_MEM_USE_HOST_PTR) ? m->host_ptr : nullptr);
-    case CL_MEM_MAP_COUNT: return infoValue(size, value, ret, m->map_count);
-    case CL_MEM_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, m->refs.load());
-    case CL_MEM_CONTEXT: return infoValue(size, value, ret, m->context);
-    case CL_MEM_ASSOCIATED_MEMOBJECT: return infoValue(size, value, ret, m->parent ? m->parent : m->buffer);
-    case CL_MEM_OFFSET: return infoValue(size, value, ret, m->origin);
-    case CL_MEM_USES_SVM_POINTER: return infoValue<cl_bool>(size, value, ret, CL_FALSE);
-    case CL_MEM_PROPERTIES: return infoArray(size, value, ret, m->properties);
-    default: return CL_INVALID_VALUE;
+        case CL_MEM_TYPE: return infoValue(size, value, ret, m->type);
+        case CL_MEM_FLAGS: return infoValue(size, value, ret, m->flags);
+        case CL_MEM_SIZE: return infoValue(size, value, ret, m->size);
+        case CL_MEM_HOST_PTR:
+            return infoValue(size, value, ret, (m->flags & CL_MEM_USE_HOST_PTR) ? m->host_ptr : nullptr);
+        case CL_MEM_MAP_COUNT: return infoValue(size, value, ret, m->map_count);
+        case CL_MEM_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, m->refs.load());
+        case CL_MEM_CONTEXT: return infoValue(size, value, ret, m->context);
+        case CL_MEM_ASSOCIATED_MEMOBJECT:
+            return infoValue(size, value, ret, m->parent ? m->parent : m->buffer);
+        case CL_MEM_OFFSET: return infoValue(size, value, ret, m->origin);
+        case CL_MEM_USES_SVM_POINTER: return infoValue<cl_bool>(size, value, ret, CL_FALSE);
+        case CL_MEM_PROPERTIES: return infoArray(size, value, ret, m->properties);
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -285,17 +332,18 @@ cl_int CL_API_CALL GetImageInfo(cl_mem m, cl_image_info name, size_t size, void*
     Lock lock(apiMutex());
     if (!liveMem(m) || m->type != CL_MEM_OBJECT_IMAGE2D) return CL_INVALID_MEM_OBJECT;
     switch (name) {
-    case CL_IMAGE_FORMAT: return infoValue(size, value, ret, m->format);
-    case CL_IMAGE_ELEMENT_SIZE: return infoValue(size, value, ret, m->texel_bytes);
-    case CL_IMAGE_ROW_PITCH: return infoValue(size, value, ret, m->desc.image_row_pitch);
-    case CL_IMAGE_SLICE_PITCH: return infoValue<size_t>(size, value, ret, 0);
-    case CL_IMAGE_WIDTH: return infoValue(size, value, ret, m->desc.image_width);
-    case CL_IMAGE_HEIGHT: return infoValue(size, value, ret, m->desc.image_height);
-    case CL_IMAGE_DEPTH: return infoValue<size_t>(size, value, ret, 0);
-    case CL_IMAGE_ARRAY_SIZE: return infoValue<size_t>(size, value, ret, 0);
-    case CL_IMAGE_BUFFER: return infoValue(size, value, ret, m->buffer);
-    case CL_IMAGE_NUM_MIP_LEVELS: case CL_IMAGE_NUM_SAMPLES: return infoValue<cl_uint>(size, value, ret, 0);
-    default: return CL_INVALID_VALUE;
+        case CL_IMAGE_FORMAT: return infoValue(size, value, ret, m->format);
+        case CL_IMAGE_ELEMENT_SIZE: return infoValue(size, value, ret, m->texel_bytes);
+        case CL_IMAGE_ROW_PITCH: return infoValue(size, value, ret, m->desc.image_row_pitch);
+        case CL_IMAGE_SLICE_PITCH: return infoValue<size_t>(size, value, ret, 0);
+        case CL_IMAGE_WIDTH: return infoValue(size, value, ret, m->desc.image_width);
+        case CL_IMAGE_HEIGHT: return infoValue(size, value, ret, m->desc.image_height);
+        case CL_IMAGE_DEPTH: return infoValue<size_t>(size, value, ret, 0);
+        case CL_IMAGE_ARRAY_SIZE: return infoValue<size_t>(size, value, ret, 0);
+        case CL_IMAGE_BUFFER: return infoValue(size, value, ret, m->buffer);
+        case CL_IMAGE_NUM_MIP_LEVELS:
+        case CL_IMAGE_NUM_SAMPLES: return infoValue<cl_uint>(size, value, ret, 0);
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -303,10 +351,14 @@ cl_int CL_API_CALL GetImageInfo(cl_mem m, cl_image_info name, size_t size, void*
 
 cl_sampler makeSampler(cl_context c, cl_bool normalized, cl_addressing_mode addressing, cl_filter_mode filter,
                        std::vector<cl_sampler_properties> props, cl_int* err) {
-    auto fail = [&](cl_int e) { if (err) *err = e; return cl_sampler(nullptr); };
+    auto fail = [&](cl_int e) {
+        if (err) *err = e;
+        return cl_sampler(nullptr);
+    };
     if (!liveContext(c)) return fail(CL_INVALID_CONTEXT);
     if (normalized != CL_TRUE && normalized != CL_FALSE) return fail(CL_INVALID_VALUE);
-    if (addressing < CL_ADDRESS_NONE || addressing > CL_ADDRESS_MIRRORED_REPEAT) return fail(CL_INVALID_VALUE);
+    if (addressing < CL_ADDRESS_NONE || addressing > CL_ADDRESS_MIRRORED_REPEAT)
+        return fail(CL_INVALID_VALUE);
     if (filter != CL_FILTER_NEAREST && filter != CL_FILTER_LINEAR) return fail(CL_INVALID_VALUE);
     auto* s = new _cl_sampler;
     s->context = c;
@@ -326,7 +378,8 @@ cl_sampler CL_API_CALL CreateSampler(cl_context c, cl_bool normalized, cl_addres
     return makeSampler(c, normalized, addressing, filter, {}, err);
 }
 
-cl_sampler CL_API_CALL CreateSamplerWithProperties(cl_context c, const cl_sampler_properties* props, cl_int* err) {
+cl_sampler CL_API_CALL CreateSamplerWithProperties(cl_context c, const cl_sampler_properties* props,
+                                                   cl_int* err) {
     Lock lock(apiMutex());
     cl_bool normalized = CL_TRUE;
     cl_addressing_mode addressing = CL_ADDRESS_CLAMP;
@@ -335,10 +388,12 @@ cl_sampler CL_API_CALL CreateSamplerWithProperties(cl_context c, const cl_sample
     if (props) {
         for (size_t i = 0; props[i] != 0; i += 2) {
             switch (props[i]) {
-            case CL_SAMPLER_NORMALIZED_COORDS: normalized = cl_bool(props[i + 1]); break;
-            case CL_SAMPLER_ADDRESSING_MODE: addressing = cl_addressing_mode(props[i + 1]); break;
-            case CL_SAMPLER_FILTER_MODE: filter = cl_filter_mode(props[i + 1]); break;
-            default: if (err) *err = CL_INVALID_VALUE; return nullptr;
+                case CL_SAMPLER_NORMALIZED_COORDS: normalized = cl_bool(props[i + 1]); break;
+                case CL_SAMPLER_ADDRESSING_MODE: addressing = cl_addressing_mode(props[i + 1]); break;
+                case CL_SAMPLER_FILTER_MODE: filter = cl_filter_mode(props[i + 1]); break;
+                default:
+                    if (err) *err = CL_INVALID_VALUE;
+                    return nullptr;
             }
             list.push_back(props[i]);
             list.push_back(props[i + 1]);
@@ -372,13 +427,13 @@ cl_int CL_API_CALL GetSamplerInfo(cl_sampler s, cl_sampler_info name, size_t siz
     Lock lock(apiMutex());
     if (!liveSampler(s)) return CL_INVALID_SAMPLER;
     switch (name) {
-    case CL_SAMPLER_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, s->refs.load());
-    case CL_SAMPLER_CONTEXT: return infoValue(size, value, ret, s->context);
-    case CL_SAMPLER_NORMALIZED_COORDS: return infoValue(size, value, ret, s->normalized_coords);
-    case CL_SAMPLER_ADDRESSING_MODE: return infoValue(size, value, ret, s->addressing);
-    case CL_SAMPLER_FILTER_MODE: return infoValue(size, value, ret, s->filter);
-    case CL_SAMPLER_PROPERTIES: return infoArray(size, value, ret, s->properties);
-    default: return CL_INVALID_VALUE;
+        case CL_SAMPLER_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, s->refs.load());
+        case CL_SAMPLER_CONTEXT: return infoValue(size, value, ret, s->context);
+        case CL_SAMPLER_NORMALIZED_COORDS: return infoValue(size, value, ret, s->normalized_coords);
+        case CL_SAMPLER_ADDRESSING_MODE: return infoValue(size, value, ret, s->addressing);
+        case CL_SAMPLER_FILTER_MODE: return infoValue(size, value, ret, s->filter);
+        case CL_SAMPLER_PROPERTIES: return infoArray(size, value, ret, s->properties);
+        default: return CL_INVALID_VALUE;
     }
 }
 

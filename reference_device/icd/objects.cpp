@@ -24,7 +24,9 @@ Registry& registry() {
 
 ObjectBase::ObjectBase(Kind k) : dispatch(dispatchTable()), kind(k) {}
 
-std::recursive_mutex& apiMutex() { return registry().mutex; }
+std::recursive_mutex& apiMutex() {
+    return registry().mutex;
+}
 
 void registerObject(const void* object) {
     Lock lock(apiMutex());
@@ -46,7 +48,8 @@ bool isLive(const void* object, Kind kind) {
 
 uint64_t nowNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch()).count();
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 cl_int setInfo(size_t value_size, void* value, size_t* size_ret, const void* data, size_t bytes) {
@@ -58,7 +61,9 @@ cl_int setInfo(size_t value_size, void* value, size_t* size_ret, const void* dat
     return CL_SUCCESS;
 }
 
-void retainObject(ObjectBase* o) { o->refs.fetch_add(1); }
+void retainObject(ObjectBase* o) {
+    o->refs.fetch_add(1);
+}
 
 namespace {
 
@@ -121,8 +126,10 @@ void setEventStatus(cl_event e, cl_int status) {
     auto callbacks = e->callbacks;
     e->callbacks.clear();
     for (auto& [trigger, cb] : callbacks) {
-        if (status <= trigger) cb.first(e, status, cb.second);
-        else e->callbacks.push_back({trigger, cb});
+        if (status <= trigger)
+            cb.first(e, status, cb.second);
+        else
+            e->callbacks.push_back({trigger, cb});
     }
 }
 

@@ -84,15 +84,15 @@ struct _cl_mem : refdev::icd::ObjectBase {
     cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
     cl_mem_flags flags = 0;
     size_t size = 0;
-    uint8_t* data = nullptr;      // first byte of this object (for sub-buffers: parent data + origin)
-    bool owns_data = false;       // data was allocated here (freed on release)
-    void* host_ptr = nullptr;     // as given with CL_MEM_USE_HOST_PTR
-    cl_mem parent = nullptr;      // sub-buffer: the buffer it views (retained)
-    size_t origin = 0;            // sub-buffer offset in parent
-    cl_mem buffer = nullptr;      // image created from a buffer (retained)
-    cl_image_format format{};     // images
-    cl_image_desc desc{};         // images; image_row_pitch always filled in
-    size_t texel_bytes = 0;       // images
+    uint8_t* data = nullptr;   // first byte of this object (for sub-buffers: parent data + origin)
+    bool owns_data = false;    // data was allocated here (freed on release)
+    void* host_ptr = nullptr;  // as given with CL_MEM_USE_HOST_PTR
+    cl_mem parent = nullptr;   // sub-buffer: the buffer it views (retained)
+    size_t origin = 0;         // sub-buffer offset in parent
+    cl_mem buffer = nullptr;   // image created from a buffer (retained)
+    cl_image_format format{};  // images
+    cl_image_desc desc{};      // images; image_row_pitch always filled in
+    size_t texel_bytes = 0;    // images
     cl_uint map_count = 0;
     std::vector<std::pair<void(CL_CALLBACK*)(cl_mem, void*), void*>> destructor_callbacks;
     std::vector<cl_mem_properties> properties;
@@ -110,8 +110,8 @@ struct _cl_sampler : refdev::icd::ObjectBase {
 struct _cl_program : refdev::icd::ObjectBase {
     _cl_program() : ObjectBase(refdev::icd::Kind::Program) {}
     cl_context context = nullptr;
-    std::vector<uint8_t> il;          // CreateProgramWithIL
-    std::string source;               // CreateProgramWithSource (never compiled: no compiler)
+    std::vector<uint8_t> il;  // CreateProgramWithIL
+    std::string source;       // CreateProgramWithSource (never compiled: no compiler)
     bool from_source = false;
     cl_build_status status = CL_BUILD_NONE;
     std::string options, log;
@@ -135,7 +135,7 @@ struct _cl_kernel : refdev::icd::ObjectBase {
 
 struct _cl_event : refdev::icd::ObjectBase {
     _cl_event() : ObjectBase(refdev::icd::Kind::Event) {}
-    cl_context context = nullptr;    // retained
+    cl_context context = nullptr;      // retained
     cl_command_queue queue = nullptr;  // retained; null for user events
     cl_command_type command = CL_COMMAND_USER;
     cl_int status = CL_QUEUED;

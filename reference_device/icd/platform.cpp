@@ -72,17 +72,18 @@ cl_int CL_API_CALL GetPlatformInfo(cl_platform_id platform, cl_platform_info nam
     cl_platform_id p = thePlatform();
     if (!p || (platform != nullptr && platform != p)) return CL_INVALID_PLATFORM;
     switch (name) {
-    case CL_PLATFORM_PROFILE: return infoString(size, value, size_ret, "FULL_PROFILE");
-    case CL_PLATFORM_VERSION: return infoString(size, value, size_ret, p->version);
-    case CL_PLATFORM_NUMERIC_VERSION: return infoValue<cl_version>(size, value, size_ret, CL_MAKE_VERSION(3, 0, 0));
-    case CL_PLATFORM_NAME: return infoString(size, value, size_ret, "RefDev SPIR-V reference device");
-    case CL_PLATFORM_VENDOR: return infoString(size, value, size_ret, "spirv_intel_cts project");
-    case CL_PLATFORM_EXTENSIONS: return infoString(size, value, size_ret, p->extensions);
-    case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-        return infoArray(size, value, size_ret, extensionsWithVersion(*p->profile));
-    case CL_PLATFORM_HOST_TIMER_RESOLUTION: return infoValue<cl_ulong>(size, value, size_ret, 0);
-    case CL_PLATFORM_ICD_SUFFIX_KHR: return infoString(size, value, size_ret, "RefDev");
-    default: return CL_INVALID_VALUE;
+        case CL_PLATFORM_PROFILE: return infoString(size, value, size_ret, "FULL_PROFILE");
+        case CL_PLATFORM_VERSION: return infoString(size, value, size_ret, p->version);
+        case CL_PLATFORM_NUMERIC_VERSION:
+            return infoValue<cl_version>(size, value, size_ret, CL_MAKE_VERSION(3, 0, 0));
+        case CL_PLATFORM_NAME: return infoString(size, value, size_ret, "RefDev SPIR-V reference device");
+        case CL_PLATFORM_VENDOR: return infoString(size, value, size_ret, "spirv_intel_cts project");
+        case CL_PLATFORM_EXTENSIONS: return infoString(size, value, size_ret, p->extensions);
+        case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+            return infoArray(size, value, size_ret, extensionsWithVersion(*p->profile));
+        case CL_PLATFORM_HOST_TIMER_RESOLUTION: return infoValue<cl_ulong>(size, value, size_ret, 0);
+        case CL_PLATFORM_ICD_SUFFIX_KHR: return infoString(size, value, size_ret, "RefDev");
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -112,8 +113,12 @@ cl_int CL_API_CALL GetDeviceInfo(cl_device_id device, cl_device_info name, size_
     return deviceInfo(*thePlatform(), name, size, value, size_ret);
 }
 
-cl_int CL_API_CALL RetainDevice(cl_device_id device) { return isDevice(device) ? CL_SUCCESS : CL_INVALID_DEVICE; }
-cl_int CL_API_CALL ReleaseDevice(cl_device_id device) { return isDevice(device) ? CL_SUCCESS : CL_INVALID_DEVICE; }
+cl_int CL_API_CALL RetainDevice(cl_device_id device) {
+    return isDevice(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+cl_int CL_API_CALL ReleaseDevice(cl_device_id device) {
+    return isDevice(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
 
 cl_int CL_API_CALL CreateSubDevices(cl_device_id device, const cl_device_partition_property*, cl_uint,
                                     cl_device_id*, cl_uint*) {
@@ -123,7 +128,9 @@ cl_int CL_API_CALL CreateSubDevices(cl_device_id device, const cl_device_partiti
 cl_int CL_API_CALL UnloadPlatformCompiler(cl_platform_id platform) {
     return platform == thePlatform() && platform ? CL_SUCCESS : CL_INVALID_PLATFORM;
 }
-cl_int CL_API_CALL UnloadCompiler() { return CL_SUCCESS; }
+cl_int CL_API_CALL UnloadCompiler() {
+    return CL_SUCCESS;
+}
 
 void* CL_API_CALL GetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char* name) {
     if (platform != thePlatform() || name == nullptr) return nullptr;
@@ -138,8 +145,12 @@ extern "C" void* CL_API_CALL clGetExtensionFunctionAddress(const char* name);
 
 namespace refdev::icd {
 
-cl_platform_id thePlatform() { return state().ok ? &state().platform : nullptr; }
-cl_device_id theDevice() { return state().ok ? &state().device : nullptr; }
+cl_platform_id thePlatform() {
+    return state().ok ? &state().platform : nullptr;
+}
+cl_device_id theDevice() {
+    return state().ok ? &state().device : nullptr;
+}
 
 void fillPlatformEntries(cl_icd_dispatch& d) {
     d.clGetPlatformIDs = GetPlatformIDs;
@@ -163,8 +174,8 @@ void fillPlatformEntries(cl_icd_dispatch& d) {
 extern "C" {
 
 __attribute__((visibility("default"))) cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
-                                                                                  cl_platform_id* platforms,
-                                                                                  cl_uint* num_platforms) {
+                                                                                 cl_platform_id* platforms,
+                                                                                 cl_uint* num_platforms) {
     using namespace refdev::icd;
     if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return CL_INVALID_VALUE;
     cl_platform_id p = thePlatform();
@@ -179,7 +190,8 @@ __attribute__((visibility("default"))) void* CL_API_CALL clGetExtensionFunctionA
     if (n == "clIcdGetPlatformIDsKHR") return reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR);
     // Debian's ocl-icd looks up clGetPlatformInfo in the ICD (dlsym, then this function) before it uses the
     // dispatch table; answering here keeps the plain clXxx symbols unexported.
-    if (n == "clGetPlatformInfo") return reinterpret_cast<void*>(refdev::icd::dispatchTable()->clGetPlatformInfo);
+    if (n == "clGetPlatformInfo")
+        return reinterpret_cast<void*>(refdev::icd::dispatchTable()->clGetPlatformInfo);
     return refdev::icd::extensionFunction(name);
 }
 

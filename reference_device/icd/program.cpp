@@ -20,8 +20,14 @@ cl_program newProgram(cl_context c) {
 
 cl_program CL_API_CALL CreateProgramWithIL(cl_context c, const void* il, size_t length, cl_int* err) {
     Lock lock(apiMutex());
-    if (!liveContext(c)) { if (err) *err = CL_INVALID_CONTEXT; return nullptr; }
-    if (!il || length == 0) { if (err) *err = CL_INVALID_VALUE; return nullptr; }
+    if (!liveContext(c)) {
+        if (err) *err = CL_INVALID_CONTEXT;
+        return nullptr;
+    }
+    if (!il || length == 0) {
+        if (err) *err = CL_INVALID_VALUE;
+        return nullptr;
+    }
     cl_program p = newProgram(c);
     const auto* bytes = static_cast<const uint8_t*>(il);
     p->il.assign(bytes, bytes + length);
@@ -32,11 +38,20 @@ cl_program CL_API_CALL CreateProgramWithIL(cl_context c, const void* il, size_t 
 cl_program CL_API_CALL CreateProgramWithSource(cl_context c, cl_uint count, const char** strings,
                                                const size_t* lengths, cl_int* err) {
     Lock lock(apiMutex());
-    if (!liveContext(c)) { if (err) *err = CL_INVALID_CONTEXT; return nullptr; }
-    if (count == 0 || !strings) { if (err) *err = CL_INVALID_VALUE; return nullptr; }
+    if (!liveContext(c)) {
+        if (err) *err = CL_INVALID_CONTEXT;
+        return nullptr;
+    }
+    if (count == 0 || !strings) {
+        if (err) *err = CL_INVALID_VALUE;
+        return nullptr;
+    }
     std::string source;
     for (cl_uint i = 0; i < count; ++i) {
-        if (!strings[i]) { if (err) *err = CL_INVALID_VALUE; return nullptr; }
+        if (!strings[i]) {
+            if (err) *err = CL_INVALID_VALUE;
+            return nullptr;
+        }
         source += (lengths && lengths[i]) ? std::string(strings[i], lengths[i]) : std::string(strings[i]);
     }
     cl_program p = newProgram(c);
@@ -50,11 +65,23 @@ cl_program CL_API_CALL CreateProgramWithBinary(cl_context c, cl_uint num_devices
                                                const size_t* lengths, const unsigned char** binaries,
                                                cl_int* status, cl_int* err) {
     Lock lock(apiMutex());
-    if (!liveContext(c)) { if (err) *err = CL_INVALID_CONTEXT; return nullptr; }
-    if (num_devices == 0 || !devices || !lengths || !binaries) { if (err) *err = CL_INVALID_VALUE; return nullptr; }
+    if (!liveContext(c)) {
+        if (err) *err = CL_INVALID_CONTEXT;
+        return nullptr;
+    }
+    if (num_devices == 0 || !devices || !lengths || !binaries) {
+        if (err) *err = CL_INVALID_VALUE;
+        return nullptr;
+    }
     for (cl_uint i = 0; i < num_devices; ++i) {
-        if (!isDevice(devices[i])) { if (err) *err = CL_INVALID_DEVICE; return nullptr; }
-        if (!lengths[i] || !binaries[i]) { if (err) *err = CL_INVALID_VALUE; return nullptr; }
+        if (!isDevice(devices[i])) {
+            if (err) *err = CL_INVALID_DEVICE;
+            return nullptr;
+        }
+        if (!lengths[i] || !binaries[i]) {
+            if (err) *err = CL_INVALID_VALUE;
+            return nullptr;
+        }
     }
     // The device has no binary format of its own (CL_PROGRAM_BINARY_SIZES is 0).
     for (cl_uint i = 0; status && i < num_devices; ++i) status[i] = CL_INVALID_BINARY;
@@ -62,8 +89,8 @@ cl_program CL_API_CALL CreateProgramWithBinary(cl_context c, cl_uint num_devices
     return nullptr;
 }
 
-cl_program CL_API_CALL CreateProgramWithBuiltInKernels(cl_context c, cl_uint, const cl_device_id*, const char*,
-                                                       cl_int* err) {
+cl_program CL_API_CALL CreateProgramWithBuiltInKernels(cl_context c, cl_uint, const cl_device_id*,
+                                                       const char*, cl_int* err) {
     if (err) *err = liveContext(c) ? CL_INVALID_VALUE : CL_INVALID_CONTEXT;  // no built-in kernels
     return nullptr;
 }
@@ -101,8 +128,9 @@ cl_int build(cl_program p) {
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL BuildProgram(cl_program p, cl_uint num_devices, const cl_device_id* devices, const char* options,
-                                void(CL_CALLBACK* notify)(cl_program, void*), void* user_data) {
+cl_int CL_API_CALL BuildProgram(cl_program p, cl_uint num_devices, const cl_device_id* devices,
+                                const char* options, void(CL_CALLBACK* notify)(cl_program, void*),
+                                void* user_data) {
     Lock lock(apiMutex());
     if (!liveProgram(p)) return CL_INVALID_PROGRAM;
     if (cl_int e = checkDeviceList(num_devices, devices)) return e;
@@ -116,8 +144,8 @@ cl_int CL_API_CALL BuildProgram(cl_program p, cl_uint num_devices, const cl_devi
 }
 
 cl_int CL_API_CALL CompileProgram(cl_program p, cl_uint num_devices, const cl_device_id* devices, const char*,
-                                  cl_uint, const cl_program*, const char**, void(CL_CALLBACK*)(cl_program, void*),
-                                  void*) {
+                                  cl_uint, const cl_program*, const char**,
+                                  void(CL_CALLBACK*)(cl_program, void*), void*) {
     Lock lock(apiMutex());
     if (!liveProgram(p)) return CL_INVALID_PROGRAM;
     if (cl_int e = checkDeviceList(num_devices, devices)) return e;
@@ -127,7 +155,8 @@ cl_int CL_API_CALL CompileProgram(cl_program p, cl_uint num_devices, const cl_de
 }
 
 cl_program CL_API_CALL LinkProgram(cl_context c, cl_uint, const cl_device_id*, const char*, cl_uint,
-                                   const cl_program*, void(CL_CALLBACK*)(cl_program, void*), void*, cl_int* err) {
+                                   const cl_program*, void(CL_CALLBACK*)(cl_program, void*), void*,
+                                   cl_int* err) {
     if (err) *err = liveContext(c) ? CL_LINKER_NOT_AVAILABLE : CL_INVALID_CONTEXT;
     return nullptr;
 }
@@ -150,31 +179,31 @@ cl_int CL_API_CALL GetProgramInfo(cl_program p, cl_program_info name, size_t siz
     Lock lock(apiMutex());
     if (!liveProgram(p)) return CL_INVALID_PROGRAM;
     switch (name) {
-    case CL_PROGRAM_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, p->refs.load());
-    case CL_PROGRAM_CONTEXT: return infoValue(size, value, ret, p->context);
-    case CL_PROGRAM_NUM_DEVICES: return infoValue<cl_uint>(size, value, ret, 1);
-    case CL_PROGRAM_DEVICES: return infoValue(size, value, ret, theDevice());
-    case CL_PROGRAM_SOURCE: return infoString(size, value, ret, p->source);
-    case CL_PROGRAM_IL: return infoArray(size, value, ret, p->il);
-    case CL_PROGRAM_BINARY_SIZES: return infoValue<size_t>(size, value, ret, 0);
-    case CL_PROGRAM_BINARIES: {
-        // One pointer per device; with a zero binary size nothing is written through it.
-        if (value && size < sizeof(unsigned char*)) return CL_INVALID_VALUE;
-        if (ret) *ret = sizeof(unsigned char*);
-        return CL_SUCCESS;
-    }
-    case CL_PROGRAM_NUM_KERNELS:
-    case CL_PROGRAM_KERNEL_NAMES: {
-        if (!p->module) return CL_INVALID_PROGRAM_EXECUTABLE;
-        const auto& ks = spirv::kernels(*p->module);
-        if (name == CL_PROGRAM_NUM_KERNELS) return infoValue<size_t>(size, value, ret, ks.size());
-        std::string names;
-        for (const auto& k : ks) names += (names.empty() ? "" : ";") + k.name;
-        return infoString(size, value, ret, names);
-    }
-    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT: case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
-        return infoValue<cl_bool>(size, value, ret, CL_FALSE);
-    default: return CL_INVALID_VALUE;
+        case CL_PROGRAM_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, p->refs.load());
+        case CL_PROGRAM_CONTEXT: return infoValue(size, value, ret, p->context);
+        case CL_PROGRAM_NUM_DEVICES: return infoValue<cl_uint>(size, value, ret, 1);
+        case CL_PROGRAM_DEVICES: return infoValue(size, value, ret, theDevice());
+        case CL_PROGRAM_SOURCE: return infoString(size, value, ret, p->source);
+        case CL_PROGRAM_IL: return infoArray(size, value, ret, p->il);
+        case CL_PROGRAM_BINARY_SIZES: return infoValue<size_t>(size, value, ret, 0);
+        case CL_PROGRAM_BINARIES: {
+            // One pointer per device; with a zero binary size nothing is written through it.
+            if (value && size < sizeof(unsigned char*)) return CL_INVALID_VALUE;
+            if (ret) *ret = sizeof(unsigned char*);
+            return CL_SUCCESS;
+        }
+        case CL_PROGRAM_NUM_KERNELS:
+        case CL_PROGRAM_KERNEL_NAMES: {
+            if (!p->module) return CL_INVALID_PROGRAM_EXECUTABLE;
+            const auto& ks = spirv::kernels(*p->module);
+            if (name == CL_PROGRAM_NUM_KERNELS) return infoValue<size_t>(size, value, ret, ks.size());
+            std::string names;
+            for (const auto& k : ks) names += (names.empty() ? "" : ";") + k.name;
+            return infoString(size, value, ret, names);
+        }
+        case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+        case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return infoValue<cl_bool>(size, value, ret, CL_FALSE);
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -184,14 +213,15 @@ cl_int CL_API_CALL GetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_
     if (!liveProgram(p)) return CL_INVALID_PROGRAM;
     if (!isDevice(d)) return CL_INVALID_DEVICE;
     switch (name) {
-    case CL_PROGRAM_BUILD_STATUS: return infoValue(size, value, ret, p->status);
-    case CL_PROGRAM_BUILD_OPTIONS: return infoString(size, value, ret, p->options);
-    case CL_PROGRAM_BUILD_LOG: return infoString(size, value, ret, p->log);
-    case CL_PROGRAM_BINARY_TYPE:
-        return infoValue<cl_program_binary_type>(size, value, ret,
-                                                 p->module ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE);
-    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return infoValue<size_t>(size, value, ret, 0);
-    default: return CL_INVALID_VALUE;
+        case CL_PROGRAM_BUILD_STATUS: return infoValue(size, value, ret, p->status);
+        case CL_PROGRAM_BUILD_OPTIONS: return infoString(size, value, ret, p->options);
+        case CL_PROGRAM_BUILD_LOG: return infoString(size, value, ret, p->log);
+        case CL_PROGRAM_BINARY_TYPE:
+            return infoValue<cl_program_binary_type>(
+                size, value, ret,
+                p->module ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE);
+        case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return infoValue<size_t>(size, value, ret, 0);
+        default: return CL_INVALID_VALUE;
     }
 }
 
@@ -224,6 +254,8 @@ void fillProgramEntries(cl_icd_dispatch& d) {
     d.clSetProgramReleaseCallback = SetProgramReleaseCallback;
 }
 
-void* programWithILEntry() { return reinterpret_cast<void*>(&CreateProgramWithIL); }
+void* programWithILEntry() {
+    return reinterpret_cast<void*>(&CreateProgramWithIL);
+}
 
 }  // namespace refdev::icd

@@ -5,10 +5,16 @@ namespace refdev::icd {
 
 namespace {
 
-bool hostCanRead(cl_mem m) { return !(m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
-bool hostCanWrite(cl_mem m) { return !(m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+bool hostCanRead(cl_mem m) {
+    return !(m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+bool hostCanWrite(cl_mem m) {
+    return !(m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
 
-bool inRange(size_t offset, size_t bytes, size_t size) { return offset <= size && bytes <= size - offset; }
+bool inRange(size_t offset, size_t bytes, size_t size) {
+    return offset <= size && bytes <= size - offset;
+}
 
 // Common checks for a buffer operand of `q`.
 cl_int checkBuffer(cl_command_queue q, cl_mem m) {
@@ -17,8 +23,8 @@ cl_int checkBuffer(cl_command_queue q, cl_mem m) {
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL EnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool, size_t offset, size_t bytes, void* ptr,
-                                     cl_uint n, const cl_event* list, cl_event* ev) {
+cl_int CL_API_CALL EnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool, size_t offset, size_t bytes,
+                                     void* ptr, cl_uint n, const cl_event* list, cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;
@@ -43,10 +49,13 @@ cl_int CL_API_CALL EnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool, siz
     return CL_SUCCESS;
 }
 
-bool overlaps(const uint8_t* a, size_t an, const uint8_t* b, size_t bn) { return a < b + bn && b < a + an; }
+bool overlaps(const uint8_t* a, size_t an, const uint8_t* b, size_t bn) {
+    return a < b + bn && b < a + an;
+}
 
 cl_int CL_API_CALL EnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
-                                     size_t dst_offset, size_t bytes, cl_uint n, const cl_event* list, cl_event* ev) {
+                                     size_t dst_offset, size_t bytes, cl_uint n, const cl_event* list,
+                                     cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;
@@ -61,14 +70,16 @@ cl_int CL_API_CALL EnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst,
 }
 
 cl_int CL_API_CALL EnqueueFillBuffer(cl_command_queue q, cl_mem m, const void* pattern, size_t pattern_size,
-                                     size_t offset, size_t bytes, cl_uint n, const cl_event* list, cl_event* ev) {
+                                     size_t offset, size_t bytes, cl_uint n, const cl_event* list,
+                                     cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;
     if (cl_int e = checkBuffer(q, m)) return e;
     bool power_of_two = pattern_size && (pattern_size & (pattern_size - 1)) == 0;
     if (!pattern || !power_of_two || pattern_size > 128) return CL_INVALID_VALUE;
-    if (offset % pattern_size || bytes % pattern_size || !inRange(offset, bytes, m->size)) return CL_INVALID_VALUE;
+    if (offset % pattern_size || bytes % pattern_size || !inRange(offset, bytes, m->size))
+        return CL_INVALID_VALUE;
     for (size_t i = 0; i < bytes; i += pattern_size) std::memcpy(m->data + offset + i, pattern, pattern_size);
     completeCommand(q, CL_COMMAND_FILL_BUFFER, start, CL_SUCCESS, ev);
     return CL_SUCCESS;
@@ -77,7 +88,9 @@ cl_int CL_API_CALL EnqueueFillBuffer(cl_command_queue q, cl_mem m, const void* p
 // Rectangular regions: pitches of 0 mean tightly packed; the last byte must lie inside the buffer.
 struct Rect {
     size_t origin[3], region[3], row_pitch, slice_pitch;
-    size_t offset(size_t z, size_t y) const { return (origin[2] + z) * slice_pitch + (origin[1] + y) * row_pitch + origin[0]; }
+    size_t offset(size_t z, size_t y) const {
+        return (origin[2] + z) * slice_pitch + (origin[1] + y) * row_pitch + origin[0];
+    }
     size_t lastByte() const { return offset(region[2] - 1, region[1] - 1) + region[0]; }
 };
 
@@ -99,12 +112,13 @@ cl_int makeRect(const size_t* origin, const size_t* region, size_t row_pitch, si
 
 void copyRect(uint8_t* dst, const Rect& d, const uint8_t* src, const Rect& s) {
     for (size_t z = 0; z < s.region[2]; ++z)
-        for (size_t y = 0; y < s.region[1]; ++y) std::memmove(dst + d.offset(z, y), src + s.offset(z, y), s.region[0]);
+        for (size_t y = 0; y < s.region[1]; ++y)
+            std::memmove(dst + d.offset(z, y), src + s.offset(z, y), s.region[0]);
 }
 
-cl_int rectTransfer(cl_command_queue q, cl_mem m, bool read, const size_t* buffer_origin, const size_t* host_origin,
-                    const size_t* region, size_t brp, size_t bsp, size_t hrp, size_t hsp, void* ptr, cl_uint n,
-                    const cl_event* list, cl_event* ev) {
+cl_int rectTransfer(cl_command_queue q, cl_mem m, bool read, const size_t* buffer_origin,
+                    const size_t* host_origin, const size_t* region, size_t brp, size_t bsp, size_t hrp,
+                    size_t hsp, void* ptr, cl_uint n, const cl_event* list, cl_event* ev) {
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;
     if (cl_int e = checkBuffer(q, m)) return e;
@@ -115,29 +129,35 @@ cl_int rectTransfer(cl_command_queue q, cl_mem m, bool read, const size_t* buffe
     if (b.lastByte() > m->size) return CL_INVALID_VALUE;
     if (read ? !hostCanRead(m) : !hostCanWrite(m)) return CL_INVALID_OPERATION;
     auto* host = static_cast<uint8_t*>(ptr);
-    if (read) copyRect(host, h, m->data, b);
-    else copyRect(m->data, b, host, h);
-    completeCommand(q, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, start, CL_SUCCESS, ev);
+    if (read)
+        copyRect(host, h, m->data, b);
+    else
+        copyRect(m->data, b, host, h);
+    completeCommand(q, read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT, start, CL_SUCCESS,
+                    ev);
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL EnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool, const size_t* bo, const size_t* ho,
-                                         const size_t* region, size_t brp, size_t bsp, size_t hrp, size_t hsp,
-                                         void* ptr, cl_uint n, const cl_event* list, cl_event* ev) {
+cl_int CL_API_CALL EnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool, const size_t* bo,
+                                         const size_t* ho, const size_t* region, size_t brp, size_t bsp,
+                                         size_t hrp, size_t hsp, void* ptr, cl_uint n, const cl_event* list,
+                                         cl_event* ev) {
     Lock lock(apiMutex());
     return rectTransfer(q, m, true, bo, ho, region, brp, bsp, hrp, hsp, ptr, n, list, ev);
 }
 
-cl_int CL_API_CALL EnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_bool, const size_t* bo, const size_t* ho,
-                                          const size_t* region, size_t brp, size_t bsp, size_t hrp, size_t hsp,
-                                          const void* ptr, cl_uint n, const cl_event* list, cl_event* ev) {
+cl_int CL_API_CALL EnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_bool, const size_t* bo,
+                                          const size_t* ho, const size_t* region, size_t brp, size_t bsp,
+                                          size_t hrp, size_t hsp, const void* ptr, cl_uint n,
+                                          const cl_event* list, cl_event* ev) {
     Lock lock(apiMutex());
     return rectTransfer(q, m, false, bo, ho, region, brp, bsp, hrp, hsp, const_cast<void*>(ptr), n, list, ev);
 }
 
 cl_int CL_API_CALL EnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t* so,
-                                         const size_t* dO, const size_t* region, size_t srp, size_t ssp, size_t drp,
-                                         size_t dsp, cl_uint n, const cl_event* list, cl_event* ev) {
+                                         const size_t* dO, const size_t* region, size_t srp, size_t ssp,
+                                         size_t drp, size_t dsp, cl_uint n, const cl_event* list,
+                                         cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;
@@ -147,8 +167,8 @@ cl_int CL_API_CALL EnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem 
     if (cl_int e = makeRect(so, region, srp, ssp, &s)) return e;
     if (cl_int e = makeRect(dO, region, drp, dsp, &d)) return e;
     if (s.lastByte() > src->size || d.lastByte() > dst->size) return CL_INVALID_VALUE;
-    if (src == dst && overlaps(src->data + s.offset(0, 0), s.lastByte() - s.offset(0, 0), dst->data + d.offset(0, 0),
-                               d.lastByte() - d.offset(0, 0)))
+    if (src == dst && overlaps(src->data + s.offset(0, 0), s.lastByte() - s.offset(0, 0),
+                               dst->data + d.offset(0, 0), d.lastByte() - d.offset(0, 0)))
         return CL_MEM_COPY_OVERLAP;
     copyRect(dst->data, d, src->data, s);
     completeCommand(q, CL_COMMAND_COPY_BUFFER_RECT, start, CL_SUCCESS, ev);
@@ -158,9 +178,11 @@ cl_int CL_API_CALL EnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem 
 cl_int checkMapFlags(cl_mem m, cl_map_flags flags) {
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     if (flags & ~known) return CL_INVALID_VALUE;
-    if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))) return CL_INVALID_VALUE;
+    if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
+        return CL_INVALID_VALUE;
     if ((flags & CL_MAP_READ) && !hostCanRead(m)) return CL_INVALID_OPERATION;
-    if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !hostCanWrite(m)) return CL_INVALID_OPERATION;
+    if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !hostCanWrite(m))
+        return CL_INVALID_OPERATION;
     return CL_SUCCESS;
 }
 
@@ -169,7 +191,10 @@ cl_int checkMapFlags(cl_mem m, cl_map_flags flags) {
 void* CL_API_CALL EnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool, cl_map_flags flags, size_t offset,
                                    size_t bytes, cl_uint n, const cl_event* list, cl_event* ev, cl_int* err) {
     Lock lock(apiMutex());
-    auto fail = [&](cl_int e) { if (err) *err = e; return nullptr; };
+    auto fail = [&](cl_int e) {
+        if (err) *err = e;
+        return nullptr;
+    };
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return fail(e);
     if (cl_int e = checkBuffer(q, m)) return fail(e);
@@ -181,8 +206,8 @@ void* CL_API_CALL EnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool, cl_map
     return m->data + offset;
 }
 
-cl_int CL_API_CALL EnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void* ptr, cl_uint n, const cl_event* list,
-                                         cl_event* ev) {
+cl_int CL_API_CALL EnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void* ptr, cl_uint n,
+                                         const cl_event* list, cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;
@@ -196,8 +221,9 @@ cl_int CL_API_CALL EnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void* ptr
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL EnqueueMigrateMemObjects(cl_command_queue q, cl_uint num, const cl_mem* mems, cl_mem_migration_flags flags,
-                                            cl_uint n, const cl_event* list, cl_event* ev) {
+cl_int CL_API_CALL EnqueueMigrateMemObjects(cl_command_queue q, cl_uint num, const cl_mem* mems,
+                                            cl_mem_migration_flags flags, cl_uint n, const cl_event* list,
+                                            cl_event* ev) {
     Lock lock(apiMutex());
     uint64_t start = nowNs();
     if (cl_int e = checkQueue(q, n, list)) return e;

@@ -57,14 +57,17 @@ TEST_F(KernelTest, ArgumentInfoComesFromTheModule) {
     EXPECT_EQ(argString(copy, 1, CL_KERNEL_ARG_NAME), "src");
     EXPECT_EQ(argString(copy, 2, CL_KERNEL_ARG_NAME), "scale");
     cl_kernel_arg_address_qualifier aq = 0;
-    ASSERT_EQ(clGetKernelArgInfo(copy, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetKernelArgInfo(copy, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(aq, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_GLOBAL));
-    ASSERT_EQ(clGetKernelArgInfo(copy, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetKernelArgInfo(copy, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(aq, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_PRIVATE));
     EXPECT_EQ(clGetKernelArgInfo(copy, 3, CL_KERNEL_ARG_NAME, 0, nullptr, nullptr), CL_INVALID_ARG_INDEX);
 
     cl_kernel fixed = kernel("fixed");
-    ASSERT_EQ(clGetKernelArgInfo(fixed, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetKernelArgInfo(fixed, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(aq, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_LOCAL));
 
     cl_kernel images = kernel("images");
@@ -97,8 +100,8 @@ TEST_F(KernelTest, SetKernelArgValidation) {
     EXPECT_EQ(clSetKernelArg(fixed, 1, 0, nullptr), CL_INVALID_ARG_SIZE);
     EXPECT_EQ(clSetKernelArg(fixed, 1, 64, nullptr), CL_SUCCESS);
     cl_ulong local_bytes = 0;
-    ASSERT_EQ(clGetKernelWorkGroupInfo(fixed, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local_bytes), &local_bytes,
-                                       nullptr),
+    ASSERT_EQ(clGetKernelWorkGroupInfo(fixed, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local_bytes),
+                                       &local_bytes, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(local_bytes, 64u);
 
@@ -158,46 +161,46 @@ TEST_F(KernelTest, EnqueueRejectsUnsetArgumentsAndBadSizes) {
 TEST_F(KernelTest, WorkGroupAndSubGroupQueries) {
     cl_kernel fixed = kernel("fixed");
     size_t compile[3] = {};
-    ASSERT_EQ(clGetKernelWorkGroupInfo(fixed, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(compile), compile,
-                                       nullptr),
+    ASSERT_EQ(clGetKernelWorkGroupInfo(fixed, device_, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(compile),
+                                       compile, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(compile[0], 32u);
     EXPECT_EQ(compile[1], 1u);
     size_t sg = 0;
-    ASSERT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, nullptr, sizeof(sg),
-                                      &sg, nullptr),
+    ASSERT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, nullptr,
+                                      sizeof(sg), &sg, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(sg, 16u);
     size_t local = 32, value = 0;
-    ASSERT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local), &local,
-                                      sizeof(value), &value, nullptr),
+    ASSERT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(local),
+                                      &local, sizeof(value), &value, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(value, 16u);
-    ASSERT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local), &local,
-                                      sizeof(value), &value, nullptr),
+    ASSERT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(local),
+                                      &local, sizeof(value), &value, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(value, 2u);
     size_t count = 3, local_out[2] = {};
-    ASSERT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(count), &count,
-                                      sizeof(local_out), local_out, nullptr),
+    ASSERT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(count),
+                                      &count, sizeof(local_out), local_out, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(local_out[0], 48u);
     EXPECT_EQ(local_out[1], 1u);
-    EXPECT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 0, nullptr, sizeof(value),
-                                      &value, nullptr),
+    EXPECT_EQ(clGetKernelSubGroupInfo(fixed, device_, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 0, nullptr,
+                                      sizeof(value), &value, nullptr),
               CL_INVALID_VALUE);
     // A kernel without a required size reports 0 and runs at the profile's default size.
     cl_kernel copy = kernel("copy");
-    ASSERT_EQ(clGetKernelSubGroupInfo(copy, device_, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, nullptr, sizeof(sg),
-                                      &sg, nullptr),
+    ASSERT_EQ(clGetKernelSubGroupInfo(copy, device_, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, nullptr,
+                                      sizeof(sg), &sg, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(sg, 0u);
     // The cl_khr_subgroups entry point answers the same through the extension address.
     auto khr = reinterpret_cast<clGetKernelSubGroupInfoKHR_fn>(
         clGetExtensionFunctionAddressForPlatform(platform_, "clGetKernelSubGroupInfoKHR"));
     ASSERT_NE(khr, nullptr);
-    ASSERT_EQ(khr(fixed, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof(local), &local, sizeof(value),
-                  &value, nullptr),
+    ASSERT_EQ(khr(fixed, device_, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof(local), &local,
+                  sizeof(value), &value, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(value, 16u);
 }
@@ -208,10 +211,12 @@ TEST_F(KernelTest, KernelUndefinedBehaviourFailsTheEnqueue) {
     ASSERT_EQ(clSetKernelArg(ub, 0, sizeof(cl_mem), &b), CL_SUCCESS);
     size_t global = 16;
     cl_event ev = nullptr;
-    EXPECT_EQ(clEnqueueNDRangeKernel(queue_, ub, 1, nullptr, &global, nullptr, 0, nullptr, &ev), CL_OUT_OF_RESOURCES);
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue_, ub, 1, nullptr, &global, nullptr, 0, nullptr, &ev),
+              CL_OUT_OF_RESOURCES);
     ASSERT_NE(ev, nullptr);
     cl_int status = 0;
-    ASSERT_EQ(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+              CL_SUCCESS);
     EXPECT_LT(status, 0);
     EXPECT_EQ(clReleaseEvent(ev), CL_SUCCESS);
     ASSERT_EQ(messages_.size(), 1u);
@@ -233,25 +238,30 @@ TEST_F(KernelTest, NDRangeRunsAndProfiles) {
     cl_event ev = nullptr;
     ASSERT_EQ(clEnqueueNDRangeKernel(queue_, copy, 1, nullptr, &global, &local, 0, nullptr, &ev), CL_SUCCESS);
     cl_int status = 1;
-    ASSERT_EQ(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(status, CL_COMPLETE);
     cl_ulong start = 0, end = 0;
-    ASSERT_EQ(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr),
+              CL_SUCCESS);
     ASSERT_EQ(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr), CL_SUCCESS);
     EXPECT_LE(start, end);
     EXPECT_EQ(clReleaseEvent(ev), CL_SUCCESS);
     EXPECT_TRUE(messages_.empty());
     if (standIn()) GTEST_SKIP() << "the stand-in interpreter does not execute kernels";
     std::vector<uint32_t> result(100, 0);
-    ASSERT_EQ(clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, result.size() * 4, result.data(), 0, nullptr, nullptr),
-              CL_SUCCESS);
+    ASSERT_EQ(
+        clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, result.size() * 4, result.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
     for (size_t i = 0; i < result.size(); ++i) ASSERT_EQ(result[i], src[i] * 3) << "work-item " << i;
     // Without a local size the device picks one.
     scale = 5;
     ASSERT_EQ(clSetKernelArg(copy, 2, sizeof(scale), &scale), CL_SUCCESS);
-    ASSERT_EQ(clEnqueueNDRangeKernel(queue_, copy, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
-    ASSERT_EQ(clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, result.size() * 4, result.data(), 0, nullptr, nullptr),
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue_, copy, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
               CL_SUCCESS);
+    ASSERT_EQ(
+        clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, result.size() * 4, result.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
     for (size_t i = 0; i < result.size(); ++i) ASSERT_EQ(result[i], src[i] * 5) << "work-item " << i;
 }
 
@@ -262,10 +272,12 @@ TEST_F(KernelTest, RequiredSubGroupSizeShapesSubGroups) {
     ASSERT_EQ(clSetKernelArg(fixed, 0, sizeof(cl_mem), &out), CL_SUCCESS);
     ASSERT_EQ(clSetKernelArg(fixed, 1, 64, nullptr), CL_SUCCESS);
     size_t global = 64;  // no local size: the required 32x1x1 is used
-    ASSERT_EQ(clEnqueueNDRangeKernel(queue_, fixed, 1, nullptr, &global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
-    std::vector<uint32_t> result(64, 0);
-    ASSERT_EQ(clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, result.size() * 4, result.data(), 0, nullptr, nullptr),
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue_, fixed, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
               CL_SUCCESS);
+    std::vector<uint32_t> result(64, 0);
+    ASSERT_EQ(
+        clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, result.size() * 4, result.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
     for (size_t i = 0; i < result.size(); ++i) {
         size_t local_id = i % 32;
         EXPECT_EQ(result[i], (local_id / 16) * 100 + local_id % 16) << "work-item " << i;

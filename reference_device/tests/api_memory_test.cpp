@@ -23,7 +23,8 @@ TEST_F(ApiTest, BufferCreationRules) {
     EXPECT_EQ(err, CL_INVALID_HOST_PTR);
     EXPECT_EQ(clCreateBuffer(context_, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 64, nullptr, &err), nullptr);
     EXPECT_EQ(err, CL_INVALID_VALUE);
-    EXPECT_EQ(clCreateBuffer(context_, CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR, sizeof(host), host, &err), nullptr);
+    EXPECT_EQ(clCreateBuffer(context_, CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR, sizeof(host), host, &err),
+              nullptr);
     EXPECT_EQ(err, CL_INVALID_VALUE);
     EXPECT_EQ(clCreateBuffer(context_, cl_mem_flags(1) << 40, 64, nullptr, &err), nullptr);
     EXPECT_EQ(err, CL_INVALID_VALUE);
@@ -38,23 +39,27 @@ TEST_F(ApiTest, BufferRoundTripsAndHostPointers) {
     ASSERT_EQ(err, CL_SUCCESS);
     init[0] = 7;  // COPY_HOST_PTR copied at creation: later host changes are not seen
     std::vector<uint32_t> out(64, 0);
-    ASSERT_EQ(clEnqueueReadBuffer(queue_, copy, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadBuffer(queue_, copy, CL_TRUE, 0, out.size() * 4, out.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(out, iota(64, 1000));
 
     std::vector<uint32_t> shared(64, 0);
     cl_mem use = clCreateBuffer(context_, CL_MEM_USE_HOST_PTR, shared.size() * 4, shared.data(), &err);
     ASSERT_EQ(err, CL_SUCCESS);
     std::vector<uint32_t> data = iota(16, 5);
-    ASSERT_EQ(clEnqueueWriteBuffer(queue_, use, CL_TRUE, 16, data.size() * 4, data.data(), 0, nullptr, nullptr),
-              CL_SUCCESS);
+    ASSERT_EQ(
+        clEnqueueWriteBuffer(queue_, use, CL_TRUE, 16, data.size() * 4, data.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
     EXPECT_EQ(shared[4], 5u);
     EXPECT_EQ(shared[19], 20u);
     void* host_ptr = nullptr;
     ASSERT_EQ(clGetMemObjectInfo(use, CL_MEM_HOST_PTR, sizeof(host_ptr), &host_ptr, nullptr), CL_SUCCESS);
     EXPECT_EQ(host_ptr, shared.data());
 
-    EXPECT_EQ(clEnqueueReadBuffer(queue_, copy, CL_TRUE, 4, 64 * 4, out.data(), 0, nullptr, nullptr), CL_INVALID_VALUE);
-    EXPECT_EQ(clEnqueueReadBuffer(queue_, copy, CL_TRUE, 0, 4, nullptr, 0, nullptr, nullptr), CL_INVALID_VALUE);
+    EXPECT_EQ(clEnqueueReadBuffer(queue_, copy, CL_TRUE, 4, 64 * 4, out.data(), 0, nullptr, nullptr),
+              CL_INVALID_VALUE);
+    EXPECT_EQ(clEnqueueReadBuffer(queue_, copy, CL_TRUE, 0, 4, nullptr, 0, nullptr, nullptr),
+              CL_INVALID_VALUE);
 
     // Copy, fill, and overlap detection.
     ASSERT_EQ(clEnqueueCopyBuffer(queue_, copy, use, 0, 0, 64, 0, nullptr, nullptr), CL_SUCCESS);
@@ -90,24 +95,25 @@ TEST_F(ApiTest, RectTransfersAndMapping) {
     std::vector<uint8_t> host(5 * 3);
     std::iota(host.begin(), host.end(), uint8_t(1));
     size_t bo[3] = {2, 1, 0}, ho[3] = {0, 0, 0}, region[3] = {4, 3, 1};
-    ASSERT_EQ(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, bo, ho, region, 16, 0, 5, 0, host.data(), 0, nullptr,
-                                       nullptr),
+    ASSERT_EQ(clEnqueueWriteBufferRect(queue_, m, CL_TRUE, bo, ho, region, 16, 0, 5, 0, host.data(), 0,
+                                       nullptr, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(backing[1 * 16 + 2], 1);
     EXPECT_EQ(backing[1 * 16 + 5], 4);
     EXPECT_EQ(backing[1 * 16 + 6], 0);
     EXPECT_EQ(backing[3 * 16 + 2], 11);
     std::vector<uint8_t> back(4 * 3, 0);
-    ASSERT_EQ(clEnqueueReadBufferRect(queue_, m, CL_TRUE, bo, ho, region, 16, 0, 0, 0, back.data(), 0, nullptr, nullptr),
+    ASSERT_EQ(clEnqueueReadBufferRect(queue_, m, CL_TRUE, bo, ho, region, 16, 0, 0, 0, back.data(), 0,
+                                      nullptr, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(back[4], 6);  // row 1 of the block
     size_t too_far[3] = {14, 7, 0};
-    EXPECT_EQ(clEnqueueReadBufferRect(queue_, m, CL_TRUE, too_far, ho, region, 16, 0, 0, 0, back.data(), 0, nullptr,
-                                      nullptr),
+    EXPECT_EQ(clEnqueueReadBufferRect(queue_, m, CL_TRUE, too_far, ho, region, 16, 0, 0, 0, back.data(), 0,
+                                      nullptr, nullptr),
               CL_INVALID_VALUE);
 
-    auto* p = static_cast<uint8_t*>(
-        clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 16, 32, 0, nullptr, nullptr, &err));
+    auto* p = static_cast<uint8_t*>(clEnqueueMapBuffer(queue_, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 16, 32,
+                                                       0, nullptr, nullptr, &err));
     ASSERT_EQ(err, CL_SUCCESS);
     EXPECT_EQ(p, backing.data() + 16);  // USE_HOST_PTR maps to the application's memory
     cl_uint maps = 0;
@@ -123,8 +129,9 @@ TEST_F(ApiTest, SubBufferOriginRuleAndAliasing) {
     cl_mem parent = clCreateBuffer(context_, CL_MEM_READ_WRITE, 1024, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
     cl_uint align_bits = 0;
-    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align_bits), &align_bits, nullptr),
-              CL_SUCCESS);
+    ASSERT_EQ(
+        clGetDeviceInfo(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align_bits), &align_bits, nullptr),
+        CL_SUCCESS);
     const size_t align = align_bits / 8;
     cl_buffer_region misaligned{align / 2, 64};
     EXPECT_EQ(clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &misaligned, &err), nullptr);
@@ -144,11 +151,13 @@ TEST_F(ApiTest, SubBufferOriginRuleAndAliasing) {
     uint32_t value = 0x5eed1234;
     ASSERT_EQ(clEnqueueWriteBuffer(queue_, sub, CL_TRUE, 4, 4, &value, 0, nullptr, nullptr), CL_SUCCESS);
     uint32_t seen = 0;
-    ASSERT_EQ(clEnqueueReadBuffer(queue_, parent, CL_TRUE, align + 4, 4, &seen, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadBuffer(queue_, parent, CL_TRUE, align + 4, 4, &seen, 0, nullptr, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(seen, value);
     cl_mem assoc = nullptr;
     size_t offset = 0;
-    ASSERT_EQ(clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(assoc), &assoc, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(assoc), &assoc, nullptr),
+              CL_SUCCESS);
     ASSERT_EQ(clGetMemObjectInfo(sub, CL_MEM_OFFSET, sizeof(offset), &offset, nullptr), CL_SUCCESS);
     EXPECT_EQ(assoc, parent);
     EXPECT_EQ(offset, align);
@@ -171,9 +180,11 @@ cl_image_desc desc2d(size_t w, size_t h, size_t pitch = 0, cl_mem buffer = nullp
 
 TEST_F(ApiTest, SupportedImageFormatsCoverTheSuite) {
     cl_uint n = 0;
-    ASSERT_EQ(clGetSupportedImageFormats(context_, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &n), CL_SUCCESS);
+    ASSERT_EQ(clGetSupportedImageFormats(context_, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &n),
+              CL_SUCCESS);
     std::vector<cl_image_format> formats(n);
-    ASSERT_EQ(clGetSupportedImageFormats(context_, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, n, formats.data(), nullptr),
+    ASSERT_EQ(clGetSupportedImageFormats(context_, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, n,
+                                         formats.data(), nullptr),
               CL_SUCCESS);
     for (cl_channel_order order : {CL_R, CL_RG, CL_RGBA})
         for (cl_channel_type type : {CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_SIGNED_INT8,
@@ -223,12 +234,14 @@ TEST_F(ApiTest, ImageRoundTripFillAndCopy) {
     EXPECT_EQ(width, 8u);
     std::vector<uint32_t> data = iota(32, 100);
     size_t origin[3] = {0, 0, 0}, region[3] = {8, 4, 1};
-    ASSERT_EQ(clEnqueueWriteImage(queue_, img, CL_TRUE, origin, region, 0, 0, data.data(), 0, nullptr, nullptr),
-              CL_SUCCESS);
+    ASSERT_EQ(
+        clEnqueueWriteImage(queue_, img, CL_TRUE, origin, region, 0, 0, data.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
     // Read back a 3x2 window at (2, 1) into a host block with a 16-byte row pitch.
     std::vector<uint32_t> window(4 * 2, 0);
     size_t wo[3] = {2, 1, 0}, wr[3] = {3, 2, 1};
-    ASSERT_EQ(clEnqueueReadImage(queue_, img, CL_TRUE, wo, wr, 16, 0, window.data(), 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadImage(queue_, img, CL_TRUE, wo, wr, 16, 0, window.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(window[0], 100u + 1 * 8 + 2);
     EXPECT_EQ(window[2], 100u + 1 * 8 + 4);
     EXPECT_EQ(window[3], 0u);  // pitch padding untouched
@@ -243,8 +256,9 @@ TEST_F(ApiTest, ImageRoundTripFillAndCopy) {
     ASSERT_EQ(err, CL_SUCCESS);
     ASSERT_EQ(clEnqueueCopyImage(queue_, img, copy, origin, origin, region, 0, nullptr, nullptr), CL_SUCCESS);
     std::vector<uint32_t> all(32, 0);
-    ASSERT_EQ(clEnqueueReadImage(queue_, copy, CL_TRUE, origin, region, 0, 0, all.data(), 0, nullptr, nullptr),
-              CL_SUCCESS);
+    ASSERT_EQ(
+        clEnqueueReadImage(queue_, copy, CL_TRUE, origin, region, 0, 0, all.data(), 0, nullptr, nullptr),
+        CL_SUCCESS);
     EXPECT_EQ(all[1 * 8 + 1], 0xfeedf00du);
     EXPECT_EQ(all[2 * 8 + 2], 0xfeedf00du);
     EXPECT_EQ(all[1 * 8 + 3], 100u + 1 * 8 + 3);
@@ -261,7 +275,8 @@ TEST_F(ApiTest, ImageRoundTripFillAndCopy) {
     ASSERT_EQ(clEnqueueFillImage(queue_, u8, fcolor, origin, region, 0, nullptr, nullptr), CL_SUCCESS);
     uint8_t texel[4] = {};
     size_t one[3] = {1, 1, 1};
-    ASSERT_EQ(clEnqueueReadImage(queue_, u8, CL_TRUE, origin, one, 0, 0, texel, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadImage(queue_, u8, CL_TRUE, origin, one, 0, 0, texel, 0, nullptr, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(texel[0], 255);
     EXPECT_EQ(texel[1], 0);
     EXPECT_EQ(texel[2], 128);
@@ -271,8 +286,9 @@ TEST_F(ApiTest, ImageRoundTripFillAndCopy) {
 TEST_F(ApiTest, Image2dFromBufferSharesStorage) {
     cl_int err = CL_SUCCESS;
     cl_uint pitch_align = 0;
-    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_IMAGE_PITCH_ALIGNMENT, sizeof(pitch_align), &pitch_align, nullptr),
-              CL_SUCCESS);
+    ASSERT_EQ(
+        clGetDeviceInfo(device_, CL_DEVICE_IMAGE_PITCH_ALIGNMENT, sizeof(pitch_align), &pitch_align, nullptr),
+        CL_SUCCESS);
     ASSERT_GT(pitch_align, 0u);
     const size_t width = 5, height = 3, texel = 4;
     const size_t pitch = pitch_align * texel * ((width + pitch_align - 1) / pitch_align);
@@ -284,10 +300,12 @@ TEST_F(ApiTest, Image2dFromBufferSharesStorage) {
     ASSERT_EQ(err, CL_SUCCESS);
     int32_t v = -77;
     size_t origin[3] = {4, 2, 0}, one[3] = {1, 1, 1};
-    ASSERT_EQ(clEnqueueWriteImage(queue_, img, CL_TRUE, origin, one, 0, 0, &v, 0, nullptr, nullptr), CL_SUCCESS);
-    int32_t seen = 0;
-    ASSERT_EQ(clEnqueueReadBuffer(queue_, buffer, CL_TRUE, 2 * pitch + 4 * texel, 4, &seen, 0, nullptr, nullptr),
+    ASSERT_EQ(clEnqueueWriteImage(queue_, img, CL_TRUE, origin, one, 0, 0, &v, 0, nullptr, nullptr),
               CL_SUCCESS);
+    int32_t seen = 0;
+    ASSERT_EQ(
+        clEnqueueReadBuffer(queue_, buffer, CL_TRUE, 2 * pitch + 4 * texel, 4, &seen, 0, nullptr, nullptr),
+        CL_SUCCESS);
     EXPECT_EQ(seen, -77);
     cl_mem assoc = nullptr;
     ASSERT_EQ(clGetImageInfo(img, CL_IMAGE_BUFFER, sizeof(assoc), &assoc, nullptr), CL_SUCCESS);
@@ -301,7 +319,8 @@ TEST_F(ApiTest, Image2dFromBufferSharesStorage) {
     EXPECT_EQ(err, CL_INVALID_IMAGE_DESCRIPTOR);
     // The image keeps its buffer alive.
     EXPECT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
-    ASSERT_EQ(clEnqueueReadImage(queue_, img, CL_TRUE, origin, one, 0, 0, &seen, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadImage(queue_, img, CL_TRUE, origin, one, 0, 0, &seen, 0, nullptr, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(seen, -77);
     EXPECT_EQ(clReleaseMemObject(img), CL_SUCCESS);
 }

@@ -2,9 +2,9 @@
 #include <CL/cl_icd.h>
 #include <dlfcn.h>
 
+#include <dirent.h>
 #include <algorithm>
 #include <cstdlib>
-#include <dirent.h>
 #include <fstream>
 #include <set>
 
@@ -34,10 +34,12 @@ std::set<std::string> split(const std::string& s) {
 
 TEST_F(ApiTest, PlatformReportsOpenCL30AndIcdSuffix) {
     char version[256] = {};
-    ASSERT_EQ(clGetPlatformInfo(platform_, CL_PLATFORM_VERSION, sizeof(version), version, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetPlatformInfo(platform_, CL_PLATFORM_VERSION, sizeof(version), version, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(std::string(version).rfind("OpenCL 3.0 ", 0), 0u) << version;
     char suffix[64] = {};
-    ASSERT_EQ(clGetPlatformInfo(platform_, CL_PLATFORM_ICD_SUFFIX_KHR, sizeof(suffix), suffix, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetPlatformInfo(platform_, CL_PLATFORM_ICD_SUFFIX_KHR, sizeof(suffix), suffix, nullptr),
+              CL_SUCCESS);
     EXPECT_STRNE(suffix, "");
     // A value buffer smaller than the answer is CL_INVALID_VALUE, not a truncated string.
     EXPECT_EQ(clGetPlatformInfo(platform_, CL_PLATFORM_VERSION, 4, version, nullptr), CL_INVALID_VALUE);
@@ -60,15 +62,16 @@ TEST_F(ApiTest, ExtensionStringMatchesExtensionsWithVersion) {
     size_t size = 0;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &size), CL_SUCCESS);
     std::vector<cl_name_version> versions(size / sizeof(cl_name_version));
-    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, versions.data(), nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, versions.data(), nullptr),
+              CL_SUCCESS);
     std::set<std::string> versioned;
     for (const cl_name_version& nv : versions) versioned.insert(nv.name);
     EXPECT_EQ(names, versioned);
-    for (const char* required : {"cl_khr_il_program", "cl_khr_spirv_queries", "cl_intel_subgroups",
-                                 "cl_intel_spirv_subgroups", "cl_intel_required_subgroup_size",
-                                 "cl_intel_subgroups_short", "cl_intel_subgroups_char", "cl_intel_subgroups_long",
-                                 "cl_khr_fp16", "cl_khr_fp64", "cl_khr_image2d_from_buffer",
-                                 "cl_intel_subgroup_matrix_multiply_accumulate"})
+    for (const char* required :
+         {"cl_khr_il_program", "cl_khr_spirv_queries", "cl_intel_subgroups", "cl_intel_spirv_subgroups",
+          "cl_intel_required_subgroup_size", "cl_intel_subgroups_short", "cl_intel_subgroups_char",
+          "cl_intel_subgroups_long", "cl_khr_fp16", "cl_khr_fp64", "cl_khr_image2d_from_buffer",
+          "cl_intel_subgroup_matrix_multiply_accumulate"})
         EXPECT_TRUE(names.count(required)) << required;
     const bool hpc = profileName() == "xe_hpc";
     EXPECT_EQ(names.count("cl_intel_subgroup_2d_block_io") == 1, hpc);
@@ -83,18 +86,21 @@ TEST_F(ApiTest, SubGroupSizesFollowProfile) {
     size_t size = 0;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, nullptr, &size), CL_SUCCESS);
     std::vector<size_t> sizes(size / sizeof(size_t));
-    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_SUB_GROUP_SIZES_INTEL, size, sizes.data(), nullptr), CL_SUCCESS);
-    std::vector<size_t> expected = profileName() == "xe_hpc" ? std::vector<size_t>{16, 32}
-                                                               : std::vector<size_t>{8, 16, 32};
+    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_SUB_GROUP_SIZES_INTEL, size, sizes.data(), nullptr),
+              CL_SUCCESS);
+    std::vector<size_t> expected =
+        profileName() == "xe_hpc" ? std::vector<size_t>{16, 32} : std::vector<size_t>{8, 16, 32};
     EXPECT_EQ(sizes, expected);
     cl_uint max_sub_groups = 0;
-    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sub_groups), &max_sub_groups, nullptr),
+    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sub_groups), &max_sub_groups,
+                              nullptr),
               CL_SUCCESS);
     EXPECT_EQ(max_sub_groups, 1024 / expected.front());
 }
 
 TEST_F(ApiTest, SpirvQueriesListProfileExtensionsAndCapabilities) {
-    EXPECT_EQ(deviceString(device_, CL_DEVICE_IL_VERSION), "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
+    EXPECT_EQ(deviceString(device_, CL_DEVICE_IL_VERSION),
+              "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
     size_t size = 0;
     ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_EXTENSIONS_KHR, 0, nullptr, &size), CL_SUCCESS);
     std::vector<const char*> exts(size / sizeof(const char*));
@@ -107,15 +113,18 @@ TEST_F(ApiTest, SpirvQueriesListProfileExtensionsAndCapabilities) {
     EXPECT_EQ(spv.count("SPV_INTEL_media_block_io") == 1, !hpc);
     ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_CAPABILITIES_KHR, 0, nullptr, &size), CL_SUCCESS);
     std::vector<cl_uint> caps(size / sizeof(cl_uint));
-    ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_CAPABILITIES_KHR, size, caps.data(), nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_CAPABILITIES_KHR, size, caps.data(), nullptr),
+              CL_SUCCESS);
     auto has = [&](cl_uint c) { return std::find(caps.begin(), caps.end(), c) != caps.end(); };
     EXPECT_TRUE(has(6) && has(5568) && has(5569) && has(5570) && has(6236));  // Kernel, Intel sub-groups, MMA
-    EXPECT_EQ(has(6228) && has(6229) && has(6230), hpc);                     // 2D block IO
-    EXPECT_EQ(has(5579), !hpc);                                              // media block IO
-    ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, 0, nullptr, &size), CL_SUCCESS);
-    std::vector<const char*> sets(size / sizeof(const char*));
-    ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, size, sets.data(), nullptr),
+    EXPECT_EQ(has(6228) && has(6229) && has(6230), hpc);                      // 2D block IO
+    EXPECT_EQ(has(5579), !hpc);                                               // media block IO
+    ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, 0, nullptr, &size),
               CL_SUCCESS);
+    std::vector<const char*> sets(size / sizeof(const char*));
+    ASSERT_EQ(
+        clGetDeviceInfo(device_, REFDEV_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, size, sets.data(), nullptr),
+        CL_SUCCESS);
     ASSERT_EQ(sets.size(), 1u);
     EXPECT_STREQ(sets[0], "OpenCL.std");
 }
@@ -144,7 +153,8 @@ TEST_F(ApiTest, DeviceLimitsForTheSuite) {
 
 TEST_F(ApiTest, ContextAndQueueInfo) {
     cl_uint refs = 0;
-    ASSERT_EQ(clGetContextInfo(context_, CL_CONTEXT_REFERENCE_COUNT, sizeof(refs), &refs, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetContextInfo(context_, CL_CONTEXT_REFERENCE_COUNT, sizeof(refs), &refs, nullptr),
+              CL_SUCCESS);
     EXPECT_GE(refs, 1u);
     cl_device_id d = nullptr;
     ASSERT_EQ(clGetContextInfo(context_, CL_CONTEXT_DEVICES, sizeof(d), &d, nullptr), CL_SUCCESS);
@@ -154,7 +164,8 @@ TEST_F(ApiTest, ContextAndQueueInfo) {
     EXPECT_EQ(props, cl_command_queue_properties(CL_QUEUE_PROFILING_ENABLE));
     cl_int err = CL_SUCCESS;
     // Out-of-order queues are not reported (CL_DEVICE_QUEUE_ON_HOST_PROPERTIES has only profiling).
-    cl_command_queue q = clCreateCommandQueue(context_, device_, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    cl_command_queue q =
+        clCreateCommandQueue(context_, device_, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     EXPECT_EQ(q, nullptr);
     EXPECT_EQ(err, CL_INVALID_QUEUE_PROPERTIES);
     cl_context_properties bad[] = {0x7777, 1, 0};
@@ -181,7 +192,8 @@ TEST_F(DirectDispatchTest, GarbageAndReleasedHandlesAreRejected) {
         uint32_t junk[8];
     } fake{t, {0xffffffffu, 1, 2, 3, 4, 5, 6, 7}};
     size_t size = 0;
-    EXPECT_EQ(t->clGetContextInfo(reinterpret_cast<cl_context>(&fake), CL_CONTEXT_REFERENCE_COUNT, 0, nullptr, &size),
+    EXPECT_EQ(t->clGetContextInfo(reinterpret_cast<cl_context>(&fake), CL_CONTEXT_REFERENCE_COUNT, 0, nullptr,
+                                  &size),
               CL_INVALID_CONTEXT);
     EXPECT_EQ(t->clGetMemObjectInfo(reinterpret_cast<cl_mem>(&fake), CL_MEM_SIZE, 0, nullptr, &size),
               CL_INVALID_MEM_OBJECT);
@@ -197,7 +209,8 @@ TEST_F(DirectDispatchTest, GarbageAndReleasedHandlesAreRejected) {
     ASSERT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
     EXPECT_EQ(t->clGetMemObjectInfo(buffer, CL_MEM_SIZE, 0, nullptr, &size), CL_INVALID_MEM_OBJECT);
     EXPECT_EQ(t->clReleaseMemObject(buffer), CL_INVALID_MEM_OBJECT);
-    EXPECT_EQ(t->clGetContextInfo(nullptr, CL_CONTEXT_REFERENCE_COUNT, 0, nullptr, &size), CL_INVALID_CONTEXT);
+    EXPECT_EQ(t->clGetContextInfo(nullptr, CL_CONTEXT_REFERENCE_COUNT, 0, nullptr, &size),
+              CL_INVALID_CONTEXT);
 }
 
 TEST_F(ApiTest, NullHandlesGiveTheSpecErrors) {
@@ -217,7 +230,8 @@ TEST_F(ApiTest, SourceProgramsFailWithCompilerNotAvailable) {
     ASSERT_EQ(err, CL_SUCCESS);
     EXPECT_EQ(clBuildProgram(p, 1, &device_, "", nullptr, nullptr), CL_COMPILER_NOT_AVAILABLE);
     cl_build_status status = CL_BUILD_NONE;
-    ASSERT_EQ(clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_STATUS, sizeof(status), &status, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_STATUS, sizeof(status), &status, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(status, CL_BUILD_ERROR);
     EXPECT_NE(buildLog(p).find("no OpenCL C compiler"), std::string::npos) << buildLog(p);
     EXPECT_EQ(clCreateKernel(p, "k", &err), nullptr);
@@ -235,7 +249,8 @@ TEST_F(ApiTest, InvalidIlFailsToBuildWithLog) {
     EXPECT_EQ(clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
     EXPECT_FALSE(buildLog(p).empty());
     size_t n = 0;
-    EXPECT_EQ(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n, nullptr), CL_INVALID_PROGRAM_EXECUTABLE);
+    EXPECT_EQ(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(n), &n, nullptr),
+              CL_INVALID_PROGRAM_EXECUTABLE);
     EXPECT_EQ(clReleaseProgram(p), CL_SUCCESS);
     const unsigned char* bin = reinterpret_cast<const unsigned char*>(garbage);
     size_t len = sizeof(garbage);
@@ -304,7 +319,8 @@ TEST_F(ApiTest, UserEventsAndCallbacks) {
     cl_event user = clCreateUserEvent(context_, &err);
     ASSERT_EQ(err, CL_SUCCESS);
     cl_int status = 0;
-    ASSERT_EQ(clGetEventInfo(user, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clGetEventInfo(user, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+              CL_SUCCESS);
     EXPECT_EQ(status, CL_SUBMITTED);
     std::vector<cl_int> seen;
     ASSERT_EQ(clSetEventCallback(user, CL_COMPLETE, countCallback, &seen), CL_SUCCESS);
@@ -319,7 +335,8 @@ TEST_F(ApiTest, UserEventsAndCallbacks) {
     // A failed user event in a wait list fails the command that waits on it.
     cl_event failed = clCreateUserEvent(context_, &err);
     ASSERT_EQ(clSetUserEventStatus(failed, -42), CL_SUCCESS);
-    EXPECT_EQ(clEnqueueMarkerWithWaitList(queue_, 1, &failed, nullptr), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT_EQ(clEnqueueMarkerWithWaitList(queue_, 1, &failed, nullptr),
+              CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     EXPECT_EQ(clEnqueueMarkerWithWaitList(queue_, 1, nullptr, nullptr), CL_INVALID_EVENT_WAIT_LIST);
     EXPECT_EQ(clReleaseEvent(failed), CL_SUCCESS);
     EXPECT_EQ(clReleaseEvent(user), CL_SUCCESS);

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     const char* prefix = "--refdev-profile=";
     for (int i = 1; i < argc; ++i)
-        if (std::strncmp(argv[i], prefix, std::strlen(prefix)) == 0) setenv("REFDEV_PROFILE", argv[i] + std::strlen(prefix), 1);
+        if (std::strncmp(argv[i], prefix, std::strlen(prefix)) == 0)
+            setenv("REFDEV_PROFILE", argv[i] + std::strlen(prefix), 1);
     return RUN_ALL_TESTS();
 }

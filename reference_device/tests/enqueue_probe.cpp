@@ -34,7 +34,9 @@ int main(int argc, char** argv) {
     size_t global = 64;
     std::printf("enqueueing\n");
     std::fflush(stdout);
-    if (clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) != CL_SUCCESS) return 4;
+    if (clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) !=
+        CL_SUCCESS)
+        return 4;
     clFinish(queue);
     clReleaseMemObject(buffer);
     clReleaseKernel(kernel);

@@ -55,37 +55,46 @@ BuildResult buildModule(const uint32_t* words, size_t count, const Profile& prof
         }
         const uint32_t* w = words + i;
         switch (op) {
-        case 17:  // OpCapability
-            if (!profile.hasCapability(w[1])) {
-                r.log = "OpCapability " + std::to_string(w[1]) + " is not supported by profile " + profile.name;
-                return r;
-            }
-            break;
-        case 5: names[w[1]] = decodeString(w + 2, wc - 2); break;  // OpName
-        case 15: if (w[1] == 6) entry_names[w[2]] = decodeString(w + 3, wc - 3); break;  // OpEntryPoint Kernel
-        case 16:  // OpExecutionMode
-            if (w[2] == 17 && wc >= 6) { local_size[w[1]][0] = w[3]; local_size[w[1]][1] = w[4]; local_size[w[1]][2] = w[5]; }
-            if (w[2] == 35 && wc >= 4) sg_size[w[1]] = w[3];
-            break;
-        case 21: types[w[1]] = {op, w[2]}; break;                       // OpTypeInt
-        case 22: types[w[1]] = {op, w[2]}; break;                       // OpTypeFloat
-        case 23: types[w[1]] = {op, types[w[2]].width, 0, w[2], w[3]}; break;  // OpTypeVector
-        case 25: types[w[1]] = {op, 0, 0, 0, 1, wc > 9 ? w[9] : 0}; break;    // OpTypeImage
-        case 26: types[w[1]] = {op}; break;                             // OpTypeSampler
-        case 32: types[w[1]] = {op, 64, w[2], w[3]}; break;             // OpTypePointer
-        case 54: current = w[2]; break;                                 // OpFunction
-        case 55: params[current].push_back({w[1], w[2]}); break;        // OpFunctionParameter
-        default: break;
+            case 17:  // OpCapability
+                if (!profile.hasCapability(w[1])) {
+                    r.log = "OpCapability " + std::to_string(w[1]) + " is not supported by profile " +
+                            profile.name;
+                    return r;
+                }
+                break;
+            case 5: names[w[1]] = decodeString(w + 2, wc - 2); break;  // OpName
+            case 15:
+                if (w[1] == 6) entry_names[w[2]] = decodeString(w + 3, wc - 3);
+                break;  // OpEntryPoint Kernel
+            case 16:    // OpExecutionMode
+                if (w[2] == 17 && wc >= 6) {
+                    local_size[w[1]][0] = w[3];
+                    local_size[w[1]][1] = w[4];
+                    local_size[w[1]][2] = w[5];
+                }
+                if (w[2] == 35 && wc >= 4) sg_size[w[1]] = w[3];
+                break;
+            case 21: types[w[1]] = {op, w[2]}; break;                              // OpTypeInt
+            case 22: types[w[1]] = {op, w[2]}; break;                              // OpTypeFloat
+            case 23: types[w[1]] = {op, types[w[2]].width, 0, w[2], w[3]}; break;  // OpTypeVector
+            case 25: types[w[1]] = {op, 0, 0, 0, 1, wc > 9 ? w[9] : 0}; break;     // OpTypeImage
+            case 26: types[w[1]] = {op}; break;                                    // OpTypeSampler
+            case 32: types[w[1]] = {op, 64, w[2], w[3]}; break;                    // OpTypePointer
+            case 54: current = w[2]; break;                                        // OpFunction
+            case 55: params[current].push_back({w[1], w[2]}); break;               // OpFunctionParameter
+            default: break;
         }
         i += wc;
     }
     for (auto& [fn, name] : entry_names) {
         KernelInfo k;
         k.name = name;
-        if (local_size.count(fn)) for (int d = 0; d < 3; ++d) k.reqd_work_group_size[d] = local_size[fn][d];
+        if (local_size.count(fn))
+            for (int d = 0; d < 3; ++d) k.reqd_work_group_size[d] = local_size[fn][d];
         if (sg_size.count(fn)) {
             if (!profile.hasSubGroupSize(sg_size[fn])) {
-                r.log = "SubgroupSize " + std::to_string(sg_size[fn]) + " is not supported by profile " + profile.name;
+                r.log = "SubgroupSize " + std::to_string(sg_size[fn]) + " is not supported by profile " +
+                        profile.name;
                 return r;
             }
             k.required_sub_group_size = sg_size[fn];
@@ -96,8 +105,9 @@ BuildResult buildModule(const uint32_t* words, size_t count, const Profile& prof
             const Type& t = types[type_id];
             if (t.op == 32) {
                 a.size = 8;
-                a.kind = t.storage == 4 ? ArgKind::LocalBuffer : t.storage == 0 ? ArgKind::ConstantBuffer
-                                                                                 : ArgKind::GlobalBuffer;
+                a.kind = t.storage == 4   ? ArgKind::LocalBuffer
+                         : t.storage == 0 ? ArgKind::ConstantBuffer
+                                          : ArgKind::GlobalBuffer;
                 const Type& p = types[t.pointee];
                 a.type_name = std::string(p.op == 22 ? "float" : "uint") + "*";
             } else if (t.op == 25) {
@@ -123,7 +133,9 @@ BuildResult buildModule(const uint32_t* words, size_t count, const Profile& prof
     return r;
 }
 
-const std::vector<KernelInfo>& kernels(const Module& module) { return module.kernels; }
+const std::vector<KernelInfo>& kernels(const Module& module) {
+    return module.kernels;
+}
 
 uint32_t subGroupSize(const Module& module, const std::string& kernel, const Profile& profile) {
     for (const KernelInfo& k : module.kernels)
@@ -131,8 +143,8 @@ uint32_t subGroupSize(const Module& module, const std::string& kernel, const Pro
     return profile.default_sub_group_size;
 }
 
-LaunchResult launch(const Module&, const std::string& kernel, const std::vector<ArgValue>&, const NDRange& range,
-                    const Profile&, const Faults&, unsigned) {
+LaunchResult launch(const Module&, const std::string& kernel, const std::vector<ArgValue>&,
+                    const NDRange& range, const Profile&, const Faults&, unsigned) {
     LaunchResult r;
     if (kernel == "undefined_behavior") {
         r.ok = false;

@@ -12,8 +12,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     for (const refdev::FaultInfo& f : refdev::allFaults()) {
-        if (names_only) std::printf("%s\n", f.name.c_str());
-        else std::printf("%-40s %s\n", f.name.c_str(), f.description.c_str());
+        if (names_only)
+            std::printf("%s\n", f.name.c_str());
+        else
+            std::printf("%-40s %s\n", f.name.c_str(), f.description.c_str());
     }
     return 0;
 }
