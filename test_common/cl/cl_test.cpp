@@ -33,7 +33,8 @@ std::string errorOf(const std::string& path) {
 }
 
 TEST(ProgramCacheFile, RejectsBadFilesNamingThem) {
-    std::vector<unsigned char> header = {0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    std::vector<unsigned char> header = {0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0,
+                                         0,    0,    1,    0,    0, 0, 0, 0, 0, 0};
     std::string good = writeTemp("good.spv", header);
     EXPECT_EQ(ProgramCache::readSpirvFile(good).size(), 5u);
 

@@ -94,7 +94,8 @@ void probeImages(DeviceInfo& info) {
     optionalScalar(info.device, CL_DEVICE_IMAGE_SUPPORT, images);
     info.image_support = images == CL_TRUE;
     if (!info.image_support) return;
-    info.image2d_max_width = deviceScalar<size_t>(info.device, CL_DEVICE_IMAGE2D_MAX_WIDTH, "IMAGE2D_MAX_WIDTH");
+    info.image2d_max_width =
+        deviceScalar<size_t>(info.device, CL_DEVICE_IMAGE2D_MAX_WIDTH, "IMAGE2D_MAX_WIDTH");
     info.image2d_max_height =
         deviceScalar<size_t>(info.device, CL_DEVICE_IMAGE2D_MAX_HEIGHT, "IMAGE2D_MAX_HEIGHT");
 
@@ -126,7 +127,8 @@ void probeImages(DeviceInfo& info) {
         if (std::any_of(write.begin(), write.end(), [&](const cl_image_format& w) { return same(r, w); }) &&
             !std::any_of(rw.begin(), rw.end(), [&](const cl_image_format& x) { return same(r, x); }))
             rw.push_back(r);
-    for (const auto& f : rw) info.image2d_rw_formats.push_back({f.image_channel_order, f.image_channel_data_type});
+    for (const auto& f : rw)
+        info.image2d_rw_formats.push_back({f.image_channel_order, f.image_channel_data_type});
 }
 
 }  // namespace
@@ -148,7 +150,8 @@ bool DeviceInfo::hasExtension(const std::string& name, uint32_t min_major, uint3
 bool DeviceInfo::supportsSpirv(int major, int minor) const {
     for (const auto& v : il_versions) {
         int ma = 0, mi = 0;
-        if (std::sscanf(v.c_str(), "SPIR-V_%d.%d", &ma, &mi) == 2 && (ma > major || (ma == major && mi >= minor)))
+        if (std::sscanf(v.c_str(), "SPIR-V_%d.%d", &ma, &mi) == 2 &&
+            (ma > major || (ma == major && mi >= minor)))
             return true;
     }
     return false;
@@ -195,7 +198,8 @@ DeviceInfo probeDevice(cl_platform_id platform, cl_device_id device) {
             info.extensions.push_back({nameOf(e), CL_VERSION_MAJOR(e.version), CL_VERSION_MINOR(e.version),
                                        CL_VERSION_PATCH(e.version), true});
     } else {
-        for (const auto& name : splitWords(deviceString(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", true)))
+        for (const auto& name :
+             splitWords(deviceString(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", true)))
             info.extensions.push_back({name, 0, 0, 0, false});
     }
 
@@ -209,14 +213,16 @@ DeviceInfo probeDevice(cl_platform_id platform, cl_device_id device) {
             info.il_versions.push_back(buf);
         }
     } else {
-        info.il_versions = splitWords(deviceString(device, CL_DEVICE_IL_VERSION, "CL_DEVICE_IL_VERSION", false));
+        info.il_versions =
+            splitWords(deviceString(device, CL_DEVICE_IL_VERSION, "CL_DEVICE_IL_VERSION", false));
     }
 
     std::vector<unsigned char> bytes;
     if (queryBytes(device, CL_DEVICE_SUB_GROUP_SIZES_INTEL, bytes)) {
         info.sub_group_sizes.resize(bytes.size() / sizeof(size_t));
         if (!info.sub_group_sizes.empty())
-            std::memcpy(info.sub_group_sizes.data(), bytes.data(), info.sub_group_sizes.size() * sizeof(size_t));
+            std::memcpy(info.sub_group_sizes.data(), bytes.data(),
+                        info.sub_group_sizes.size() * sizeof(size_t));
     }
 
     probeImages(info);

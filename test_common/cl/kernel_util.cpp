@@ -41,8 +41,9 @@ GuardedBuffer::GuardedBuffer(RunContext& ctx, size_t bytes, size_t guard_bytes, 
     whole_.reset(clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, total, nullptr, &err));
     checkInternal(err, "clCreateBuffer(" + std::to_string(total) + " bytes)");
     std::vector<uint8_t> fill(total, poison_);
-    checkInternal(clEnqueueWriteBuffer(ctx.queue, whole_, CL_TRUE, 0, total, fill.data(), 0, nullptr, nullptr),
-                  "clEnqueueWriteBuffer (poison fill)");
+    checkInternal(
+        clEnqueueWriteBuffer(ctx.queue, whole_, CL_TRUE, 0, total, fill.data(), 0, nullptr, nullptr),
+        "clEnqueueWriteBuffer (poison fill)");
     cl_buffer_region region{guard_, bytes_};
     sub_.reset(clCreateSubBuffer(whole_, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
     checkInternal(err, "clCreateSubBuffer(origin " + std::to_string(guard_) + ")");
@@ -51,17 +52,19 @@ GuardedBuffer::GuardedBuffer(RunContext& ctx, size_t bytes, size_t guard_bytes, 
 void GuardedBuffer::write(const void* data, size_t bytes, size_t offset) {
     if (offset + bytes > bytes_)
         throw InternalError("GuardedBuffer::write of " + std::to_string(bytes) + " bytes at " +
-                            std::to_string(offset) + " exceeds the " + std::to_string(bytes_) + "-byte buffer");
-    checkInternal(clEnqueueWriteBuffer(ctx_->queue, whole_, CL_TRUE, guard_ + offset, bytes, data, 0, nullptr,
-                                       nullptr),
-                  "clEnqueueWriteBuffer");
+                            std::to_string(offset) + " exceeds the " + std::to_string(bytes_) +
+                            "-byte buffer");
+    checkInternal(
+        clEnqueueWriteBuffer(ctx_->queue, whole_, CL_TRUE, guard_ + offset, bytes, data, 0, nullptr, nullptr),
+        "clEnqueueWriteBuffer");
 }
 
 std::vector<uint8_t> GuardedBuffer::read() const {
     std::vector<uint8_t> out(bytes_);
     // A failed read-back after a kernel ran is the device's failure, not the harness's.
-    checkCl(clEnqueueReadBuffer(ctx_->queue, whole_, CL_TRUE, guard_, bytes_, out.data(), 0, nullptr, nullptr),
-            "clEnqueueReadBuffer");
+    checkCl(
+        clEnqueueReadBuffer(ctx_->queue, whole_, CL_TRUE, guard_, bytes_, out.data(), 0, nullptr, nullptr),
+        "clEnqueueReadBuffer");
     return out;
 }
 
@@ -72,7 +75,8 @@ std::string GuardedBuffer::checkGuards() const {
     auto describe = [&](size_t index) {
         char buf[160];
         long long rel = static_cast<long long>(index) - static_cast<long long>(guard_);
-        std::snprintf(buf, sizeof buf, "guard band overwritten at byte offset %lld (relative to the buffer start;"
+        std::snprintf(buf, sizeof buf,
+                      "guard band overwritten at byte offset %lld (relative to the buffer start;"
                       " buffer is %zu bytes): 0x%02x instead of poison 0x%02x",
                       rel, bytes_, all[index], poison_);
         return std::string(buf);
@@ -85,7 +89,8 @@ std::string GuardedBuffer::checkGuards() const {
 }
 
 void setLocalArg(cl_kernel kernel, cl_uint index, size_t bytes) {
-    checkCl(clSetKernelArg(kernel, index, bytes, nullptr), "clSetKernelArg(" + std::to_string(index) + ", local)");
+    checkCl(clSetKernelArg(kernel, index, bytes, nullptr),
+            "clSetKernelArg(" + std::to_string(index) + ", local)");
 }
 
 void runNDRange(RunContext& ctx, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local) {

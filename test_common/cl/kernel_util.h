@@ -27,7 +27,7 @@ public:
     cl_mem mem() const { return sub_.get(); }  // pass this to the kernel
     size_t size() const { return bytes_; }
     void write(const void* data, size_t bytes, size_t offset = 0);  // into the middle part
-    std::vector<uint8_t> read() const;                                // the middle part
+    std::vector<uint8_t> read() const;                              // the middle part
     // Returns "" when both guard bands still hold the poison, else a description of the first
     // overwritten byte (offset relative to the start of the middle part, value).
     std::string checkGuards() const;
@@ -41,7 +41,8 @@ private:
 
 template <typename T>
 void setArg(cl_kernel kernel, cl_uint index, const T& value) {
-    checkCl(clSetKernelArg(kernel, index, sizeof(T), &value), "clSetKernelArg(" + std::to_string(index) + ")");
+    checkCl(clSetKernelArg(kernel, index, sizeof(T), &value),
+            "clSetKernelArg(" + std::to_string(index) + ")");
 }
 void setLocalArg(cl_kernel kernel, cl_uint index, size_t bytes);
 

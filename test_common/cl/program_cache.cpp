@@ -46,7 +46,8 @@ std::vector<uint32_t> ProgramCache::readSpirvFile(const std::string& path) {
     in.seekg(0);
     if (!in.read(reinterpret_cast<char*>(words.data()), size))
         throw InternalError("SPIR-V module " + path + " could not be read");
-    if (words.size() < 5) throw InternalError("SPIR-V module " + path + " is corrupt: shorter than the header");
+    if (words.size() < 5)
+        throw InternalError("SPIR-V module " + path + " is corrupt: shorter than the header");
     if (words[0] != kSpirvMagic) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "0x%08x", words[0]);
@@ -85,8 +86,8 @@ const BuiltProgram& ProgramCache::get(const std::vector<uint32_t>& words, const 
         }
     }
     if (err != CL_SUCCESS) {
-        built.log = std::string("clBuildProgram: ") + clErrorName(err) + (built.log.empty() ? "" : "\n") +
-                    built.log;
+        built.log =
+            std::string("clBuildProgram: ") + clErrorName(err) + (built.log.empty() ? "" : "\n") + built.log;
     } else {
         built.built = true;
     }

@@ -13,7 +13,7 @@ namespace cts {
 struct BuiltProgram {
     cl_program program = nullptr;  // owned by the cache; valid only when built is true
     bool built = false;
-    std::string log;               // build log (and the CL error name on failure)
+    std::string log;  // build log (and the CL error name on failure)
 };
 
 class ProgramCache {

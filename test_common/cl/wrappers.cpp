@@ -9,8 +9,7 @@ namespace cts {
 const char* clErrorName(cl_int err) {
     switch (err) {
 #define CTS_CL_ERROR(name) \
-    case name:             \
-        return #name;
+    case name: return #name;
         CTS_CL_ERROR(CL_SUCCESS)
         CTS_CL_ERROR(CL_DEVICE_NOT_FOUND)
         CTS_CL_ERROR(CL_DEVICE_NOT_AVAILABLE)
@@ -76,10 +75,8 @@ const char* clErrorName(cl_int err) {
         CTS_CL_ERROR(CL_MAX_SIZE_RESTRICTION_EXCEEDED)
 #undef CTS_CL_ERROR
         // The ICD loader's own code, returned when no vendor library is installed.
-        case -1001:
-            return "CL_PLATFORM_NOT_FOUND_KHR";
-        default:
-            break;
+        case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+        default: break;
     }
     // Unknown codes: a per-thread buffer keeps the returned pointer valid without shared state.
     thread_local char buf[32];

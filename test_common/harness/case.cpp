@@ -43,7 +43,9 @@ int64_t parseSigned(const std::string& key, const std::string& text) {
 
 }  // namespace
 
-int64_t Params::i(const std::string& key) const { return parseSigned(key, s(key)); }
+int64_t Params::i(const std::string& key) const {
+    return parseSigned(key, s(key));
+}
 
 uint64_t Params::u(const std::string& key) const {
     std::string text = s(key);
@@ -87,7 +89,9 @@ std::vector<int64_t> Params::list(const std::string& key) const {
     return out;
 }
 
-Outcome Family::checkSupport(const CaseSpec&, const DeviceInfo&) const { return Outcome::pass(); }
+Outcome Family::checkSupport(const CaseSpec&, const DeviceInfo&) const {
+    return Outcome::pass();
+}
 
 void Registry::addFamily(std::unique_ptr<Family> family) {
     if (!family) throw InternalError("Registry::addFamily(nullptr)");
@@ -98,7 +102,8 @@ void Registry::addFamily(std::unique_ptr<Family> family) {
 
 void Registry::addCase(CaseSpec spec) {
     if (!families_.count(spec.family))
-        throw InternalError("case '" + spec.name + "' names family '" + spec.family + "', which is not registered");
+        throw InternalError("case '" + spec.name + "' names family '" + spec.family +
+                            "', which is not registered");
     cases_.push_back(std::move(spec));
 }
 

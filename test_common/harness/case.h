@@ -57,7 +57,7 @@ public:
     int64_t i(const std::string& key) const;
     uint64_t u(const std::string& key) const;
     std::string s(const std::string& key) const;
-    bool b(const std::string& key) const;  // "true"/"false"/"1"/"0"
+    bool b(const std::string& key) const;                     // "true"/"false"/"1"/"0"
     std::vector<int64_t> list(const std::string& key) const;  // comma-separated or JSON array text
     const std::map<std::string, std::string>& all() const { return values_; }
 
@@ -92,10 +92,10 @@ struct RunContext {
     cl_context context;
     cl_command_queue queue;
     ProgramCache& programs;
-    uint64_t seed;                // per-case seed: hash(case name) mixed with --seed
-    bool quick;                   // --quick: reduced sweep inside a case is allowed
-    std::string assets_dir;       // where manifest.json and the .spv files live
-    std::string dump_dir;         // --dump-dir, "" when not asked for
+    uint64_t seed;           // per-case seed: hash(case name) mixed with --seed
+    bool quick;              // --quick: reduced sweep inside a case is allowed
+    std::string assets_dir;  // where manifest.json and the .spv files live
+    std::string dump_dir;    // --dump-dir, "" when not asked for
     std::string case_name;
     // Messages from the context's pfn_notify (see test_common/cl/driver_messages.h); may be null.
     DriverMessages* driver_messages = nullptr;

@@ -16,7 +16,8 @@ void dumpCase(const CaseSpec& spec, const Outcome& outcome, const RunSettings& s
     if (FILE* f = std::fopen((base + ".txt").c_str(), "w")) {
         std::fprintf(f, "case: %s\nstatus: %s\nmodule: %s\nkernel: %s\n", spec.name.c_str(),
                      statusName(outcome.status), spec.module.c_str(), spec.kernel.c_str());
-        for (const auto& kv : spec.params.all()) std::fprintf(f, "param %s = %s\n", kv.first.c_str(), kv.second.c_str());
+        for (const auto& kv : spec.params.all())
+            std::fprintf(f, "param %s = %s\n", kv.first.c_str(), kv.second.c_str());
         std::fprintf(f, "message:\n%s\n", outcome.message.c_str());
         std::fclose(f);
     }
@@ -52,16 +53,16 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceSession
     try {
         outcome = checkCaseSupport(spec, registry, session.info);
         if (outcome.status == Status::Pass) {
-            RunContext ctx{session.info,        session.context.get(), session.queue.get(), *session.programs,
-                           result.seed,         settings.quick,        settings.assets_dir, settings.dump_dir,
-                           spec.name,           &session.messages};
+            RunContext ctx{session.info, session.context.get(), session.queue.get(), *session.programs,
+                           result.seed,  settings.quick,        settings.assets_dir, settings.dump_dir,
+                           spec.name,    &session.messages};
             outcome = registry.family(spec.family)->run(spec, ctx);
             // The contract: only the support phases decide NotSupported; a supported case that cannot
             // run is a harness or family bug.
             if (outcome.status == Status::NotSupported)
-                outcome = Outcome::internalError("family '" + spec.family +
-                                                 "' answered NotSupported after its support check: " +
-                                                 outcome.message);
+                outcome = Outcome::internalError(
+                    "family '" + spec.family +
+                    "' answered NotSupported after its support check: " + outcome.message);
         }
     } catch (const InternalError& e) {
         outcome = Outcome::internalError(e.what());
@@ -75,9 +76,11 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceSession
     if (outcome.status != Status::Pass && outcome.status != Status::NotSupported) {
         std::string driver = session.messages.take();
         if (!driver.empty() && outcome.message.find(driver) == std::string::npos)
-            outcome.message += (outcome.message.empty() ? "" : "\n") + std::string("driver messages:\n") + driver;
+            outcome.message +=
+                (outcome.message.empty() ? "" : "\n") + std::string("driver messages:\n") + driver;
     }
-    if (!settings.dump_dir.empty() && outcome.status != Status::Pass && outcome.status != Status::NotSupported)
+    if (!settings.dump_dir.empty() && outcome.status != Status::Pass &&
+        outcome.status != Status::NotSupported)
         dumpCase(spec, outcome, settings);
     result.status = outcome.status;
     result.message = outcome.message;

@@ -20,8 +20,8 @@ std::string openDevice(const Options& options, DeviceSession& s) {
     checkInternal(clGetPlatformIDs(num_platforms, platforms.data(), nullptr), "clGetPlatformIDs");
     s.platform_index = options.platform < 0 ? 0 : options.platform;
     if (static_cast<cl_uint>(s.platform_index) >= num_platforms)
-        return "platform index " + std::to_string(s.platform_index) + " is out of range: " +
-               std::to_string(num_platforms) + " platform(s) found";
+        return "platform index " + std::to_string(s.platform_index) +
+               " is out of range: " + std::to_string(num_platforms) + " platform(s) found";
     cl_platform_id platform = platforms[s.platform_index];
 
     unsigned long long type = CL_DEVICE_TYPE_DEFAULT;
@@ -37,7 +37,8 @@ std::string openDevice(const Options& options, DeviceSession& s) {
     s.device_index = options.device < 0 ? 0 : options.device;
     if (static_cast<cl_uint>(s.device_index) >= num_devices)
         return "device index " + std::to_string(s.device_index) + " is out of range: platform " +
-               std::to_string(s.platform_index) + " has " + std::to_string(num_devices) + " matching device(s)";
+               std::to_string(s.platform_index) + " has " + std::to_string(num_devices) +
+               " matching device(s)";
     cl_device_id device = devices[s.device_index];
 
     try {
@@ -45,7 +46,8 @@ std::string openDevice(const Options& options, DeviceSession& s) {
     } catch (const std::exception& e) {
         return std::string("device probe failed: ") + e.what();
     }
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), 0};
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
+                                     0};
     s.context.reset(clCreateContext(props, 1, &device, &DriverMessages::notify, &s.messages, &err));
     if (err != CL_SUCCESS) return std::string("clCreateContext: ") + clErrorName(err);
     // clCreateCommandQueue exists in every driver generation; the suite needs no queue properties.

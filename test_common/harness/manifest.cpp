@@ -58,7 +58,8 @@ std::string readEntry(const nlohmann::json& e, CaseSpec& spec) {
                 spec.params.set(it.key(), v.dump());
             } else if (v.is_array()) {
                 for (const auto& x : v)
-                    if (!x.is_number_integer()) return "param \"" + it.key() + "\" is an array of non-integers";
+                    if (!x.is_number_integer())
+                        return "param \"" + it.key() + "\" is an array of non-integers";
                 spec.params.set(it.key(), v.dump());
             } else {
                 return "param \"" + it.key() + "\" is not a scalar or integer array";
@@ -117,7 +118,8 @@ ManifestLoad loadManifest(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         ManifestLoad load;
-        load.errors.push_back("manifest " + path + " is missing or unreadable (build the assets target, or pass "
+        load.errors.push_back("manifest " + path +
+                              " is missing or unreadable (build the assets target, or pass "
                               "--assets-dir)");
         return load;
     }

@@ -9,7 +9,7 @@
 namespace cts {
 
 struct ManifestLoad {
-    std::vector<CaseSpec> cases;  // entries with a usable name; a malformed one carries load_error
+    std::vector<CaseSpec> cases;      // entries with a usable name; a malformed one carries load_error
     std::vector<std::string> errors;  // problems affecting the whole file or entries without a name
 };
 

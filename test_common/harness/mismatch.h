@@ -52,8 +52,8 @@ public:
     Outcome outcome() const {
         if (count_ == 0 && checked_ == 0) return Outcome::internalError("verification compared no value");
         if (count_ == 0) return Outcome::pass();
-        std::string msg = std::to_string(count_) + " mismatch(es) of " + std::to_string(checked_) +
-                          " checked values";
+        std::string msg =
+            std::to_string(count_) + " mismatch(es) of " + std::to_string(checked_) + " checked values";
         if (!rule_.empty()) msg += " [" + rule_ + "]";
         msg += "\n" + text_;
         if (count_ > kKeep) msg += "\n... and " + std::to_string(count_ - kKeep) + " more";

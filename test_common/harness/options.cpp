@@ -37,10 +37,10 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
 }
 
 // Options that take a value, as `--name=value` or `--name value`.
-const char* const kValueOptions[] = {"filter", "caselist-file", "exclude-file", "platform", "device",
-                                     "device-type", "icd", "shard", "seed", "json", "junit", "log",
-                                     "timeout", "dump-dir", "assets-dir"};
-const char* const kFlagOptions[] = {"help", "list", "isolate", "quick", "extended", "fail-if-all-skipped",
+const char* const kValueOptions[] = {
+    "filter", "caselist-file", "exclude-file", "platform", "device",  "device-type", "icd",       "shard",
+    "seed",   "json",          "junit",        "log",      "timeout", "dump-dir",    "assets-dir"};
+const char* const kFlagOptions[] = {"help",  "list", "isolate", "quick", "extended", "fail-if-all-skipped",
                                     "worker"};
 
 }  // namespace
@@ -49,12 +49,18 @@ bool parseDeviceType(const std::string& text, unsigned long long& type) {
     std::string t = text;
     std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
     if (t.rfind("cl_device_type_", 0) == 0) t = t.substr(15);
-    if (t == "gpu") type = CL_DEVICE_TYPE_GPU;
-    else if (t == "cpu") type = CL_DEVICE_TYPE_CPU;
-    else if (t == "accelerator") type = CL_DEVICE_TYPE_ACCELERATOR;
-    else if (t == "default") type = CL_DEVICE_TYPE_DEFAULT;
-    else if (t == "all") type = CL_DEVICE_TYPE_ALL;
-    else return false;
+    if (t == "gpu")
+        type = CL_DEVICE_TYPE_GPU;
+    else if (t == "cpu")
+        type = CL_DEVICE_TYPE_CPU;
+    else if (t == "accelerator")
+        type = CL_DEVICE_TYPE_ACCELERATOR;
+    else if (t == "default")
+        type = CL_DEVICE_TYPE_DEFAULT;
+    else if (t == "all")
+        type = CL_DEVICE_TYPE_ALL;
+    else
+        return false;
     return true;
 }
 
@@ -85,19 +91,27 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             name = name.substr(0, eq);
             has_value = true;
         }
-        bool is_flag = std::find(std::begin(kFlagOptions), std::end(kFlagOptions), name) != std::end(kFlagOptions);
+        bool is_flag =
+            std::find(std::begin(kFlagOptions), std::end(kFlagOptions), name) != std::end(kFlagOptions);
         bool takes_value =
             std::find(std::begin(kValueOptions), std::end(kValueOptions), name) != std::end(kValueOptions);
         if (!is_flag && !takes_value) return "unknown option '--" + name + "'";
         if (is_flag) {
             if (has_value) return "option '--" + name + "' takes no value";
-            if (name == "help") out.help = true;
-            else if (name == "list") out.list = true;
-            else if (name == "isolate") out.isolate = true;
-            else if (name == "quick") out.quick = true;
-            else if (name == "extended") out.extended = true;
-            else if (name == "worker") out.worker = true;
-            else if (name == "fail-if-all-skipped") out.fail_if_all_skipped = fail_skipped_given = true;
+            if (name == "help")
+                out.help = true;
+            else if (name == "list")
+                out.list = true;
+            else if (name == "isolate")
+                out.isolate = true;
+            else if (name == "quick")
+                out.quick = true;
+            else if (name == "extended")
+                out.extended = true;
+            else if (name == "worker")
+                out.worker = true;
+            else if (name == "fail-if-all-skipped")
+                out.fail_if_all_skipped = fail_skipped_given = true;
             continue;
         }
         if (!has_value) {
@@ -106,7 +120,9 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 return "option '--" + name + "' needs a value";
             value = args[++a];
         }
-        auto bad = [&](const char* want) { return "option '--" + name + "=" + value + "': expected " + want; };
+        auto bad = [&](const char* want) {
+            return "option '--" + name + "=" + value + "': expected " + want;
+        };
         if (name == "filter") {
             if (value.empty()) return bad("a pattern list POS:POS-NEG:NEG");
             parseFilter(value, out.positive, out.negative);
@@ -125,9 +141,12 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             out.device_type = value;
             type_given = true;
         } else if (name == "icd") {
-            if (value == "system") out.icd_system = true;
-            else if (value == "reference") out.icd_system = false;
-            else return bad("reference or system");
+            if (value == "system")
+                out.icd_system = true;
+            else if (value == "reference")
+                out.icd_system = false;
+            else
+                return bad("reference or system");
         } else if (name == "shard") {
             if (!parseShard(value, out.shard_index, out.shard_count)) return bad("I/N with 0 <= I < N");
             shard_given = true;
@@ -144,11 +163,16 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             out.timeout_seconds = t;
         } else {
             if (value.empty()) return bad("a file or directory name");
-            if (name == "json") out.json_file = value, json_given = true;
-            else if (name == "junit") out.junit_file = value;
-            else if (name == "log") out.log_file = value;
-            else if (name == "dump-dir") out.dump_dir = value;
-            else if (name == "assets-dir") out.assets_dir = value;
+            if (name == "json")
+                out.json_file = value, json_given = true;
+            else if (name == "junit")
+                out.junit_file = value;
+            else if (name == "log")
+                out.log_file = value;
+            else if (name == "dump-dir")
+                out.dump_dir = value;
+            else if (name == "assets-dir")
+                out.assets_dir = value;
         }
     }
 

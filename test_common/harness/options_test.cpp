@@ -51,10 +51,16 @@ TEST(Options, ValuesBothSpellings) {
 }
 
 TEST(Options, UsageErrorsAreOneLineNamingTheProblem) {
-    const std::vector<std::vector<std::string>> bad = {
-        {"--bogus"}, {"-x"}, {"--seed=abc"}, {"--seed=-1"}, {"--shard=3/3"}, {"--shard=1"}, {"--shard=a/b"},
-        {"--shard=0/0"}, {"--platform=x"}, {"--device-type=fpga"}, {"--icd=other"}, {"--timeout=0"},
-        {"--timeout=abc"}, {"--json"}, {"--json="}, {"--json", "--list"}, {"--list=yes"}, {"--quick", "--extended"}, {"--filter="}};
+    const std::vector<std::vector<std::string>> bad = {{"--bogus"},       {"-x"},
+                                                       {"--seed=abc"},    {"--seed=-1"},
+                                                       {"--shard=3/3"},   {"--shard=1"},
+                                                       {"--shard=a/b"},   {"--shard=0/0"},
+                                                       {"--platform=x"},  {"--device-type=fpga"},
+                                                       {"--icd=other"},   {"--timeout=0"},
+                                                       {"--timeout=abc"}, {"--json"},
+                                                       {"--json="},       {"--json", "--list"},
+                                                       {"--list=yes"},    {"--quick", "--extended"},
+                                                       {"--filter="}};
     for (const auto& args : bad) {
         Options o;
         std::string err = parse(args, o);
@@ -67,8 +73,12 @@ TEST(Options, UsageErrorsAreOneLineNamingTheProblem) {
 
 TEST(Options, EnvironmentFillsWhatOptionsLeaveOpen) {
     FakeEnv env;
-    env.vars = {{"CL_PLATFORM_INDEX", "1"},  {"CL_DEVICE_INDEX", "3"},     {"CL_DEVICE_TYPE", "CL_DEVICE_TYPE_CPU"},
-                {"GTEST_TOTAL_SHARDS", "4"}, {"GTEST_SHARD_INDEX", "2"},   {"CL_CONFORMANCE_RESULTS_FILENAME", "x.json"},
+    env.vars = {{"CL_PLATFORM_INDEX", "1"},
+                {"CL_DEVICE_INDEX", "3"},
+                {"CL_DEVICE_TYPE", "CL_DEVICE_TYPE_CPU"},
+                {"GTEST_TOTAL_SHARDS", "4"},
+                {"GTEST_SHARD_INDEX", "2"},
+                {"CL_CONFORMANCE_RESULTS_FILENAME", "x.json"},
                 {"CTS_FAIL_IF_ALL_SKIPPED", "1"}};
     Options o;
     EXPECT_EQ(parse({}, o, env), "");
@@ -80,7 +90,9 @@ TEST(Options, EnvironmentFillsWhatOptionsLeaveOpen) {
     EXPECT_EQ(o.json_file, "x.json");
     EXPECT_TRUE(o.fail_if_all_skipped);
 
-    EXPECT_EQ(parse({"--platform=0", "--device=0", "--device-type=gpu", "--shard=0/2", "--json=y.json"}, o, env), "");
+    EXPECT_EQ(
+        parse({"--platform=0", "--device=0", "--device-type=gpu", "--shard=0/2", "--json=y.json"}, o, env),
+        "");
     EXPECT_EQ(o.platform, 0);
     EXPECT_EQ(o.device, 0);
     EXPECT_EQ(o.device_type, "gpu");
@@ -90,9 +102,8 @@ TEST(Options, EnvironmentFillsWhatOptionsLeaveOpen) {
 }
 
 TEST(Options, MalformedEnvironmentIsAUsageError) {
-    for (auto kv : std::vector<std::pair<std::string, std::string>>{{"CL_PLATFORM_INDEX", "one"},
-                                                                   {"CL_DEVICE_TYPE", "fpga"},
-                                                                   {"GTEST_TOTAL_SHARDS", "0"}}) {
+    for (auto kv : std::vector<std::pair<std::string, std::string>>{
+             {"CL_PLATFORM_INDEX", "one"}, {"CL_DEVICE_TYPE", "fpga"}, {"GTEST_TOTAL_SHARDS", "0"}}) {
         FakeEnv env;
         env.vars[kv.first] = kv.second;
         Options o;
@@ -114,9 +125,10 @@ TEST(Options, DoubleDashEndsOptions) {
 
 TEST(Options, HelpTextMentionsEveryOption) {
     std::string help = usageText("prog");
-    for (const char* opt : {"--filter", "--caselist-file", "--exclude-file", "--list", "--quick", "--extended",
-                            "--shard", "--platform", "--device-type", "--icd", "--seed", "--timeout", "--isolate",
-                            "--assets-dir", "--dump-dir", "--json", "--junit", "--log", "--fail-if-all-skipped"})
+    for (const char* opt :
+         {"--filter", "--caselist-file", "--exclude-file", "--list", "--quick", "--extended", "--shard",
+          "--platform", "--device-type", "--icd", "--seed", "--timeout", "--isolate", "--assets-dir",
+          "--dump-dir", "--json", "--junit", "--log", "--fail-if-all-skipped"})
         EXPECT_NE(help.find(opt), std::string::npos) << opt;
 }
 

@@ -112,14 +112,14 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("quick", info.quick ? "true" : "false");
     x += "    </properties>\n";
     for (const auto& e : info.errors)
-        x += "    <testcase classname=\"harness\" name=\"setup\" time=\"0\">\n      <error message=\"" + xmlEscape(e) +
-             "\" type=\"InternalError\">" + xmlEscape(e) + "</error>\n    </testcase>\n";
+        x += "    <testcase classname=\"harness\" name=\"setup\" time=\"0\">\n      <error message=\"" +
+             xmlEscape(e) + "\" type=\"InternalError\">" + xmlEscape(e) + "</error>\n    </testcase>\n";
     for (const auto& r : results) {
         size_t dot = r.name.rfind('.');
         std::string cls = dot == std::string::npos ? r.name : r.name.substr(0, dot);
         std::snprintf(time, sizeof time, "%.3f", r.duration_ms / 1000.0);
-        x += "    <testcase classname=\"" + xmlEscape(cls) + "\" name=\"" + xmlEscape(r.name) + "\" time=\"" + time +
-             "\"";
+        x += "    <testcase classname=\"" + xmlEscape(cls) + "\" name=\"" + xmlEscape(r.name) + "\" time=\"" +
+             time + "\"";
         std::string msg = xmlEscape(r.message);
         switch (r.status) {
             case Status::Pass: x += "/>\n"; continue;
@@ -152,10 +152,14 @@ std::string shellQuote(const std::string& word) {
 std::string oneLine(const std::string& text) {
     std::string out;
     for (char c : text) {
-        if (c == '\n') out += "\\n";
-        else if (c == '\t') out += ' ';
-        else if (c == '\r') continue;
-        else out += c;
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\t')
+            out += ' ';
+        else if (c == '\r')
+            continue;
+        else
+            out += c;
     }
     return out;
 }
@@ -172,8 +176,8 @@ void LineLog::start(const std::string& name) {
 
 void LineLog::finish(const CaseResult& r) {
     if (!file_) return;
-    std::fprintf(file_, "%s\t%s\t%.0f ms\tseed=%llu\t%s\n", statusName(r.status), r.name.c_str(), r.duration_ms,
-                 static_cast<unsigned long long>(r.seed), oneLine(r.message).c_str());
+    std::fprintf(file_, "%s\t%s\t%.0f ms\tseed=%llu\t%s\n", statusName(r.status), r.name.c_str(),
+                 r.duration_ms, static_cast<unsigned long long>(r.seed), oneLine(r.message).c_str());
     std::fflush(file_);
 }
 

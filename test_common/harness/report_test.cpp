@@ -83,9 +83,12 @@ bool wellFormed(const std::string& x, std::string& why) {
         for (; end < x.size(); ++end) {
             char d = x[end];
             if (quote) {
-                if (d == quote) quote = 0;
-                else if (d == '<') return why = "'<' in attribute", false;
-                else if (d < 0x20 && d != '\t' && d != '\n' && d != '\r') return why = "control char in attribute", false;
+                if (d == quote)
+                    quote = 0;
+                else if (d == '<')
+                    return why = "'<' in attribute", false;
+                else if (d < 0x20 && d != '\t' && d != '\n' && d != '\r')
+                    return why = "control char in attribute", false;
             } else if (d == '"' || d == '\'') {
                 quote = d;
             } else if (d == '>') {
@@ -95,7 +98,8 @@ bool wellFormed(const std::string& x, std::string& why) {
         if (end >= x.size()) return why = "unterminated tag", false;
         std::string tag = x.substr(i + 1, end - i - 1);
         if (tag[0] == '/') {
-            if (stack.empty() || stack.back() != tag.substr(1)) return why = "mismatched </" + tag + ">", false;
+            if (stack.empty() || stack.back() != tag.substr(1))
+                return why = "mismatched </" + tag + ">", false;
             stack.pop_back();
         } else if (tag.back() != '/') {
             stack.push_back(tag.substr(0, tag.find_first_of(" \t\n")));

@@ -11,19 +11,37 @@ struct NamedValue {
     unsigned value;
 };
 
-const NamedValue kOrders[] = {
-    {"CL_R", CL_R}, {"CL_A", CL_A}, {"CL_RG", CL_RG}, {"CL_RA", CL_RA}, {"CL_RGB", CL_RGB},
-    {"CL_RGBA", CL_RGBA}, {"CL_BGRA", CL_BGRA}, {"CL_ARGB", CL_ARGB}, {"CL_INTENSITY", CL_INTENSITY},
-    {"CL_LUMINANCE", CL_LUMINANCE}, {"CL_Rx", CL_Rx}, {"CL_RGx", CL_RGx}, {"CL_RGBx", CL_RGBx},
-    {"CL_DEPTH", CL_DEPTH}, {"CL_ABGR", CL_ABGR}};
+const NamedValue kOrders[] = {{"CL_R", CL_R},
+                              {"CL_A", CL_A},
+                              {"CL_RG", CL_RG},
+                              {"CL_RA", CL_RA},
+                              {"CL_RGB", CL_RGB},
+                              {"CL_RGBA", CL_RGBA},
+                              {"CL_BGRA", CL_BGRA},
+                              {"CL_ARGB", CL_ARGB},
+                              {"CL_INTENSITY", CL_INTENSITY},
+                              {"CL_LUMINANCE", CL_LUMINANCE},
+                              {"CL_Rx", CL_Rx},
+                              {"CL_RGx", CL_RGx},
+                              {"CL_RGBx", CL_RGBx},
+                              {"CL_DEPTH", CL_DEPTH},
+                              {"CL_ABGR", CL_ABGR}};
 
-const NamedValue kTypes[] = {
-    {"CL_SNORM_INT8", CL_SNORM_INT8}, {"CL_SNORM_INT16", CL_SNORM_INT16}, {"CL_UNORM_INT8", CL_UNORM_INT8},
-    {"CL_UNORM_INT16", CL_UNORM_INT16}, {"CL_UNORM_SHORT_565", CL_UNORM_SHORT_565},
-    {"CL_UNORM_SHORT_555", CL_UNORM_SHORT_555}, {"CL_UNORM_INT_101010", CL_UNORM_INT_101010},
-    {"CL_SIGNED_INT8", CL_SIGNED_INT8}, {"CL_SIGNED_INT16", CL_SIGNED_INT16}, {"CL_SIGNED_INT32", CL_SIGNED_INT32},
-    {"CL_UNSIGNED_INT8", CL_UNSIGNED_INT8}, {"CL_UNSIGNED_INT16", CL_UNSIGNED_INT16},
-    {"CL_UNSIGNED_INT32", CL_UNSIGNED_INT32}, {"CL_HALF_FLOAT", CL_HALF_FLOAT}, {"CL_FLOAT", CL_FLOAT}};
+const NamedValue kTypes[] = {{"CL_SNORM_INT8", CL_SNORM_INT8},
+                             {"CL_SNORM_INT16", CL_SNORM_INT16},
+                             {"CL_UNORM_INT8", CL_UNORM_INT8},
+                             {"CL_UNORM_INT16", CL_UNORM_INT16},
+                             {"CL_UNORM_SHORT_565", CL_UNORM_SHORT_565},
+                             {"CL_UNORM_SHORT_555", CL_UNORM_SHORT_555},
+                             {"CL_UNORM_INT_101010", CL_UNORM_INT_101010},
+                             {"CL_SIGNED_INT8", CL_SIGNED_INT8},
+                             {"CL_SIGNED_INT16", CL_SIGNED_INT16},
+                             {"CL_SIGNED_INT32", CL_SIGNED_INT32},
+                             {"CL_UNSIGNED_INT8", CL_UNSIGNED_INT8},
+                             {"CL_UNSIGNED_INT16", CL_UNSIGNED_INT16},
+                             {"CL_UNSIGNED_INT32", CL_UNSIGNED_INT32},
+                             {"CL_HALF_FLOAT", CL_HALF_FLOAT},
+                             {"CL_FLOAT", CL_FLOAT}};
 
 template <size_t N>
 bool lookup(const NamedValue (&table)[N], const std::string& name, unsigned& value) {
@@ -45,7 +63,8 @@ bool parseVersion(const std::string& text, uint32_t& major, uint32_t& minor) {
 }
 
 bool parseCount(const std::string& text, size_t& n) {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9) return false;
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9)
+        return false;
     n = std::stoul(text);
     return true;
 }
@@ -79,14 +98,17 @@ Outcome evaluateRequirements(const std::vector<std::string>& tokens, const Devic
         std::string key = token.substr(0, eq);
         std::string value = eq == std::string::npos ? "" : token.substr(eq + 1);
         bool has_value = eq != std::string::npos;
-        auto malformed = [&]() { return Outcome::internalError("malformed requirement token '" + token + "'"); };
+        auto malformed = [&]() {
+            return Outcome::internalError("malformed requirement token '" + token + "'");
+        };
 
         if (key == "ext" && has_value) {
             size_t at = value.find('@');
             std::string ext = value.substr(0, at);
             if (ext.empty()) return malformed();
             uint32_t major = 0, minor = 0;
-            if (at != std::string::npos && !parseVersion(value.substr(at + 1), major, minor)) return malformed();
+            if (at != std::string::npos && !parseVersion(value.substr(at + 1), major, minor))
+                return malformed();
             const ExtensionVersion* e = device.extension(ext);
             if (!e) return Outcome::notSupported("device does not report " + ext);
             if (at != std::string::npos) {
@@ -95,22 +117,25 @@ Outcome evaluateRequirements(const std::vector<std::string>& tokens, const Devic
                     return Outcome::notSupported("needs " + need +
                                                  ", but the device reports no extension versions");
                 if (!device.hasExtension(ext, major, minor))
-                    return Outcome::notSupported("needs " + need + ", device reports " + std::to_string(e->major) +
-                                                 "." + std::to_string(e->minor) + "." + std::to_string(e->patch));
+                    return Outcome::notSupported("needs " + need + ", device reports " +
+                                                 std::to_string(e->major) + "." + std::to_string(e->minor) +
+                                                 "." + std::to_string(e->patch));
             }
         } else if (key == "spirv" && has_value) {
             uint32_t major = 0, minor = 0;
             if (!parseVersion(value, major, minor)) return malformed();
             if (!device.supportsSpirv(static_cast<int>(major), static_cast<int>(minor)))
-                return Outcome::notSupported("needs SPIR-V " + value + " in CL_DEVICE_IL_VERSION, device reports " +
+                return Outcome::notSupported("needs SPIR-V " + value +
+                                             " in CL_DEVICE_IL_VERSION, device reports " +
                                              device.ilVersionsText());
         } else if (key == "sg_size" && has_value) {
             size_t n = 0;
             if (!parseCount(value, n)) return malformed();
             if (std::find(device.sub_group_sizes.begin(), device.sub_group_sizes.end(), n) ==
                 device.sub_group_sizes.end())
-                return Outcome::notSupported("sub-group size " + value + " not in CL_DEVICE_SUB_GROUP_SIZES_INTEL (" +
-                                             sizesText(device) + ")");
+                return Outcome::notSupported("sub-group size " + value +
+                                             " not in CL_DEVICE_SUB_GROUP_SIZES_INTEL (" + sizesText(device) +
+                                             ")");
         } else if (key == "min_sg_size" && has_value) {
             size_t n = 0;
             if (!parseCount(value, n)) return malformed();

@@ -7,7 +7,8 @@ namespace {
 
 DeviceInfo device() {
     DeviceInfo d;
-    d.extensions = {{"cl_intel_spirv_subgroups", 1, 0, 0, true}, {"cl_intel_subgroup_2d_block_io", 1, 1, 0, true},
+    d.extensions = {{"cl_intel_spirv_subgroups", 1, 0, 0, true},
+                    {"cl_intel_subgroup_2d_block_io", 1, 1, 0, true},
                     {"cl_khr_fp16", 1, 0, 0, true}};
     d.il_versions = {"SPIR-V_1.0", "SPIR-V_1.2"};
     d.sub_group_sizes = {16, 32};
@@ -53,7 +54,8 @@ TEST(Requirements, UnknownVersionIsNotSupportedForVersionedToken) {
     DeviceInfo d = device();
     d.extensions[1].version_known = false;
     EXPECT_EQ(evaluateRequirements({"ext=cl_intel_subgroup_2d_block_io"}, d).status, Status::Pass);
-    EXPECT_EQ(evaluateRequirements({"ext=cl_intel_subgroup_2d_block_io@1.1"}, d).status, Status::NotSupported);
+    EXPECT_EQ(evaluateRequirements({"ext=cl_intel_subgroup_2d_block_io@1.1"}, d).status,
+              Status::NotSupported);
 }
 
 TEST(Requirements, NoImagesMeansNotSupported) {

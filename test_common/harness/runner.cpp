@@ -87,7 +87,8 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
     if (o.quick) std::printf("quick run: not for conformance\n");
     if (o.extended) std::printf("extended run (includes extended cases): not for conformance\n");
     std::printf("Platform:  %s (%s)\n", d.platform_name.c_str(), d.platform_version.c_str());
-    std::printf("Device:    %s [%s], %s\n", d.device_name.c_str(), typeName(d.type).c_str(), d.device_version.c_str());
+    std::printf("Device:    %s [%s], %s\n", d.device_name.c_str(), typeName(d.type).c_str(),
+                d.device_version.c_str());
     std::printf("Driver:    %s\n", d.driver_version.c_str());
     std::printf("IL:        %s\n", d.ilVersionsText().c_str());
     std::string sizes;
@@ -97,11 +98,14 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
     bool any = false;
     for (const auto& e : d.extensions) {
         bool relevant = e.name.rfind("cl_intel_", 0) == 0 || e.name == "cl_khr_il_program" ||
-                        e.name == "cl_khr_spirv_queries" || e.name == "cl_khr_fp16" || e.name == "cl_khr_fp64";
+                        e.name == "cl_khr_spirv_queries" || e.name == "cl_khr_fp16" ||
+                        e.name == "cl_khr_fp64";
         if (!relevant) continue;
         any = true;
-        if (e.version_known) std::printf("\n  %s %u.%u.%u", e.name.c_str(), e.major, e.minor, e.patch);
-        else std::printf("\n  %s (version not reported)", e.name.c_str());
+        if (e.version_known)
+            std::printf("\n  %s %u.%u.%u", e.name.c_str(), e.major, e.minor, e.patch);
+        else
+            std::printf("\n  %s (version not reported)", e.name.c_str());
     }
     std::printf("%s\n", any ? "" : " none relevant");
     if (d.image_support)
@@ -149,7 +153,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     std::string program = argc > 0 ? argv[0] : "spirv_intel_cts";
     std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
     Options opt;
-    std::string err = parseOptions(args, [](const char* n) { return std::getenv(n); }, opt);
+    std::string err = parseOptions(
+        args, [](const char* n) { return std::getenv(n); }, opt);
     if (!err.empty()) return usageError(program, err);
     if (opt.help) {
         std::printf("%s", usageText(program).c_str());
@@ -169,8 +174,10 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     for (auto& c : manifest.cases) {
         bool clash = false;
         for (const auto& existing : registry.cases()) clash = clash || existing.name == c.name;
-        if (clash) run_errors.push_back("manifest case '" + c.name + "' duplicates a C++ case");
-        else registry.mutableCases().push_back(std::move(c));
+        if (clash)
+            run_errors.push_back("manifest case '" + c.name + "' duplicates a C++ case");
+        else
+            registry.mutableCases().push_back(std::move(c));
     }
 
     RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir};
@@ -203,7 +210,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (!sel.error.empty()) {
         if (!run_errors.empty()) {
             // The pattern may well be right and the broken manifest the reason it matched nothing.
-            for (const auto& e : run_errors) std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
+            for (const auto& e : run_errors)
+                std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
             std::fprintf(stderr, "%s: %s\n", program.c_str(), sel.error.c_str());
             return 1;
         }
@@ -212,7 +220,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
 
     if (opt.list) {
         for (const auto* c : sel.cases) std::printf("%s\n", c->name.c_str());
-        for (const auto& e : run_errors) std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
+        for (const auto& e : run_errors)
+            std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;
     }
 
@@ -221,7 +230,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (!opt.json_file.empty() && !(reports.json = std::fopen(opt.json_file.c_str(), "w")))
         return usageError(program, "cannot write JSON report " + opt.json_file + ": " + std::strerror(errno));
     if (!opt.junit_file.empty() && !(reports.junit = std::fopen(opt.junit_file.c_str(), "w")))
-        return usageError(program, "cannot write JUnit report " + opt.junit_file + ": " + std::strerror(errno));
+        return usageError(program,
+                          "cannot write JUnit report " + opt.junit_file + ": " + std::strerror(errno));
     if (!opt.log_file.empty()) {
         FILE* f = std::fopen(opt.log_file.c_str(), "w");
         if (!f) return usageError(program, "cannot write log " + opt.log_file + ": " + std::strerror(errno));
@@ -280,10 +290,13 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (opt.isolate) {
         std::vector<std::string> names;
         for (const auto* c : sel.cases) names.push_back(c->name);
-        std::vector<std::string> worker = {program, "--worker", "--icd=system",
+        std::vector<std::string> worker = {program,
+                                           "--worker",
+                                           "--icd=system",
                                            "--platform=" + std::to_string(session.platform_index),
                                            "--device=" + std::to_string(session.device_index),
-                                           "--seed=" + std::to_string(opt.seed), "--assets-dir=" + assets};
+                                           "--seed=" + std::to_string(opt.seed),
+                                           "--assets-dir=" + assets};
         if (!opt.device_type.empty()) worker.push_back("--device-type=" + opt.device_type);
         if (opt.quick) worker.push_back("--quick");
         if (!opt.dump_dir.empty()) worker.push_back("--dump-dir=" + opt.dump_dir);
@@ -315,7 +328,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     writeFile(reports.junit, junitReport(info, recorder.results()));
     Tally tally = recorder.tally();
     std::string summary = tally.summary();
-    if (!run_errors.empty()) summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
+    if (!run_errors.empty())
+        summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
     std::printf("%s\n", summary.c_str());
     bool bad = !tally.allGood() || !run_errors.empty();
     if (opt.fail_if_all_skipped && tally.passed == 0) {
@@ -323,9 +337,10 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         bad = true;
     }
     if (aborted) {
-        std::printf("run aborted: a case timed out and the process cannot safely continue "
-                    "(%zu case(s) not run; use --isolate to carry on past hangs)\n",
-                    sel.cases.size() - recorder.results().size());
+        std::printf(
+            "run aborted: a case timed out and the process cannot safely continue "
+            "(%zu case(s) not run; use --isolate to carry on past hangs)\n",
+            sel.cases.size() - recorder.results().size());
         log.note("run aborted after timeout");
         std::fflush(nullptr);
         _exit(1);  // the timed-out case still owns a thread and the device queue

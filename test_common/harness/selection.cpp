@@ -79,7 +79,8 @@ bool hasTag(const CaseSpec& spec, const std::string& tag) {
 Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request) {
     Selection result;
     auto anyMatch = [&](const Pattern& p) {
-        return std::any_of(all.begin(), all.end(), [&](const CaseSpec& c) { return patternSelects(p.text, c.name); });
+        return std::any_of(all.begin(), all.end(),
+                           [&](const CaseSpec& c) { return patternSelects(p.text, c.name); });
     };
     for (const auto* list : {&request.positive, &request.negative})
         for (const auto& p : *list)

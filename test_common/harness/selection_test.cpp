@@ -72,10 +72,11 @@ TEST(Filter, PositiveAndNegativeParts) {
 
 TEST(Selection, DefaultExcludesExtendedAndSorts) {
     Selection s = selectCases(kTree, {});
-    EXPECT_EQ(names(s), (std::vector<std::string>{"2d_block_io.load.e1.w32.h8.c1",
-                                                  "api.il_version.spirv_listed_for_gating_extension",
-                                                  "subgroups.shuffle_down.i32.v1", "subgroups.shuffle_down.i32.v4",
-                                                  "subgroups.shuffle_up.i8.v1"}));
+    EXPECT_EQ(
+        names(s),
+        (std::vector<std::string>{
+            "2d_block_io.load.e1.w32.h8.c1", "api.il_version.spirv_listed_for_gating_extension",
+            "subgroups.shuffle_down.i32.v1", "subgroups.shuffle_down.i32.v4", "subgroups.shuffle_up.i8.v1"}));
     SelectionRequest r;
     r.extended = true;
     EXPECT_EQ(selectCases(kTree, r).cases.size(), kTree.size());

@@ -6,8 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -72,7 +72,8 @@ std::string describeExit(int wstatus) {
         int sig = WTERMSIG(wstatus);
         return "worker process killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
     }
-    if (WIFEXITED(wstatus)) return "worker process exited with status " + std::to_string(WEXITSTATUS(wstatus));
+    if (WIFEXITED(wstatus))
+        return "worker process exited with status " + std::to_string(WEXITSTATUS(wstatus));
     return "worker process ended";
 }
 
@@ -202,7 +203,8 @@ int workerMain(const Registry& registry, DeviceSession& session, const RunSettin
                             {"message", r.message},
                             {"duration_ms", r.duration_ms},
                             {"seed", r.seed}};
-        if (!writeAll(kEventFd, "R " + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
+        if (!writeAll(kEventFd,
+                      "R " + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
             return 1;
     }
     return 0;

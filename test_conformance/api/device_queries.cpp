@@ -28,7 +28,10 @@ const std::vector<GatingExtension>& gatingExtensions() {
         // Subgroup2DBlockIOINTEL, Subgroup2DBlockTransformINTEL, Subgroup2DBlockTransposeINTEL
         {"cl_intel_subgroup_2d_block_io", "SPV_INTEL_2d_block_io", {6228, 6229, 6230}, 1, 1},
         // SubgroupMatrixMultiplyAccumulateINTEL
-        {"cl_intel_subgroup_matrix_multiply_accumulate", "SPV_INTEL_subgroup_matrix_multiply_accumulate", {6236}, 1,
+        {"cl_intel_subgroup_matrix_multiply_accumulate",
+         "SPV_INTEL_subgroup_matrix_multiply_accumulate",
+         {6236},
+         1,
          1},
     };
     return list;
@@ -72,8 +75,9 @@ private:
 
 Outcome needAnyGating(const CaseSpec&, const DeviceInfo& d) {
     if (reportedGating(d).empty())
-        return Outcome::notSupported("device reports none of cl_intel_spirv_subgroups, cl_intel_spirv_media_block_io, "
-                                     "cl_intel_subgroup_2d_block_io, cl_intel_subgroup_matrix_multiply_accumulate");
+        return Outcome::notSupported(
+            "device reports none of cl_intel_spirv_subgroups, cl_intel_spirv_media_block_io, "
+            "cl_intel_subgroup_2d_block_io, cl_intel_subgroup_matrix_multiply_accumulate");
     return Outcome::pass();
 }
 
@@ -92,8 +96,8 @@ Outcome ilVersionListsSpirv(const CaseSpec&, const DeviceInfo& d) {
 
 Outcome subGroupSizesValid(const CaseSpec&, const DeviceInfo& d) {
     const auto& s = d.sub_group_sizes;
-    std::string where = "CL_DEVICE_SUB_GROUP_SIZES_INTEL = " + sizesText(s) + " (device reports " +
-                        reportedGating(d) + ")";
+    std::string where =
+        "CL_DEVICE_SUB_GROUP_SIZES_INTEL = " + sizesText(s) + " (device reports " + reportedGating(d) + ")";
     if (s.empty()) return Outcome::fail(where + ": must list at least one sub-group size");
     for (size_t i = 0; i < s.size(); ++i) {
         if (s[i] == 0 || (s[i] & (s[i] - 1)) != 0)
@@ -105,10 +109,12 @@ Outcome subGroupSizesValid(const CaseSpec&, const DeviceInfo& d) {
 
 Outcome subGroupSizesWithinLimits(const CaseSpec&, const DeviceInfo& d) {
     if (d.max_num_sub_groups == 0)
-        return Outcome::fail("device reports " + reportedGating(d) + " but CL_DEVICE_MAX_NUM_SUB_GROUPS is 0");
+        return Outcome::fail("device reports " + reportedGating(d) +
+                             " but CL_DEVICE_MAX_NUM_SUB_GROUPS is 0");
     for (size_t size : d.sub_group_sizes)
         if (size > d.max_work_group_size)
-            return Outcome::fail("sub-group size " + std::to_string(size) + " exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE " +
+            return Outcome::fail("sub-group size " + std::to_string(size) +
+                                 " exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE " +
                                  std::to_string(d.max_work_group_size));
     return Outcome::pass();
 }
@@ -118,8 +124,10 @@ Outcome extensionVersion(const CaseSpec& spec, const DeviceInfo& d) {
     const ExtensionVersion* e = d.extension(g->cl_extension);
     std::string need = std::to_string(g->min_major) + "." + std::to_string(g->min_minor);
     if (!e->version_known)
-        return Outcome::fail(std::string(g->cl_extension) + " is reported without a version "
-                             "(CL_DEVICE_EXTENSIONS_WITH_VERSION); the suite's specification is version " + need);
+        return Outcome::fail(std::string(g->cl_extension) +
+                             " is reported without a version "
+                             "(CL_DEVICE_EXTENSIONS_WITH_VERSION); the suite's specification is version " +
+                             need);
     if (!d.hasExtension(g->cl_extension, g->min_major, g->min_minor))
         return Outcome::fail(std::string(g->cl_extension) + " version " + std::to_string(e->major) + "." +
                              std::to_string(e->minor) + "." + std::to_string(e->patch) + " is below " + need +
@@ -141,12 +149,15 @@ Outcome spirvQueriesList(const CaseSpec& spec, const DeviceInfo& d) {
     for (cl_uint cap : g->capabilities) {
         // Image block IO needs image support; a device without images need not list its capability.
         if (cap == 5570 && !d.image_support) continue;
-        if (std::find(d.spirv_capabilities.begin(), d.spirv_capabilities.end(), cap) == d.spirv_capabilities.end())
+        if (std::find(d.spirv_capabilities.begin(), d.spirv_capabilities.end(), cap) ==
+            d.spirv_capabilities.end())
             missing.push_back("capability " + std::to_string(cap) + " in CL_DEVICE_SPIRV_CAPABILITIES_KHR");
     }
     if (missing.empty()) return Outcome::pass();
-    std::string msg = std::string("device reports ") + g->cl_extension + " and cl_khr_spirv_queries, so the SPIR-V "
-                      "environment must accept " + g->spirv_extension + ", but the queries lack:";
+    std::string msg = std::string("device reports ") + g->cl_extension +
+                      " and cl_khr_spirv_queries, so the SPIR-V "
+                      "environment must accept " +
+                      g->spirv_extension + ", but the queries lack:";
     for (const auto& m : missing) msg += "\n  " + m;
     return Outcome::fail(msg);
 }
@@ -164,22 +175,26 @@ void addCase(Registry& r, std::string name, std::string family, std::string exte
 }  // namespace
 
 void registerApiFamilies(Registry& registry) {
-    registry.addFamily(std::make_unique<DeviceQueryFamily>("api.il_version", needAnyGating, ilVersionListsSpirv));
-    registry.addFamily(std::make_unique<DeviceQueryFamily>("api.sub_group_sizes", needAnyGating, subGroupSizesValid));
     registry.addFamily(
-        std::make_unique<DeviceQueryFamily>("api.sub_group_limits", needAnyGating, subGroupSizesWithinLimits));
+        std::make_unique<DeviceQueryFamily>("api.il_version", needAnyGating, ilVersionListsSpirv));
+    registry.addFamily(
+        std::make_unique<DeviceQueryFamily>("api.sub_group_sizes", needAnyGating, subGroupSizesValid));
+    registry.addFamily(std::make_unique<DeviceQueryFamily>("api.sub_group_limits", needAnyGating,
+                                                           subGroupSizesWithinLimits));
     registry.addFamily(
         std::make_unique<DeviceQueryFamily>("api.extension_versions", needParamExtension, extensionVersion));
-    registry.addFamily(std::make_unique<DeviceQueryFamily>("api.spirv_queries", needSpirvQueries, spirvQueriesList));
+    registry.addFamily(
+        std::make_unique<DeviceQueryFamily>("api.spirv_queries", needSpirvQueries, spirvQueriesList));
 
     addCase(registry, "api.il_version.spirv_listed_for_gating_extension", "api.il_version");
     addCase(registry, "api.sub_group_sizes.non_empty", "api.sub_group_sizes");
     addCase(registry, "api.sub_group_sizes.consistent_with_device_limits", "api.sub_group_limits");
     for (const auto& g : gatingExtensions()) {
         if (g.min_major || g.min_minor)
-            addCase(registry, std::string("api.extension_versions.") + g.cl_extension, "api.extension_versions",
-                    g.cl_extension);
-        addCase(registry, std::string("api.spirv_queries.") + g.cl_extension, "api.spirv_queries", g.cl_extension);
+            addCase(registry, std::string("api.extension_versions.") + g.cl_extension,
+                    "api.extension_versions", g.cl_extension);
+        addCase(registry, std::string("api.spirv_queries.") + g.cl_extension, "api.spirv_queries",
+                g.cl_extension);
     }
 }
 
