@@ -16,20 +16,26 @@ uint32_t nextPow2(uint32_t v) {
     return p;
 }
 
-uint32_t roundUp(uint32_t v, uint32_t m) { return (v + m - 1) / m * m; }
+uint32_t roundUp(uint32_t v, uint32_t m) {
+    return (v + m - 1) / m * m;
+}
 
 // "For 2-byte elements, every two rows are combined into a 32-bit value ... For 1-byte elements, every four
 // rows" -> rows packed into one 32-bit transform element.
-uint32_t transformRows(uint32_t element_size) { return element_size == 1 ? 4 : 2; }
+uint32_t transformRows(uint32_t element_size) {
+    return element_size == 1 ? 4 : 2;
+}
 
 void validate(const BlockIo2dShape& s) {
     auto pow2 = [](uint32_t v) { return v && !(v & (v - 1)); };
     if (s.element_size != 1 && s.element_size != 2 && s.element_size != 4 && s.element_size != 8)
         throw std::invalid_argument("2D block IO reference: Element Size must be 1, 2, 4 or 8: " + s.str());
     if (!s.block_width || !s.block_height || !s.block_count || !pow2(s.sub_group_size))
-        throw std::invalid_argument("2D block IO reference: zero block dimension or bad sub-group size: " + s.str());
+        throw std::invalid_argument("2D block IO reference: zero block dimension or bad sub-group size: " +
+                                    s.str());
     if (s.op == BlockIo2dOp::LoadTransform && s.element_size > 2)
-        throw std::invalid_argument("2D block IO reference: transform packs 1- or 2-byte elements: " + s.str());
+        throw std::invalid_argument("2D block IO reference: transform packs 1- or 2-byte elements: " +
+                                    s.str());
 }
 
 // Lane `lane`, element `k` of one block -> row and column of the assigned block (false: undefined slot).
@@ -63,9 +69,7 @@ bool blockElement(const BlockIo2dShape& s, uint32_t row, uint32_t col, uint32_t 
             *brow = row * transformRows(s.element_size) + part;
             *bcol = col;
             break;
-        default:
-            *brow = row;
-            *bcol = col;
+        default: *brow = row; *bcol = col;
     }
     return *brow < s.block_height && *bcol < s.block_width;
 }
@@ -158,7 +162,8 @@ std::vector<std::vector<LaneElement>> load2d(const BlockIo2dShape& s, const std:
                     src.col = coord.x + int64_t(b) * s.block_width + bcol;
                     uint64_t v = 0;
                     if (!data) {
-                        src.kind = ElementSource::Kind::Padding;  // "the value of any padded elements is zero"
+                        src.kind =
+                            ElementSource::Kind::Padding;  // "the value of any padded elements is zero"
                     } else if (!inBounds(m, s.element_size, src.row, src.col)) {
                         src.kind = ElementSource::Kind::OutOfBounds;  // "assigned the value zero"
                     } else {
@@ -199,7 +204,8 @@ uint64_t store2d(const BlockIo2dShape& s, const std::vector<std::vector<uint8_t>
     AssignedBlock a = assignedBlock(s);
     uint64_t written = 0;
     for (uint32_t lane = 0; lane < s.sub_group_size; ++lane) {
-        if (lane_data[lane].size() < laneBytes(s)) throw std::invalid_argument("store2d: lane data too short");
+        if (lane_data[lane].size() < laneBytes(s))
+            throw std::invalid_argument("store2d: lane data too short");
         for (uint32_t e = 0; e < a.lane_elements * s.block_count; ++e) {
             ElementSource w;
             if (!storeSlot(s, lane, e, &w) || w.kind == ElementSource::Kind::Padding) continue;
@@ -209,7 +215,8 @@ uint64_t store2d(const BlockIo2dShape& s, const std::vector<std::vector<uint8_t>
             size_t at = size_t(row * m.memory_pitch_bytes + col * s.element_size);
             if (at + s.element_size > memory.size())
                 throw std::out_of_range("store2d: memory image too small for " + s.str());
-            std::memcpy(memory.data() + at, lane_data[lane].data() + size_t(e) * s.element_size, s.element_size);
+            std::memcpy(memory.data() + at, lane_data[lane].data() + size_t(e) * s.element_size,
+                        s.element_size);
             ++written;
         }
     }

@@ -62,8 +62,8 @@ struct ElementSource {
 };
 
 struct LaneElement {
-    bool defined = true;  // false: the spec assigns no block data here (skip it)
-    uint64_t value = 0;   // element_bytes wide, little-endian packing for transform
+    bool defined = true;               // false: the spec assigns no block data here (skip it)
+    uint64_t value = 0;                // element_bytes wide, little-endian packing for transform
     std::vector<ElementSource> parts;  // lowest bits first
 };
 

@@ -8,19 +8,27 @@ namespace cts::reference {
 namespace {
 
 // Memory whose element (r, c) holds `encode(r, c)`, element_size bytes each.
-std::vector<uint8_t> makeMemory(const Surface2d& m, uint32_t element_size, uint64_t (*encode)(int64_t, int64_t)) {
+std::vector<uint8_t> makeMemory(const Surface2d& m, uint32_t element_size,
+                                uint64_t (*encode)(int64_t, int64_t)) {
     std::vector<uint8_t> mem(size_t(m.memory_pitch_bytes * m.memory_height_rows), 0xEE);
     for (int64_t r = 0; r < m.memory_height_rows; ++r)
         for (int64_t c = 0; (c + 1) * element_size <= uint64_t(m.memory_width_bytes); ++c) {
             uint64_t v = encode(r, c);
-            for (uint32_t b = 0; b < element_size; ++b) mem[size_t(r * m.memory_pitch_bytes + c * element_size + b)] = uint8_t(v >> (8 * b));
+            for (uint32_t b = 0; b < element_size; ++b)
+                mem[size_t(r * m.memory_pitch_bytes + c * element_size + b)] = uint8_t(v >> (8 * b));
         }
     return mem;
 }
 
-uint64_t rc16(int64_t r, int64_t c) { return uint64_t(r * 16 + c + 1); }  // "r,c" for 4-byte elements
-uint64_t rc8(int64_t r, int64_t c) { return uint64_t((r << 8) | c | 0x1000); }
-uint64_t rc4(int64_t r, int64_t c) { return uint64_t((r << 4) | c); }
+uint64_t rc16(int64_t r, int64_t c) {
+    return uint64_t(r * 16 + c + 1);
+}  // "r,c" for 4-byte elements
+uint64_t rc8(int64_t r, int64_t c) {
+    return uint64_t((r << 8) | c | 0x1000);
+}
+uint64_t rc4(int64_t r, int64_t c) {
+    return uint64_t((r << 4) | c);
+}
 
 const Surface2d kSurface{256, 64, 256};
 
@@ -35,7 +43,8 @@ std::vector<uint64_t> values(const std::vector<LaneElement>& lane) {
 TEST(BlockIo2dReference, SpecExample1PaddedWidthEqualsSubgroupSize) {
     BlockIo2dShape s{BlockIo2dOp::Load, 4, 4, 2, 1, 4};
     auto lanes = load2d(s, makeMemory(kSurface, 4, rc16), kSurface, {0, 0});
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(values(lanes[i]), (std::vector<uint64_t>{rc16(0, i), rc16(1, i)})) << i;
+    for (int i = 0; i < 4; ++i)
+        EXPECT_EQ(values(lanes[i]), (std::vector<uint64_t>{rc16(0, i), rc16(1, i)})) << i;
 }
 
 // Example 2: Block Width 2, Block Height 4: "Invocation 0 is assigned the values 0,0 and 2,0",
@@ -54,8 +63,8 @@ TEST(BlockIo2dReference, SpecExample3PaddedWidthGreaterThanSubgroupSize) {
     BlockIo2dShape s{BlockIo2dOp::Load, 4, 8, 2, 1, 4};
     auto lanes = load2d(s, makeMemory(kSurface, 4, rc16), kSurface, {0, 0});
     for (int i = 0; i < 4; ++i)
-        EXPECT_EQ(values(lanes[i]),
-                  (std::vector<uint64_t>{rc16(0, 2 * i), rc16(0, 2 * i + 1), rc16(1, 2 * i), rc16(1, 2 * i + 1)}))
+        EXPECT_EQ(values(lanes[i]), (std::vector<uint64_t>{rc16(0, 2 * i), rc16(0, 2 * i + 1), rc16(1, 2 * i),
+                                                           rc16(1, 2 * i + 1)}))
             << i;
 }
 
@@ -64,7 +73,8 @@ TEST(BlockIo2dReference, SpecExample3PaddedWidthGreaterThanSubgroupSize) {
 TEST(BlockIo2dReference, SpecExample4Transpose) {
     BlockIo2dShape s{BlockIo2dOp::LoadTranspose, 4, 2, 4, 1, 4};
     auto lanes = load2d(s, makeMemory(kSurface, 4, rc16), kSurface, {0, 0});
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(values(lanes[i]), (std::vector<uint64_t>{rc16(i, 0), rc16(i, 1)})) << i;
+    for (int i = 0; i < 4; ++i)
+        EXPECT_EQ(values(lanes[i]), (std::vector<uint64_t>{rc16(i, 0), rc16(i, 1)})) << i;
 }
 
 // Example 5: two-byte elements, Block Width 4, Block Height 2, transform:
@@ -100,7 +110,8 @@ TEST(BlockIo2dReference, OneByteWidth32PacksTwoBytesPerLane) {
             for (uint32_t r = 0; r < 2; ++r)
                 for (uint32_t j = 0; j < 2; ++j) {
                     const LaneElement& e = lanes[i][b * 4 + r * 2 + j];
-                    EXPECT_EQ(e.value, mem[(1 + r) * 256 + 4 + b * 32 + 2 * i + j]) << i << " " << b << " " << r;
+                    EXPECT_EQ(e.value, mem[(1 + r) * 256 + 4 + b * 32 + 2 * i + j])
+                        << i << " " << b << " " << r;
                 }
 }
 
@@ -138,7 +149,8 @@ TEST(BlockIo2dReference, TransformMultiBlockIsBlockMajor) {
     for (uint32_t i = 0; i < 16; ++i)
         for (uint32_t b = 0; b < 2; ++b)
             for (uint32_t j = 0; j < 8; ++j)
-                EXPECT_EQ(lanes[i][b * 8 + j].value, rc8(2 * j + 1, b * 16 + i) << 16 | rc8(2 * j, b * 16 + i));
+                EXPECT_EQ(lanes[i][b * 8 + j].value,
+                          rc8(2 * j + 1, b * 16 + i) << 16 | rc8(2 * j, b * 16 + i));
 }
 
 // Out of bounds (right of Memory Width, below Memory Height, left of and above the origin) loads zero;

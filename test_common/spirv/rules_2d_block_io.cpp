@@ -15,16 +15,17 @@ constexpr uint32_t kStorageCrossWorkgroup = 5, kStorageFunction = 7;
 struct OpShape {
     uint16_t opcode;
     const char* name;
-    uint32_t operands;     // all <id>
-    int base_k;            // the CrossWorkgroup pointer (Src Base Pointer / Dst Base Pointer)
-    int private_k;         // the Function pointer (Dst Pointer / Src Pointer), -1 for prefetch
-    int memory_k;          // Memory Width; Height and Pitch follow, then Coordinate
+    uint32_t operands;  // all <id>
+    int base_k;         // the CrossWorkgroup pointer (Src Base Pointer / Dst Base Pointer)
+    int private_k;      // the Function pointer (Dst Pointer / Src Pointer), -1 for prefetch
+    int memory_k;       // Memory Width; Height and Pitch follow, then Coordinate
     const char* base_name;
     const char* private_name;
 };
 
 constexpr OpShape kOps[] = {
-    {spv::OpSubgroup2DBlockLoadINTEL, "OpSubgroup2DBlockLoadINTEL", 10, 4, 9, 5, "Src Base Pointer", "Dst Pointer"},
+    {spv::OpSubgroup2DBlockLoadINTEL, "OpSubgroup2DBlockLoadINTEL", 10, 4, 9, 5, "Src Base Pointer",
+     "Dst Pointer"},
     {spv::OpSubgroup2DBlockLoadTransformINTEL, "OpSubgroup2DBlockLoadTransformINTEL", 10, 4, 9, 5,
      "Src Base Pointer", "Dst Pointer"},
     {spv::OpSubgroup2DBlockLoadTransposeINTEL, "OpSubgroup2DBlockLoadTransposeINTEL", 10, 4, 9, 5,
@@ -36,7 +37,8 @@ constexpr OpShape kOps[] = {
 
 class Checker {
 public:
-    Checker(const SpirvModule& m, const SpirvInstruction& inst, const OpShape& op, std::vector<Violation>& out)
+    Checker(const SpirvModule& m, const SpirvInstruction& inst, const OpShape& op,
+            std::vector<Violation>& out)
         : m_(m), inst_(inst), op_(op), out_(out) {}
 
     void report(const std::string& rule, const std::string& message) {
@@ -79,7 +81,8 @@ private:
             if (!constant || !t || t->kind != SpirvType::Kind::Int || t->width != 32) {
                 report("shape_operand_constant_i32",
                        std::string(kNames[k]) + " (%" + std::to_string(id) +
-                           ") is not a constant instruction with scalar 32-bit integer type (\"These operands must "
+                           ") is not a constant instruction with scalar 32-bit integer type (\"These "
+                           "operands must "
                            "be constant instructions with scalar 32-bit integer type.\")");
                 continue;
             }
@@ -89,10 +92,11 @@ private:
             report("element_size", "Element Size is " + std::to_string(value[0]) +
                                        " (\"The Element Size must be 1, 2, 4, or 8 bytes.\")");
         if (known[0] && known[1] && ((value[0] == 1 && value[1] % 4) || (value[0] == 2 && value[1] % 2)))
-            report("block_width_multiple",
-                   "Block Width " + std::to_string(value[1]) + " with " + std::to_string(value[0]) +
-                       "-byte elements (\"The Block Width must be a multiple of four for 1-byte elements, or a "
-                       "multiple of two for 2-byte elements.\")");
+            report(
+                "block_width_multiple",
+                "Block Width " + std::to_string(value[1]) + " with " + std::to_string(value[0]) +
+                    "-byte elements (\"The Block Width must be a multiple of four for 1-byte elements, or a "
+                    "multiple of two for 2-byte elements.\")");
         for (int k = 1; k < 4; ++k)
             if (known[k] && value[k] == 0)
                 report("shape_nonzero", std::string(kNames[k]) + " is zero: the block holds no elements");
@@ -101,8 +105,8 @@ private:
     void checkPointers() {
         uint32_t base = inst_.operand(op_.base_k);
         if (storageClass(base) != kStorageCrossWorkgroup)
-            report("base_pointer_storage_class", std::string(op_.base_name) +
-                                                     " must be a pointer to the CrossWorkgroup storage class");
+            report("base_pointer_storage_class",
+                   std::string(op_.base_name) + " must be a pointer to the CrossWorkgroup storage class");
         if (op_.private_k < 0) return;
         uint32_t priv = inst_.operand(op_.private_k);
         if (storageClass(priv) != kStorageFunction)
@@ -114,8 +118,9 @@ private:
             if (t && t->kind == SpirvType::Kind::Pointer) {
                 const SpirvType* pointee = m_.type(t->component_type);
                 if (!pointee || pointee->kind != SpirvType::Kind::Int || pointee->width != 32)
-                    report("transform_destination_i32",
-                           "Dst Pointer is an OpTypePointer, so it must point to a scalar 32-bit integer type");
+                    report(
+                        "transform_destination_i32",
+                        "Dst Pointer is an OpTypePointer, so it must point to a scalar 32-bit integer type");
             }
         }
     }
@@ -133,13 +138,15 @@ private:
             }
         }
         const SpirvType* t = m_.typeOfValue(inst_.operand(op_.memory_k + 3));
-        const SpirvType* component = t && t->kind == SpirvType::Kind::Vector ? m_.type(t->component_type) : nullptr;
+        const SpirvType* component =
+            t && t->kind == SpirvType::Kind::Vector ? m_.type(t->component_type) : nullptr;
         if (!t || t->kind != SpirvType::Kind::Vector || t->component_count != 2 || !component ||
             component->kind != SpirvType::Kind::Int) {
             report("coordinate_vector", "Coordinate must be a vector of two integer type components");
         } else if (component->width != 32) {
-            report("opencl.coordinate_32bit", "Coordinate components are " + std::to_string(component->width) +
-                                                  "-bit; the OpenCL environment restricts them to 32-bit integers");
+            report("opencl.coordinate_32bit",
+                   "Coordinate components are " + std::to_string(component->width) +
+                       "-bit; the OpenCL environment restricts them to 32-bit integers");
         }
     }
 

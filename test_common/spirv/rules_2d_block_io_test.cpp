@@ -35,13 +35,17 @@ std::vector<uint32_t> build(const Parts& p) {
     uint32_t void_t = b.newId(), i32 = b.newId(), i64 = b.newId(), i16 = b.newId(), i8 = b.newId(),
              shape_t = p.shape_bits == 32 ? i32 : i64, fn_t = b.newId(), fn = b.newId(), label = b.newId();
     uint32_t base_ptr_t = b.newId(), priv_pointee = p.private_pointee_bits == 32 ? i32 : i16,
-             priv_ptr_t = b.newId(), mem_t = p.memory_bits == 32 ? i32 : i64, coord_elem = p.coord_bits == 32 ? i32 : i64,
-             coord_t = b.newId(), base = b.newId(), priv = b.newId(), coord = b.newId(), param = b.newId();
+             priv_ptr_t = b.newId(), mem_t = p.memory_bits == 32 ? i32 : i64,
+             coord_elem = p.coord_bits == 32 ? i32 : i64, coord_t = b.newId(), base = b.newId(),
+             priv = b.newId(), coord = b.newId(), param = b.newId();
     uint32_t shape_ids[4], mem_ids[3];
     for (auto& id : shape_ids) id = b.newId();
     for (auto& id : mem_ids) id = b.newId();
-    b.op(17, {spv::CapabilityAddresses}).op(17, {spv::CapabilityKernel}).op(17, {spv::CapabilitySubgroup2DBlockIOINTEL});
-    b.op(17, {spv::CapabilitySubgroup2DBlockTransformINTEL}).op(17, {spv::CapabilitySubgroup2DBlockTransposeINTEL});
+    b.op(17, {spv::CapabilityAddresses})
+        .op(17, {spv::CapabilityKernel})
+        .op(17, {spv::CapabilitySubgroup2DBlockIOINTEL});
+    b.op(17, {spv::CapabilitySubgroup2DBlockTransformINTEL})
+        .op(17, {spv::CapabilitySubgroup2DBlockTransposeINTEL});
     b.op(17, {11}).op(17, {22}).op(17, {39});  // Int64, Int16, Int8
     b.op(10, ModuleBuilder::str("SPV_INTEL_2d_block_io"));
     b.op(14, {spv::AddressingModelPhysical64, spv::MemoryModelOpenCL});
@@ -106,7 +110,8 @@ Parts clean(uint16_t opcode) {
 
 TEST(BlockIo2dRules, RuleSetIsRegistered) {
     auto sets = ruleSets();
-    EXPECT_TRUE(std::any_of(sets.begin(), sets.end(), [](const auto& s) { return s.first == "2d_block_io"; }));
+    EXPECT_TRUE(
+        std::any_of(sets.begin(), sets.end(), [](const auto& s) { return s.first == "2d_block_io"; }));
 }
 
 TEST(BlockIo2dRules, CleanModulesPass) {

@@ -34,8 +34,8 @@ BlockIo2dOp parseOp(const std::string& op) {
 
 // One case's parameters (from the manifest).
 struct BlockIo2dCase {
-    BlockIo2dShape shape;      // the instruction under test
-    BlockIo2dShape load_shape; // the load whose result is checked (prefetch: the load that follows it)
+    BlockIo2dShape shape;       // the instruction under test
+    BlockIo2dShape load_shape;  // the load whose result is checked (prefetch: the load that follows it)
     Surface2d surface;
     uint32_t base_offset_bytes = 0;
     std::vector<Coordinate2d> coords;  // one per sub-group, g = work-group * sub-groups per group + sub-group
@@ -44,12 +44,17 @@ struct BlockIo2dCase {
 
     static BlockIo2dCase fromParams(const Params& p) {
         BlockIo2dCase c;
-        c.shape = {parseOp(p.s("op")), uint32_t(p.u("element_size")), uint32_t(p.u("block_width")),
-                   uint32_t(p.u("block_height")), uint32_t(p.u("block_count")), kSubGroupSize};
+        c.shape = {parseOp(p.s("op")),           uint32_t(p.u("element_size")),
+                   uint32_t(p.u("block_width")), uint32_t(p.u("block_height")),
+                   uint32_t(p.u("block_count")), kSubGroupSize};
         c.load_shape = c.shape;
         if (c.shape.op == BlockIo2dOp::Prefetch)
-            c.load_shape = {BlockIo2dOp::Load, uint32_t(p.u("load_element_size")), uint32_t(p.u("load_block_width")),
-                            uint32_t(p.u("load_block_height")), uint32_t(p.u("load_block_count")), kSubGroupSize};
+            c.load_shape = {BlockIo2dOp::Load,
+                            uint32_t(p.u("load_element_size")),
+                            uint32_t(p.u("load_block_width")),
+                            uint32_t(p.u("load_block_height")),
+                            uint32_t(p.u("load_block_count")),
+                            kSubGroupSize};
         c.surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
         c.base_offset_bytes = uint32_t(p.u("base_offset_bytes"));
         std::vector<int64_t> xy = p.list("coords");
@@ -67,8 +72,9 @@ struct BlockIo2dCase {
 
     std::string str() const {
         std::ostringstream os;
-        os << shape.str() << ", memory " << surface.memory_width_bytes << " B x " << surface.memory_height_rows
-           << " rows, pitch " << surface.memory_pitch_bytes << " B, base +" << base_offset_bytes;
+        os << shape.str() << ", memory " << surface.memory_width_bytes << " B x "
+           << surface.memory_height_rows << " rows, pitch " << surface.memory_pitch_bytes << " B, base +"
+           << base_offset_bytes;
         return os.str();
     }
 
@@ -78,8 +84,8 @@ struct BlockIo2dCase {
         int64_t rows = surface.memory_height_rows, row_bytes = surface.memory_width_bytes;
         for (const Coordinate2d& c : coords) {
             rows = std::max<int64_t>(rows, c.y + shape.block_height + 1);
-            row_bytes = std::max<int64_t>(row_bytes, (c.x + int64_t(shape.block_width) * shape.block_count) *
-                                                         shape.element_size);
+            row_bytes = std::max<int64_t>(
+                row_bytes, (c.x + int64_t(shape.block_width) * shape.block_count) * shape.element_size);
         }
         return size_t(base_offset_bytes + rows * surface.memory_pitch_bytes + row_bytes + 64);
     }
@@ -101,8 +107,8 @@ std::string where(const BlockIo2dCase& c, uint32_t g, uint32_t lane) {
 }
 
 // Loads: every defined destination element of every lane of every sub-group.
-void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface, const std::vector<uint8_t>& lanes,
-                MismatchLog& log) {
+void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface,
+                const std::vector<uint8_t>& lanes, MismatchLog& log) {
     const std::vector<uint8_t> memory(surface.begin() + c.base_offset_bytes, surface.end());
     const reference::AssignedBlock a = reference::assignedBlock(c.load_shape);
     for (uint32_t g = 0; g < c.coords.size(); ++g) {
@@ -112,8 +118,8 @@ void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface, con
             for (size_t k = 0; k < expected[lane].size(); ++k) {
                 const reference::LaneElement& e = expected[lane][k];
                 if (!e.defined) {
-                    // No block data is assigned here ("padded block width less than the subgroup size" with too
-                    // few rows to fill the sub-group): the value is undefined and not compared.
+                    // No block data is assigned here ("padded block width less than the subgroup size" with
+                    // too few rows to fill the sub-group): the value is undefined and not compared.
                     log.skipped();
                     continue;
                 }
@@ -121,8 +127,9 @@ void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface, con
                 std::memcpy(&actual, got + k * a.element_bytes, a.element_bytes);
                 log.checked();
                 if (actual != e.value)
-                    log.add(where(c, g, lane) + " element " + std::to_string(k) + " [" + reference::describe(e) +
-                                "] coord (" + std::to_string(c.coords[g].x) + ", " + std::to_string(c.coords[g].y) + ")",
+                    log.add(where(c, g, lane) + " element " + std::to_string(k) + " [" +
+                                reference::describe(e) + "] coord (" + std::to_string(c.coords[g].x) + ", " +
+                                std::to_string(c.coords[g].y) + ")",
                             e.value, actual, a.element_bytes);
             }
         }
@@ -130,8 +137,8 @@ void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface, con
 }
 
 // The whole surface buffer against what it must hold; names the offset as memory row / byte column.
-void checkSurface(const BlockIo2dCase& c, const std::vector<uint8_t>& expected, const std::vector<uint8_t>& actual,
-                  const std::string& rule, MismatchLog& log) {
+void checkSurface(const BlockIo2dCase& c, const std::vector<uint8_t>& expected,
+                  const std::vector<uint8_t>& actual, const std::string& rule, MismatchLog& log) {
     for (size_t i = 0; i < expected.size(); i += 1) {
         log.checked();
         if (expected[i] == actual[i]) continue;
@@ -139,7 +146,8 @@ void checkSurface(const BlockIo2dCase& c, const std::vector<uint8_t>& expected, 
         int64_t row = rel >= 0 ? rel / c.surface.memory_pitch_bytes : -1;
         int64_t col = rel >= 0 ? rel % c.surface.memory_pitch_bytes : rel;
         log.add("surface byte " + std::to_string(i) + " (memory row " + std::to_string(row) + ", byte " +
-                    std::to_string(col) + ", element " + std::to_string(col / c.shape.element_size) + "): " + rule,
+                    std::to_string(col) + ", element " + std::to_string(col / c.shape.element_size) +
+                    "): " + rule,
                 expected[i], actual[i], 1);
     }
 }
@@ -183,7 +191,8 @@ public:
             lanes.write(lane_data.data(), lane_data.size());
         }
         std::vector<int32_t> coord_words;
-        for (const Coordinate2d& xy : c.coords) coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
+        for (const Coordinate2d& xy : c.coords)
+            coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
         GuardedBuffer coords(ctx, coord_words.size() * 4);
         coords.write(coord_words.data(), coord_words.size() * 4);
 
@@ -214,12 +223,14 @@ public:
             }
             std::vector<uint8_t> expected(surface_data.begin(), surface_data.begin() + c.base_offset_bytes);
             expected.insert(expected.end(), memory.begin(), memory.end());
-            log.setRule("SPV_INTEL_2d_block_io store: in-bounds elements written, out-of-bounds and padded ignored");
+            log.setRule(
+                "SPV_INTEL_2d_block_io store: in-bounds elements written, out-of-bounds and padded ignored");
             checkSurface(c, expected, surface_after, "store", log);
         } else {
-            log.setRule(c.shape.op == BlockIo2dOp::Prefetch
-                            ? "SPV_INTEL_2d_block_io prefetch has no effect; the following load is exact"
-                            : "SPV_INTEL_2d_block_io load: block data mapped to invocations, out of bounds zero");
+            log.setRule(
+                c.shape.op == BlockIo2dOp::Prefetch
+                    ? "SPV_INTEL_2d_block_io prefetch has no effect; the following load is exact"
+                    : "SPV_INTEL_2d_block_io load: block data mapped to invocations, out of bounds zero");
             checkLoads(c, surface_data, lanes.read(), log);
             // A load or prefetch never writes the memory it reads.
             checkSurface(c, surface_data, surface_after, "memory changed by a load or prefetch", log);
@@ -234,6 +245,8 @@ public:
 
 }  // namespace
 
-void register2dBlockIoFamilies(Registry& registry) { registry.addFamily(std::make_unique<BlockIo2dFamily>()); }
+void register2dBlockIoFamilies(Registry& registry) {
+    registry.addFamily(std::make_unique<BlockIo2dFamily>());
+}
 
 }  // namespace cts

@@ -19,7 +19,9 @@ uint32_t ceilPow2(uint32_t v) {
     while (p < v) p <<= 1;
     return p;
 }
-bool isPow2(uint32_t v) { return v && !(v & (v - 1)); }
+bool isPow2(uint32_t v) {
+    return v && !(v & (v - 1));
+}
 
 const char* opName(uint32_t opcode) {
     switch (opcode) {
@@ -100,15 +102,18 @@ bool decode(OpContext& ctx, Operands* o) {
     }
     // "the SubgroupMaxSize is a power of two"; "the SubgroupSize is equal to the SubgroupMaxSize"; "all
     // invocations within the subgroup execute the same dynamic instance of this instruction".
-    if (!isPow2(ctx.maxLanes())) return ub("behavior is undefined unless the SubgroupMaxSize is a power of two");
+    if (!isPow2(ctx.maxLanes()))
+        return ub("behavior is undefined unless the SubgroupMaxSize is a power of two");
     if (ctx.lanes() != ctx.maxLanes() || !ctx.allActive())
-        return ub("behavior is undefined unless this is a full subgroup and all invocations execute the same "
-                  "dynamic instance of this instruction");
+        return ub(
+            "behavior is undefined unless this is a full subgroup and all invocations execute the same "
+            "dynamic instance of this instruction");
     static const char* kConstNames[] = {"Element Size", "Block Width", "Block Height", "Block Count"};
     for (uint32_t k = 0; k < 4; ++k) {
         const TypeInfo& t = ctx.operandType(k);
         if (!ctx.isConstant(k) || t.kind != TypeInfo::Kind::Int || t.component_bits != 32)
-            return ub(std::string(kConstNames[k]) + " must be a constant instruction with scalar 32-bit integer type");
+            return ub(std::string(kConstNames[k]) +
+                      " must be a constant instruction with scalar 32-bit integer type");
     }
     o->element_size = uint32_t(ctx.getUint(lane0, 0));
     o->block_width = uint32_t(ctx.getUint(lane0, 1));
@@ -117,8 +122,9 @@ bool decode(OpContext& ctx, Operands* o) {
     const uint32_t e = o->element_size;
     if (e != 1 && e != 2 && e != 4 && e != 8) return ub("the Element Size must be 1, 2, 4, or 8 bytes");
     if ((e == 1 && o->block_width % 4) || (e == 2 && o->block_width % 2))
-        return ub("the Block Width must be a multiple of four for 1-byte elements, or a multiple of two for "
-                  "2-byte elements");
+        return ub(
+            "the Block Width must be a multiple of four for 1-byte elements, or a multiple of two for "
+            "2-byte elements");
     if (const char* why = unsupportedShape(op, e, o->block_width, o->block_height, o->block_count); *why)
         return ub(std::string("block shape not supported by this device: ") + why);
 
@@ -169,7 +175,8 @@ bool decode(OpContext& ctx, Operands* o) {
     if (o->private_k != UINT32_MAX) {
         for (uint32_t l = 0; l < ctx.lanes(); ++l)
             if (ctx.getUint(l, o->private_k) % e) {
-                ctx.undefinedBehavior(l, name + ": the per-invocation address is not aligned to the Element Size");
+                ctx.undefinedBehavior(
+                    l, name + ": the per-invocation address is not aligned to the Element Size");
                 return false;
             }
     }
@@ -187,7 +194,8 @@ struct Surface {
     bool locate(uint32_t b, uint32_t brow, uint32_t bcol, bool check, int64_t* offset) const {
         const int64_t e = o.element_size;
         int64_t x0 = o.x, y0 = o.y;
-        if (faults.has("negative_coord_clamped")) x0 = std::max<int64_t>(x0, 0), y0 = std::max<int64_t>(y0, 0);
+        if (faults.has("negative_coord_clamped"))
+            x0 = std::max<int64_t>(x0, 0), y0 = std::max<int64_t>(y0, 0);
         // Blocks follow each other along the row: block b starts b * Block Width elements to the right.
         int64_t element = int64_t(b) * o.block_width + bcol;
         int64_t byte = faults.has("coord_x_as_bytes") ? x0 + element * e : (x0 + element) * e;
@@ -318,7 +326,8 @@ void executeLoad(OpContext& ctx) {
                         int64_t last_row = o.y + int64_t(row) * a.pack + a.pack - 1;
                         if (last_row >= o.memory_height) f = Fetch::OutOfBounds, v = 0;
                     }
-                    if ((f == Fetch::OutOfBounds && stale_oob) || (f == Fetch::Padding && stale_padding)) continue;
+                    if ((f == Fetch::OutOfBounds && stale_oob) || (f == Fetch::Padding && stale_padding))
+                        continue;
                     // Lower-numbered rows go to the lower bits of a packed value.
                     uint32_t position = swapped && a.pack > 1 ? a.pack - 1 - part : part;
                     std::memcpy(out + position * part_bytes, &v, part_bytes);
@@ -382,7 +391,8 @@ void executeStore(OpContext& ctx) {
                 if (!write) continue;
                 uint8_t* p = ctx.memory(lane, o.base + uint64_t(offset), o.element_size, true);
                 if (!p) return;
-                std::memcpy(p, src[lane].data() + (size_t(b) * a.per_lane + slot) * o.element_size, o.element_size);
+                std::memcpy(p, src[lane].data() + (size_t(b) * a.per_lane + slot) * o.element_size,
+                            o.element_size);
             }
 }
 
@@ -395,10 +405,22 @@ void register2dBlockIoOps(ExtOpTable& table) {
     // Transform and transpose capabilities implicitly declare Subgroup2DBlockIOINTEL.
     const std::vector<uint32_t> io = {kCapabilityIo, kCapabilityTransform, kCapabilityTranspose};
     table.add({kOpLoad, "OpSubgroup2DBlockLoadINTEL", false, 10, 10, UINT32_MAX, io, executeLoad});
-    table.add({kOpLoadTransform, "OpSubgroup2DBlockLoadTransformINTEL", false, 10, 10, UINT32_MAX,
-               {kCapabilityTransform}, executeLoad});
-    table.add({kOpLoadTranspose, "OpSubgroup2DBlockLoadTransposeINTEL", false, 10, 10, UINT32_MAX,
-               {kCapabilityTranspose}, executeLoad});
+    table.add({kOpLoadTransform,
+               "OpSubgroup2DBlockLoadTransformINTEL",
+               false,
+               10,
+               10,
+               UINT32_MAX,
+               {kCapabilityTransform},
+               executeLoad});
+    table.add({kOpLoadTranspose,
+               "OpSubgroup2DBlockLoadTransposeINTEL",
+               false,
+               10,
+               10,
+               UINT32_MAX,
+               {kCapabilityTranspose},
+               executeLoad});
     table.add({kOpPrefetch, "OpSubgroup2DBlockPrefetchINTEL", false, 9, 9, UINT32_MAX, io, executePrefetch});
     table.add({kOpStore, "OpSubgroup2DBlockStoreINTEL", false, 10, 10, UINT32_MAX, io, executeStore});
 }

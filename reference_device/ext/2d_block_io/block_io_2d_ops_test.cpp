@@ -36,7 +36,8 @@ public:
         types_.assign(n, &i32_);
         values_.assign(n, std::vector<std::vector<uint8_t>>(lanes_));
         uint32_t base_k = store ? 5 : 4, mem_k = store ? 6 : 5, coord_k = mem_k + 3;
-        for (uint32_t k = 0; k < 4; ++k) setAll(k, std::vector<uint32_t>{std::vector<uint32_t>{e, w, h, c}[k]});
+        for (uint32_t k = 0; k < 4; ++k)
+            setAll(k, std::vector<uint32_t>{std::vector<uint32_t>{e, w, h, c}[k]});
         types_[base_k] = &global_;
         setAll64(base_k, base);
         setAll(mem_k, {uint32_t(mw)}), setAll(mem_k + 1, {uint32_t(mh)}), setAll(mem_k + 2, {uint32_t(mp)});
@@ -117,7 +118,8 @@ public:
 void fillSurface(FakeContext& ctx, uint32_t e, int64_t pitch = 256, int64_t rows = 64) {
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c * e < pitch; ++c) {
-            uint64_t v = e == 1 ? uint64_t((r << 4 | c) & 0xff) : uint64_t(r << 8 | (c & 0xff)) | uint64_t(e > 2) << 31;
+            uint64_t v = e == 1 ? uint64_t((r << 4 | c) & 0xff)
+                                : uint64_t(r << 8 | (c & 0xff)) | uint64_t(e > 2) << 31;
             std::memcpy(&ctx.at(r * pitch + c * e), &v, e);
         }
 }
@@ -233,7 +235,8 @@ TEST(BlockIo2dOps, TransposeHeight32) {
     ASSERT_FALSE(ctx.failed()) << ctx.error_;
     for (uint32_t i = 0; i < 16; ++i)
         for (uint32_t r = 0; r < 8; ++r)
-            for (uint32_t j = 0; j < 2; ++j) EXPECT_EQ(ctx.priv<uint32_t>(i, 2 * r + j), rc(4, 2 + 2 * i + j, 1 + r));
+            for (uint32_t j = 0; j < 2; ++j)
+                EXPECT_EQ(ctx.priv<uint32_t>(i, 2 * r + j), rc(4, 2 + 2 * i + j, 1 + r));
 }
 
 // Out of bounds: right of Memory Width (the pitch gap too), below Memory Height, left and above: zero.
@@ -288,20 +291,25 @@ struct UbCase {
 
 TEST(BlockIo2dOps, UndefinedBehaviourIsReported) {
     const UbCase cases[] = {
-        {"misaligned base", [](FakeContext& c) { c.setup(2, 16, 8, 1, 256, 64, 256, 0, 0, kSurfaceAddr + 32); },
+        {"misaligned base",
+         [](FakeContext& c) { c.setup(2, 16, 8, 1, 256, 64, 256, 0, 0, kSurfaceAddr + 32); },
          "cache-line aligned"},
         {"narrow width", [](FakeContext& c) { c.setup(2, 16, 8, 1, 32, 64, 256, 0, 0); }, "[64, 2^24]"},
         {"wide width", [](FakeContext& c) { c.setup(2, 16, 8, 1, (1 << 24) + 16, 64, (1 << 24) + 16, 0, 0); },
          "[64, 2^24]"},
-        {"width not multiple of 4", [](FakeContext& c) { c.setup(2, 16, 8, 1, 66, 64, 256, 0, 0); }, "multiple of 4"},
+        {"width not multiple of 4", [](FakeContext& c) { c.setup(2, 16, 8, 1, 66, 64, 256, 0, 0); },
+         "multiple of 4"},
         {"zero height", [](FakeContext& c) { c.setup(2, 16, 8, 1, 64, 0, 256, 0, 0); }, "Memory Height"},
-        {"pitch below width", [](FakeContext& c) { c.setup(2, 16, 8, 1, 128, 64, 64, 0, 0); }, "Memory Pitch"},
-        {"pitch multiple of 8 only", [](FakeContext& c) { c.setup(2, 16, 8, 1, 64, 64, 72, 0, 0); }, "16 bytes"},
+        {"pitch below width", [](FakeContext& c) { c.setup(2, 16, 8, 1, 128, 64, 64, 0, 0); },
+         "Memory Pitch"},
+        {"pitch multiple of 8 only", [](FakeContext& c) { c.setup(2, 16, 8, 1, 64, 64, 72, 0, 0); },
+         "16 bytes"},
         {"odd x for 2-byte", [](FakeContext& c) { c.setup(2, 16, 8, 1, 256, 64, 256, 3, 0); }, "Coordinate"},
         {"x not multiple of 4 for 1-byte", [](FakeContext& c) { c.setup(1, 32, 8, 1, 256, 64, 256, 2, 0); },
          "Coordinate"},
         {"element size 3", [](FakeContext& c) { c.setup(3, 16, 8, 1, 256, 64, 256, 0, 0); }, "1, 2, 4, or 8"},
-        {"1-byte width 6", [](FakeContext& c) { c.setup(1, 6, 8, 1, 256, 64, 256, 0, 0); }, "multiple of four"},
+        {"1-byte width 6", [](FakeContext& c) { c.setup(1, 6, 8, 1, 256, 64, 256, 0, 0); },
+         "multiple of four"},
         {"non-constant shape",
          [](FakeContext& c) {
              c.setup(2, 16, 8, 1, 256, 64, 256, 0, 0);
@@ -328,7 +336,8 @@ TEST(BlockIo2dOps, UndefinedBehaviourIsReported) {
              std::memcpy(c.values_[7][1].data(), &v, 4);
          },
          "Memory Pitch is not dynamically uniform"},
-        {"unsupported shape", [](FakeContext& c) { c.setup(2, 64, 8, 1, 256, 64, 256, 0, 0); }, "not supported"},
+        {"unsupported shape", [](FakeContext& c) { c.setup(2, 64, 8, 1, 256, 64, 256, 0, 0); },
+         "not supported"},
     };
     for (const UbCase& u : cases) {
         FakeContext ctx(kOpLoad, 16);

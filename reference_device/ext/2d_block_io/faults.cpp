@@ -17,13 +17,15 @@ std::vector<FaultInfo> blockIo2dFaults() {
         {"pitch_ignored", "2D block IO steps rows by Memory Width instead of Memory Pitch"},
         {"coord_x_as_bytes", "2D block IO takes the Coordinate x component as bytes, not elements"},
         {"one_row_multiblock_noncontiguous",
-         "2D loads of one-row multi-block shapes map all blocks as one wide row (lanes get the wrong columns)"},
+         "2D loads of one-row multi-block shapes map all blocks as one wide row (lanes get the wrong "
+         "columns)"},
         {"right_edge_from_pitch", "2D block IO bounds-checks the right edge against Memory Pitch, not Width"},
         {"oob_check_4byte_granularity",
          "2D loads bounds-check at 4-byte granularity and transform loads per packed row group (zeroing the "
          "last valid rows when Memory Height cuts a group)"},
         {"negative_coord_clamped", "2D block IO clamps negative Coordinate components to zero"},
-        {"prefetch_touches_oob", "2D prefetches access out-of-bounds addresses (faulting outside the buffer)"},
+        {"prefetch_touches_oob",
+         "2D prefetches access out-of-bounds addresses (faulting outside the buffer)"},
     };
 }
 
