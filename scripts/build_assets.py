@@ -193,7 +193,9 @@ def assemble_all(modules, args, modules_dir):
             with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs, initializer=_init_worker,
                                                         initargs=(config,)) as pool:
                 results = list(pool.map(assemble_one, jobs, chunksize=max(1, len(jobs) // (4 * args.jobs))))
-    errors = ["module %s (from %s): %s" % (r, modules[r]["origin"], err) for r, _, err in results if err]
+    errors = ["module %s (from %s; text in %s.spvasm): %s" % (r, modules[r]["origin"],
+                                                             os.path.join(modules_dir, r), err)
+              for r, _, err in results if err]
     if errors:
         more = "" if len(errors) <= 20 else "\n... and %d more" % (len(errors) - 20)
         raise BuildError("\n".join(errors[:20]) + more)

@@ -101,7 +101,7 @@ def generate(emit):
     emit.case("subgroups.bad", "f", emit.module("subgroups/bad_val", TEXT), "test")
 ''')
         out = self.build(expect_ok=False)
-        self.assertIn("module subgroups/bad_val (from scripts/generators/bad_val.py)", out)
+        self.assertIn("module subgroups/bad_val (from scripts/generators/bad_val.py; text in ", out)
         self.assertIn("spirv-val --target-env opencl2.2 failed", out)
 
     def test_spirv_as_failure_names_module(self):
@@ -111,7 +111,8 @@ def generate(emit):
               'OpCapability Kernel\\nOpEntryPoint Kernel %t "test"\\nOpNotAnOpcode %x\\n'), "test")
 ''')
         out = self.build(expect_ok=False)
-        self.assertIn("module subgroups/bad_as (from scripts/generators/bad_as.py): spirv-as", out)
+        self.assertIn("module subgroups/bad_as (from scripts/generators/bad_as.py; text in ", out)
+        self.assertIn("bad_as.spvasm): spirv-as", out)
         self.assertIn("OpNotAnOpcode", out)
 
     @unittest.skipUnless(RULE_CHECK, "SPIRV_RULE_CHECK not set")
