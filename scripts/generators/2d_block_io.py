@@ -310,7 +310,10 @@ def emit_config(emit, op, e, w, h, c, extended):
 
 
 def generate(emit):
-    for op, e, w, h, c in configurations():
+    configs = list(configurations())
+    if len(configs) != 117:  # the OpenCL extension's mandatory function count
+        raise ValueError("2d_block_io.py: the OpenCL table expands to %d configurations, expected 117" % len(configs))
+    for op, e, w, h, c in configs:
         emit_config(emit, op, e, w, h, c, extended=False)
     for op, e, w, h, c in EXTENDED:
         emit_config(emit, op, e, w, h, c, extended=True)
