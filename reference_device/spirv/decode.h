@@ -54,6 +54,7 @@ public:
     // Logs one line for the current instruction and returns false.
     bool fail(const std::string& why);
     bool failAt(const RawInsn& r, const std::string& why);
+    bool failModule(const std::string& why);  // a problem no single instruction carries
 
     uint32_t word(uint32_t k) const { return k < in->count ? in->w[k] : 0; }
     uint32_t words() const { return in->count; }

@@ -319,7 +319,7 @@ bool FunctionDecoder::finishCalls() {
     for (auto& call : calls) {
         Function& f = fns[fn_of_id[call.second]];
         if (f.entry_pc == kNone) {
-            ok = c.failAt(c.raw[0], "OpFunctionCall to %" + std::to_string(call.second) + ", a function without a body");
+            ok = c.failModule("OpFunctionCall to %" + std::to_string(call.second) + ", a function without a body");
             continue;
         }
         c.m.code[call.first].a = f.entry_pc;
@@ -327,7 +327,7 @@ bool FunctionDecoder::finishCalls() {
     for (uint32_t i = 0; i < fns.size() && ok; ++i) {
         bool cycle = false;
         uint32_t d = depth(i, &cycle);
-        if (cycle) return c.failAt(c.raw[0], "recursion through function %" + std::to_string(fns[i].id) +
+        if (cycle) return c.failModule("recursion through function %" + std::to_string(fns[i].id) +
                                                  " is not allowed in OpenCL kernels");
         c.m.call_depth = std::max(c.m.call_depth, d + 1);
     }
@@ -395,7 +395,7 @@ bool FunctionDecoder::run(size_t first) {
         if (!instruction(*fn) && c.errors > 20) return false;
         if (isTerminator(op)) terminated = true;
     }
-    if (fn) return c.failAt(c.raw.back(), "module ends inside a function");
+    if (fn) return c.failModule("ends inside a function");
     if (c.errors) return false;
     return finishCalls();
 }

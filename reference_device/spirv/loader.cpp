@@ -228,9 +228,9 @@ bool Loader::moduleLevel(size_t* first_function) {
         c.in = &r;
         switch (r.opcode) {
         case 17: {  // OpCapability
-            c.capabilities.push_back(r.w[1]);
-            if (!std::count(c.profile.spirv_capabilities.begin(), c.profile.spirv_capabilities.end(), r.w[1]))
-                c.fail("capability " + std::to_string(r.w[1]) + " is not supported by this device (profile " +
+            c.capabilities.push_back(c.word(1));
+            if (!std::count(c.profile.spirv_capabilities.begin(), c.profile.spirv_capabilities.end(), c.word(1)))
+                c.fail("capability " + std::to_string(c.word(1)) + " is not supported by this device (profile " +
                        c.profile.name + ")");
             break;
         }
@@ -248,28 +248,28 @@ bool Loader::moduleLevel(size_t* first_function) {
             readString(r, 2, &name, &next);
             if (name != "OpenCL.std")
                 c.fail("extended instruction set \"" + name + "\" is not supported (only OpenCL.std)");
-            c.ids[r.w[1]].what = IdDef::ExtSet;
+            c.ids[c.word(1)].what = IdDef::ExtSet;
             break;
         }
         case 14:  // OpMemoryModel
             memory_model = true;
-            if (r.w[1] != kAddressingPhysical64)
-                c.fail("addressing model " + std::to_string(r.w[1]) + " is not supported (only Physical64)");
-            if (r.w[2] != kMemoryModelOpenCL)
-                c.fail("memory model " + std::to_string(r.w[2]) + " is not supported (only OpenCL)");
+            if (c.word(1) != kAddressingPhysical64)
+                c.fail("addressing model " + std::to_string(c.word(1)) + " is not supported (only Physical64)");
+            if (c.word(2) != kMemoryModelOpenCL)
+                c.fail("memory model " + std::to_string(c.word(2)) + " is not supported (only OpenCL)");
             break;
         case 15: {  // OpEntryPoint
             std::string name;
             uint32_t next;
             readString(r, 3, &name, &next);
-            if (r.w[1] != kExecutionModelKernel)
-                c.fail("execution model " + std::to_string(r.w[1]) + " is not supported (only Kernel)");
+            if (c.word(1) != kExecutionModelKernel)
+                c.fail("execution model " + std::to_string(c.word(1)) + " is not supported (only Kernel)");
             else
-                entry_points_.emplace_back(r.w[2], name);
+                entry_points_.emplace_back(c.word(2), name);
             break;
         }
         case 16: {  // OpExecutionMode
-            Mode md{r.w[1], r.w[2], c.word(3), c.word(4), c.word(5), uint32_t(i)};
+            Mode md{c.word(1), c.word(2), c.word(3), c.word(4), c.word(5), uint32_t(i)};
             if (md.mode == kModeSubgroupSize) {
                 if (r.count < 4) {
                     c.fail("SubgroupSize needs a size operand");
@@ -289,22 +289,22 @@ bool Loader::moduleLevel(size_t* first_function) {
             std::string name;
             uint32_t next;
             readString(r, 2, &name, &next);
-            c.names[r.w[1]] = name;
+            c.names[c.word(1)] = name;
             break;
         }
         case 71:  // OpDecorate
-            if (r.count >= 3) c.decorations.push_back({r.w[1], r.w[2], c.word(3)});
+            if (r.count >= 3) c.decorations.push_back({c.word(1), c.word(2), c.word(3)});
             break;
-        case 73: c.ids[r.w[1]].what = IdDef::Group; break;  // OpDecorationGroup
+        case 73: c.ids[c.word(1)].what = IdDef::Group; break;  // OpDecorationGroup
         case 74:                                           // OpGroupDecorate: copy the group's decorations
             for (uint32_t k = 2; k < r.count; ++k) {
                 size_t n = c.decorations.size();
                 for (size_t d = 0; d < n; ++d)
-                    if (c.decorations[d].target == r.w[1])
+                    if (c.decorations[d].target == c.word(1))
                         c.decorations.push_back({r.w[k], c.decorations[d].decoration, c.decorations[d].value});
             }
             break;
-        case 7: c.ids[r.w[1]].what = IdDef::String; break;  // OpString
+        case 7: c.ids[c.word(1)].what = IdDef::String; break;  // OpString
         case 2: case 3: case 4: case 6: case 8: case 72: case 317: case 330: case 0:
             break;  // debug information, member decorations, OpNop
         case 59:
@@ -321,7 +321,7 @@ bool Loader::moduleLevel(size_t* first_function) {
         }
     }
     *first_function = i;
-    if (!memory_model) c.failAt(c.raw.back(), "module has no OpMemoryModel");
+    if (!memory_model) c.failModule("no OpMemoryModel");
     return true;
 }
 
@@ -410,15 +410,15 @@ bool Loader::reflect() {
         for (Kernel& cand : c.m.kernels)
             if (cand.function_id == fn) k = &cand;
         if (!k) {
-            c.failAt(c.raw[0], "entry point \"" + ep.second + "\" names no function with a body");
+            c.failModule("entry point \"" + ep.second + "\" names no function with a body");
             continue;
         }
         if (c.m.findKernel(ep.second)) {
-            c.failAt(c.raw[0], "two entry points are named \"" + ep.second + "\"");
+            c.failModule("two entry points are named \"" + ep.second + "\"");
             continue;
         }
         if (!k->name.empty()) {
-            c.failAt(c.raw[0], "function %" + std::to_string(fn) + " is named by two entry points");
+            c.failModule("function %" + std::to_string(fn) + " is named by two entry points");
             continue;
         }
         k->name = ep.second;
@@ -498,7 +498,13 @@ bool DecodeCtx::failAt(const RawInsn& r, const std::string& why) {
     return false;
 }
 
-bool DecodeCtx::fail(const std::string& why) { return failAt(*in, why); }
+bool DecodeCtx::fail(const std::string& why) { return in ? failAt(*in, why) : failModule(why); }
+
+bool DecodeCtx::failModule(const std::string& why) {
+    log += "module: " + why + "\n";
+    ++errors;
+    return false;
+}
 
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile,
                         const ExtOpTable& table) {

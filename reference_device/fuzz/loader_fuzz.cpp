@@ -1,0 +1,174 @@
+// Fuzz target for the SPIR-V loader (buildModule). Built two ways:
+//  - with clang and -fsanitize=fuzzer (REFDEV_LIBFUZZER defined): a libFuzzer target;
+//  - otherwise: a standalone driver running a deterministic mutation loop (bit flips, truncation, word
+//    replacement, word-count edits, chunk deletion/duplication) over seed modules for N iterations or
+//    T seconds. A watchdog aborts if one build takes longer than 5 seconds (a loop on malformed input).
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "reference_device/spirv/program.h"
+
+namespace {
+
+const refdev::Profile& fuzzProfile() {
+    static const refdev::Profile p = [] {
+        refdev::Profile p;
+        p.name = "fuzz";
+        p.sub_group_sizes = {16, 32};
+        p.spirv_extensions = {"SPV_INTEL_subgroups"};
+        p.spirv_capabilities = {4, 5, 6, 7, 8, 9, 10, 11, 12, 18, 22, 38, 39, 58, 61, 62, 63, 64, 65, 66};
+        return p;
+    }();
+    return p;
+}
+
+size_t buildOnce(const uint32_t* words, size_t count) {
+    refdev::spirv::BuildResult r = refdev::spirv::buildModule(words, count, fuzzProfile());
+    if (r.module) {
+        // Reflection must be consistent for anything that built.
+        for (const auto& k : refdev::spirv::kernels(*r.module))
+            (void)refdev::spirv::subGroupSize(*r.module, k.name, fuzzProfile());
+    } else if (r.log.empty()) {
+        std::fprintf(stderr, "loader rejected a module without a log line\n");
+        std::abort();
+    }
+    return r.module ? 1 : 0;
+}
+
+}  // namespace
+
+#ifdef REFDEV_LIBFUZZER
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    std::vector<uint32_t> words(size / 4);
+    if (!words.empty()) std::memcpy(words.data(), data, words.size() * 4);
+    buildOnce(words.data(), words.size());
+    return 0;
+}
+#else
+
+namespace {
+
+struct Rng {  // xorshift64*: deterministic for a given seed
+    uint64_t s;
+    uint64_t next() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 2685821657736338717ull;
+    }
+    uint32_t below(uint32_t n) { return n ? uint32_t(next() % n) : 0; }
+};
+
+std::vector<uint32_t> readWords(const char* path) {
+    std::ifstream f(path, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::vector<uint32_t> w(bytes.size() / 4);
+    if (!w.empty()) std::memcpy(w.data(), bytes.data(), w.size() * 4);
+    return w;
+}
+
+void mutate(std::vector<uint32_t>& w, Rng& rng) {
+    if (w.empty()) {
+        w.push_back(uint32_t(rng.next()));
+        return;
+    }
+    static const uint32_t interesting[] = {0, 1, 2, 3, 0xffff, 0x10000, 0xffffffff, 0x7fffffff, 0x80000000,
+                                           0x07230203, 0x00010000, 0x00010400, 16, 24, 32, 64};
+    switch (rng.below(8)) {
+    case 0: w[rng.below(uint32_t(w.size()))] ^= 1u << rng.below(32); break;               // bit flip
+    case 1: w.resize(rng.below(uint32_t(w.size()))); break;                                 // truncation
+    case 2: w[rng.below(uint32_t(w.size()))] = interesting[rng.below(16)]; break;           // word replacement
+    case 3: w[rng.below(uint32_t(w.size()))] = uint32_t(rng.next()); break;
+    case 4: {  // word count field of some word
+        uint32_t& x = w[rng.below(uint32_t(w.size()))];
+        x = (x & 0xffff) | (rng.below(8) << 16);
+        break;
+    }
+    case 5: {  // small id-like values (likely to alias real ids)
+        if (w.size() > 5) w[5 + rng.below(uint32_t(w.size() - 5))] = rng.below(w[3] + 2);
+        break;
+    }
+    case 6: {  // delete a chunk
+        size_t at = rng.below(uint32_t(w.size())), n = 1 + rng.below(8);
+        w.erase(w.begin() + at, w.begin() + std::min(w.size(), at + n));
+        break;
+    }
+    default: {  // duplicate a chunk elsewhere
+        size_t at = rng.below(uint32_t(w.size())), n = 1 + rng.below(8);
+        std::vector<uint32_t> chunk(w.begin() + at, w.begin() + std::min(w.size(), at + n));
+        w.insert(w.begin() + rng.below(uint32_t(w.size())), chunk.begin(), chunk.end());
+        break;
+    }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    long iterations = 0;
+    double seconds = 10;
+    uint64_t seed = 1;
+    std::vector<std::vector<uint32_t>> seeds;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--iterations=", 0) == 0) iterations = std::atol(a.c_str() + 13);
+        else if (a.rfind("--seconds=", 0) == 0) seconds = std::atof(a.c_str() + 10);
+        else if (a.rfind("--seed=", 0) == 0) seed = std::strtoull(a.c_str() + 7, nullptr, 10);
+        else if (a.rfind("--", 0) == 0) {
+            std::fprintf(stderr, "usage: %s [--iterations=N] [--seconds=T] [--seed=S] module.spv...\n", argv[0]);
+            return 2;
+        } else {
+            seeds.push_back(readWords(argv[i]));
+            if (seeds.back().empty()) {
+                std::fprintf(stderr, "cannot read seed module %s\n", argv[i]);
+                return 2;
+            }
+        }
+    }
+    if (seeds.empty()) {
+        std::fprintf(stderr, "no seed modules given\n");
+        return 2;
+    }
+    std::atomic<int64_t> started_ms{-1};
+    std::atomic<bool> done{false};
+    const auto t0 = std::chrono::steady_clock::now();
+    auto now_ms = [&] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    };
+    std::thread watchdog([&] {
+        while (!done) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            int64_t s = started_ms;
+            if (s >= 0 && now_ms() - s > 5000) {
+                std::fprintf(stderr, "watchdog: one buildModule call ran for more than 5 s (hang)\n");
+                std::abort();
+            }
+        }
+    });
+    Rng rng{seed * 0x9e3779b97f4a7c15ull + 1};
+    long n = 0, built = 0;
+    size_t seed_built = 0;
+    for (auto& s : seeds) seed_built += buildOnce(s.data(), s.size());
+    for (; (iterations == 0 || n < iterations) && (iterations != 0 || now_ms() < seconds * 1000); ++n) {
+        std::vector<uint32_t> w = seeds[rng.below(uint32_t(seeds.size()))];
+        for (uint32_t k = 1 + rng.below(4); k > 0; --k) mutate(w, rng);
+        started_ms = now_ms();
+        built += buildOnce(w.data(), w.size());
+        started_ms = -1;
+    }
+    done = true;
+    watchdog.join();
+    std::printf("loader fuzz: %ld mutated modules in %.1f s (%ld still built; %zu of %zu seeds build), no crash\n",
+                n, now_ms() / 1000.0, built, seed_built, seeds.size());
+    return 0;
+}
+#endif
