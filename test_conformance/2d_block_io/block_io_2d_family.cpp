@@ -209,6 +209,10 @@ public:
 
         MismatchLog log;
         std::vector<uint8_t> surface_after = surface.read();
+        dumpBytes(ctx, "surface_in", surface_data.data(), surface_data.size());
+        dumpBytes(ctx, "surface_out", surface_after.data(), surface_after.size());
+        dumpBytes(ctx, "coords", coord_words.data(), coord_words.size() * 4);
+        if (store) dumpBytes(ctx, "lanes_in", lane_data.data(), lane_data.size());
         if (store) {
             // "For stores, any out-of-bounds elements are ignored" and "the value of any padded elements is
             // ignored": only in-bounds block elements change; everything else keeps its canary byte.
@@ -231,7 +235,9 @@ public:
                 c.shape.op == BlockIo2dOp::Prefetch
                     ? "SPV_INTEL_2d_block_io prefetch has no effect; the following load is exact"
                     : "SPV_INTEL_2d_block_io load: block data mapped to invocations, out of bounds zero");
-            checkLoads(c, surface_data, lanes.read(), log);
+            std::vector<uint8_t> lanes_out = lanes.read();
+            dumpBytes(ctx, "lanes_out", lanes_out.data(), lanes_out.size());
+            checkLoads(c, surface_data, lanes_out, log);
             // A load or prefetch never writes the memory it reads.
             checkSurface(c, surface_data, surface_after, "memory changed by a load or prefetch", log);
         }
