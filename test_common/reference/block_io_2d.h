@@ -72,6 +72,9 @@ struct LaneElement {
 std::vector<std::vector<LaneElement>> load2d(const BlockIo2dShape& shape, const std::vector<uint8_t>& memory,
                                              const Surface2d& surface, Coordinate2d coord);
 
+// A prefetch has no reference function: it "does not affect the functionality of a module", so the checker
+// requires memory to be unchanged and a following load to match load2d.
+
 // Applies a store: lane_data[lane] holds laneBytes(shape) bytes. Writes only in-bounds, unpadded elements.
 // Returns how many elements were written.
 uint64_t store2d(const BlockIo2dShape& shape, const std::vector<std::vector<uint8_t>>& lane_data,
