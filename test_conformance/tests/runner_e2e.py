@@ -272,6 +272,43 @@ def check_refdev_abort(runner, build, tmp):
     expect(len(doc["cases"]) == 1 and doc["cases"][0]["status"] == "Timeout", "one Timeout recorded: %s" % doc)
 
 
+def check_refdev_rerun_and_dump(runner, build, tmp):
+    """A planted fault makes cases fail; the printed rerun command re-runs exactly one of them, with the
+    same seed, and --dump-dir receives the module and the outcome."""
+    kernel_cases_or_skip(runner, build, tmp)
+    fault = "shuffle_down_ignores_next"
+    js, dump = os.path.join(tmp, "fault.json"), os.path.join(tmp, "dump")
+    rc, out, err = run(runner, ["--seed=5", "--json=" + js, "--dump-dir=" + dump, "subgroups.shuffle_down"],
+                       {"REFDEV_FAULTS": fault})
+    if "unknown fault" in err:
+        print("skipped: the reference device has no fault %s" % fault)
+        sys.exit(SKIP)
+    expect(rc == 1, "planted fault: exit 1\n" + describe(rc, out, err))
+    doc = json.load(open(js))
+    failed = [c for c in doc["cases"] if c["status"] == "Fail"]
+    expect(failed, "the planted fault should fail some case")
+    first = failed[0]
+    expect(os.path.exists(os.path.join(dump, first["name"] + ".txt")), "dump text for " + first["name"])
+    expect(os.path.exists(os.path.join(dump, first["name"] + ".spv")), "dump module for " + first["name"])
+    reruns = re.findall(r"^    rerun: (.*)$", out, re.M)
+    expect(len(reruns) == len(failed), "one rerun line per failure (%d vs %d)" % (len(reruns), len(failed)))
+    cmd = [l for l in reruns if l.endswith(" " + first["name"])]
+    expect(cmd and "--seed=5" in cmd[0] and "REFDEV_FAULTS=" + fault in cmd[0], "rerun line: %s" % cmd)
+    js2 = os.path.join(tmp, "rerun.json")
+    env = dict(os.environ)
+    env.pop("OCL_ICD_VENDORS", None)
+    p = subprocess.run(cmd[0] + " --json=" + js2, shell=True, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    again = json.load(open(js2))["cases"]
+    expect(len(again) == 1 and again[0]["name"] == first["name"], "rerun ran exactly the case: %s" % again)
+    expect(again[0]["status"] == "Fail" and again[0]["seed"] == first["seed"], "same outcome and seed: %s" % again)
+    expect(p.returncode == 1, "rerun exit status %d" % p.returncode)
+    # Seeds: stable for a run seed, different for another.
+    js3 = os.path.join(tmp, "seed6.json")
+    run(runner, ["--seed=6", "--json=" + js3, first["name"]], {"REFDEV_FAULTS": fault})
+    expect(json.load(open(js3))["cases"][0]["seed"] != first["seed"], "--seed should change the per-case seed")
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
