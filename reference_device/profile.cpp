@@ -44,6 +44,19 @@ enum : uint32_t {
     kSubgroupMatrixMultiplyAccumulateINTEL = 6236,
 };
 
+// Extensions whose op family is not built are not reported: a device must not claim what it cannot execute
+// (reference_device/CMakeLists.txt defines REFDEV_HAVE_EXT_<FAMILY> for each family present).
+#ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
+constexpr bool kHaveMediaBlockIo = true;
+#else
+constexpr bool kHaveMediaBlockIo = false;
+#endif
+#ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
+constexpr bool kHaveMatrixMultiplyAccumulate = true;
+#else
+constexpr bool kHaveMatrixMultiplyAccumulate = false;
+#endif
+
 std::vector<uint32_t> commonCapabilities() {
     return {kAddresses,
             kLinkage,
@@ -112,15 +125,20 @@ std::vector<Profile> makeProfiles() {
     hpc.default_sub_group_size = 16;
     hpc.extensions = commonExtensions();
     hpc.extensions.push_back({"cl_intel_subgroup_2d_block_io", 1, 1, 0});
-    hpc.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0});
-    hpc.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate_tf32", 1, 0, 0});
-    hpc.spirv_extensions = {"SPV_INTEL_subgroups", "SPV_INTEL_2d_block_io",
-                            "SPV_INTEL_subgroup_matrix_multiply_accumulate"};
+    hpc.spirv_extensions = {"SPV_INTEL_subgroups", "SPV_INTEL_2d_block_io"};
     hpc.spirv_capabilities = commonCapabilities();
-    hpc.spirv_capabilities.insert(hpc.spirv_capabilities.end(),
-                                  {kSubgroup2DBlockIOINTEL, kSubgroup2DBlockTransformINTEL,
-                                   kSubgroup2DBlockTransposeINTEL, kSubgroupMatrixMultiplyAccumulateINTEL});
-    hpc.mma_n = 16;
+    hpc.spirv_capabilities.insert(
+        hpc.spirv_capabilities.end(),
+        {kSubgroup2DBlockIOINTEL, kSubgroup2DBlockTransformINTEL, kSubgroup2DBlockTransposeINTEL});
+    if (kHaveMatrixMultiplyAccumulate) {
+        hpc.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0});
+        // The _tf32 spec also requires accepting SPV_INTEL_tensor_float32_conversion
+        // (TensorFloat32RoundingINTEL); the loader has no such instruction yet, so neither is listed.
+        hpc.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate_tf32", 1, 0, 0});
+        hpc.spirv_extensions.push_back("SPV_INTEL_subgroup_matrix_multiply_accumulate");
+        hpc.spirv_capabilities.push_back(kSubgroupMatrixMultiplyAccumulateINTEL);
+        hpc.mma_n = 16;
+    }
     profiles.push_back(hpc);
 
     // Xe-HPG class (DG2): sub-group sizes 8, 16 and 32, media block IO, MMA with N = 8, no 2D block IO.
@@ -132,14 +150,19 @@ std::vector<Profile> makeProfiles() {
     hpg.sub_group_sizes = {8, 16, 32};
     hpg.default_sub_group_size = 16;
     hpg.extensions = commonExtensions();
-    hpg.extensions.push_back({"cl_intel_spirv_media_block_io", 1, 0, 0});
-    hpg.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0});
-    hpg.spirv_extensions = {"SPV_INTEL_subgroups", "SPV_INTEL_media_block_io",
-                            "SPV_INTEL_subgroup_matrix_multiply_accumulate"};
+    hpg.spirv_extensions = {"SPV_INTEL_subgroups"};
     hpg.spirv_capabilities = commonCapabilities();
-    hpg.spirv_capabilities.insert(hpg.spirv_capabilities.end(),
-                                  {kSubgroupImageMediaBlockIOINTEL, kSubgroupMatrixMultiplyAccumulateINTEL});
-    hpg.mma_n = 8;
+    if (kHaveMediaBlockIo) {
+        hpg.extensions.push_back({"cl_intel_spirv_media_block_io", 1, 0, 0});
+        hpg.spirv_extensions.push_back("SPV_INTEL_media_block_io");
+        hpg.spirv_capabilities.push_back(kSubgroupImageMediaBlockIOINTEL);
+    }
+    if (kHaveMatrixMultiplyAccumulate) {
+        hpg.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0});
+        hpg.spirv_extensions.push_back("SPV_INTEL_subgroup_matrix_multiply_accumulate");
+        hpg.spirv_capabilities.push_back(kSubgroupMatrixMultiplyAccumulateINTEL);
+        hpg.mma_n = 8;
+    }
     profiles.push_back(hpg);
 
     return profiles;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Runs clinfo against the reference device's ICD directory with one profile and checks that it lists
 # exactly this platform and device, prints no query errors, and reports the key properties.
-# usage: check_clinfo.sh <icd dir> <profile>
+# usage: check_clinfo.sh <icd dir> <profile> <media block IO built: ON|OFF> <MMA built: ON|OFF>
 set -u
 export OCL_ICD_VENDORS=$1 REFDEV_PROFILE=$2
+media=$3 mma=$4
 unset REFDEV_FAULTS
 out=$(mktemp)
 trap 'rm -f $out' EXIT
@@ -24,18 +25,22 @@ expect "cl_khr_spirv_queries"
 expect "cl_intel_spirv_subgroups"
 expect "cl_intel_required_subgroup_size"
 expect "Image support *Yes"
+# A family that is not built must not be claimed.
+[ "$mma" = ON ] || ! grep -q "cl_intel_subgroup_matrix_multiply_accumulate" "$out" || fail "MMA reported but not built"
+[ "$media" = ON ] || ! grep -q "cl_intel_spirv_media_block_io" "$out" || fail "media block IO reported but not built"
 case $REFDEV_PROFILE in
 xe_hpc)
   expect "Device Name *RefDev Xe-HPC-like"
   expect "Sub-group sizes (Intel) *16, 32$"
   expect "cl_intel_subgroup_2d_block_io"
-  expect "cl_intel_subgroup_matrix_multiply_accumulate_tf32"
+  [ "$mma" = OFF ] || expect "cl_intel_subgroup_matrix_multiply_accumulate_tf32"
   ! grep -q "cl_intel_spirv_media_block_io" "$out" || fail "xe_hpc must not report media block IO"
   ;;
 xe_hpg)
   expect "Device Name *RefDev Xe-HPG-like"
   expect "Sub-group sizes (Intel) *8, 16, 32$"
-  expect "cl_intel_spirv_media_block_io"
+  [ "$media" = OFF ] || expect "cl_intel_spirv_media_block_io"
+  [ "$mma" = OFF ] || expect "cl_intel_subgroup_matrix_multiply_accumulate"
   ! grep -q "cl_intel_subgroup_2d_block_io" "$out" || fail "xe_hpg must not report 2D block IO"
   ;;
 esac
