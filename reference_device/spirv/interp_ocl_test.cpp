@@ -1,0 +1,87 @@
+// OpenCL.std extended instructions: integer built-ins, float built-ins, select, vloadn/vstoren.
+#include <cmath>
+
+#include "reference_device/spirv/test_util.h"
+
+namespace refdev::spirv::test {
+namespace {
+
+class OclStd : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { module_ = build(assembleFixture("ocl_std.spvasm")); }
+    static void TearDownTestSuite() { module_.reset(); }
+    static std::shared_ptr<const Module> module_;
+};
+std::shared_ptr<const Module> OclStd::module_;
+
+uint32_t clz32(uint32_t x) {
+    uint32_t n = 0;
+    for (int i = 31; i >= 0 && !((x >> i) & 1); --i) ++n;
+    return n;
+}
+
+TEST_F(OclStd, IntegerBuiltins) {
+    ASSERT_TRUE(module_);
+    std::vector<uint32_t> a = {0, 1, 0xffffffffu, 0x80000000u, 12345, 0xfffffff0u, 200, 77},
+                          b = {5, 0xffffffffu, 3, 31, 0x7fffffff, 4, 0xffffff00u, 33};
+    std::vector<uint32_t> out(8 * a.size());
+    LaunchResult r = run(*module_, "ocl_int", {buffer(a), buffer(b), buffer(out)}, range1(a.size(), 4));
+    ASSERT_TRUE(r.ok) << r.error;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const uint32_t x = a[i], y = b[i];
+        const int32_t sx = int32_t(x), sy = int32_t(y);
+        EXPECT_EQ(out[8 * i + 0], std::min(x, y)) << i;
+        EXPECT_EQ(out[8 * i + 1], uint32_t(std::max(sx, sy))) << i;
+        EXPECT_EQ(out[8 * i + 2], uint32_t(std::min(std::max(sx, -100), 100))) << i;
+        EXPECT_EQ(out[8 * i + 3], uint32_t((uint64_t(x) * y) >> 32)) << i;
+        EXPECT_EQ(out[8 * i + 4], uint32_t(__builtin_popcount(x))) << i;
+        EXPECT_EQ(out[8 * i + 5], clz32(x)) << i;
+        const uint32_t s = y % 32;
+        EXPECT_EQ(out[8 * i + 6], s ? (x << s) | (x >> (32 - s)) : x) << i;
+        EXPECT_EQ(out[8 * i + 7], uint32_t(std::min<uint64_t>(uint64_t(x) + y, 0xffffffffu))) << i;
+    }
+}
+
+TEST_F(OclStd, FloatBuiltins) {
+    ASSERT_TRUE(module_);
+    std::vector<float> a = {1.5f, -2.25f, 0.0f, 1e20f, -0.5f, 7.0f}, b = {2.0f, -3.0f, -0.0f, 1e-20f, NAN, 7.0f};
+    std::vector<float> out(8 * a.size());
+    LaunchResult r = run(*module_, "ocl_float", {buffer(a), buffer(b), buffer(out)}, range1(a.size(), 2));
+    ASSERT_TRUE(r.ok) << r.error;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const float x = a[i], y = b[i];
+        EXPECT_EQ(out[8 * i + 0], std::fmax(x, y)) << i;  // fmax/fmin return the non-NaN operand
+        EXPECT_EQ(out[8 * i + 1], std::fmin(x, y)) << i;
+        EXPECT_EQ(out[8 * i + 2], std::fabs(x)) << i;
+        EXPECT_EQ(out[8 * i + 3], std::floor(x)) << i;
+        EXPECT_EQ(out[8 * i + 4], std::sqrt(std::fabs(x))) << i;
+        if (std::isnan(y)) EXPECT_TRUE(std::isnan(out[8 * i + 5])) << i;
+        else EXPECT_EQ(out[8 * i + 5], std::fmaf(x, y, 1.0f)) << i;
+        const float sel = x < y ? y : x;
+        if (std::isnan(sel)) EXPECT_TRUE(std::isnan(out[8 * i + 6]));
+        else EXPECT_EQ(out[8 * i + 6], sel) << i;
+        EXPECT_EQ(std::signbit(out[8 * i + 7]), std::signbit(y)) << i;
+    }
+}
+
+TEST_F(OclStd, VloadnAndVstoren) {
+    ASSERT_TRUE(module_);
+    std::vector<uint32_t> in(4 * 10), out(4 * 10, 0);
+    for (uint32_t i = 0; i < in.size(); ++i) in[i] = i * 7 + 1;
+    LaunchResult r = run(*module_, "vload", {buffer(in), buffer(out)}, range1(10, 5));
+    ASSERT_TRUE(r.ok) << r.error;
+    for (uint32_t i = 0; i < in.size(); ++i) EXPECT_EQ(out[i], in[i] * 2) << i;
+}
+
+TEST_F(OclStd, VloadnOutOfBoundsIsReported) {
+    ASSERT_TRUE(module_);
+    std::vector<uint32_t> in(4 * 10 - 1), out(4 * 10, 0);
+    LaunchResult r = run(*module_, "vload", {buffer(in), buffer(out)}, range1(10, 5), 1);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("OpExtInst (word "), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("read of 16 bytes"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("global (9,0,0)"), std::string::npos) << r.error;
+}
+
+}  // namespace
+}  // namespace refdev::spirv::test
