@@ -1,0 +1,537 @@
+"""SPV_INTEL_subgroups cases: shuffles, buffer block read/write, image block read/write.
+
+One module per (instruction, component type, component count, sub-group size); the index pattern,
+work-group shape, control flow, offsets and coordinates are kernel arguments or buffer contents chosen by
+the C++ families in test_conformance/subgroups/ from the case parameters. Every kernel also writes, per
+work-item, SubgroupLocalInvocationId, SubgroupId, SubgroupSize and SubgroupMaxSize to a side buffer, so
+the checker takes the work-item to sub-group mapping from the device instead of assuming one.
+
+Case names: subgroups.<op>.<type>.v<n>.sg<S>.<index|offset|format>...; see docs/subgroups.md.
+"""
+
+SUB_GROUP_SIZES = (8, 16, 32)
+
+# name -> (bits, "int"/"float")
+TYPES = {
+    "i8": (8, "int"), "i16": (16, "int"), "i32": (32, "int"), "i64": (64, "int"),
+    "f16": (16, "float"), "f32": (32, "float"), "f64": (64, "float"),
+}
+
+# Shuffle component counts per type (OpenCL environment: 32-bit 1,2,3,4,8,16; 64-bit scalar only; 16-bit
+# with cl_intel_subgroups_short; 8-bit with cl_intel_subgroups_char, which lists 1,2,4,8,16 while SPIR-V
+# allows 3 as well: 3 is kept, it is a plain vector type).
+SHUFFLE_WIDTHS = {
+    "i8": (1, 2, 3, 4, 8, 16), "i16": (1, 2, 3, 4, 8, 16), "i32": (1, 2, 3, 4, 8, 16), "i64": (1,),
+    "f16": (1, 2, 3, 4, 8, 16), "f32": (1, 2, 3, 4, 8, 16), "f64": (1,),
+}
+# Block IO component counts (unsigned integer types only in OpenCL).
+BUFFER_BLOCK_WIDTHS = {"u8": (1, 2, 4, 8, 16), "u16": (1, 2, 4, 8, 16), "u32": (1, 2, 4, 8), "u64": (1, 2, 4, 8)}
+IMAGE_BLOCK_WIDTHS = {"u8": (1, 2, 4, 8, 16), "u16": (1, 2, 4, 8), "u32": (1, 2, 4, 8), "u64": (1, 2, 4, 8)}
+BLOCK_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
+SHUFFLE_OPS = {
+    # op level name -> (SPIR-V opcode name, index name used in case names, two data operands)
+    "shuffle": ("OpSubgroupShuffleINTEL", "index", False),
+    "shuffle_down": ("OpSubgroupShuffleDownINTEL", "delta", True),
+    "shuffle_up": ("OpSubgroupShuffleUpINTEL", "delta", True),
+    "shuffle_xor": ("OpSubgroupShuffleXorINTEL", "value", False),
+}
+
+# 4-byte texel formats clamp reads / drop writes out of bounds; smaller texels are tested in bounds only.
+IMAGE_FORMATS = {
+    "r32ui": ("CL_R", "CL_UNSIGNED_INT32", 4),
+    "rgba8ui": ("CL_RGBA", "CL_UNSIGNED_INT8", 4),
+    "rg16ui": ("CL_RG", "CL_UNSIGNED_INT16", 4),
+    "r16ui": ("CL_R", "CL_UNSIGNED_INT16", 2),
+    "r8ui": ("CL_R", "CL_UNSIGNED_INT8", 1),
+}
+COORDS_4BYTE = ("interior", "right_edge", "bottom_edge", "beyond_right", "beyond_bottom", "before_left_top")
+COORDS_SMALL = ("interior", "right_edge", "bottom_edge")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# SPIR-V text building
+
+class Module:
+    """Builds one kernel module: capabilities, builtins, deduplicated types and constants, functions."""
+
+    BUILTINS = {  # variable -> (BuiltIn, type key)
+        "gid_var": ("GlobalInvocationId", "v3ulong"), "wgid_var": ("WorkgroupId", "v3ulong"),
+        "sglid_var": ("SubgroupLocalInvocationId", "uint"), "sgid_var": ("SubgroupId", "uint"),
+        "sgsize_var": ("SubgroupSize", "uint"), "sgmax_var": ("SubgroupMaxSize", "uint"),
+        "nsg_var": ("NumSubgroups", "uint"),
+    }
+
+    def __init__(self, sg_size, capabilities, comment):
+        self.sg_size = sg_size
+        self.caps = ["Addresses", "Kernel", "Int64", "SubgroupDispatch"] + list(capabilities)
+        self.comment = comment
+        self.types = []      # declaration lines, in order
+        self.type_ids = {}   # key -> id
+        self.consts = []
+        self.const_ids = {}
+        self.functions = []  # (entry name, lines)
+        self.tmp = 0
+        for key in ("void", "bool", "uint", "ulong", "v3ulong"):
+            self.type(key)
+
+    def cap(self, name):
+        if name not in self.caps:
+            self.caps.append(name)
+
+    SCALAR_IDS = {"int8": "%uchar", "int16": "%ushort", "int32": "%uint", "int64": "%ulong",
+                  "float16": "%half", "float32": "%float", "float64": "%double", "void": "%void", "bool": "%bool"}
+
+    @staticmethod
+    def canonical(key):
+        return key.replace("ulong", "int64").replace("uint", "int32")
+
+    def type(self, key):
+        """Type id for a key: void, bool, uint, ulong, int8/16/32/64, float16/32/64, v<n><scalar key>,
+        p_<storage>_<key>, image_ro, image_wo. Each type is declared once."""
+        key = self.canonical(key)
+        if key in self.type_ids:
+            return self.type_ids[key]
+        if key in self.SCALAR_IDS:
+            tid = self.SCALAR_IDS[key]
+            if key == "void":
+                decl = "OpTypeVoid"
+            elif key == "bool":
+                decl = "OpTypeBool"
+            elif key.startswith("int"):
+                bits = int(key[3:])
+                decl = "OpTypeInt %d 0" % bits
+                if bits in (8, 16):
+                    self.cap("Int%d" % bits)
+            else:
+                bits = int(key[5:])
+                decl = "OpTypeFloat %d" % bits
+                if bits in (16, 64):
+                    self.cap("Float%d" % bits)
+        elif key.startswith("v") and key[1].isdigit():
+            digits = key[1:3] if key[2].isdigit() else key[1]
+            n, scalar = int(digits), key[1 + len(digits):]
+            if n > 4:
+                self.cap("Vector16")
+            tid = "%%v%d%s" % (n, self.type(scalar)[1:])
+            decl = "OpTypeVector %s %d" % (self.type(scalar), n)
+        elif key.startswith("p_"):
+            storage, pointee = key[2:].split("_", 1)
+            tid = "%%ptr_%s_%s" % (storage, self.type(pointee)[1:])
+            decl = "OpTypePointer %s %s" % (storage, self.type(pointee))
+        elif key in ("image_ro", "image_wo"):
+            self.cap("ImageBasic")
+            tid = "%" + key
+            decl = "OpTypeImage %s 2D 0 0 0 0 Unknown %s" % (self.type("void"),
+                                                              "ReadOnly" if key == "image_ro" else "WriteOnly")
+        else:
+            raise ValueError("unknown type key " + key)
+        self.type_ids[key] = tid
+        self.types.append("%s = %s" % (tid, decl))
+        return tid
+
+    def function_type(self, arg_keys):
+        key = "fn(" + ",".join(self.canonical(k) for k in arg_keys) + ")"
+        if key not in self.type_ids:
+            tid = "%%fn_%d" % len([k for k in self.type_ids if k.startswith("fn(")])
+            args = " ".join(self.type(k) for k in arg_keys)
+            self.types.append("%s = OpTypeFunction %s %s" % (tid, self.type("void"), args))
+            self.type_ids[key] = tid
+        return self.type_ids[key]
+
+    def const(self, key, value):
+        name = "%%c_%s_%d" % (self.type(key)[1:], value)
+        if name not in self.const_ids:
+            self.const_ids[name] = True
+            self.consts.append("%s = OpConstant %s %d" % (name, self.type(key), value))
+        return name
+
+    def new(self):
+        self.tmp += 1
+        return "%%t%d" % self.tmp
+
+    def version(self):
+        # SPIRV-Tools validates SPIR-V 1.2 modules against its OpenCL 2.2 environment, which refuses the
+        # Float16 capability (OpenCL allows it with cl_khr_fp16): half modules are SPIR-V 1.3.
+        return (1, 3) if "Float16" in self.caps else (1, 2)
+
+    def text(self):
+        out = ["; @version %d.%d" % self.version(), "; " + self.comment]
+        out += ["OpCapability " + c for c in self.caps]
+        out.append('OpExtension "SPV_INTEL_subgroups"')
+        out.append("OpMemoryModel Physical64 OpenCL")
+        interface = " ".join("%" + v for v in self.BUILTINS)
+        for name, _ in self.functions:
+            out.append('OpEntryPoint Kernel %%%s "%s" %s' % (name, name, interface))
+        for name, _ in self.functions:
+            out.append("OpExecutionMode %%%s SubgroupSize %d" % (name, self.sg_size))
+        for var, (builtin, _) in self.BUILTINS.items():
+            out.append("OpDecorate %%%s BuiltIn %s" % (var, builtin))
+            out.append("OpDecorate %%%s Constant" % var)
+        var_lines = []
+        for var, (_, key) in self.BUILTINS.items():
+            var_lines.append("%%%s = OpVariable %s Input" % (var, self.type("p_Input_" + key)))
+        out += self.types + self.consts + var_lines
+        for _, lines in self.functions:
+            out += lines
+        return "\n".join(out) + "\n"
+
+
+class Function:
+    """One kernel: parameters (name, type key), then body lines written through helpers."""
+
+    def __init__(self, module, name, params):
+        self.m = module
+        self.name = name
+        self.params = params
+        self.lines = []
+        fn_type = module.function_type([t for _, t in params])
+        self.lines.append("%%%s = OpFunction %s None %s" % (name, module.type("void"), fn_type))
+        for pname, ptype in params:
+            self.lines.append("%%%s_%s = OpFunctionParameter %s" % (name, pname, module.type(ptype)))
+        self.lines.append(self.label())
+        self.builtins = {}
+
+    def arg(self, pname):
+        return "%%%s_%s" % (self.name, pname)
+
+    def label(self, name=None):
+        self.current_label = name or self.m.new()
+        return "%s = OpLabel" % self.current_label
+
+    def op(self, type_key, text):
+        r = self.m.new()
+        self.lines.append("%s = %s %s" % (r, text.split(" ", 1)[0],
+                                          ((self.m.type(type_key) + " ") if type_key else "") +
+                                          (text.split(" ", 1)[1] if " " in text else "")))
+        return r
+
+    def builtin(self, var):
+        if var not in self.builtins:
+            builtin, key = Module.BUILTINS[var]
+            v = self.op(key, "OpLoad %%%s" % var)
+            if key == "v3ulong":
+                v = self.op("ulong", "OpCompositeExtract %s 0" % v)
+            self.builtins[var] = v
+        return self.builtins[var]
+
+    def element_ptr(self, base, elem_key, index_ulong):
+        return self.op("p_CrossWorkgroup_" + elem_key, "OpInBoundsPtrAccessChain %s %s" % (base, index_ulong))
+
+    def load(self, base, elem_key, index_ulong, align):
+        p = self.element_ptr(base, elem_key, index_ulong)
+        return self.op(elem_key, "OpLoad %s Aligned %d" % (p, align))
+
+    def store(self, base, elem_key, index_ulong, value, align):
+        p = self.element_ptr(base, elem_key, index_ulong)
+        self.lines.append("OpStore %s %s Aligned %d" % (p, value, align))
+
+    def to_ulong(self, uint_value):
+        return self.op("ulong", "OpUConvert %s" % uint_value)
+
+    def linear(self, a, mul, add):
+        """a * mul + add, all ulong ids."""
+        return self.op("ulong", "OpIAdd %s %s" % (self.op("ulong", "OpIMul %s %s" % (a, mul)), add))
+
+    def write_info(self):
+        """info[gid*4 + k] = SubgroupLocalInvocationId, SubgroupId, SubgroupSize, SubgroupMaxSize."""
+        gid = self.builtin("gid_var")
+        base = self.op("ulong", "OpIMul %s %s" % (gid, self.m.const("ulong", 4)))
+        for k, var in enumerate(("sglid_var", "sgid_var", "sgsize_var", "sgmax_var")):
+            idx = self.op("ulong", "OpIAdd %s %s" % (base, self.m.const("ulong", k)))
+            self.store(self.arg("info"), "uint", idx, self.builtin(var), 4)
+
+    def block_index(self):
+        """WorkgroupId.x * NumSubgroups + SubgroupId: uniform within a sub-group, one block per sub-group."""
+        nsg = self.to_ulong(self.builtin("nsg_var"))
+        sgid = self.to_ulong(self.builtin("sgid_var"))
+        return self.linear(self.builtin("wgid_var"), nsg, sgid)
+
+    def load_components(self, base, comp_key, n, align):
+        gid = self.builtin("gid_var")
+        first = self.op("ulong", "OpIMul %s %s" % (gid, self.m.const("ulong", n)))
+        comps = []
+        for j in range(n):
+            idx = self.op("ulong", "OpIAdd %s %s" % (first, self.m.const("ulong", j))) if j else first
+            comps.append(self.load(base, comp_key, idx, align))
+        if n == 1:
+            return comps[0]
+        return self.op("v%d%s" % (n, comp_key), "OpCompositeConstruct " + " ".join(comps))
+
+    def store_components(self, base, comp_key, n, value, align):
+        gid = self.builtin("gid_var")
+        first = self.op("ulong", "OpIMul %s %s" % (gid, self.m.const("ulong", n)))
+        for j in range(n):
+            idx = self.op("ulong", "OpIAdd %s %s" % (first, self.m.const("ulong", j))) if j else first
+            comp = value if n == 1 else self.op(comp_key, "OpCompositeExtract %s %d" % (value, j))
+            self.store(base, comp_key, idx, comp, align)
+
+    def finish(self):
+        self.lines += ["OpReturn", "OpFunctionEnd"]
+        self.m.functions.append((self.name, self.lines))
+
+
+def scalar_key(type_name):
+    bits, kind = TYPES[type_name]
+    return ("int%d" if kind == "int" else "float%d") % bits
+
+
+def value_key(comp_key, n):
+    return comp_key if n == 1 else "v%d%s" % (n, comp_key)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Shuffle modules
+
+def shuffle_module(op, type_name, n, sg, const_index):
+    opname, _, two = SHUFFLE_OPS[op]
+    m = Module(sg, ["SubgroupShuffleINTEL"], "%s on %s x %d, SubgroupSize %d" % (opname, type_name, n, sg))
+    comp = scalar_key(type_name)
+    align = TYPES[type_name][0] // 8
+    vkey = value_key(comp, n)
+    ptr = "p_CrossWorkgroup_" + comp
+    params = [("out", ptr), ("info", "p_CrossWorkgroup_uint"), ("a", ptr), ("b", ptr),
+              ("index", "p_CrossWorkgroup_uint"), ("exec_period", "uint")]
+    for kernel in ("test", "test_const"):
+        f = Function(m, kernel, params)
+        f.write_info()
+        # Work-group control flow: only work-groups with WorkgroupId.x % exec_period == exec_period - 1 run
+        # the shuffle (exec_period 1: all of them; 2: the odd-numbered ones).
+        period = f.to_ulong(f.arg("exec_period"))
+        rem = f.op("ulong", "OpUMod %s %s" % (f.builtin("wgid_var"), period))
+        last = f.op("ulong", "OpISub %s %s" % (period, m.const("ulong", 1)))
+        cond = f.op("bool", "OpIEqual %s %s" % (rem, last))
+        then_label, merge_label = m.new(), m.new()
+        f.lines.append("OpSelectionMerge %s None" % merge_label)
+        f.lines.append("OpBranchConditional %s %s %s" % (cond, then_label, merge_label))
+        f.lines.append(f.label(then_label))
+        a = f.load_components(f.arg("a"), comp, n, align)
+        operands = [a]
+        if two:
+            operands.append(f.load_components(f.arg("b"), comp, n, align))
+        if kernel == "test":
+            index = f.load(f.arg("index"), "uint", f.builtin("gid_var"), 4)
+        else:
+            index = m.const("uint", const_index)
+        result = f.op(vkey, "%s %s %s" % (opname, " ".join(operands), index))
+        f.store_components(f.arg("out"), comp, n, result, align)
+        f.lines.append("OpBranch %s" % merge_label)
+        f.lines.append(f.label(merge_label))
+        f.finish()
+    return m.text()
+
+
+def shuffle_patterns(op, sg):
+    """(level name, params) per index pattern. const: an OpConstant index in the test_const kernel."""
+    kind = SHUFFLE_OPS[op][1]
+    s = sg
+    if op == "shuffle":
+        return [("index_const", {"pattern": "const", "index": s - 1}),
+                ("index_0", {"pattern": "uniform", "index": 0}),
+                ("index_smax_minus_1", {"pattern": "uniform", "index": s - 1}),
+                ("index_varying", {"pattern": "varying", "index_range": s + s // 4})]
+    if op in ("shuffle_down", "shuffle_up"):
+        return [("delta_const", {"pattern": "const", "index": s // 2 + 1}),
+                ("delta_0", {"pattern": "uniform", "index": 0}),
+                ("delta_smax_minus_1", {"pattern": "uniform", "index": s - 1}),
+                ("delta_smax", {"pattern": "uniform", "index": s}),
+                ("delta_2smax_minus_1", {"pattern": "uniform", "index": 2 * s - 1}),
+                ("delta_varying", {"pattern": "varying", "index_range": 2 * s + 2})]
+    assert kind == "value"
+    return [("value_const", {"pattern": "const", "index": s // 2 + 1}),
+            ("value_all_masks", {"pattern": "all_masks"}),
+            ("value_varying", {"pattern": "varying", "index_range": s + s // 4})]
+
+
+def shapes(sg):
+    """Work-group shapes: (level name, local size, work-groups)."""
+    return [("wg_one", sg, 4), ("wg_several", 3 * sg, 3), ("wg_partial", 2 * sg + 3, 3)]
+
+
+CONTROL_FLOW = [("cf_all", 1), ("cf_some_groups", 2)]
+
+# (type, width) pairs swept over every pattern x shape x control flow; the others get every pattern on one
+# shape plus the partial-sub-group and some-work-groups combinations.
+FULL_SWEEP = {("i32", 1), ("f32", 4), ("i16", 3)}
+
+
+def shuffle_requires(type_name, sg):
+    req = ["ext=cl_intel_spirv_subgroups", "spirv=1.3" if type_name == "f16" else "spirv=1.2", "sg_size=%d" % sg]
+    bits, kind = TYPES[type_name]
+    if bits == 8:
+        req.append("ext=cl_intel_subgroups_char")
+    if bits == 16:
+        req.append("ext=cl_intel_subgroups_short")
+    if type_name == "f16":
+        req.append("fp16")
+    if type_name == "i64":
+        req.append("int64")
+    if type_name == "f64":
+        req.append("fp64")
+    return req
+
+
+def generate_shuffles(emit):
+    for op in SHUFFLE_OPS:
+        for type_name, widths in SHUFFLE_WIDTHS.items():
+            for n in widths:
+                for sg in SUB_GROUP_SIZES:
+                    patterns = shuffle_patterns(op, sg)
+                    const_index = [p for _, p in patterns if p["pattern"] == "const"][0]["index"]
+                    module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg),
+                                         shuffle_module(op, type_name, n, sg, const_index))
+                    full = (type_name, n) in FULL_SWEEP
+                    for pname, pparams in patterns:
+                        for shape, local, groups in shapes(sg):
+                            for cf, period in CONTROL_FLOW:
+                                combo = (shape, cf)
+                                if not full and combo != ("wg_several", "cf_all") and not (
+                                        pparams["pattern"] == "varying" and combo in
+                                        (("wg_partial", "cf_some_groups"), ("wg_one", "cf_all"))):
+                                    continue
+                                if pparams["pattern"] == "all_masks":
+                                    # enough sub-groups that every mask 0..S-1 is used
+                                    per_group = -(-local // sg)
+                                    groups = max(groups, -(-sg // per_group))
+                                params = dict(pparams, op=op, type=type_name, width=n, sg=sg, local=local,
+                                              groups=groups, exec_period=period)
+                                quick = sg == 16 and n in (1, 4) and cf == "cf_all" and shape == "wg_several" and \
+                                    pparams["pattern"] in ("const", "varying")
+                                quick = quick or (sg == 16 and full and pparams["pattern"] == "varying")
+                                name = "subgroups.%s.%s.v%d.sg%d.%s.%s.%s" % (op, type_name, n, sg, pname, shape, cf)
+                                emit.case(name, "subgroups.shuffle", module,
+                                          "test_const" if pparams["pattern"] == "const" else "test",
+                                          params=params, requires=shuffle_requires(type_name, sg),
+                                          tags=["quick"] if quick else [])
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Buffer block IO
+
+def block_module(write, type_name, n, sg):
+    bits = BLOCK_BITS[type_name]
+    comp = "int%d" % bits
+    vkey = value_key(comp, n)
+    align = bits // 8
+    opname = "OpSubgroupBlockWriteINTEL" if write else "OpSubgroupBlockReadINTEL"
+    m = Module(sg, ["SubgroupBufferBlockIOINTEL"], "%s of %s x %d, SubgroupSize %d" % (opname, type_name, n, sg))
+    ptr = "p_CrossWorkgroup_" + comp
+    params = [("out", ptr), ("info", "p_CrossWorkgroup_uint"), ("src", ptr), ("offset", "uint"),
+              ("stride", "uint")]
+    f = Function(m, "test", params)
+    f.write_info()
+    # Block b = WorkgroupId * NumSubgroups + SubgroupId starts at element offset + b * stride.
+    elem = f.linear(f.block_index(), f.to_ulong(f.arg("stride")), f.to_ulong(f.arg("offset")))
+    if write:
+        data = f.load_components(f.arg("src"), comp, n, align)
+        p = f.element_ptr(f.arg("out"), comp, elem)
+        f.lines.append("%s %s %s" % (opname, p, data))
+    else:
+        p = f.element_ptr(f.arg("src"), comp, elem)
+        value = f.op(vkey, "%s %s" % (opname, p))
+        f.store_components(f.arg("out"), comp, n, value, align)
+    f.finish()
+    return m.text()
+
+
+def block_requires(type_name, n, sg):
+    req = ["ext=cl_intel_spirv_subgroups", "spirv=1.2", "sg_size=%d" % sg]
+    bits = BLOCK_BITS[type_name]
+    if bits == 8:
+        req.append("ext=cl_intel_subgroups_char")
+    if bits == 16:
+        # 16-component short block IO arrived with cl_intel_subgroups_short 1.1
+        req.append("ext=cl_intel_subgroups_short@1.1" if n == 16 else "ext=cl_intel_subgroups_short")
+    if bits == 64:
+        req += ["ext=cl_intel_subgroups_long", "int64"]
+    return req
+
+
+def generate_buffer_block_io(emit):
+    for write in (False, True):
+        op = "block_write" if write else "block_read"
+        for type_name, widths in BUFFER_BLOCK_WIDTHS.items():
+            elem = BLOCK_BITS[type_name] // 8
+            for n in widths:
+                for sg in SUB_GROUP_SIZES:
+                    module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg),
+                                         block_module(write, type_name, n, sg))
+                    # Ptr alignment the environment requires: 4 bytes (reads), 16 bytes (writes).
+                    offsets = [0, 16, 48] if write else [0, max(4, elem), 48]
+                    for offset in offsets:
+                        for shape, local, groups in (("wg_one", sg, 3), ("wg_several", 4 * sg, 2)):
+                            params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": offset,
+                                      "local": local, "groups": groups}
+                            quick = sg == 16 and offset != 0 and shape == "wg_several" and n in (1, 4)
+                            name = "subgroups.%s.%s.v%d.sg%d.offset_%db.%s" % (op, type_name, n, sg, offset, shape)
+                            emit.case(name, "subgroups.block_io", module, "test", params=params,
+                                      requires=block_requires(type_name, n, sg), tags=["quick"] if quick else [])
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Image block IO
+
+def image_module(write, type_name, n, sg):
+    bits = BLOCK_BITS[type_name]
+    comp = "int%d" % bits
+    vkey = value_key(comp, n)
+    align = bits // 8
+    opname = "OpSubgroupImageBlockWriteINTEL" if write else "OpSubgroupImageBlockReadINTEL"
+    m = Module(sg, ["SubgroupImageBlockIOINTEL"], "%s of %s x %d, SubgroupSize %d" % (opname, type_name, n, sg))
+    ptr = "p_CrossWorkgroup_" + comp
+    params = [("image", "image_wo" if write else "image_ro"), ("info", "p_CrossWorkgroup_uint"), ("data", ptr),
+              ("coords", "p_CrossWorkgroup_uint")]
+    f = Function(m, "test", params)
+    f.write_info()
+    # Coordinate of block b = WorkgroupId * NumSubgroups + SubgroupId: coords[2b], coords[2b + 1].
+    b2 = f.op("ulong", "OpIMul %s %s" % (f.block_index(), m.const("ulong", 2)))
+    x = f.load(f.arg("coords"), "uint", b2, 4)
+    y = f.load(f.arg("coords"), "uint", f.op("ulong", "OpIAdd %s %s" % (b2, m.const("ulong", 1))), 4)
+    coord = f.op("v2uint", "OpCompositeConstruct %s %s" % (x, y))
+    if write:
+        data = f.load_components(f.arg("data"), comp, n, align)
+        f.lines.append("%s %s %s %s" % (opname, f.arg("image"), coord, data))
+    else:
+        value = f.op(vkey, "%s %s %s" % (opname, f.arg("image"), coord))
+        f.store_components(f.arg("data"), comp, n, value, align)
+    f.finish()
+    return m.text()
+
+
+def generate_image_block_io(emit):
+    for write in (False, True):
+        op = "image_block_write" if write else "image_block_read"
+        for type_name, widths in IMAGE_BLOCK_WIDTHS.items():
+            for n in widths:
+                for sg in SUB_GROUP_SIZES:
+                    module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg),
+                                         image_module(write, type_name, n, sg))
+                    req = block_requires(type_name, n, sg)
+                    req = [r for r in req if not r.startswith("ext=cl_intel_subgroups_short@")]
+                    if BLOCK_BITS[type_name] == 16:
+                        req.append("ext=cl_intel_subgroups_short")
+                    req.append("images")
+                    # Every format on sg16 for the narrowest and widest block; r32ui everywhere.
+                    all_formats = sg == 16 and n in (widths[0], widths[-1])
+                    for fmt, (order, ctype, texel) in IMAGE_FORMATS.items():
+                        if fmt != "r32ui" and not all_formats:
+                            continue
+                        sizes = ("size_tight", "size_wide") if fmt == "r32ui" else ("size_tight",)
+                        coords = COORDS_4BYTE if texel == 4 else COORDS_SMALL
+                        for size in sizes:
+                            for coord in coords:
+                                params = {"op": op, "type": type_name, "width": n, "sg": sg, "format": fmt,
+                                          "size": size, "coords": coord, "local": 2 * sg, "groups": 2}
+                                quick = sg == 16 and n == widths[0] and fmt == "r32ui" and size == "size_tight" \
+                                    and coord in ("interior", "beyond_right")
+                                name = "subgroups.%s.%s.v%d.sg%d.%s.%s.%s" % (op, type_name, n, sg, fmt, size,
+                                                                              coord)
+                                emit.case(name, "subgroups.image_block_io", module, "test", params=params,
+                                          requires=req + ["image_format=%s/%s" % (order, ctype)],
+                                          tags=["quick"] if quick else [])
+
+
+def generate(emit):
+    generate_shuffles(emit)
+    generate_buffer_block_io(emit)
+    generate_image_block_io(emit)

@@ -1,0 +1,66 @@
+// Pieces shared by the subgroups.* families: component types, seeded data, the device-reported work-item
+// to sub-group mapping, and mismatch formatting.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "test_common/harness/case.h"
+#include "test_common/harness/mismatch.h"
+
+namespace cts::subgroups {
+
+constexpr uint8_t kPoison = 0xA5;  // GuardedBuffer's default fill
+
+struct ComponentType {
+    std::string name;  // "i8" ... "f64", "u8" ... "u64"
+    unsigned bytes = 4;
+    bool is_float = false;
+};
+// Throws InternalError for an unknown name.
+ComponentType componentType(const std::string& name);
+
+// splitmix64: the per-case seed fully determines every input.
+class Rng {
+public:
+    explicit Rng(uint64_t seed) : state_(seed) {}
+    uint64_t next();
+    uint32_t below(uint32_t n) { return n ? uint32_t(next() % n) : 0; }
+
+private:
+    uint64_t state_;
+};
+
+// `count` random components of `type`: floats are finite (no NaN payload for a device to canonicalise),
+// and no component equals the poison pattern, so an unwritten output never matches an expected value.
+std::vector<uint8_t> randomComponents(Rng& rng, const ComponentType& type, size_t count);
+
+uint64_t loadComponent(const uint8_t* base, size_t index, unsigned bytes);
+bool isPoison(uint64_t value, unsigned bytes);
+
+// Per work-item record the kernels write to the side buffer: SubgroupLocalInvocationId, SubgroupId,
+// SubgroupSize, SubgroupMaxSize.
+struct SubgroupMap {
+    // lanes[wg][sub-group id][lane] = global id (1D launches)
+    std::vector<std::vector<std::vector<size_t>>> lanes;
+    uint32_t max_size = 0;
+    struct Item {
+        uint32_t lane = 0, sub_group = 0, size = 0, max = 0;
+    };
+    std::vector<Item> items;  // by global id
+};
+// Builds the mapping from the info buffer and checks it is a mapping at all: every record written, lanes
+// below SubgroupSize <= SubgroupMaxSize == required size, each (sub-group, lane) once per work-group, every
+// sub-group complete. Returns "" or what is wrong (a device failure).
+std::string buildSubgroupMap(const std::vector<uint8_t>& info, size_t local, size_t groups, uint32_t required,
+                             SubgroupMap* map);
+
+// Where text: "wg 1 sg 2 lane 5 comp 3".
+std::string where(size_t wg, uint32_t sub_group, uint32_t lane, uint32_t component);
+// Compares one component; logs expected/actual in hex (floats also %a).
+void compare(MismatchLog& log, const std::string& where, const ComponentType& type, uint64_t expected,
+             uint64_t actual);
+
+}  // namespace cts::subgroups

@@ -1,0 +1,237 @@
+// subgroups.image_block_read / subgroups.image_block_write: OpSubgroupImageBlockReadINTEL /
+// OpSubgroupImageBlockWriteINTEL on a 2D image.
+//
+// Kernel (scripts/generators/subgroups.py): image, info, data, coords. Sub-group block
+// b = WorkgroupId * NumSubgroups + SubgroupId uses Coordinate (coords[2b], coords[2b+1]) = (x in bytes, row).
+// The image is filled with seeded bytes; reads are compared lane by lane, writes by reading the whole image
+// back (every texel outside the written blocks, and every dropped out-of-bounds texel, must be unchanged).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "test_common/cl/kernel_util.h"
+#include "test_common/reference/subgroups.h"
+#include "test_conformance/subgroups/common.h"
+#include "test_conformance/subgroups/families.h"
+
+namespace cts::subgroups {
+namespace {
+
+struct FormatInfo {
+    const char* name;
+    cl_channel_order order;
+    cl_channel_type type;
+    uint32_t texel_bytes;
+};
+
+const FormatInfo& formatInfo(const std::string& name) {
+    static const FormatInfo formats[] = {
+        {"r32ui", CL_R, CL_UNSIGNED_INT32, 4},  {"rgba8ui", CL_RGBA, CL_UNSIGNED_INT8, 4},
+        {"rg16ui", CL_RG, CL_UNSIGNED_INT16, 4}, {"r16ui", CL_R, CL_UNSIGNED_INT16, 2},
+        {"rg8ui", CL_RG, CL_UNSIGNED_INT8, 2},   {"r8ui", CL_R, CL_UNSIGNED_INT8, 1},
+    };
+    for (const FormatInfo& f : formats)
+        if (name == f.name) return f;
+    throw InternalError("unknown image format '" + name + "'");
+}
+
+struct ImageCase {
+    bool write;
+    ComponentType type;
+    uint32_t width, sg;
+    FormatInfo format;
+    bool wide;
+    std::string coords;
+    size_t local, groups;
+
+    static ImageCase fromParams(const Params& p) {
+        ImageCase c{};
+        std::string op = p.s("op");
+        if (op != "image_block_read" && op != "image_block_write")
+            throw InternalError("unknown image block op '" + op + "'");
+        c.write = op == "image_block_write";
+        c.type = componentType(p.s("type"));
+        c.width = uint32_t(p.u("width"));
+        c.sg = uint32_t(p.u("sg"));
+        c.format = formatInfo(p.s("format"));
+        std::string size = p.s("size");
+        if (size != "size_tight" && size != "size_wide") throw InternalError("unknown image size '" + size + "'");
+        c.wide = size == "size_wide";
+        c.coords = p.s("coords");
+        c.local = p.u("local");
+        c.groups = p.u("groups");
+        if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
+            throw InternalError("image block IO needs work-groups of whole sub-groups");
+        return c;
+    }
+};
+
+// Block coordinates (x in bytes, y in rows) for one pattern. Blocks never overlap, so concurrent writes of
+// different sub-groups never touch the same texel. All x are multiples of 4 (required for writes).
+std::vector<int32_t> blockCoordinates(const ImageCase& c, int32_t blocks, int32_t block_bytes, int32_t image_bytes,
+                                      int32_t height) {
+    const int32_t n = int32_t(c.width);
+    std::vector<int32_t> xy;
+    for (int32_t b = 0; b < blocks; ++b) {
+        int32_t x = 0, y = 0;
+        const bool last = b == blocks - 1;
+        if (c.coords == "interior") {
+            x = b * block_bytes + 4;
+            y = b * (n + 1) + 1;
+        } else if (c.coords == "right_edge") {  // the block ends exactly at the right edge
+            x = image_bytes - block_bytes;
+            y = b * (n + 1);
+        } else if (c.coords == "bottom_edge") {  // the last component reads the last row
+            x = b * block_bytes;
+            y = height - n;
+        } else if (c.coords == "beyond_right") {  // half the block (the last one: all of it) beyond the edge
+            x = last ? image_bytes + 8 : image_bytes - block_bytes / 2;
+            y = b * (n + 1);
+        } else if (c.coords == "beyond_bottom") {
+            x = b * block_bytes;
+            y = b % 2 == 0 ? height - n / 2 : height + 2;
+        } else if (c.coords == "before_left_top") {  // negative coordinates
+            x = last ? -(block_bytes + 8) : -4 * (b + 1);
+            y = b == 0 ? -(n / 2 + 1) : b * (n + 1);
+        } else {
+            throw InternalError("unknown coordinate pattern '" + c.coords + "'");
+        }
+        xy.push_back(x);
+        xy.push_back(y);
+    }
+    return xy;
+}
+
+class ImageBlockIoFamily : public Family {
+public:
+    std::string name() const override { return "subgroups.image_block_io"; }
+
+    Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
+        const ImageCase c = ImageCase::fromParams(spec.params);
+        const unsigned bytes = c.type.bytes;
+        const size_t global = c.local * c.groups;
+        const size_t sgs_per_group = c.local / c.sg;
+        const int32_t blocks = int32_t(c.groups * sgs_per_group);
+        const int32_t block_bytes = int32_t(c.sg * bytes);
+        const int32_t image_bytes = blocks * block_bytes + 8 + (c.wide ? 64 : 0);
+        const int32_t height = blocks * int32_t(c.width + 1) + 3 + (c.wide ? 8 : 0);
+        const uint32_t texel = c.format.texel_bytes;
+        if (image_bytes % texel != 0) throw InternalError("image row is not a whole number of texels");
+        Rng rng(ctx.seed);
+
+        reference::ImageBytes model{uint32_t(image_bytes / texel), uint32_t(height), texel, size_t(image_bytes), {}};
+        model.data = randomComponents(rng, componentType("u8"), size_t(image_bytes) * height);
+        std::vector<int32_t> xy = blockCoordinates(c, blocks, block_bytes, image_bytes, height);
+
+        cl_image_format format{c.format.order, c.format.type};
+        cl_image_desc desc{};
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = model.width;
+        desc.image_height = model.height;
+        cl_int err = CL_SUCCESS;
+        MemHandle image(clCreateImage(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                                      model.data.data(), &err));
+        checkInternal(err, "clCreateImage(" + std::string(c.format.name) + ", " + std::to_string(model.width) + "x" +
+                               std::to_string(model.height) + ")");
+
+        KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
+        const size_t comps = global * c.width;
+        GuardedBuffer data(ctx, comps * bytes), info(ctx, global * 16), coords(ctx, xy.size() * 4);
+        coords.write(xy.data(), xy.size() * 4);
+        std::vector<uint8_t> lane_data;
+        if (c.write) {
+            lane_data = randomComponents(rng, c.type, comps);
+            data.write(lane_data.data(), lane_data.size());
+        }
+        cl_mem image_mem = image.get();
+        setArg(kernel, 0, image_mem);
+        setArg(kernel, 1, info.mem());
+        setArg(kernel, 2, data.mem());
+        setArg(kernel, 3, coords.mem());
+        runNDRange(ctx, kernel, 1, &global, &c.local);
+
+        for (const GuardedBuffer* g : {&data, &info}) {
+            std::string guard = g->checkGuards();
+            if (!guard.empty()) return Outcome::fail(guard);
+        }
+        SubgroupMap map;
+        std::string bad = buildSubgroupMap(info.read(), c.local, c.groups, c.sg, &map);
+        if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
+        for (const SubgroupMap::Item& it : map.items)
+            if (it.size != c.sg)
+                return Outcome::fail("the device formed a partial sub-group (SubgroupSize " + std::to_string(it.size) +
+                                     ") from work-groups of whole sub-groups; block IO needs full sub-groups");
+        auto blockOf = [&](size_t gid) { return (gid / c.local) * sgs_per_group + map.items[gid].sub_group; };
+        auto blockText = [&](size_t block) {
+            return " (block " + std::to_string(block) + " at x " + std::to_string(xy[2 * block]) + " bytes, y " +
+                   std::to_string(xy[2 * block + 1]) + ")";
+        };
+
+        MismatchLog log;
+        if (!c.write) {
+            log.setRule("OpSubgroupImageBlockReadINTEL: lane L component j = bytes at x + L*size in row y + j, "
+                        "clamped to the edge for 4-byte texels");
+            std::vector<uint8_t> result = data.read();
+            for (size_t gid = 0; gid < global; ++gid) {
+                const SubgroupMap::Item& it = map.items[gid];
+                const size_t block = blockOf(gid);
+                for (uint32_t j = 0; j < c.width; ++j) {
+                    auto expected = reference::imageBlockReadComponent(model, xy[2 * block], xy[2 * block + 1], it.lane,
+                                                                       j, bytes);
+                    if (!expected) {
+                        log.skipped();  // out of bounds of a texel size other than 4 bytes: undefined
+                        continue;
+                    }
+                    uint64_t actual = loadComponent(result.data(), gid * c.width + j, bytes);
+                    if (*expected == actual) {
+                        log.checked();
+                        continue;
+                    }
+                    compare(log, where(gid / c.local, it.sub_group, it.lane, j) + blockText(block), c.type, *expected,
+                            actual);
+                }
+            }
+            return log.outcome();
+        }
+
+        log.setRule("OpSubgroupImageBlockWriteINTEL: lane L component j -> bytes at x + L*size in row y + j; "
+                    "out-of-bounds 4-byte texels dropped; nothing else changes");
+        reference::ImageBytes expected = model;
+        for (size_t gid = 0; gid < global; ++gid) {
+            const SubgroupMap::Item& it = map.items[gid];
+            const size_t block = blockOf(gid);
+            for (uint32_t j = 0; j < c.width; ++j) {
+                uint64_t v = loadComponent(lane_data.data(), gid * c.width + j, bytes);
+                auto effect = reference::imageBlockWriteComponent(expected, xy[2 * block], xy[2 * block + 1], it.lane,
+                                                                  j, bytes, v);
+                if (effect == reference::ImageWriteEffect::Undefined)
+                    throw InternalError("case writes an undefined image location" + blockText(block));
+            }
+        }
+        std::vector<uint8_t> actual(size_t(image_bytes) * height);
+        size_t origin[3] = {0, 0, 0}, region[3] = {model.width, model.height, 1};
+        checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, size_t(image_bytes), 0, actual.data(), 0,
+                                   nullptr, nullptr),
+                "clEnqueueReadImage");
+        const ComponentType byte_type = componentType("u8");
+        for (int32_t y = 0; y < height; ++y)
+            for (int32_t x = 0; x < image_bytes; ++x) {
+                size_t i = size_t(y) * image_bytes + x;
+                if (expected.data[i] == actual[i]) {
+                    log.checked();
+                    continue;
+                }
+                compare(log, "row " + std::to_string(y) + " byte " + std::to_string(x) + " (texel " +
+                                 std::to_string(x / int32_t(texel)) + ")" +
+                                 (expected.data[i] == model.data[i] ? " not written by any lane" : ""),
+                        byte_type, expected.data[i], actual[i]);
+            }
+        return log.outcome();
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Family> makeImageBlockIoFamily() { return std::make_unique<ImageBlockIoFamily>(); }
+
+}  // namespace cts::subgroups

@@ -1,0 +1,172 @@
+// subgroups.shuffle*: OpSubgroupShuffleINTEL / DownINTEL / UpINTEL / XorINTEL.
+//
+// Kernel (scripts/generators/subgroups.py): out, info, a, b, index, exec_period. Work-groups with
+// WorkgroupId % exec_period == exec_period - 1 load their components from a (Data / Current / Previous) and
+// b (Next / Current), the per-work-item index (or an OpConstant in test_const), shuffle, and store.
+// Every value the spec defines is compared with the host reference; undefined ones are skipped.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "test_common/cl/kernel_util.h"
+#include "test_common/reference/subgroups.h"
+#include "test_conformance/subgroups/common.h"
+#include "test_conformance/subgroups/families.h"
+
+namespace cts::subgroups {
+namespace {
+
+using reference::ShuffleOp;
+using reference::ShuffleOperand;
+
+struct ShuffleCase {
+    ShuffleOp op;
+    ComponentType type;
+    uint32_t width, sg;
+    std::string pattern;  // const, uniform, varying, all_masks
+    uint32_t index = 0, index_range = 0;
+    size_t local, groups;
+    uint32_t exec_period;
+
+    static ShuffleCase fromParams(const Params& p) {
+        ShuffleCase c{};
+        std::string op = p.s("op");
+        if (op == "shuffle")
+            c.op = ShuffleOp::Shuffle;
+        else if (op == "shuffle_down")
+            c.op = ShuffleOp::ShuffleDown;
+        else if (op == "shuffle_up")
+            c.op = ShuffleOp::ShuffleUp;
+        else if (op == "shuffle_xor")
+            c.op = ShuffleOp::ShuffleXor;
+        else
+            throw InternalError("unknown shuffle op '" + op + "'");
+        c.type = componentType(p.s("type"));
+        c.width = uint32_t(p.u("width"));
+        c.sg = uint32_t(p.u("sg"));
+        c.pattern = p.s("pattern");
+        if (c.pattern == "const" || c.pattern == "uniform") c.index = uint32_t(p.u("index"));
+        if (c.pattern == "varying") c.index_range = uint32_t(p.u("index_range"));
+        if (c.pattern != "const" && c.pattern != "uniform" && c.pattern != "varying" && c.pattern != "all_masks")
+            throw InternalError("unknown index pattern '" + c.pattern + "'");
+        c.local = p.u("local");
+        c.groups = p.u("groups");
+        c.exec_period = uint32_t(p.u("exec_period"));
+        if (c.width == 0 || c.sg == 0 || c.local == 0 || c.groups == 0 || c.exec_period == 0)
+            throw InternalError("zero width, sg, local, groups or exec_period");
+        return c;
+    }
+};
+
+const char* operandName(ShuffleOperand o) {
+    switch (o) {
+        case ShuffleOperand::Data: return "Data";
+        case ShuffleOperand::Current: return "Current";
+        case ShuffleOperand::Next: return "Next";
+        case ShuffleOperand::Previous: return "Previous";
+    }
+    return "?";
+}
+
+class ShuffleFamily : public Family {
+public:
+    std::string name() const override { return "subgroups.shuffle"; }
+
+    Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
+        const ShuffleCase c = ShuffleCase::fromParams(spec.params);
+        const size_t global = c.local * c.groups;
+        const size_t comps = global * c.width;
+        const unsigned bytes = c.type.bytes;
+        Rng rng(ctx.seed);
+
+        std::vector<uint8_t> a = randomComponents(rng, c.type, comps);
+        std::vector<uint8_t> b = randomComponents(rng, c.type, comps);
+        std::vector<uint32_t> index(global);
+        for (size_t gid = 0; gid < global; ++gid) {
+            if (c.pattern == "varying")
+                index[gid] = rng.below(c.index_range);
+            else if (c.pattern == "all_masks")
+                index[gid] = uint32_t((gid / c.sg) % c.sg);  // each run of S work-items shares one mask
+            else
+                index[gid] = c.index;
+        }
+
+        KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
+        GuardedBuffer out(ctx, comps * bytes), info(ctx, global * 16), buf_a(ctx, comps * bytes),
+            buf_b(ctx, comps * bytes), buf_index(ctx, global * 4);
+        buf_a.write(a.data(), a.size());
+        buf_b.write(b.data(), b.size());
+        buf_index.write(index.data(), index.size() * 4);
+        cl_mem args[] = {out.mem(), info.mem(), buf_a.mem(), buf_b.mem(), buf_index.mem()};
+        for (cl_uint i = 0; i < 5; ++i) setArg(kernel, i, args[i]);
+        setArg(kernel, 5, cl_uint(c.exec_period));
+        runNDRange(ctx, kernel, 1, &global, &c.local);
+
+        std::vector<uint8_t> result = out.read();
+        for (const GuardedBuffer* g : {&out, &info}) {
+            std::string guard = g->checkGuards();
+            if (!guard.empty()) return Outcome::fail((g == &out ? "output: " : "info: ") + guard);
+        }
+        SubgroupMap map;
+        std::string bad = buildSubgroupMap(info.read(), c.local, c.groups, c.sg, &map);
+        if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
+
+        MismatchLog log(std::string(reference::shuffleOpName(c.op)) +
+                        ": result is the named operand of the invocation the index rule selects (SubgroupMaxSize " +
+                        std::to_string(c.sg) + ")");
+        for (size_t wg = 0; wg < c.groups; ++wg) {
+            const bool executed_wg = wg % c.exec_period == c.exec_period - 1;
+            for (uint32_t sgid = 0; sgid < map.lanes[wg].size(); ++sgid) {
+                const std::vector<size_t>& lanes = map.lanes[wg][sgid];
+                const std::vector<bool> executed(lanes.size(), executed_wg);
+                for (uint32_t lane = 0; lane < lanes.size(); ++lane) {
+                    const size_t gid = lanes[lane];
+                    if (!executed_wg) {
+                        // The work-group skipped the branch: its output must keep the poison.
+                        for (uint32_t j = 0; j < c.width; ++j) {
+                            uint64_t actual = loadComponent(result.data(), gid * c.width + j, bytes);
+                            if (isPoison(actual, bytes)) {
+                                log.checked();
+                                continue;
+                            }
+                            uint64_t poison = loadComponent(std::vector<uint8_t>(8, kPoison).data(), 0, bytes);
+                            compare(log, where(wg, sgid, lane, j) + " (work-group did not execute the shuffle)",
+                                    c.type, poison, actual);
+                        }
+                        continue;
+                    }
+                    auto src = reference::definedShuffleSource(c.op, lane, index[gid], c.sg, executed);
+                    if (!src) {
+                        log.skipped(c.width);  // undefined: out of range, or the source is absent
+                        continue;
+                    }
+                    const size_t src_gid = lanes[src->lane];
+                    // a holds Data (Shuffle, Xor), Current (Down), Previous (Up); b holds Next (Down) and
+                    // Current (Up).
+                    const bool from_b = src->operand == ShuffleOperand::Next ||
+                                        (c.op == ShuffleOp::ShuffleUp && src->operand == ShuffleOperand::Current);
+                    const std::vector<uint8_t>& from = from_b ? b : a;
+                    for (uint32_t j = 0; j < c.width; ++j) {
+                        uint64_t expected = loadComponent(from.data(), src_gid * c.width + j, bytes);
+                        uint64_t actual = loadComponent(result.data(), gid * c.width + j, bytes);
+                        if (expected == actual) {
+                            log.checked();
+                            continue;
+                        }
+                        compare(log,
+                                where(wg, sgid, lane, j) + " (index " + std::to_string(index[gid]) + " -> " +
+                                    operandName(src->operand) + " of lane " + std::to_string(src->lane) + ")",
+                                c.type, expected, actual);
+                    }
+                }
+            }
+        }
+        return log.outcome();
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Family> makeShuffleFamily() { return std::make_unique<ShuffleFamily>(); }
+
+}  // namespace cts::subgroups
