@@ -1,5 +1,8 @@
 #include "test_common/harness/recorder.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <sstream>
 
 namespace cts {
@@ -16,12 +19,25 @@ const char* statusTag(Status s) {
     return "[   ??   ]";
 }
 
+namespace {
+
+// One progress line that fits the terminal: a wrapped line could not be overwritten with '\r'.
+void progressLine(size_t index, size_t total, size_t bad, const std::string& name) {
+    std::string line = "[" + std::to_string(index) + "/" + std::to_string(total);
+    if (bad) line += ", not passed: " + std::to_string(bad);
+    line += "] " + name;
+    winsize ws{};
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 && line.size() >= ws.ws_col)
+        line = line.substr(0, ws.ws_col - 4) + "...";
+    std::printf("\r\033[K%s", line.c_str());
+    std::fflush(stdout);
+}
+
+}  // namespace
+
 void Recorder::started(const std::string& name) {
     log_.start(name);
-    if (tty_) {
-        std::printf("\r\033[K[%zu/%zu] %s", results_.size() + 1, total_, name.c_str());
-        std::fflush(stdout);
-    }
+    if (tty_) progressLine(results_.size() + 1, total_, total_bad_, name);
 }
 
 void Recorder::finished(const CaseResult& r) {
@@ -29,13 +45,13 @@ void Recorder::finished(const CaseResult& r) {
     tally_.add(r.status);
     log_.finish(r);
     bool bad = r.status != Status::Pass && r.status != Status::NotSupported;
+    if (bad) ++total_bad_;
     if (tty_) {
-        std::printf("\r\033[K");
         if (!bad) {
-            std::printf("[%zu/%zu] %s", results_.size(), total_, r.name.c_str());
-            std::fflush(stdout);
+            progressLine(results_.size(), total_, total_bad_, r.name);
             return;
         }
+        std::printf("\r\033[K");
     }
     std::printf("%s %s (%.0f ms)\n", statusTag(r.status), r.name.c_str(), r.duration_ms);
     if (r.status != Status::Pass) {

@@ -26,6 +26,7 @@ public:
 
 private:
     size_t total_;
+    size_t total_bad_ = 0;  // cases neither passed nor not supported
     bool tty_;
     LineLog& log_;
     std::function<std::string(const std::string&)> rerun_;
