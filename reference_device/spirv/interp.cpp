@@ -22,7 +22,7 @@ std::string GroupRun::workItem(const Lane& lane) const {
 void GroupRun::fail(const Lane& lane, const Insn& insn, const std::string& what) {
     if (failed) return;
     failed = true;
-    const char* name = opcodeName(insn.opcode);
+    const char* name = opcodeName(insn.opcode, *m->ext_table);
     error = "kernel '" + shared->kernel->name + "': " + (name ? name : "instruction") + " (word " +
             std::to_string(insn.word) + "): " + what + "; " + workItem(lane);
 }

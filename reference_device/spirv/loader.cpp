@@ -92,7 +92,7 @@ bool Loader::parse(const uint32_t* words, size_t count) {
     if (words[4] != 0) c.log += "module: warning: reserved schema word is " + hexWord(words[4]) + "\n";
     for (size_t pos = 5; pos < count;) {
         uint32_t wc = words[pos] >> 16, op = words[pos] & 0xffff;
-        const char* name = opcodeName(op);
+        const char* name = opcodeName(op, c.ext);
         std::string who = std::string(name ? name : ("opcode " + std::to_string(op)).c_str());
         if (wc == 0) {
             c.log += who + " (word " + std::to_string(pos) + "): word count 0\n";
@@ -491,7 +491,7 @@ bool Loader::run(const uint32_t* words, size_t count) {
 }  // namespace
 
 bool DecodeCtx::failAt(const RawInsn& r, const std::string& why) {
-    const char* name = opcodeName(r.opcode);
+    const char* name = opcodeName(r.opcode, ext);
     log += (name ? std::string(name) : "opcode " + std::to_string(r.opcode)) + " (word " +
            std::to_string(r.offset) + "): " + why + "\n";
     ++errors;

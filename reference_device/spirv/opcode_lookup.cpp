@@ -13,10 +13,12 @@ const OpcodeEntry* findCoreOpcode(uint32_t opcode) {
     return it != end && it->opcode == opcode ? it : nullptr;
 }
 
-const char* opcodeName(uint32_t opcode) {
+const char* opcodeName(uint32_t opcode, const ExtOpTable& table) {
     if (const OpcodeEntry* e = findCoreOpcode(opcode)) return e->name;
-    if (const ExtOpInfo* info = extOps().find(opcode)) return info->name;
+    if (const ExtOpInfo* info = table.find(opcode)) return info->name;
     return nullptr;
 }
+
+const char* opcodeName(uint32_t opcode) { return opcodeName(opcode, extOps()); }
 
 }  // namespace refdev::spirv

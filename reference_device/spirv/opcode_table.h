@@ -19,5 +19,8 @@ extern const size_t kOpcodeTableSize;
 const OpcodeEntry* findCoreOpcode(uint32_t opcode);
 // Name of a core or extension opcode ("Op<number>" written into `buf` when unknown).
 const char* opcodeName(uint32_t opcode);
+// Same, looking extension opcodes up in `table` (the one a module was built with).
+class ExtOpTable;
+const char* opcodeName(uint32_t opcode, const ExtOpTable& table);
 
 }  // namespace refdev::spirv
