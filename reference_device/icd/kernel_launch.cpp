@@ -131,7 +131,11 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
     spirv::LaunchResult result = spirv::launch(*k->program->module, k->info->name, args, range,
                                                *platform.profile, platform.faults, platform.threads);
     if (!result.ok) {
-        notifyContext(q->context, "kernel '" + k->info->name + "' failed: " + result.error);
+        // The interpreter's message already names the kernel, instruction and work-item.
+        std::string message = result.error;
+        if (message.find("'" + k->info->name + "'") == std::string::npos)
+            message = "kernel '" + k->info->name + "': " + message;
+        notifyContext(q->context, message);
         completeCommand(q, CL_COMMAND_NDRANGE_KERNEL, start, CL_OUT_OF_RESOURCES, ev);
         return CL_OUT_OF_RESOURCES;
     }

@@ -221,6 +221,7 @@ TEST_F(KernelTest, KernelUndefinedBehaviourFailsTheEnqueue) {
     EXPECT_EQ(clReleaseEvent(ev), CL_SUCCESS);
     ASSERT_EQ(messages_.size(), 1u);
     EXPECT_NE(messages_[0].find("undefined_behavior"), std::string::npos) << messages_[0];
+    EXPECT_NE(messages_[0].find("work-item"), std::string::npos) << messages_[0];
 }
 
 TEST_F(KernelTest, NDRangeRunsAndProfiles) {
