@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "test_common/cl/device_info.h"
+#include "test_conformance/api/api_cases.h"
 #include "test_conformance/families.h"
 
 namespace cts {
@@ -73,13 +74,19 @@ private:
     Check support_, check_;
 };
 
-Outcome needAnyGating(const CaseSpec&, const DeviceInfo& d) {
+}  // namespace
+
+Outcome apiNeedAnyGatingExtension(const CaseSpec&, const DeviceInfo& d) {
     if (reportedGating(d).empty())
         return Outcome::notSupported(
             "device reports none of cl_intel_spirv_subgroups, cl_intel_spirv_media_block_io, "
             "cl_intel_subgroup_2d_block_io, cl_intel_subgroup_matrix_multiply_accumulate");
     return Outcome::pass();
 }
+
+namespace {
+
+const auto needAnyGating = apiNeedAnyGatingExtension;
 
 Outcome needParamExtension(const CaseSpec& spec, const DeviceInfo& d) {
     std::string ext = spec.params.s("extension");
@@ -189,6 +196,7 @@ void registerApiFamilies(Registry& registry) {
     addCase(registry, "api.il_version.spirv_listed_for_gating_extension", "api.il_version");
     addCase(registry, "api.sub_group_sizes.non_empty", "api.sub_group_sizes");
     addCase(registry, "api.sub_group_sizes.consistent_with_device_limits", "api.sub_group_limits");
+    registerKernelSubGroupQueries(registry);
     for (const auto& g : gatingExtensions()) {
         if (g.min_major || g.min_minor)
             addCase(registry, std::string("api.extension_versions.") + g.cl_extension,
