@@ -147,6 +147,7 @@ public:
         return nullptr;
     }
     const Faults& faults() const override { return *g_.shared->faults; }
+    uint64_t workGroupLinearId() const override { return g_.group_linear; }
     void undefinedBehavior(uint32_t lane, const std::string& what) override {
         g_.fail(sg_[lane < count_ ? lane : 0], in_, "undefined behaviour: " + what);
     }
