@@ -1,0 +1,108 @@
+// Profiles and the fault registry, tested directly (no ICD).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <set>
+
+#include "reference_device/faults.h"
+#include "reference_device/profile.h"
+
+namespace refdev {
+namespace {
+
+const Profile& profile(const std::string& name) {
+    for (const Profile& p : allProfiles())
+        if (p.name == name) return p;
+    ADD_FAILURE() << "no profile " << name;
+    return allProfiles().front();
+}
+
+TEST(Profiles, SubGroupSizesAreAscendingAndContainTheDefault) {
+    for (const Profile& p : allProfiles()) {
+        EXPECT_TRUE(std::is_sorted(p.sub_group_sizes.begin(), p.sub_group_sizes.end())) << p.name;
+        EXPECT_TRUE(p.hasSubGroupSize(p.default_sub_group_size)) << p.name;
+        std::set<std::string> names;
+        for (const ExtensionEntry& e : p.extensions) EXPECT_TRUE(names.insert(e.name).second) << e.name;
+        EXPECT_TRUE(p.hasCapability(6)) << p.name << ": Kernel";
+    }
+}
+
+TEST(Profiles, PlatformClassesDifferAsIntelReports) {
+    const Profile& hpc = profile("xe_hpc");
+    const Profile& hpg = profile("xe_hpg");
+    EXPECT_EQ(hpc.sub_group_sizes, (std::vector<uint32_t>{16, 32}));
+    EXPECT_EQ(hpg.sub_group_sizes, (std::vector<uint32_t>{8, 16, 32}));
+    // 2D block IO: Xe-HPC and later only; never on DG2.
+    EXPECT_TRUE(hpc.hasExtension("cl_intel_subgroup_2d_block_io"));
+    EXPECT_FALSE(hpg.hasExtension("cl_intel_subgroup_2d_block_io"));
+    for (uint32_t cap : {6228u, 6229u, 6230u}) {
+        EXPECT_TRUE(hpc.hasCapability(cap)) << cap;
+        EXPECT_FALSE(hpg.hasCapability(cap)) << cap;
+    }
+    EXPECT_TRUE(hpc.hasSpirvExtension("SPV_INTEL_2d_block_io"));
+    // Media block IO: up to Xe-HPG only.
+    EXPECT_FALSE(hpc.hasExtension("cl_intel_spirv_media_block_io"));
+    EXPECT_FALSE(hpc.hasCapability(5579));
+    // Every profile: the SPIR-V sub-group extension with its three capabilities.
+    for (const Profile* p : {&hpc, &hpg}) {
+        EXPECT_TRUE(p->hasExtension("cl_intel_spirv_subgroups"));
+        EXPECT_TRUE(p->hasSpirvExtension("SPV_INTEL_subgroups"));
+        for (uint32_t cap : {5568u, 5569u, 5570u}) EXPECT_TRUE(p->hasCapability(cap)) << cap;
+        // An OpenCL extension and its SPIR-V extension are reported together.
+        EXPECT_EQ(p->hasExtension("cl_intel_subgroup_matrix_multiply_accumulate"),
+                  p->hasSpirvExtension("SPV_INTEL_subgroup_matrix_multiply_accumulate"));
+        EXPECT_EQ(p->hasExtension("cl_intel_spirv_media_block_io"),
+                  p->hasSpirvExtension("SPV_INTEL_media_block_io"));
+        EXPECT_EQ(p->mma_n != 0, p->hasExtension("cl_intel_subgroup_matrix_multiply_accumulate"));
+        if (p->mma_n)
+            EXPECT_EQ(p->mma_n, p->sub_group_sizes.front()) << "MMA N is the minimum sub-group size";
+    }
+}
+
+TEST(Profiles, FromEnvironment) {
+    std::string error;
+    setenv("REFDEV_PROFILE", "xe_hpg", 1);
+    const Profile* p = profileFromEnv(&error);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->name, "xe_hpg");
+    setenv("REFDEV_PROFILE", "xe_nope", 1);
+    EXPECT_EQ(profileFromEnv(&error), nullptr);
+    EXPECT_NE(error.find("unknown profile 'xe_nope'"), std::string::npos) << error;
+    EXPECT_NE(error.find("xe_hpc"), std::string::npos) << error;
+    unsetenv("REFDEV_PROFILE");
+    p = profileFromEnv(&error);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->name, "xe_hpc");
+}
+
+TEST(Faults, RegistryNamesAreUniqueAndWellFormed) {
+    std::set<std::string> names;
+    const std::regex form("[a-z0-9]+(_[a-z0-9]+)*");
+    for (const FaultInfo& f : allFaults()) {
+        EXPECT_TRUE(names.insert(f.name).second) << "duplicate fault " << f.name;
+        EXPECT_TRUE(std::regex_match(f.name, form)) << f.name;
+        EXPECT_FALSE(f.description.empty()) << f.name;
+    }
+    EXPECT_TRUE(names.count("hang"));
+    EXPECT_TRUE(names.count("crash"));
+}
+
+TEST(Faults, ParseAcceptsListsAndRejectsUnknownNames) {
+    Faults faults;
+    std::string error;
+    ASSERT_TRUE(faults.parse("crash, hang,crash", &error)) << error;
+    EXPECT_EQ(faults.active(), (std::vector<std::string>{"crash", "hang"}));
+    EXPECT_TRUE(faults.has("hang"));
+    EXPECT_FALSE(faults.has("han"));
+    ASSERT_TRUE(faults.parse("", &error));
+    EXPECT_FALSE(faults.any());
+    EXPECT_FALSE(faults.parse("hang,not_a_fault", &error));
+    EXPECT_NE(error.find("REFDEV_FAULTS: unknown fault 'not_a_fault'; valid:"), std::string::npos) << error;
+    EXPECT_NE(error.find(" crash"), std::string::npos) << error;
+    EXPECT_FALSE(faults.any()) << "a failed parse leaves the faults unchanged (here: empty)";
+}
+
+}  // namespace
+}  // namespace refdev
