@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Mutation campaign: shows that the suite catches every planted reference-device fault.
+
+For each profile, runs the selected case group(s) once on the clean reference device (which must pass
+everything) and once per fault with REFDEV_FAULTS=<fault>, then prints per fault how many cases failed.
+Exit status 1 when a fault is caught by no case, or the clean run has a failure; 0 otherwise.
+
+Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines, e.g.
+reference_device/ext/subgroups/faults.cpp); default: every fault `refdev_faults --names` lists except the
+core ones that test the runner itself (hang, crash).
+
+Examples:
+  scripts/fault_campaign.py subgroups --faults-source reference_device/ext/subgroups/faults.cpp \\
+      --profile xe_hpc --profile xe_hpg
+  scripts/fault_campaign.py 2d_block_io --faults-source reference_device/ext/2d_block_io/faults.cpp
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORE_FAULTS = {"hang", "crash"}
+PASSING = {"pass", "skip", "notsupported", "not_supported"}
+
+
+def default_build_dir():
+    for name in ("build", "build-h5"):
+        if os.path.exists(os.path.join(REPO, name, "bin", "spirv_intel_cts")):
+            return os.path.join(REPO, name)
+    return os.path.join(REPO, "build")
+
+
+def faults_from_source(paths):
+    names = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        # FaultInfo initialisers: {"name", "description"}
+        found = re.findall(r'\{\s*"([a-z0-9_]+)"\s*,', text)
+        if not found:
+            raise SystemExit("fault_campaign: no fault names found in %s" % path)
+        names += [n for n in found if n not in names]
+    return names
+
+
+def faults_from_tool(tool):
+    try:
+        out = subprocess.run([tool, "--names"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True,
+                             universal_newlines=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise SystemExit("fault_campaign: cannot list faults with %s: %s" % (tool, e))
+    return [n for n in out.split() if n not in CORE_FAULTS]
+
+
+def run_cases(args, profile, fault):
+    """Runs the runner once; returns (failing case names, counts by status, seconds)."""
+    env = dict(os.environ)
+    env["OCL_ICD_VENDORS"] = args.icd
+    if profile:
+        env["REFDEV_PROFILE"] = profile
+    if fault:
+        env["REFDEV_FAULTS"] = fault
+    else:
+        env.pop("REFDEV_FAULTS", None)
+    with tempfile.TemporaryDirectory(prefix="fault_campaign_") as tmp:
+        json_path = os.path.join(tmp, "results.json")
+        cmd = [args.runner] + args.groups + ["--json=" + json_path] + args.runner_args
+        start = time.time()
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True)
+        seconds = time.time() - start
+        if proc.returncode not in (0, 1) or not os.path.exists(json_path):
+            tail = "\n".join(proc.stdout.splitlines()[-15:])
+            raise SystemExit("fault_campaign: runner failed (exit %d) for profile %s fault %s:\n%s" %
+                             (proc.returncode, profile or "default", fault or "none", tail))
+        with open(json_path, encoding="utf-8") as f:
+            results = json.load(f).get("results", {})
+    counts = {}
+    failing = []
+    for name, status in sorted(results.items()):
+        status = str(status).lower()
+        counts[status] = counts.get(status, 0) + 1
+        if status not in PASSING:
+            failing.append(name)
+    return failing, counts, seconds
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("groups", nargs="+", help="case groups / patterns passed to the runner (e.g. subgroups)")
+    ap.add_argument("--build-dir", default=default_build_dir())
+    ap.add_argument("--runner", help="spirv_intel_cts (default: <build-dir>/bin/spirv_intel_cts)")
+    ap.add_argument("--icd", help="OCL_ICD_VENDORS for the reference device (default: <build-dir>/icd)")
+    ap.add_argument("--faults-tool", help="refdev_faults (default: <build-dir>/bin/refdev_faults)")
+    ap.add_argument("--faults", help="comma-separated fault names")
+    ap.add_argument("--faults-source", nargs="+", metavar="FILE", help="faults.cpp file(s) defining the faults")
+    ap.add_argument("--profile", action="append", default=[], help="REFDEV_PROFILE (repeatable; default: unset)")
+    ap.add_argument("--show", type=int, default=3, help="failing case names to print per fault")
+    ap.add_argument("--runner-arg", action="append", default=[], dest="runner_args",
+                    help="extra runner argument (repeatable), e.g. --runner-arg=--quick")
+    args = ap.parse_args()
+    args.runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
+    args.icd = args.icd or os.path.join(args.build_dir, "icd")
+    tool = args.faults_tool or os.path.join(args.build_dir, "bin", "refdev_faults")
+    if args.faults:
+        faults = [f for f in args.faults.split(",") if f]
+    elif args.faults_source:
+        faults = faults_from_source(args.faults_source)
+    else:
+        faults = faults_from_tool(tool)
+    if not faults:
+        raise SystemExit("fault_campaign: no faults selected")
+    profiles = args.profile or [None]
+
+    ok = True
+    caught = {f: 0 for f in faults}
+    for profile in profiles:
+        label = profile or "default profile"
+        failing, counts, seconds = run_cases(args, profile, None)
+        summary = ", ".join("%s %d" % kv for kv in sorted(counts.items()))
+        print("[%s] clean run: %s (%.1f s)" % (label, summary, seconds))
+        if not counts:
+            print("  ERROR: the selection ran no case")
+            ok = False
+        if failing:
+            ok = False
+            print("  ERROR: the clean device fails %d case(s): %s" % (len(failing), ", ".join(failing[:args.show])))
+        for fault in faults:
+            failing, counts, seconds = run_cases(args, profile, fault)
+            caught[fault] += len(failing)
+            print("[%s] %-40s %6d failing case(s) (%.1f s)%s" % (
+                label, fault, len(failing), seconds,
+                ("  e.g. " + ", ".join(failing[:args.show])) if failing and args.show else ""))
+    print()
+    missed = [f for f in faults if caught[f] == 0]
+    for fault in faults:
+        print("%-40s %6d failing case(s) over %d profile(s)%s" % (fault, caught[fault], len(profiles),
+                                                                 "  NOT CAUGHT" if caught[fault] == 0 else ""))
+    if missed:
+        ok = False
+        print("\nfault_campaign: %d fault(s) caught by no case: %s" % (len(missed), ", ".join(missed)))
+    print("fault_campaign: %s" % ("every fault caught, clean device passes" if ok else "FAILED"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
