@@ -249,6 +249,11 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
     if (!dev_err.empty()) {
         std::fprintf(stderr, "%s: %s\n", program.c_str(), dev_err.c_str());
+        if (!opt.icd_system && !icd_env_from_user)
+            std::fprintf(stderr,
+                         "%s: the default is the reference device built next to this program; "
+                         "use --icd=system for the installed OpenCL drivers\n",
+                         program.c_str());
         return 1;
     }
 
