@@ -291,16 +291,23 @@ def shuffle_module(op, type_name, n, sg, const_index):
     vkey = value_key(comp, n)
     ptr = "p_CrossWorkgroup_" + comp
     params = [("out", ptr), ("info", "p_CrossWorkgroup_uint"), ("a", ptr), ("b", ptr),
-              ("index", "p_CrossWorkgroup_uint"), ("exec_period", "uint")]
+              ("index", "p_CrossWorkgroup_uint"), ("exec_period", "uint"), ("lane_mask", "uint")]
     for kernel in ("test", "test_const"):
         f = Function(m, kernel, params)
         f.write_info()
         # Work-group control flow: only work-groups with WorkgroupId.x % exec_period == exec_period - 1 run
-        # the shuffle (exec_period 1: all of them; 2: the odd-numbered ones).
+        # the shuffle (exec_period 1: all of them; 2: the odd-numbered ones). A driver once returned 0 when
+        # only some work-groups took the branch holding the shuffle.
         period = f.to_ulong(f.arg("exec_period"))
         rem = f.op("ulong", "OpUMod %s %s" % (f.builtin("wgid_var"), period))
         last = f.op("ulong", "OpISub %s %s" % (period, m.const("ulong", 1)))
-        cond = f.op("bool", "OpIEqual %s %s" % (rem, last))
+        group_runs = f.op("bool", "OpIEqual %s %s" % (rem, last))
+        # Lane control flow: only lanes whose bit (SubgroupLocalInvocationId % 32) is set in lane_mask run it.
+        bit = f.op("uint", "OpBitwiseAnd %s %s" % (f.builtin("sglid_var"), m.const("uint", 31)))
+        shifted = f.op("uint", "OpShiftRightLogical %s %s" % (f.arg("lane_mask"), bit))
+        lane_bit = f.op("uint", "OpBitwiseAnd %s %s" % (shifted, m.const("uint", 1)))
+        lane_runs = f.op("bool", "OpINotEqual %s %s" % (lane_bit, m.const("uint", 0)))
+        cond = f.op("bool", "OpLogicalAnd %s %s" % (group_runs, lane_runs))
         then_label, merge_label = m.new(), m.new()
         f.lines.append("OpSelectionMerge %s None" % merge_label)
         f.lines.append("OpBranchConditional %s %s %s" % (cond, then_label, merge_label))
@@ -348,12 +355,8 @@ def shapes(sg):
     return [("wg_one", sg, 4), ("wg_several", 3 * sg, 3), ("wg_partial", 2 * sg + 3, 3)]
 
 
-CONTROL_FLOW = [("cf_all", 1), ("cf_some_groups", 2)]
-
-# (type, width) pairs swept over every pattern x shape x control flow; the others get every pattern on one
-# shape plus the partial-sub-group and some-work-groups combinations.
-FULL_SWEEP = {("i32", 1), ("f32", 4), ("i16", 3)}
-
+# (level name, exec_period, lane mask: "all" or "seeded" = a per-case random subset of lanes, lane 0 included)
+CONTROL_FLOW = [("cf_all", 1, "all"), ("cf_some_groups", 2, "all"), ("cf_some_lanes", 1, "seeded")]
 
 def shuffle_requires(type_name, sg):
     req = ["ext=cl_intel_spirv_subgroups", "spirv=1.3" if type_name == "f16" else "spirv=1.2", "sg_size=%d" % sg]
@@ -380,24 +383,17 @@ def generate_shuffles(emit):
                     const_index = [p for _, p in patterns if p["pattern"] == "const"][0]["index"]
                     module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg),
                                          shuffle_module(op, type_name, n, sg, const_index))
-                    full = (type_name, n) in FULL_SWEEP
                     for pname, pparams in patterns:
                         for shape, local, groups in shapes(sg):
-                            for cf, period in CONTROL_FLOW:
-                                combo = (shape, cf)
-                                if not full and combo != ("wg_several", "cf_all") and not (
-                                        pparams["pattern"] == "varying" and combo in
-                                        (("wg_partial", "cf_some_groups"), ("wg_one", "cf_all"))):
-                                    continue
+                            for cf, period, lanes in CONTROL_FLOW:
                                 if pparams["pattern"] == "all_masks":
                                     # enough sub-groups that every mask 0..S-1 is used
                                     per_group = -(-local // sg)
                                     groups = max(groups, -(-sg // per_group))
                                 params = dict(pparams, op=op, type=type_name, width=n, sg=sg, local=local,
-                                              groups=groups, exec_period=period)
-                                quick = sg == 16 and n in (1, 4) and cf == "cf_all" and shape == "wg_several" and \
-                                    pparams["pattern"] in ("const", "varying")
-                                quick = quick or (sg == 16 and full and pparams["pattern"] == "varying")
+                                              groups=groups, exec_period=period, lane_mask=lanes)
+                                quick = sg == 16 and n in (1, 4) and shape != "wg_one" and cf != "cf_some_lanes" \
+                                    and pparams["pattern"] in ("const", "varying")
                                 name = "subgroups.%s.%s.v%d.sg%d.%s.%s.%s" % (op, type_name, n, sg, pname, shape, cf)
                                 emit.case(name, "subgroups.shuffle", module,
                                           "test_const" if pparams["pattern"] == "const" else "test",
@@ -511,11 +507,7 @@ def generate_image_block_io(emit):
                     if BLOCK_BITS[type_name] == 16:
                         req.append("ext=cl_intel_subgroups_short")
                     req.append("images")
-                    # Every format on sg16 for the narrowest and widest block; r32ui everywhere.
-                    all_formats = sg == 16 and n in (widths[0], widths[-1])
                     for fmt, (order, ctype, texel) in IMAGE_FORMATS.items():
-                        if fmt != "r32ui" and not all_formats:
-                            continue
                         sizes = ("size_tight", "size_wide") if fmt == "r32ui" else ("size_tight",)
                         coords = COORDS_4BYTE if texel == 4 else COORDS_SMALL
                         for size in sizes:

@@ -40,7 +40,8 @@ std::optional<ShuffleSource> shuffleUpSource(uint32_t lane, uint32_t delta, uint
     // specified Delta". Delta is read as unsigned: a huge Delta is far out of range, not a negative one.
     int64_t index = int64_t(lane) - int64_t(delta);
     // "greater than or equal to zero and less than the SubgroupMaxSize, ... Current"
-    if (index >= 0 && index < int64_t(max_size)) return ShuffleSource{uint32_t(index), ShuffleOperand::Current};
+    if (index >= 0 && index < int64_t(max_size))
+        return ShuffleSource{uint32_t(index), ShuffleOperand::Current};
     // "less than zero but greater than or equal to the negative SubgroupMaxSize, ... Previous ... equal to
     // the shuffle index plus the SubgroupMaxSize."
     if (index < 0 && index >= -int64_t(max_size))
@@ -58,7 +59,8 @@ std::optional<ShuffleSource> shuffleXorSource(uint32_t lane, uint32_t value, uin
     return ShuffleSource{source, ShuffleOperand::Data};
 }
 
-std::optional<ShuffleSource> shuffleSourceFor(ShuffleOp op, uint32_t lane, uint32_t index, uint32_t max_size) {
+std::optional<ShuffleSource> shuffleSourceFor(ShuffleOp op, uint32_t lane, uint32_t index,
+                                              uint32_t max_size) {
     switch (op) {
         case ShuffleOp::Shuffle: return shuffleSource(index, max_size);
         case ShuffleOp::ShuffleDown: return shuffleDownSource(lane, index, max_size);
@@ -68,8 +70,8 @@ std::optional<ShuffleSource> shuffleSourceFor(ShuffleOp op, uint32_t lane, uint3
     return std::nullopt;
 }
 
-std::optional<ShuffleSource> definedShuffleSource(ShuffleOp op, uint32_t lane, uint32_t index, uint32_t max_size,
-                                                  const std::vector<bool>& executed) {
+std::optional<ShuffleSource> definedShuffleSource(ShuffleOp op, uint32_t lane, uint32_t index,
+                                                  uint32_t max_size, const std::vector<bool>& executed) {
     if (lane >= executed.size() || !executed[lane]) return std::nullopt;
     std::optional<ShuffleSource> source = shuffleSourceFor(op, lane, index, max_size);
     // An invocation beyond the actual size (a trailing partial sub-group) or one that did not reach the
@@ -78,13 +80,12 @@ std::optional<ShuffleSource> definedShuffleSource(ShuffleOp op, uint32_t lane, u
     return source;
 }
 
-std::vector<std::vector<std::optional<uint64_t>>> shuffleSubgroup(ShuffleOp op,
-                                                                  const std::vector<ShuffleLaneOperands>& lanes,
-                                                                  uint32_t max_size, uint32_t components) {
+std::vector<std::vector<std::optional<uint64_t>>> shuffleSubgroup(
+    ShuffleOp op, const std::vector<ShuffleLaneOperands>& lanes, uint32_t max_size, uint32_t components) {
     std::vector<bool> executed(lanes.size());
     for (size_t l = 0; l < lanes.size(); ++l) executed[l] = lanes[l].executed;
-    std::vector<std::vector<std::optional<uint64_t>>> result(lanes.size(),
-                                                             std::vector<std::optional<uint64_t>>(components));
+    std::vector<std::vector<std::optional<uint64_t>>> result(
+        lanes.size(), std::vector<std::optional<uint64_t>>(components));
     for (uint32_t l = 0; l < lanes.size(); ++l) {
         std::optional<ShuffleSource> src = definedShuffleSource(op, l, lanes[l].index, max_size, executed);
         if (!src) continue;
@@ -125,10 +126,12 @@ void blockWriteLane(uint8_t* ptr, uint32_t element_bytes, uint32_t lane, const s
         storeLE(ptr + blockElementIndex(lane, j, max_size) * element_bytes, element_bytes, data[j]);
 }
 
-static int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static int64_t floorDiv(int64_t a, int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
-std::optional<uint64_t> imageBlockReadComponent(const ImageBytes& image, int32_t x_bytes, int32_t y, uint32_t lane,
-                                                uint32_t component, uint32_t element_bytes) {
+std::optional<uint64_t> imageBlockReadComponent(const ImageBytes& image, int32_t x_bytes, int32_t y,
+                                                uint32_t lane, uint32_t component, uint32_t element_bytes) {
     // "The x-component is a byte coordinate into rows of the image"; "the first value read is from the row
     // specified by the y-component ..., the second value ... plus one, etc."; lane L's element starts
     // L elements to the right of x.

@@ -36,8 +36,8 @@ std::optional<ShuffleSource> shuffleSourceFor(ShuffleOp op, uint32_t lane, uint3
 // The source of `lane`'s result when it is defined: the index rule gives a source, and that source
 // invocation exists (lane < actual_size) and executed the instruction (`executed[lane]`, sized to the
 // actual sub-group size). nullopt otherwise (also when `lane` itself did not execute it).
-std::optional<ShuffleSource> definedShuffleSource(ShuffleOp op, uint32_t lane, uint32_t index, uint32_t max_size,
-                                                  const std::vector<bool>& executed);
+std::optional<ShuffleSource> definedShuffleSource(ShuffleOp op, uint32_t lane, uint32_t index,
+                                                  uint32_t max_size, const std::vector<bool>& executed);
 
 // One sub-group evaluated at once: operands[lane] holds that lane's operand values (raw bits, one entry per
 // component) for Data / Current / Next / Previous as the op uses them.
@@ -50,9 +50,8 @@ struct ShuffleLaneOperands {
     std::vector<uint64_t> previous;  // ShuffleUp
 };
 // result[lane][component], nullopt where undefined. The sub-group's actual size is lanes.size().
-std::vector<std::vector<std::optional<uint64_t>>> shuffleSubgroup(ShuffleOp op,
-                                                                  const std::vector<ShuffleLaneOperands>& lanes,
-                                                                  uint32_t max_size, uint32_t components);
+std::vector<std::vector<std::optional<uint64_t>>> shuffleSubgroup(
+    ShuffleOp op, const std::vector<ShuffleLaneOperands>& lanes, uint32_t max_size, uint32_t components);
 
 // Buffer block IO: component j of lane L is Ptr[L + j*S] ("the second value read is
 // Ptr[ SubgroupLocalInvocationId + SubgroupMaxSize ]"). Index in elements of the pointee type.
@@ -80,8 +79,8 @@ struct ImageBytes {
 // Element `component` of `lane` for a block read at byte coordinate x, row y: the element_bytes bytes at
 // x + lane*element_bytes in row y + component. Out of bounds: 4-byte texel formats clamp to the edge
 // texel; other texel sizes give nullopt (undefined).
-std::optional<uint64_t> imageBlockReadComponent(const ImageBytes& image, int32_t x_bytes, int32_t y, uint32_t lane,
-                                                uint32_t component, uint32_t element_bytes);
+std::optional<uint64_t> imageBlockReadComponent(const ImageBytes& image, int32_t x_bytes, int32_t y,
+                                                uint32_t lane, uint32_t component, uint32_t element_bytes);
 
 enum class ImageWriteEffect { Written, Dropped, PartlyDropped, Undefined };
 // Applies one element of a block write to `image`. 4-byte texel formats drop the bytes of out-of-bounds

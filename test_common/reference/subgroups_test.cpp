@@ -6,7 +6,9 @@
 namespace cts::reference {
 namespace {
 
-ShuffleSource src(uint32_t lane, ShuffleOperand op) { return ShuffleSource{lane, op}; }
+ShuffleSource src(uint32_t lane, ShuffleOperand op) {
+    return ShuffleSource{lane, op};
+}
 
 // "The data that is returned for this invocation is the value of Data for the invocation identified by
 // InvocationId."
@@ -76,8 +78,8 @@ TEST(SubgroupsReference, ShuffleXor) {
 TEST(SubgroupsReference, PartialSubgroupUsesMaxSize) {
     std::vector<bool> executed(5, true);
     EXPECT_EQ(definedShuffleSource(ShuffleOp::ShuffleDown, 4, 4, 8, executed), src(0, ShuffleOperand::Next));
-    EXPECT_FALSE(definedShuffleSource(ShuffleOp::ShuffleDown, 2, 4, 8, executed));   // lane 6 absent
-    EXPECT_FALSE(definedShuffleSource(ShuffleOp::ShuffleXor, 1, 4, 8, executed));    // lane 5 absent
+    EXPECT_FALSE(definedShuffleSource(ShuffleOp::ShuffleDown, 2, 4, 8, executed));  // lane 6 absent
+    EXPECT_FALSE(definedShuffleSource(ShuffleOp::ShuffleXor, 1, 4, 8, executed));   // lane 5 absent
     EXPECT_EQ(definedShuffleSource(ShuffleOp::ShuffleXor, 1, 5, 8, executed), src(4, ShuffleOperand::Data));
 }
 
@@ -132,7 +134,9 @@ ImageBytes makeImage(uint32_t w, uint32_t h, uint32_t texel_bytes) {
     return img;
 }
 
-uint8_t at(const ImageBytes& img, int x_bytes, int y) { return img.data[size_t(y) * img.row_pitch + x_bytes]; }
+uint8_t at(const ImageBytes& img, int x_bytes, int y) {
+    return img.data[size_t(y) * img.row_pitch + x_bytes];
+}
 
 // "Note that the Coordinate is a byte coordinate, not a texel coordinate"; "the first value read is from the
 // row specified by the y-component ..., the second value is read from the row ... plus one, etc."
@@ -147,9 +151,9 @@ TEST(SubgroupsReference, ImageBlockReadByteCoordinateRowPerComponent) {
 // Out-of-bounds reads of 4-byte texel formats clamp to the edge texel.
 TEST(SubgroupsReference, ImageBlockReadClampsFourByteTexels) {
     ImageBytes img = makeImage(4, 3, 4);
-    auto right = imageBlockReadComponent(img, 16, 0, 0, 0, 4);   // texel 4 -> texel 3
-    auto below = imageBlockReadComponent(img, 0, 2, 1, 1, 4);    // row 3 -> row 2, texel 1
-    auto left = imageBlockReadComponent(img, -8, -1, 0, 0, 4);   // texel -2 -> 0, row -1 -> 0
+    auto right = imageBlockReadComponent(img, 16, 0, 0, 0, 4);  // texel 4 -> texel 3
+    auto below = imageBlockReadComponent(img, 0, 2, 1, 1, 4);   // row 3 -> row 2, texel 1
+    auto left = imageBlockReadComponent(img, -8, -1, 0, 0, 4);  // texel -2 -> 0, row -1 -> 0
     ASSERT_TRUE(right && below && left);
     EXPECT_EQ(*right, *imageBlockReadComponent(img, 12, 0, 0, 0, 4));
     EXPECT_EQ(*below, *imageBlockReadComponent(img, 4, 2, 0, 0, 4));

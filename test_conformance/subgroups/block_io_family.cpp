@@ -89,8 +89,9 @@ public:
         if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
         for (const SubgroupMap::Item& it : map.items)
             if (it.size != c.sg)
-                return Outcome::fail("the device formed a partial sub-group (SubgroupSize " + std::to_string(it.size) +
-                                     ") from work-groups of whole sub-groups; block IO needs full sub-groups");
+                return Outcome::fail(
+                    "the device formed a partial sub-group (SubgroupSize " + std::to_string(it.size) +
+                    ") from work-groups of whole sub-groups; block IO needs full sub-groups");
 
         MismatchLog log;
         auto blockOf = [&](size_t gid) { return (gid / c.local) * sgs_per_group + map.items[gid].sub_group; };
@@ -108,15 +109,18 @@ public:
                         log.checked();
                         continue;
                     }
-                    compare(log, where(gid / c.local, it.sub_group, it.lane, j) + " (block " + std::to_string(block) +
-                                     ")", c.type, expected, actual);
+                    compare(log,
+                            where(gid / c.local, it.sub_group, it.lane, j) + " (block " +
+                                std::to_string(block) + ")",
+                            c.type, expected, actual);
                 }
             }
             return log.outcome();
         }
 
-        log.setRule("OpSubgroupBlockWriteINTEL: component j of lane L goes to Ptr[L + j*SubgroupMaxSize]; "
-                    "nothing else changes");
+        log.setRule(
+            "OpSubgroupBlockWriteINTEL: component j of lane L goes to Ptr[L + j*SubgroupMaxSize]; "
+            "nothing else changes");
         std::vector<uint8_t> expected(mem_bytes, kPoison);
         // owner[e]: gid * width + j of the lane component written there, or -1 for gaps that keep the poison.
         std::vector<int64_t> owner(mem_bytes / bytes, -1);
@@ -124,15 +128,18 @@ public:
             const SubgroupMap::Item& it = map.items[gid];
             const size_t block = blockOf(gid);
             std::vector<uint64_t> data(c.width);
-            for (uint32_t j = 0; j < c.width; ++j) data[j] = loadComponent(lane_data.data(), gid * c.width + j, bytes);
+            for (uint32_t j = 0; j < c.width; ++j)
+                data[j] = loadComponent(lane_data.data(), gid * c.width + j, bytes);
             const size_t start = c.offset_bytes + block * stride_bytes;
             reference::blockWriteLane(expected.data() + start, bytes, it.lane, data, c.sg);
             for (uint32_t j = 0; j < c.width; ++j)
-                owner[start / bytes + reference::blockElementIndex(it.lane, j, c.sg)] = int64_t(gid * c.width + j);
+                owner[start / bytes + reference::blockElementIndex(it.lane, j, c.sg)] =
+                    int64_t(gid * c.width + j);
         }
         std::vector<uint8_t> actual = memory.read();
         for (size_t e = 0; e < owner.size(); ++e) {
-            uint64_t want = loadComponent(expected.data(), e, bytes), got = loadComponent(actual.data(), e, bytes);
+            uint64_t want = loadComponent(expected.data(), e, bytes),
+                     got = loadComponent(actual.data(), e, bytes);
             if (want == got) {
                 log.checked();
                 continue;
@@ -154,6 +161,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<Family> makeBlockIoFamily() { return std::make_unique<BlockIoFamily>(); }
+std::unique_ptr<Family> makeBlockIoFamily() {
+    return std::make_unique<BlockIoFamily>();
+}
 
 }  // namespace cts::subgroups

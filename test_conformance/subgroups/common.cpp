@@ -9,9 +9,9 @@ namespace cts::subgroups {
 
 ComponentType componentType(const std::string& name) {
     static const ComponentType types[] = {
-        {"i8", 1, false},  {"i16", 2, false}, {"i32", 4, false}, {"i64", 8, false}, {"f16", 2, true},
-        {"f32", 4, true},  {"f64", 8, true},  {"u8", 1, false},  {"u16", 2, false}, {"u32", 4, false},
-        {"u64", 8, false},
+        {"i8", 1, false},  {"i16", 2, false}, {"i32", 4, false}, {"i64", 8, false},
+        {"f16", 2, true},  {"f32", 4, true},  {"f64", 8, true},  {"u8", 1, false},
+        {"u16", 2, false}, {"u32", 4, false}, {"u64", 8, false},
     };
     for (const ComponentType& t : types)
         if (t.name == name) return t;
@@ -68,15 +68,16 @@ std::string buildSubgroupMap(const std::vector<uint8_t>& info, size_t local, siz
         if (isPoison(it.lane, 4) && isPoison(it.sub_group, 4))
             return who + " did not write its SubgroupLocalInvocationId/SubgroupId record";
         if (it.max != required)
-            return who + ": SubgroupMaxSize " + std::to_string(it.max) + " but the module requires SubgroupSize " +
-                   std::to_string(required);
+            return who + ": SubgroupMaxSize " + std::to_string(it.max) +
+                   " but the module requires SubgroupSize " + std::to_string(required);
         if (it.size == 0 || it.size > it.max)
             return who + ": SubgroupSize " + std::to_string(it.size) + " not in [1, SubgroupMaxSize " +
                    std::to_string(it.max) + "]";
         if (it.lane >= it.size)
             return who + ": SubgroupLocalInvocationId " + std::to_string(it.lane) + " >= SubgroupSize " +
                    std::to_string(it.size);
-        if (it.sub_group >= local) return who + ": SubgroupId " + std::to_string(it.sub_group) + " out of range";
+        if (it.sub_group >= local)
+            return who + ": SubgroupId " + std::to_string(it.sub_group) + " out of range";
         auto& sgs = map->lanes[gid / local];
         if (sgs.size() <= it.sub_group) sgs.resize(it.sub_group + 1);
         auto& lanes = sgs[it.sub_group];
@@ -93,8 +94,8 @@ std::string buildSubgroupMap(const std::vector<uint8_t>& info, size_t local, siz
         for (size_t sg = 0; sg < map->lanes[wg].size(); ++sg)
             for (size_t lane = 0; lane < map->lanes[wg][sg].size(); ++lane)
                 if (map->lanes[wg][sg][lane] == SIZE_MAX)
-                    return "work-group " + std::to_string(wg) + " sub-group " + std::to_string(sg) + " lane " +
-                           std::to_string(lane) + " has no work-item (SubgroupIds are not dense)";
+                    return "work-group " + std::to_string(wg) + " sub-group " + std::to_string(sg) +
+                           " lane " + std::to_string(lane) + " has no work-item (SubgroupIds are not dense)";
     return "";
 }
 
@@ -106,8 +107,9 @@ std::string where(size_t wg, uint32_t sub_group, uint32_t lane, uint32_t compone
 static double halfToDouble(uint16_t h) {
     int exp = (h >> 10) & 0x1f;
     int mant = h & 0x3ff;
-    double v = exp == 0 ? std::ldexp(mant, -24) : exp == 31 ? (mant ? NAN : INFINITY)
-                                                            : std::ldexp(mant + 1024, exp - 25);
+    double v = exp == 0    ? std::ldexp(mant, -24)
+               : exp == 31 ? (mant ? NAN : INFINITY)
+                           : std::ldexp(mant + 1024, exp - 25);
     return (h & 0x8000) ? -v : v;
 }
 

@@ -26,7 +26,7 @@ struct FormatInfo {
 
 const FormatInfo& formatInfo(const std::string& name) {
     static const FormatInfo formats[] = {
-        {"r32ui", CL_R, CL_UNSIGNED_INT32, 4},  {"rgba8ui", CL_RGBA, CL_UNSIGNED_INT8, 4},
+        {"r32ui", CL_R, CL_UNSIGNED_INT32, 4},   {"rgba8ui", CL_RGBA, CL_UNSIGNED_INT8, 4},
         {"rg16ui", CL_RG, CL_UNSIGNED_INT16, 4}, {"r16ui", CL_R, CL_UNSIGNED_INT16, 2},
         {"rg8ui", CL_RG, CL_UNSIGNED_INT8, 2},   {"r8ui", CL_R, CL_UNSIGNED_INT8, 1},
     };
@@ -55,7 +55,8 @@ struct ImageCase {
         c.sg = uint32_t(p.u("sg"));
         c.format = formatInfo(p.s("format"));
         std::string size = p.s("size");
-        if (size != "size_tight" && size != "size_wide") throw InternalError("unknown image size '" + size + "'");
+        if (size != "size_tight" && size != "size_wide")
+            throw InternalError("unknown image size '" + size + "'");
         c.wide = size == "size_wide";
         c.coords = p.s("coords");
         c.local = p.u("local");
@@ -68,8 +69,8 @@ struct ImageCase {
 
 // Block coordinates (x in bytes, y in rows) for one pattern. Blocks never overlap, so concurrent writes of
 // different sub-groups never touch the same texel. All x are multiples of 4 (required for writes).
-std::vector<int32_t> blockCoordinates(const ImageCase& c, int32_t blocks, int32_t block_bytes, int32_t image_bytes,
-                                      int32_t height) {
+std::vector<int32_t> blockCoordinates(const ImageCase& c, int32_t blocks, int32_t block_bytes,
+                                      int32_t image_bytes, int32_t height) {
     const int32_t n = int32_t(c.width);
     std::vector<int32_t> xy;
     for (int32_t b = 0; b < blocks; ++b) {
@@ -119,7 +120,8 @@ public:
         if (image_bytes % texel != 0) throw InternalError("image row is not a whole number of texels");
         Rng rng(ctx.seed);
 
-        reference::ImageBytes model{uint32_t(image_bytes / texel), uint32_t(height), texel, size_t(image_bytes), {}};
+        reference::ImageBytes model{
+            uint32_t(image_bytes / texel), uint32_t(height), texel, size_t(image_bytes), {}};
         model.data = randomComponents(rng, componentType("u8"), size_t(image_bytes) * height);
         std::vector<int32_t> xy = blockCoordinates(c, blocks, block_bytes, image_bytes, height);
 
@@ -131,8 +133,8 @@ public:
         cl_int err = CL_SUCCESS;
         MemHandle image(clCreateImage(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc,
                                       model.data.data(), &err));
-        checkInternal(err, "clCreateImage(" + std::string(c.format.name) + ", " + std::to_string(model.width) + "x" +
-                               std::to_string(model.height) + ")");
+        checkInternal(err, "clCreateImage(" + std::string(c.format.name) + ", " +
+                               std::to_string(model.width) + "x" + std::to_string(model.height) + ")");
 
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
         const size_t comps = global * c.width;
@@ -159,25 +161,27 @@ public:
         if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
         for (const SubgroupMap::Item& it : map.items)
             if (it.size != c.sg)
-                return Outcome::fail("the device formed a partial sub-group (SubgroupSize " + std::to_string(it.size) +
-                                     ") from work-groups of whole sub-groups; block IO needs full sub-groups");
+                return Outcome::fail(
+                    "the device formed a partial sub-group (SubgroupSize " + std::to_string(it.size) +
+                    ") from work-groups of whole sub-groups; block IO needs full sub-groups");
         auto blockOf = [&](size_t gid) { return (gid / c.local) * sgs_per_group + map.items[gid].sub_group; };
         auto blockText = [&](size_t block) {
-            return " (block " + std::to_string(block) + " at x " + std::to_string(xy[2 * block]) + " bytes, y " +
-                   std::to_string(xy[2 * block + 1]) + ")";
+            return " (block " + std::to_string(block) + " at x " + std::to_string(xy[2 * block]) +
+                   " bytes, y " + std::to_string(xy[2 * block + 1]) + ")";
         };
 
         MismatchLog log;
         if (!c.write) {
-            log.setRule("OpSubgroupImageBlockReadINTEL: lane L component j = bytes at x + L*size in row y + j, "
-                        "clamped to the edge for 4-byte texels");
+            log.setRule(
+                "OpSubgroupImageBlockReadINTEL: lane L component j = bytes at x + L*size in row y + j, "
+                "clamped to the edge for 4-byte texels");
             std::vector<uint8_t> result = data.read();
             for (size_t gid = 0; gid < global; ++gid) {
                 const SubgroupMap::Item& it = map.items[gid];
                 const size_t block = blockOf(gid);
                 for (uint32_t j = 0; j < c.width; ++j) {
-                    auto expected = reference::imageBlockReadComponent(model, xy[2 * block], xy[2 * block + 1], it.lane,
-                                                                       j, bytes);
+                    auto expected = reference::imageBlockReadComponent(model, xy[2 * block],
+                                                                       xy[2 * block + 1], it.lane, j, bytes);
                     if (!expected) {
                         log.skipped();  // out of bounds of a texel size other than 4 bytes: undefined
                         continue;
@@ -187,31 +191,32 @@ public:
                         log.checked();
                         continue;
                     }
-                    compare(log, where(gid / c.local, it.sub_group, it.lane, j) + blockText(block), c.type, *expected,
-                            actual);
+                    compare(log, where(gid / c.local, it.sub_group, it.lane, j) + blockText(block), c.type,
+                            *expected, actual);
                 }
             }
             return log.outcome();
         }
 
-        log.setRule("OpSubgroupImageBlockWriteINTEL: lane L component j -> bytes at x + L*size in row y + j; "
-                    "out-of-bounds 4-byte texels dropped; nothing else changes");
+        log.setRule(
+            "OpSubgroupImageBlockWriteINTEL: lane L component j -> bytes at x + L*size in row y + j; "
+            "out-of-bounds 4-byte texels dropped; nothing else changes");
         reference::ImageBytes expected = model;
         for (size_t gid = 0; gid < global; ++gid) {
             const SubgroupMap::Item& it = map.items[gid];
             const size_t block = blockOf(gid);
             for (uint32_t j = 0; j < c.width; ++j) {
                 uint64_t v = loadComponent(lane_data.data(), gid * c.width + j, bytes);
-                auto effect = reference::imageBlockWriteComponent(expected, xy[2 * block], xy[2 * block + 1], it.lane,
-                                                                  j, bytes, v);
+                auto effect = reference::imageBlockWriteComponent(expected, xy[2 * block], xy[2 * block + 1],
+                                                                  it.lane, j, bytes, v);
                 if (effect == reference::ImageWriteEffect::Undefined)
                     throw InternalError("case writes an undefined image location" + blockText(block));
             }
         }
         std::vector<uint8_t> actual(size_t(image_bytes) * height);
         size_t origin[3] = {0, 0, 0}, region[3] = {model.width, model.height, 1};
-        checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, size_t(image_bytes), 0, actual.data(), 0,
-                                   nullptr, nullptr),
+        checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, size_t(image_bytes), 0,
+                                   actual.data(), 0, nullptr, nullptr),
                 "clEnqueueReadImage");
         const ComponentType byte_type = componentType("u8");
         for (int32_t y = 0; y < height; ++y)
@@ -221,9 +226,10 @@ public:
                     log.checked();
                     continue;
                 }
-                compare(log, "row " + std::to_string(y) + " byte " + std::to_string(x) + " (texel " +
-                                 std::to_string(x / int32_t(texel)) + ")" +
-                                 (expected.data[i] == model.data[i] ? " not written by any lane" : ""),
+                compare(log,
+                        "row " + std::to_string(y) + " byte " + std::to_string(x) + " (texel " +
+                            std::to_string(x / int32_t(texel)) + ")" +
+                            (expected.data[i] == model.data[i] ? " not written by any lane" : ""),
                         byte_type, expected.data[i], actual[i]);
             }
         return log.outcome();
@@ -232,6 +238,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<Family> makeImageBlockIoFamily() { return std::make_unique<ImageBlockIoFamily>(); }
+std::unique_ptr<Family> makeImageBlockIoFamily() {
+    return std::make_unique<ImageBlockIoFamily>();
+}
 
 }  // namespace cts::subgroups

@@ -1,8 +1,9 @@
 // subgroups.shuffle*: OpSubgroupShuffleINTEL / DownINTEL / UpINTEL / XorINTEL.
 //
-// Kernel (scripts/generators/subgroups.py): out, info, a, b, index, exec_period. Work-groups with
-// WorkgroupId % exec_period == exec_period - 1 load their components from a (Data / Current / Previous) and
-// b (Next / Current), the per-work-item index (or an OpConstant in test_const), shuffle, and store.
+// Kernel (scripts/generators/subgroups.py): out, info, a, b, index, exec_period, lane_mask. Invocations of
+// work-groups with WorkgroupId % exec_period == exec_period - 1 whose bit (SubgroupLocalInvocationId % 32)
+// is set in lane_mask load their components from a (Data / Current / Previous) and b (Next / Current), the
+// per-work-item index (or an OpConstant in test_const), shuffle, and store; the others store nothing.
 // Every value the spec defines is compared with the host reference; undefined ones are skipped.
 #include <memory>
 #include <string>
@@ -27,6 +28,7 @@ struct ShuffleCase {
     uint32_t index = 0, index_range = 0;
     size_t local, groups;
     uint32_t exec_period;
+    bool seeded_lane_mask;  // only a seeded subset of lanes runs the shuffle
 
     static ShuffleCase fromParams(const Params& p) {
         ShuffleCase c{};
@@ -47,11 +49,16 @@ struct ShuffleCase {
         c.pattern = p.s("pattern");
         if (c.pattern == "const" || c.pattern == "uniform") c.index = uint32_t(p.u("index"));
         if (c.pattern == "varying") c.index_range = uint32_t(p.u("index_range"));
-        if (c.pattern != "const" && c.pattern != "uniform" && c.pattern != "varying" && c.pattern != "all_masks")
+        if (c.pattern != "const" && c.pattern != "uniform" && c.pattern != "varying" &&
+            c.pattern != "all_masks")
             throw InternalError("unknown index pattern '" + c.pattern + "'");
         c.local = p.u("local");
         c.groups = p.u("groups");
         c.exec_period = uint32_t(p.u("exec_period"));
+        std::string mask = p.s("lane_mask");
+        if (mask != "all" && mask != "seeded")
+            throw InternalError("lane_mask must be all or seeded, not " + mask);
+        c.seeded_lane_mask = mask == "seeded";
         if (c.width == 0 || c.sg == 0 || c.local == 0 || c.groups == 0 || c.exec_period == 0)
             throw InternalError("zero width, sg, local, groups or exec_period");
         return c;
@@ -81,6 +88,8 @@ public:
 
         std::vector<uint8_t> a = randomComponents(rng, c.type, comps);
         std::vector<uint8_t> b = randomComponents(rng, c.type, comps);
+        // Lane L runs the shuffle when bit (L % 32) of lane_mask is set; lane 0 always does.
+        const uint32_t lane_mask = c.seeded_lane_mask ? uint32_t(rng.next()) | 1u : 0xffffffffu;
         std::vector<uint32_t> index(global);
         for (size_t gid = 0; gid < global; ++gid) {
             if (c.pattern == "varying")
@@ -100,6 +109,7 @@ public:
         cl_mem args[] = {out.mem(), info.mem(), buf_a.mem(), buf_b.mem(), buf_index.mem()};
         for (cl_uint i = 0; i < 5; ++i) setArg(kernel, i, args[i]);
         setArg(kernel, 5, cl_uint(c.exec_period));
+        setArg(kernel, 6, cl_uint(lane_mask));
         runNDRange(ctx, kernel, 1, &global, &c.local);
 
         std::vector<uint8_t> result = out.read();
@@ -111,27 +121,31 @@ public:
         std::string bad = buildSubgroupMap(info.read(), c.local, c.groups, c.sg, &map);
         if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
 
-        MismatchLog log(std::string(reference::shuffleOpName(c.op)) +
-                        ": result is the named operand of the invocation the index rule selects (SubgroupMaxSize " +
-                        std::to_string(c.sg) + ")");
+        MismatchLog log(
+            std::string(reference::shuffleOpName(c.op)) +
+            ": result is the named operand of the invocation the index rule selects (SubgroupMaxSize " +
+            std::to_string(c.sg) + ")");
         for (size_t wg = 0; wg < c.groups; ++wg) {
             const bool executed_wg = wg % c.exec_period == c.exec_period - 1;
             for (uint32_t sgid = 0; sgid < map.lanes[wg].size(); ++sgid) {
                 const std::vector<size_t>& lanes = map.lanes[wg][sgid];
-                const std::vector<bool> executed(lanes.size(), executed_wg);
+                std::vector<bool> executed(lanes.size());
+                for (uint32_t lane = 0; lane < lanes.size(); ++lane)
+                    executed[lane] = executed_wg && ((lane_mask >> (lane % 32)) & 1) != 0;
                 for (uint32_t lane = 0; lane < lanes.size(); ++lane) {
                     const size_t gid = lanes[lane];
-                    if (!executed_wg) {
-                        // The work-group skipped the branch: its output must keep the poison.
+                    if (!executed[lane]) {
+                        // The invocation skipped the branch: its output must keep the poison.
                         for (uint32_t j = 0; j < c.width; ++j) {
                             uint64_t actual = loadComponent(result.data(), gid * c.width + j, bytes);
                             if (isPoison(actual, bytes)) {
                                 log.checked();
                                 continue;
                             }
-                            uint64_t poison = loadComponent(std::vector<uint8_t>(8, kPoison).data(), 0, bytes);
-                            compare(log, where(wg, sgid, lane, j) + " (work-group did not execute the shuffle)",
-                                    c.type, poison, actual);
+                            uint64_t poison =
+                                loadComponent(std::vector<uint8_t>(8, kPoison).data(), 0, bytes);
+                            compare(log, where(wg, sgid, lane, j) + " (did not execute the shuffle)", c.type,
+                                    poison, actual);
                         }
                         continue;
                     }
@@ -143,8 +157,9 @@ public:
                     const size_t src_gid = lanes[src->lane];
                     // a holds Data (Shuffle, Xor), Current (Down), Previous (Up); b holds Next (Down) and
                     // Current (Up).
-                    const bool from_b = src->operand == ShuffleOperand::Next ||
-                                        (c.op == ShuffleOp::ShuffleUp && src->operand == ShuffleOperand::Current);
+                    const bool from_b =
+                        src->operand == ShuffleOperand::Next ||
+                        (c.op == ShuffleOp::ShuffleUp && src->operand == ShuffleOperand::Current);
                     const std::vector<uint8_t>& from = from_b ? b : a;
                     for (uint32_t j = 0; j < c.width; ++j) {
                         uint64_t expected = loadComponent(from.data(), src_gid * c.width + j, bytes);
@@ -167,6 +182,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<Family> makeShuffleFamily() { return std::make_unique<ShuffleFamily>(); }
+std::unique_ptr<Family> makeShuffleFamily() {
+    return std::make_unique<ShuffleFamily>();
+}
 
 }  // namespace cts::subgroups

@@ -27,11 +27,14 @@ bool checkBlockPreconditions(OpContext& ctx, const char* op, uint32_t alignment)
     }
     uint64_t address = operandUint(ctx, lane, 0);
     if (address % alignment != 0) {
-        ctx.undefinedBehavior(lane, std::string(op) + ": Ptr 0x" + [&] {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(address));
-            return std::string(buf);
-        }() + " is not " + std::to_string(alignment) + "-byte aligned");
+        ctx.undefinedBehavior(
+            lane, std::string(op) + ": Ptr 0x" +
+                      [&] {
+                          char buf[32];
+                          std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(address));
+                          return std::string(buf);
+                      }() +
+                      " is not " + std::to_string(alignment) + "-byte aligned");
         return false;
     }
     return true;

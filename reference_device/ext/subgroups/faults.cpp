@@ -7,14 +7,17 @@ namespace refdev {
 std::vector<FaultInfo> subgroupsFaults() {
     return {
         {"shuffle_down_ignores_next",
-         "OpSubgroupShuffleDownINTEL takes Current (not Next) when SubgroupMaxSize <= L + Delta < 2*SubgroupMaxSize"},
+         "OpSubgroupShuffleDownINTEL takes Current (not Next) when SubgroupMaxSize <= L + Delta < "
+         "2*SubgroupMaxSize"},
         {"shuffle_up_off_by_one",
          "OpSubgroupShuffleUpINTEL takes Previous already when L - Delta == 0 (<= 0 instead of < 0)"},
         {"shuffle_xor_uses_actual_size",
-         "OpSubgroupShuffleXorINTEL masks Value with (actual sub-group size - 1): trailing partial sub-groups "
+         "OpSubgroupShuffleXorINTEL masks Value with (actual sub-group size - 1): trailing partial "
+         "sub-groups "
          "read the wrong invocation"},
         {"shuffle_index_masked",
-         "OpSubgroupShuffleINTEL masks InvocationId with (SubgroupMaxSize/2 - 1): the upper half is never read"},
+         "OpSubgroupShuffleINTEL masks InvocationId with (SubgroupMaxSize/2 - 1): the upper half is never "
+         "read"},
         {"shuffle_vec3_last_component_own",
          "3-component shuffles move only two components; the third keeps the invocation's own value"},
         {"shuffle_zero_when_some_workgroups",
@@ -28,7 +31,8 @@ std::vector<FaultInfo> subgroupsFaults() {
         {"block_write_drops_last_component",
          "OpSubgroupBlockWriteINTEL of a vector does not write its last component"},
         {"image_block_read_x_in_elements",
-         "OpSubgroupImageBlockReadINTEL takes the Coordinate x as elements of the result component type, not bytes"},
+         "OpSubgroupImageBlockReadINTEL takes the Coordinate x as elements of the result component type, not "
+         "bytes"},
         {"image_block_read_oob_zero",
          "OpSubgroupImageBlockReadINTEL returns 0 out of bounds instead of clamping to the edge texel"},
         {"image_block_write_no_x_clip",

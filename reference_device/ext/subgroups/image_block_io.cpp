@@ -46,7 +46,8 @@ bool prepare(OpContext& ctx, const char* op, BlockOrigin* origin) {
 }
 
 bool inside(const ImageDesc& img, int64_t byte_x, int64_t row) {
-    return byte_x >= 0 && byte_x < int64_t(img.width * img.texel_bytes) && row >= 0 && row < int64_t(img.height);
+    return byte_x >= 0 && byte_x < int64_t(img.width * img.texel_bytes) && row >= 0 &&
+           row < int64_t(img.height);
 }
 
 }  // namespace
@@ -110,8 +111,9 @@ void executeImageBlockWrite(OpContext& ctx) {
         int64_t last_x = o.x_bytes + int64_t(ctx.lanes()) * bytes - 1;
         int64_t last_row = o.y + type.components - 1;
         if (!inside(img, o.x_bytes, o.y) || !inside(img, last_x, last_row)) {
-            ctx.undefinedBehavior(first, std::string(op) + ": block at (" + std::to_string(o.x_bytes) + " bytes, " +
-                                             std::to_string(o.y) + ") is out of bounds of an image with " +
+            ctx.undefinedBehavior(first, std::string(op) + ": block at (" + std::to_string(o.x_bytes) +
+                                             " bytes, " + std::to_string(o.y) +
+                                             ") is out of bounds of an image with " +
                                              std::to_string(img.texel_bytes) +
                                              "-byte texels (only 4-byte texel formats drop such writes)");
             return;

@@ -53,19 +53,55 @@ void registerSubgroupsOps(ExtOpTable& table) {
     using namespace subgroups;
     // Operand counts exclude Result Type and Result (ext_ops.h).
     table.add({kOpShuffle, "OpSubgroupShuffleINTEL", true, 2, 2, UINT32_MAX, {kCapShuffle}, executeShuffle});
-    table.add({kOpShuffleDown, "OpSubgroupShuffleDownINTEL", true, 3, 3, UINT32_MAX, {kCapShuffle},
+    table.add({kOpShuffleDown,
+               "OpSubgroupShuffleDownINTEL",
+               true,
+               3,
+               3,
+               UINT32_MAX,
+               {kCapShuffle},
                executeShuffleDown});
-    table.add({kOpShuffleUp, "OpSubgroupShuffleUpINTEL", true, 3, 3, UINT32_MAX, {kCapShuffle},
-               executeShuffleUp});
-    table.add({kOpShuffleXor, "OpSubgroupShuffleXorINTEL", true, 2, 2, UINT32_MAX, {kCapShuffle},
+    table.add(
+        {kOpShuffleUp, "OpSubgroupShuffleUpINTEL", true, 3, 3, UINT32_MAX, {kCapShuffle}, executeShuffleUp});
+    table.add({kOpShuffleXor,
+               "OpSubgroupShuffleXorINTEL",
+               true,
+               2,
+               2,
+               UINT32_MAX,
+               {kCapShuffle},
                executeShuffleXor});
-    table.add({kOpBlockRead, "OpSubgroupBlockReadINTEL", true, 1, 1, UINT32_MAX, {kCapBufferBlockIO},
+    table.add({kOpBlockRead,
+               "OpSubgroupBlockReadINTEL",
+               true,
+               1,
+               1,
+               UINT32_MAX,
+               {kCapBufferBlockIO},
                executeBlockRead});
-    table.add({kOpBlockWrite, "OpSubgroupBlockWriteINTEL", false, 2, 2, UINT32_MAX, {kCapBufferBlockIO},
+    table.add({kOpBlockWrite,
+               "OpSubgroupBlockWriteINTEL",
+               false,
+               2,
+               2,
+               UINT32_MAX,
+               {kCapBufferBlockIO},
                executeBlockWrite});
-    table.add({kOpImageBlockRead, "OpSubgroupImageBlockReadINTEL", true, 2, 2, UINT32_MAX, {kCapImageBlockIO},
+    table.add({kOpImageBlockRead,
+               "OpSubgroupImageBlockReadINTEL",
+               true,
+               2,
+               2,
+               UINT32_MAX,
+               {kCapImageBlockIO},
                executeImageBlockRead});
-    table.add({kOpImageBlockWrite, "OpSubgroupImageBlockWriteINTEL", false, 3, 3, UINT32_MAX, {kCapImageBlockIO},
+    table.add({kOpImageBlockWrite,
+               "OpSubgroupImageBlockWriteINTEL",
+               false,
+               3,
+               3,
+               UINT32_MAX,
+               {kCapImageBlockIO},
                executeImageBlockWrite});
 }
 

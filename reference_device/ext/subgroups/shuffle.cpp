@@ -38,7 +38,9 @@ void deliver(OpContext& ctx, uint32_t lane, Pick pick) {
     }
 }
 
-uint32_t index32(const OpContext& ctx, uint32_t lane, uint32_t k) { return uint32_t(operandUint(ctx, lane, k)); }
+uint32_t index32(const OpContext& ctx, uint32_t lane, uint32_t k) {
+    return uint32_t(operandUint(ctx, lane, k));
+}
 
 }  // namespace
 

@@ -5,8 +5,8 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <optional>
+#include <set>
 
 #include "reference_device/ext/subgroups/subgroups_ops.h"
 
@@ -214,7 +214,9 @@ TEST(SubgroupsOps, ShuffleVec3FaultKeepsOwnThirdComponent) {
     ctx.setResultType(scalarInt(16, 3));
     ctx.setOperand(0, scalarInt(16, 3));
     ctx.setOperand(1, scalarInt(32));
-    ctx.setAll<uint16_t>(0, [](uint32_t l) { return std::vector<uint16_t>{uint16_t(l), uint16_t(l + 10), uint16_t(l + 20)}; });
+    ctx.setAll<uint16_t>(0, [](uint32_t l) {
+        return std::vector<uint16_t>{uint16_t(l), uint16_t(l + 10), uint16_t(l + 20)};
+    });
     ctx.setAll<uint32_t>(1, [](uint32_t l) { return std::vector<uint32_t>{7 - l}; });
     executeShuffle(ctx);
     EXPECT_EQ(ctx.out<uint16_t>(0, 2), 27u);
@@ -224,8 +226,8 @@ TEST(SubgroupsOps, ShuffleVec3FaultKeepsOwnThirdComponent) {
     EXPECT_EQ(ctx.out<uint16_t>(0, 2), 20u);
 }
 
-std::unique_ptr<FakeContext> blockReadContext(uint32_t lanes, uint32_t max, uint32_t bits, uint32_t components,
-                                              uint64_t address) {
+std::unique_ptr<FakeContext> blockReadContext(uint32_t lanes, uint32_t max, uint32_t bits,
+                                              uint32_t components, uint64_t address) {
     auto ctx = std::make_unique<FakeContext>(kOpBlockRead, lanes, max);
     ctx->setResultType(scalarInt(bits, components));
     ctx->setOperand(0, pointerTo(bits));
@@ -281,7 +283,8 @@ TEST(SubgroupsOps, BlockReadUndefinedBehaviour) {
     EXPECT_EQ(inactive->errors.size(), 1u);
 }
 
-std::unique_ptr<FakeContext> blockWriteContext(uint32_t max, uint32_t bits, uint32_t components, uint64_t address) {
+std::unique_ptr<FakeContext> blockWriteContext(uint32_t max, uint32_t bits, uint32_t components,
+                                               uint64_t address) {
     auto ctx = std::make_unique<FakeContext>(kOpBlockWrite, max, max);
     ctx->setOperand(0, pointerTo(bits));
     ctx->setOperand(1, scalarInt(bits, components));
@@ -300,7 +303,7 @@ TEST(SubgroupsOps, BlockWriteStridedAndAlignment) {
     executeBlockWrite(*ctx);
     ASSERT_TRUE(ctx->errors.empty());
     EXPECT_EQ(ctx->mem[32 + 5 + 3 * 16], uint8_t(5 * 16 + 3 + 1));  // lane 5 component 3
-    EXPECT_EQ(ctx->mem[32 + 64], 0xa5);                                // just past the block
+    EXPECT_EQ(ctx->mem[32 + 64], 0xa5);                             // just past the block
     auto fault = blockWriteContext(16, 8, 4, FakeContext::kBase + 32);
     fault->setFaults("block_write_drops_last_component");
     executeBlockWrite(*fault);
@@ -312,7 +315,8 @@ TEST(SubgroupsOps, BlockWriteStridedAndAlignment) {
 }
 
 std::unique_ptr<FakeContext> imageContext(uint32_t opcode, uint32_t max, uint32_t bits, uint32_t components,
-                                          int32_t x, int32_t y, uint32_t width, uint32_t height, uint32_t texel) {
+                                          int32_t x, int32_t y, uint32_t width, uint32_t height,
+                                          uint32_t texel) {
     auto ctx = std::make_unique<FakeContext>(opcode, max, max);
     TypeInfo image;
     image.kind = TypeInfo::Kind::Image;
@@ -368,8 +372,8 @@ TEST(SubgroupsOps, ImageBlockWriteDropsAndChecks) {
     std::vector<uint8_t> before = ctx->mem;
     executeImageBlockWrite(*ctx);
     ASSERT_TRUE(ctx->errors.empty());
-    EXPECT_EQ(ctx->mem[8], 0x80);        // lane 0 -> texel 2
-    EXPECT_EQ(ctx->mem[12], 0x88);       // lane 1 -> texel 3
+    EXPECT_EQ(ctx->mem[8], 0x80);         // lane 0 -> texel 2
+    EXPECT_EQ(ctx->mem[12], 0x88);        // lane 1 -> texel 3
     EXPECT_EQ(ctx->mem[16], before[16]);  // lane 2 dropped, row 1 untouched
     auto fault = imageContext(kOpImageBlockWrite, 8, 32, 1, 8, 0, 4, 2, 4);
     fault->setFaults("image_block_write_no_x_clip");
