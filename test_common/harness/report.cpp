@@ -149,6 +149,12 @@ std::string shellQuote(const std::string& word) {
     return out + "'";
 }
 
+std::string secondsText(double seconds) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g s", seconds);
+    return buf;
+}
+
 std::string oneLine(const std::string& text) {
     std::string out;
     for (char c : text) {

@@ -64,6 +64,9 @@ private:
     FILE* file_ = nullptr;
 };
 
+// "2.5 s": a duration in seconds without trailing zeros.
+std::string secondsText(double seconds);
+
 // Replaces newlines and tabs so a message stays on one log line.
 std::string oneLine(const std::string& text);
 

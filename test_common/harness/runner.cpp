@@ -314,7 +314,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
             if (opt.timeout_seconds > 0) {
                 if (!runWithTimeout(*c, registry, session, settings, opt.timeout_seconds, r)) {
                     r = CaseResult{c->name, Status::Timeout,
-                                   "no result after " + std::to_string(opt.timeout_seconds) + " s", 0,
+                                   "no result within the --timeout of " + secondsText(opt.timeout_seconds), 0,
                                    caseSeed(c->name, opt.seed)};
                     r.duration_ms = opt.timeout_seconds * 1000.0;
                     recorder.finished(r);

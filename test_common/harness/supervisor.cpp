@@ -152,7 +152,8 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         r.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
         if (timed_out && !running.empty()) {
             r.status = Status::Timeout;
-            r.message = "no result after " + std::to_string(timeout_seconds) + " s; worker killed";
+            r.message = "no result within the --timeout of " + secondsText(timeout_seconds) +
+                        "; worker process killed";
         } else if (!running.empty()) {
             r.status = Status::Crash;
             r.message = describeExit(wstatus) + " while running this case";
