@@ -3,6 +3,7 @@
 // module breaks a rule or cannot be parsed, 2 for a usage error.
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 
 #include "test_common/spirv/rules.h"
@@ -28,6 +29,10 @@ int main(int argc, char** argv) {
             }
         } catch (const cts::SpirvParseError& e) {
             std::printf("%s: parse: %s\n", file.c_str(), e.what());
+            status = 1;
+        } catch (const std::exception& e) {
+            // A rule set that hit a malformed operand list: report it against the file, keep going.
+            std::printf("%s: internal: %s (word 0)\n", file.c_str(), e.what());
             status = 1;
         }
     }
