@@ -3,8 +3,8 @@
 #   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks)
 #   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in --isolate mode,
 #      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/
-#   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device and its tests,
-#      run ctest -L refdev
+#   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
+#      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check'
 # Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,11 +39,13 @@ done
 if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then
     step "configure (asan)" cmake --preset asan
     targets=$(cmake --build build-asan --target help | sed -n 's/^\.\.\. \([A-Za-z0-9_]*\).*/\1/p' |
-              grep -E '^(refdev|RefDev)' | tr '\n' ' ')
+              grep -E '^(refdev|RefDev)|^spirv_check_test$' | tr '\n' ' ')
     # shellcheck disable=SC2086
     step "build (asan): reference device + tests" cmake --build build-asan -j2 --target $targets
-    # clinfo is not instrumented, so it cannot load the instrumented ICD: those two checks run in step 1.
-    step "ctest (asan) -L refdev" ctest --preset asan -L refdev -E '^refdev\.clinfo\.'
+    # Run in step 1 only: clinfo is not instrumented, so it cannot load the instrumented ICD; the fault
+    # switch check expects the planted crash fault to die by SIGSEGV, which ASan turns into exit status 1.
+    step "ctest (asan) -L refdev + SPIR-V checker" ctest --preset asan -L 'refdev|spirv_check' \
+        -E '^refdev\.clinfo\.|^refdev\.faults\.switches'
 fi
 
 if [ "${#failed[@]}" -ne 0 ]; then
