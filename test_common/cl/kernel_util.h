@@ -1,4 +1,4 @@
-// Small helpers every case family uses to run one kernel: build, buffers with guard bands, args, enqueue.
+// What every case family uses to run one kernel: build, buffers with guard bands, args, enqueue.
 #pragma once
 
 #include <cstddef>

@@ -41,21 +41,21 @@ Outcome checkCaseSupport(const CaseSpec& spec, const Registry& registry, const D
     return family->checkSupport(spec, device);
 }
 
-CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceSession& session,
+CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTest& dut,
                    const RunSettings& settings) {
     CaseResult result;
     result.name = spec.name;
     result.seed = caseSeed(spec.name, settings.seed);
     auto start = std::chrono::steady_clock::now();
-    session.messages.take();  // messages from earlier cases belong to them, not to this one
+    dut.messages.take();  // messages from earlier cases belong to them, not to this one
 
     Outcome outcome;
     try {
-        outcome = checkCaseSupport(spec, registry, session.info);
+        outcome = checkCaseSupport(spec, registry, dut.info);
         if (outcome.status == Status::Pass) {
-            RunContext ctx{session.info, session.context.get(), session.queue.get(), *session.programs,
-                           result.seed,  settings.quick,        settings.assets_dir, settings.dump_dir,
-                           spec.name,    &session.messages};
+            RunContext ctx{dut.info,    dut.context.get(), dut.queue.get(),     *dut.programs,
+                           result.seed, settings.quick,    settings.assets_dir, settings.dump_dir,
+                           spec.name,   &dut.messages};
             outcome = registry.family(spec.family)->run(spec, ctx);
             // The contract: only the support phases decide NotSupported; a supported case that cannot
             // run is a harness or family bug.
@@ -74,7 +74,7 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceSession
         outcome = Outcome::internalError("unexpected non-standard exception");
     }
     if (outcome.status != Status::Pass && outcome.status != Status::NotSupported) {
-        std::string driver = session.messages.take();
+        std::string driver = dut.messages.take();
         if (!driver.empty() && outcome.message.find(driver) == std::string::npos)
             outcome.message +=
                 (outcome.message.empty() ? "" : "\n") + std::string("driver messages:\n") + driver;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "test_common/harness/case.h"
-#include "test_common/harness/device_session.h"
+#include "test_common/harness/device_under_test.h"
 #include "test_common/harness/report.h"
 
 namespace cts {
@@ -16,7 +16,7 @@ struct RunSettings {
     std::string assets_dir, dump_dir;
 };
 
-CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceSession& session,
+CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTest& dut,
                    const RunSettings& settings);
 
 // Support phases only (no device objects needed): NotSupported/InternalError, or Pass when the case may run.

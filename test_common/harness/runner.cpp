@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "test_common/harness/case_runner.h"
-#include "test_common/harness/device_session.h"
+#include "test_common/harness/device_under_test.h"
 #include "test_common/harness/manifest.h"
 #include "test_common/harness/recorder.h"
 #include "test_common/harness/supervisor.h"
@@ -116,9 +116,9 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
     std::fflush(stdout);
 }
 
-// Runs one case on a helper thread so the main thread can give up on it after the timeout.
-// Returns false on timeout (the helper thread is abandoned; the caller ends the process).
-bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceSession& session,
+// Runs one case on a thread of its own so the main thread can give up on it after the timeout.
+// Returns false on timeout (that thread is abandoned; the caller ends the process).
+bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderTest& dut,
                     const RunSettings& settings, double timeout_seconds, CaseResult& out) {
     struct Shared {
         std::mutex m;
@@ -127,8 +127,8 @@ bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceSessio
         CaseResult result;
     };
     auto shared = std::make_shared<Shared>();
-    std::thread worker([shared, &spec, &registry, &session, &settings] {
-        CaseResult r = runCase(spec, registry, session, settings);
+    std::thread worker([shared, &spec, &registry, &dut, &settings] {
+        CaseResult r = runCase(spec, registry, dut, settings);
         std::lock_guard<std::mutex> lock(shared->m);
         shared->result = std::move(r);
         shared->done = true;
@@ -182,13 +182,13 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
 
     RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir};
     if (opt.worker) {
-        DeviceSession session;
-        std::string dev_err = openDevice(opt, session);
+        DeviceUnderTest dut;
+        std::string dev_err = openDevice(opt, dut);
         if (!dev_err.empty()) {
             std::fprintf(stderr, "worker: %s\n", dev_err.c_str());
             return 1;
         }
-        return workerMain(registry, session, settings);
+        return workerMain(registry, dut, settings);
     }
 
     SelectionRequest request;
@@ -240,10 +240,10 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (!opt.dump_dir.empty() && !makeDirs(opt.dump_dir))
         return usageError(program, "cannot create dump directory " + opt.dump_dir);
 
-    DeviceSession session;
+    DeviceUnderTest dut;
     std::string dev_err;
     try {
-        dev_err = openDevice(opt, session);
+        dev_err = openDevice(opt, dut);
     } catch (const std::exception& e) {
         dev_err = e.what();
     }
@@ -259,14 +259,14 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
 
     RunInfo info;
     for (int i = 0; i < argc; ++i) info.command += (i ? " " : "") + shellQuote(argv[i]);
-    info.platform = session.info.platform_name;
-    info.device = session.info.device_name;
-    info.driver = session.info.driver_version;
+    info.platform = dut.info.platform_name;
+    info.device = dut.info.device_name;
+    info.driver = dut.info.driver_version;
     info.seed = opt.seed;
     info.quick = opt.quick;
     info.errors = run_errors;
 
-    printHeader(session.info, opt, sel.cases.size(), registry.cases().size());
+    printHeader(dut.info, opt, sel.cases.size(), registry.cases().size());
     for (const auto& e : run_errors) {
         std::printf("[ INTERR ] %s\n", e.c_str());
         log.note("internal error: " + e);
@@ -281,8 +281,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
     rerun_prefix += shellQuote(program);
     if (opt.icd_system) rerun_prefix += " --icd=system";
-    rerun_prefix += " --platform=" + std::to_string(session.platform_index) +
-                    " --device=" + std::to_string(session.device_index);
+    rerun_prefix +=
+        " --platform=" + std::to_string(dut.platform_index) + " --device=" + std::to_string(dut.device_index);
     if (!opt.device_type.empty()) rerun_prefix += " --device-type=" + shellQuote(opt.device_type);
     if (!opt.assets_dir.empty()) rerun_prefix += " --assets-dir=" + shellQuote(opt.assets_dir);
     if (opt.quick) rerun_prefix += " --quick";
@@ -298,8 +298,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         std::vector<std::string> worker = {program,
                                            "--worker",
                                            "--icd=system",
-                                           "--platform=" + std::to_string(session.platform_index),
-                                           "--device=" + std::to_string(session.device_index),
+                                           "--platform=" + std::to_string(dut.platform_index),
+                                           "--device=" + std::to_string(dut.device_index),
                                            "--seed=" + std::to_string(opt.seed),
                                            "--assets-dir=" + assets};
         if (!opt.device_type.empty()) worker.push_back("--device-type=" + opt.device_type);
@@ -312,7 +312,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
             recorder.started(c->name);
             CaseResult r;
             if (opt.timeout_seconds > 0) {
-                if (!runWithTimeout(*c, registry, session, settings, opt.timeout_seconds, r)) {
+                if (!runWithTimeout(*c, registry, dut, settings, opt.timeout_seconds, r)) {
                     r = CaseResult{c->name, Status::Timeout,
                                    "no result within the --timeout of " + secondsText(opt.timeout_seconds), 0,
                                    caseSeed(c->name, opt.seed)};
@@ -322,7 +322,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
                     break;
                 }
             } else {
-                r = runCase(*c, registry, session, settings);
+                r = runCase(*c, registry, dut, settings);
             }
             recorder.finished(r);
         }

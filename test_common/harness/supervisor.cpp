@@ -180,7 +180,7 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
     }
 }
 
-int workerMain(const Registry& registry, DeviceSession& session, const RunSettings& settings) {
+int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings) {
     std::vector<std::string> names;
     std::string line;
     while (std::getline(std::cin, line))
@@ -197,7 +197,7 @@ int workerMain(const Registry& registry, DeviceSession& session, const RunSettin
             r.status = Status::InternalError;
             r.message = "worker has no case named '" + name + "'";
         } else {
-            r = runCase(*it->second, registry, session, settings);
+            r = runCase(*it->second, registry, dut, settings);
         }
         nlohmann::json j = {{"name", r.name},
                             {"status", static_cast<int>(r.status)},

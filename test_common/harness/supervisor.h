@@ -18,6 +18,6 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
                  double timeout_seconds, uint64_t run_seed, Recorder& recorder);
 
 // The worker side; returns the process exit status.
-int workerMain(const Registry& registry, DeviceSession& session, const RunSettings& settings);
+int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings);
 
 }  // namespace cts

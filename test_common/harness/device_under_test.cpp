@@ -1,5 +1,5 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include "test_common/harness/device_session.h"
+#include "test_common/harness/device_under_test.h"
 
 #include <cstdlib>
 #include <vector>
@@ -8,7 +8,7 @@
 
 namespace cts {
 
-std::string openDevice(const Options& options, DeviceSession& s) {
+std::string openDevice(const Options& options, DeviceUnderTest& dut) {
     cl_uint num_platforms = 0;
     cl_int err = clGetPlatformIDs(0, nullptr, &num_platforms);
     if (err != CL_SUCCESS || num_platforms == 0) {
@@ -18,42 +18,42 @@ std::string openDevice(const Options& options, DeviceSession& s) {
     }
     std::vector<cl_platform_id> platforms(num_platforms);
     checkInternal(clGetPlatformIDs(num_platforms, platforms.data(), nullptr), "clGetPlatformIDs");
-    s.platform_index = options.platform < 0 ? 0 : options.platform;
-    if (static_cast<cl_uint>(s.platform_index) >= num_platforms)
-        return "platform index " + std::to_string(s.platform_index) +
+    dut.platform_index = options.platform < 0 ? 0 : options.platform;
+    if (static_cast<cl_uint>(dut.platform_index) >= num_platforms)
+        return "platform index " + std::to_string(dut.platform_index) +
                " is out of range: " + std::to_string(num_platforms) + " platform(s) found";
-    cl_platform_id platform = platforms[s.platform_index];
+    cl_platform_id platform = platforms[dut.platform_index];
 
     unsigned long long type = CL_DEVICE_TYPE_DEFAULT;
     if (!options.device_type.empty()) parseDeviceType(options.device_type, type);
     cl_uint num_devices = 0;
     err = clGetDeviceIDs(platform, type, 0, nullptr, &num_devices);
     if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && num_devices == 0))
-        return "platform " + std::to_string(s.platform_index) + " has no device of type " +
+        return "platform " + std::to_string(dut.platform_index) + " has no device of type " +
                (options.device_type.empty() ? "default" : options.device_type);
     if (err != CL_SUCCESS) return std::string("clGetDeviceIDs: ") + clErrorName(err);
     std::vector<cl_device_id> devices(num_devices);
     checkInternal(clGetDeviceIDs(platform, type, num_devices, devices.data(), nullptr), "clGetDeviceIDs");
-    s.device_index = options.device < 0 ? 0 : options.device;
-    if (static_cast<cl_uint>(s.device_index) >= num_devices)
-        return "device index " + std::to_string(s.device_index) + " is out of range: platform " +
-               std::to_string(s.platform_index) + " has " + std::to_string(num_devices) +
+    dut.device_index = options.device < 0 ? 0 : options.device;
+    if (static_cast<cl_uint>(dut.device_index) >= num_devices)
+        return "device index " + std::to_string(dut.device_index) + " is out of range: platform " +
+               std::to_string(dut.platform_index) + " has " + std::to_string(num_devices) +
                " matching device(s)";
-    cl_device_id device = devices[s.device_index];
+    cl_device_id device = devices[dut.device_index];
 
     try {
-        s.info = probeDevice(platform, device);
+        dut.info = probeDevice(platform, device);
     } catch (const std::exception& e) {
         return std::string("device probe failed: ") + e.what();
     }
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
                                      0};
-    s.context.reset(clCreateContext(props, 1, &device, &DriverMessages::notify, &s.messages, &err));
+    dut.context.reset(clCreateContext(props, 1, &device, &DriverMessages::notify, &dut.messages, &err));
     if (err != CL_SUCCESS) return std::string("clCreateContext: ") + clErrorName(err);
     // clCreateCommandQueue exists in every driver generation; the suite needs no queue properties.
-    s.queue.reset(clCreateCommandQueue(s.context, device, 0, &err));
+    dut.queue.reset(clCreateCommandQueue(dut.context, device, 0, &err));
     if (err != CL_SUCCESS) return std::string("clCreateCommandQueue: ") + clErrorName(err);
-    s.programs = std::make_unique<ProgramCache>(s.context.get(), device);
+    dut.programs = std::make_unique<ProgramCache>(dut.context.get(), device);
     return "";
 }
 

@@ -13,7 +13,7 @@
 
 namespace cts {
 
-struct DeviceSession {
+struct DeviceUnderTest {
     DriverMessages messages;  // declared first: outlives the context that reports into it
     DeviceInfo info;
     ContextHandle context;
@@ -24,6 +24,6 @@ struct DeviceSession {
 
 // Picks the platform and device the options name and probes it. Returns "" or a message for the user
 // (no platform, index out of range, probe failure).
-std::string openDevice(const Options& options, DeviceSession& session);
+std::string openDevice(const Options& options, DeviceUnderTest& dut);
 
 }  // namespace cts
