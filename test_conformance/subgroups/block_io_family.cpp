@@ -84,8 +84,16 @@ public:
             std::string guard = g->checkGuards();
             if (!guard.empty()) return Outcome::fail(guard);
         }
+        std::vector<uint8_t> info_bytes = info.read();
+        dumpBytes(ctx, "in_memory", mem_init.data(), mem_init.size());
+        dumpBytes(ctx, "in_lanes", lane_data.data(), lane_data.size());
+        dumpBytes(ctx, "out_info", info_bytes.data(), info_bytes.size());
+        if (!ctx.dump_dir.empty()) {
+            std::vector<uint8_t> after = c.write ? memory.read() : lanes_buf.read();
+            dumpBytes(ctx, c.write ? "out_memory" : "out_lanes", after.data(), after.size());
+        }
         SubgroupMap map;
-        std::string bad = buildSubgroupMap(info.read(), c.local, c.groups, c.sg, &map);
+        std::string bad = buildSubgroupMap(info_bytes, c.local, c.groups, c.sg, &map);
         if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
         for (const SubgroupMap::Item& it : map.items)
             if (it.size != c.sg)

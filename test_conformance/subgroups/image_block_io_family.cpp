@@ -156,8 +156,13 @@ public:
             std::string guard = g->checkGuards();
             if (!guard.empty()) return Outcome::fail(guard);
         }
+        std::vector<uint8_t> info_bytes = info.read();
+        dumpBytes(ctx, "in_image", model.data.data(), model.data.size());
+        dumpBytes(ctx, "in_coords", xy.data(), xy.size() * 4);
+        dumpBytes(ctx, "in_lanes", lane_data.data(), lane_data.size());
+        dumpBytes(ctx, "out_info", info_bytes.data(), info_bytes.size());
         SubgroupMap map;
-        std::string bad = buildSubgroupMap(info.read(), c.local, c.groups, c.sg, &map);
+        std::string bad = buildSubgroupMap(info_bytes, c.local, c.groups, c.sg, &map);
         if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
         for (const SubgroupMap::Item& it : map.items)
             if (it.size != c.sg)
@@ -176,6 +181,7 @@ public:
                 "OpSubgroupImageBlockReadINTEL: lane L component j = bytes at x + L*size in row y + j, "
                 "clamped to the edge for 4-byte texels");
             std::vector<uint8_t> result = data.read();
+            dumpBytes(ctx, "out_lanes", result.data(), result.size());
             for (size_t gid = 0; gid < global; ++gid) {
                 const SubgroupMap::Item& it = map.items[gid];
                 const size_t block = blockOf(gid);
@@ -218,6 +224,7 @@ public:
         checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, size_t(image_bytes), 0,
                                    actual.data(), 0, nullptr, nullptr),
                 "clEnqueueReadImage");
+        dumpBytes(ctx, "out_image", actual.data(), actual.size());
         const ComponentType byte_type = componentType("u8");
         for (int32_t y = 0; y < height; ++y)
             for (int32_t x = 0; x < image_bytes; ++x) {

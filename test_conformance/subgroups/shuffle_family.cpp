@@ -115,12 +115,18 @@ public:
         runNDRange(ctx, kernel, 1, &global, &c.local);
 
         std::vector<uint8_t> result = out.read();
+        std::vector<uint8_t> info_bytes = info.read();
+        dumpBytes(ctx, "in_a", a.data(), a.size());
+        dumpBytes(ctx, "in_b", b.data(), b.size());
+        dumpBytes(ctx, "in_index", index.data(), index.size() * 4);
+        dumpBytes(ctx, "out", result.data(), result.size());
+        dumpBytes(ctx, "out_info", info_bytes.data(), info_bytes.size());
         for (const GuardedBuffer* g : {&out, &info}) {
             std::string guard = g->checkGuards();
             if (!guard.empty()) return Outcome::fail((g == &out ? "output: " : "info: ") + guard);
         }
         SubgroupMap map;
-        std::string bad = buildSubgroupMap(info.read(), c.local, c.groups, c.sg, &map);
+        std::string bad = buildSubgroupMap(info_bytes, c.local, c.groups, c.sg, &map);
         if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
 
         MismatchLog log(

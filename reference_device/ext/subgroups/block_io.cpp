@@ -40,6 +40,19 @@ bool checkBlockPreconditions(OpContext& ctx, const char* op, uint32_t alignment)
     return true;
 }
 
+// "its component type must be equal to the type pointed to by Ptr" (Result Type or Data).
+bool checkPointee(OpContext& ctx, const char* op, uint32_t component_bytes, const char* what) {
+    const uint32_t pointee = ctx.operandType(0).pointee_bytes;
+    if (pointee != 0 && pointee != component_bytes) {
+        ctx.undefinedBehavior(firstActiveLane(ctx), std::string(op) + ": " + what + " component is " +
+                                                        std::to_string(component_bytes) +
+                                                        " bytes but Ptr points to " +
+                                                        std::to_string(pointee) + " bytes");
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 void executeBlockRead(OpContext& ctx) {
@@ -47,6 +60,7 @@ void executeBlockRead(OpContext& ctx) {
     if (!checkBlockPreconditions(ctx, op, 4)) return;
     const TypeInfo& type = ctx.resultType();
     const uint32_t bytes = type.component_bits / 8;
+    if (!checkPointee(ctx, op, bytes, "Result Type")) return;
     const uint64_t base = operandUint(ctx, firstActiveLane(ctx), 0);
     const Faults& faults = ctx.faults();
     const uint64_t stride = faults.has("block_read_stride_simd16") ? 16 : ctx.maxLanes();
@@ -78,6 +92,7 @@ void executeBlockWrite(OpContext& ctx) {
     if (!checkBlockPreconditions(ctx, op, 16)) return;
     const TypeInfo& type = ctx.operandType(1);
     const uint32_t bytes = type.component_bits / 8;
+    if (!checkPointee(ctx, op, bytes, "Data")) return;
     const uint64_t base = operandUint(ctx, firstActiveLane(ctx), 0);
     uint32_t components = type.components;
     if (components > 1 && ctx.faults().has("block_write_drops_last_component")) --components;

@@ -277,6 +277,10 @@ TEST(SubgroupsOps, BlockReadUndefinedBehaviour) {
     divergent->set<uint64_t>(3, 0, {FakeContext::kBase + 64});
     executeBlockRead(*divergent);
     EXPECT_EQ(divergent->errors.size(), 1u);
+    auto mismatched = blockReadContext(8, 8, 32, 1, FakeContext::kBase);
+    mismatched->setOperand(0, pointerTo(16));  // Ptr to a 16-bit type, 32-bit result components
+    executeBlockRead(*mismatched);
+    EXPECT_EQ(mismatched->errors.size(), 1u);
     auto inactive = blockReadContext(8, 8, 32, 1, FakeContext::kBase);
     inactive->setActive(7, false);
     executeBlockRead(*inactive);
