@@ -118,15 +118,19 @@ void probeImages(DeviceInfo& info) {
         return a.image_channel_order == b.image_channel_order &&
                a.image_channel_data_type == b.image_channel_data_type;
     };
-    std::vector<cl_image_format> rw = formats(CL_MEM_KERNEL_READ_AND_WRITE);
-    std::vector<cl_image_format> read = formats(CL_MEM_READ_ONLY);
+    // A format counts when a CL_MEM_READ_WRITE image of it can be read and written by kernels, or when it
+    // is usable both read-only and write-only (block reads and writes may use separate image objects).
+    std::vector<cl_image_format> rw;
+    auto addUnique = [&](const cl_image_format& f) {
+        if (!std::any_of(rw.begin(), rw.end(), [&](const cl_image_format& x) { return same(f, x); }))
+            rw.push_back(f);
+    };
+    for (const auto& f : formats(CL_MEM_READ_WRITE)) addUnique(f);
+    for (const auto& f : formats(CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE)) addUnique(f);
     std::vector<cl_image_format> write = formats(CL_MEM_WRITE_ONLY);
-    // Block reads and writes may use separate image objects, so a format usable for both reading and
-    // writing counts too.
-    for (const auto& r : read)
-        if (std::any_of(write.begin(), write.end(), [&](const cl_image_format& w) { return same(r, w); }) &&
-            !std::any_of(rw.begin(), rw.end(), [&](const cl_image_format& x) { return same(r, x); }))
-            rw.push_back(r);
+    for (const auto& r : formats(CL_MEM_READ_ONLY))
+        if (std::any_of(write.begin(), write.end(), [&](const cl_image_format& w) { return same(r, w); }))
+            addUnique(r);
     for (const auto& f : rw)
         info.image2d_rw_formats.push_back({f.image_channel_order, f.image_channel_data_type});
 }
