@@ -25,7 +25,8 @@ SHUFFLE_WIDTHS = {
     "f16": (1, 2, 3, 4, 8, 16), "f32": (1, 2, 3, 4, 8, 16), "f64": (1,),
 }
 # Block IO component counts (unsigned integer types only in OpenCL).
-BUFFER_BLOCK_WIDTHS = {"u8": (1, 2, 4, 8, 16), "u16": (1, 2, 4, 8, 16), "u32": (1, 2, 4, 8), "u64": (1, 2, 4, 8)}
+BUFFER_BLOCK_WIDTHS = {"u8": (1, 2, 4, 8, 16), "u16": (1, 2, 4, 8, 16),
+                       "u32": (1, 2, 4, 8), "u64": (1, 2, 4, 8)}
 IMAGE_BLOCK_WIDTHS = {"u8": (1, 2, 4, 8, 16), "u16": (1, 2, 4, 8), "u32": (1, 2, 4, 8), "u64": (1, 2, 4, 8)}
 BLOCK_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
 
@@ -80,7 +81,8 @@ class Module:
             self.caps.append(name)
 
     SCALAR_IDS = {"int8": "%uchar", "int16": "%ushort", "int32": "%uint", "int64": "%ulong",
-                  "float16": "%half", "float32": "%float", "float64": "%double", "void": "%void", "bool": "%bool"}
+                  "float16": "%half", "float32": "%float", "float64": "%double",
+                  "void": "%void", "bool": "%bool"}
 
     @staticmethod
     def canonical(key):
@@ -122,8 +124,8 @@ class Module:
         elif key in ("image_ro", "image_wo"):
             self.cap("ImageBasic")
             tid = "%" + key
-            decl = "OpTypeImage %s 2D 0 0 0 0 Unknown %s" % (self.type("void"),
-                                                              "ReadOnly" if key == "image_ro" else "WriteOnly")
+            access = "ReadOnly" if key == "image_ro" else "WriteOnly"
+            decl = "OpTypeImage %s 2D 0 0 0 0 Unknown %s" % (self.type("void"), access)
         else:
             raise ValueError("unknown type key " + key)
         self.type_ids[key] = tid
@@ -359,7 +361,8 @@ def shapes(sg):
 CONTROL_FLOW = [("cf_all", 1, "all"), ("cf_some_groups", 2, "all"), ("cf_some_lanes", 1, "seeded")]
 
 def shuffle_requires(type_name, sg):
-    req = ["ext=cl_intel_spirv_subgroups", "spirv=1.3" if type_name == "f16" else "spirv=1.2", "sg_size=%d" % sg]
+    spirv = "spirv=1.3" if type_name == "f16" else "spirv=1.2"  # half modules are SPIR-V 1.3 (Module.version)
+    req = ["ext=cl_intel_spirv_subgroups", spirv, "sg_size=%d" % sg]
     bits, kind = TYPES[type_name]
     if bits == 8:
         req.append("ext=cl_intel_subgroups_char")
@@ -392,9 +395,11 @@ def generate_shuffles(emit):
                                     groups = max(groups, -(-sg // per_group))
                                 params = dict(pparams, op=op, type=type_name, width=n, sg=sg, local=local,
                                               groups=groups, exec_period=period, lane_mask=lanes)
-                                quick = sg == 16 and n in (1, 4) and shape != "wg_one" and cf != "cf_some_lanes" \
-                                    and pparams["pattern"] in ("const", "varying")
-                                name = "subgroups.%s.%s.v%d.sg%d.%s.%s.%s" % (op, type_name, n, sg, pname, shape, cf)
+                                quick = (sg == 16 and n in (1, 4) and shape != "wg_one"
+                                         and cf != "cf_some_lanes"
+                                         and pparams["pattern"] in ("const", "varying"))
+                                name = "subgroups.%s.%s.v%d.sg%d.%s.%s.%s" % (op, type_name, n, sg, pname,
+                                                                              shape, cf)
                                 emit.case(name, "subgroups.shuffle", module,
                                           "test_const" if pparams["pattern"] == "const" else "test",
                                           params=params, requires=shuffle_requires(type_name, sg),
@@ -410,7 +415,8 @@ def block_module(write, type_name, n, sg):
     vkey = value_key(comp, n)
     align = bits // 8
     opname = "OpSubgroupBlockWriteINTEL" if write else "OpSubgroupBlockReadINTEL"
-    m = Module(sg, ["SubgroupBufferBlockIOINTEL"], "%s of %s x %d, SubgroupSize %d" % (opname, type_name, n, sg))
+    m = Module(sg, ["SubgroupBufferBlockIOINTEL"],
+               "%s of %s x %d, SubgroupSize %d" % (opname, type_name, n, sg))
     ptr = "p_CrossWorkgroup_" + comp
     params = [("out", ptr), ("info", "p_CrossWorkgroup_uint"), ("src", ptr), ("offset", "uint"),
               ("stride", "uint")]
@@ -456,12 +462,14 @@ def generate_buffer_block_io(emit):
                     offsets = [0, 16, 48] if write else [0, max(4, elem), 48]
                     for offset in offsets:
                         for shape, local, groups in (("wg_one", sg, 3), ("wg_several", 4 * sg, 2)):
-                            params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": offset,
-                                      "local": local, "groups": groups}
+                            params = {"op": op, "type": type_name, "width": n, "sg": sg,
+                                      "offset_bytes": offset, "local": local, "groups": groups}
                             quick = sg == 16 and offset != 0 and shape == "wg_several" and n in (1, 4)
-                            name = "subgroups.%s.%s.v%d.sg%d.offset_%db.%s" % (op, type_name, n, sg, offset, shape)
+                            name = "subgroups.%s.%s.v%d.sg%d.offset_%db.%s" % (op, type_name, n, sg, offset,
+                                                                                shape)
                             emit.case(name, "subgroups.block_io", module, "test", params=params,
-                                      requires=block_requires(type_name, n, sg), tags=["quick"] if quick else [])
+                                      requires=block_requires(type_name, n, sg),
+                                      tags=["quick"] if quick else [])
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -473,10 +481,11 @@ def image_module(write, type_name, n, sg):
     vkey = value_key(comp, n)
     align = bits // 8
     opname = "OpSubgroupImageBlockWriteINTEL" if write else "OpSubgroupImageBlockReadINTEL"
-    m = Module(sg, ["SubgroupImageBlockIOINTEL"], "%s of %s x %d, SubgroupSize %d" % (opname, type_name, n, sg))
+    m = Module(sg, ["SubgroupImageBlockIOINTEL"],
+               "%s of %s x %d, SubgroupSize %d" % (opname, type_name, n, sg))
     ptr = "p_CrossWorkgroup_" + comp
-    params = [("image", "image_wo" if write else "image_ro"), ("info", "p_CrossWorkgroup_uint"), ("data", ptr),
-              ("coords", "p_CrossWorkgroup_uint")]
+    params = [("image", "image_wo" if write else "image_ro"), ("info", "p_CrossWorkgroup_uint"),
+              ("data", ptr), ("coords", "p_CrossWorkgroup_uint")]
     f = Function(m, "test", params)
     f.write_info()
     # Coordinate of block b = WorkgroupId * NumSubgroups + SubgroupId: coords[2b], coords[2b + 1].
@@ -514,8 +523,8 @@ def generate_image_block_io(emit):
                             for coord in coords:
                                 params = {"op": op, "type": type_name, "width": n, "sg": sg, "format": fmt,
                                           "size": size, "coords": coord, "local": 2 * sg, "groups": 2}
-                                quick = sg == 16 and n == widths[0] and fmt == "r32ui" and size == "size_tight" \
-                                    and coord in ("interior", "beyond_right")
+                                quick = (sg == 16 and n == widths[0] and fmt == "r32ui"
+                                         and size == "size_tight" and coord in ("interior", "beyond_right"))
                                 name = "subgroups.%s.%s.v%d.sg%d.%s.%s.%s" % (op, type_name, n, sg, fmt, size,
                                                                               coord)
                                 emit.case(name, "subgroups.image_block_io", module, "test", params=params,
