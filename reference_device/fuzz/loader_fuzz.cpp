@@ -3,6 +3,7 @@
 //  - otherwise: a standalone driver running a deterministic mutation loop (bit flips, truncation, word
 //    replacement, word-count edits, chunk deletion/duplication) over seed modules for N iterations or
 //    T seconds. A watchdog aborts if one build takes longer than 5 seconds (a loop on malformed input).
+//    With --launch, every kernel of a module that builds also runs (small buffers, a branch budget).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "reference_device/spirv/module.h"
 #include "reference_device/spirv/program.h"
 
 namespace {
@@ -31,12 +33,51 @@ const refdev::Profile& fuzzProfile() {
     return p;
 }
 
+bool g_launch = false;  // also run every kernel of modules that build (standalone driver option)
+
+// Runs a kernel with small buffers for every argument; any outcome but a crash or hang is fine.
+void launchAll(const refdev::spirv::Module& m) {
+    using namespace refdev::spirv;
+    static std::vector<uint8_t> memory(1 << 16);
+    static refdev::Faults faults;
+    for (const KernelInfo& k : kernels(m)) {
+        std::vector<ArgValue> args;
+        size_t used = 0;
+        for (const KernelArgInfo& a : k.args) {
+            ArgValue v;
+            v.kind = a.kind;
+            switch (a.kind) {
+            case ArgKind::GlobalBuffer: case ArgKind::ConstantBuffer:
+                v.base = memory.data() + used;
+                v.size = 1024;
+                used += 1024;
+                break;
+            case ArgKind::LocalBuffer: v.size = 256; break;
+            case ArgKind::Image:
+                v.image.data = memory.data() + 32768;
+                v.image.width = v.image.height = 16;
+                v.image.row_pitch = 64;
+                v.image.texel_bytes = 4;
+                break;
+            default: v.bytes.assign(a.size, 0); break;
+            }
+            if (used > 30000) return;
+            args.push_back(std::move(v));
+        }
+        NDRange r;
+        r.global[0] = 40;
+        r.local[0] = 20;
+        (void)launch(m, k.name, args, r, fuzzProfile(), faults, 1, 2000);
+    }
+}
+
 size_t buildOnce(const uint32_t* words, size_t count) {
     refdev::spirv::BuildResult r = refdev::spirv::buildModule(words, count, fuzzProfile());
     if (r.module) {
         // Reflection must be consistent for anything that built.
         for (const auto& k : refdev::spirv::kernels(*r.module))
             (void)refdev::spirv::subGroupSize(*r.module, k.name, fuzzProfile());
+        if (g_launch) launchAll(*r.module);
     } else if (r.log.empty()) {
         std::fprintf(stderr, "loader rejected a module without a log line\n");
         std::abort();
@@ -123,8 +164,9 @@ int main(int argc, char** argv) {
         if (a.rfind("--iterations=", 0) == 0) iterations = std::atol(a.c_str() + 13);
         else if (a.rfind("--seconds=", 0) == 0) seconds = std::atof(a.c_str() + 10);
         else if (a.rfind("--seed=", 0) == 0) seed = std::strtoull(a.c_str() + 7, nullptr, 10);
+        else if (a == "--launch") g_launch = true;
         else if (a.rfind("--", 0) == 0) {
-            std::fprintf(stderr, "usage: %s [--iterations=N] [--seconds=T] [--seed=S] module.spv...\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--iterations=N] [--seconds=T] [--seed=S] [--launch] module.spv...\n", argv[0]);
             return 2;
         } else {
             seeds.push_back(readWords(argv[i]));
@@ -149,7 +191,7 @@ int main(int argc, char** argv) {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             int64_t s = started_ms;
             if (s >= 0 && now_ms() - s > 5000) {
-                std::fprintf(stderr, "watchdog: one buildModule call ran for more than 5 s (hang)\n");
+                std::fprintf(stderr, "watchdog: one build (and launch) ran for more than 5 s (hang)\n");
                 std::abort();
             }
         }

@@ -141,10 +141,12 @@ void runLane(GroupRun& g, Lane& lane) {
             break;
         case Kind::MemoryBarrier: ++pc; break;  // lanes run one at a time: memory is always coherent
         case Kind::Branch:
+            if (lane.branch_budget && --lane.branch_budget == 0) goto budget;
             takeEdge(m, regs, in.aux);
             pc = in.a;
             break;
         case Kind::BranchCond:
+            if (lane.branch_budget && --lane.branch_budget == 0) goto budget;
             if (regs[in.a]) {
                 takeEdge(m, regs, in.aux);
                 pc = in.b;
@@ -154,6 +156,7 @@ void runLane(GroupRun& g, Lane& lane) {
             }
             break;
         case Kind::Switch: {
+            if (lane.branch_budget && --lane.branch_budget == 0) goto budget;
             uint64_t sel = in.width == 8 ? rd<uint64_t>(regs, in.a)
                            : in.width == 4 ? rd<uint32_t>(regs, in.a)
                            : in.width == 2 ? rd<uint16_t>(regs, in.a) : regs[in.a];
@@ -216,6 +219,8 @@ void runLane(GroupRun& g, Lane& lane) {
             goto stop;
         }
     }
+budget:
+    g.fail(lane, code[pc], "the work-item exceeded its branch budget (endless loop?)");
 stop:
     lane.pc = pc;
     lane.state = LaneState::Done;

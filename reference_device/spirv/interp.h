@@ -28,6 +28,7 @@ struct Lane {
     uint32_t pc = 0;
     LaneState state = LaneState::Running;
     uint32_t sub_group = 0, sub_group_lane = 0, local_index = 0;
+    uint64_t branch_budget = 0;  // branches left before the launch is stopped (0: unlimited)
 };
 
 struct Region {
@@ -50,6 +51,7 @@ struct LaunchShared {
     NDRange range;
     size_t groups[3] = {1, 1, 1};
     uint32_t sub_group_size = 16;
+    uint64_t branch_budget = 0;  // per work-item; 0: unlimited
 };
 
 // One work-group being executed by one thread.

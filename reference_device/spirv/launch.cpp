@@ -74,6 +74,7 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
         l.sub_group = uint32_t(i / sg_size);
         l.sub_group_lane = uint32_t(i % sg_size);
         l.pc = k.entry_pc;
+        l.branch_budget = s_.branch_budget;
         std::memcpy(l.regs, m.reg_init.data(), m.reg_init.size());
 
         const size_t lid[3] = {i % g.local_dims[0], (i / g.local_dims[0]) % g.local_dims[1],
@@ -138,10 +139,12 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
             case ArgKind::Sampler: case ArgKind::Value:
                 if (p.byval_offset != UINT32_MAX) {
                     uint8_t* copy = l.priv + p.byval_offset;
-                    std::memcpy(copy, arg.bytes.data(), std::min<size_t>(arg.bytes.size(), m.types[t.elem].mem_size));
+                    if (!arg.bytes.empty())
+                        std::memcpy(copy, arg.bytes.data(), std::min<size_t>(arg.bytes.size(), m.types[t.elem].mem_size));
                     wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(copy)));
                 } else {
-                    std::memcpy(l.regs + p.reg, arg.bytes.data(), std::min<size_t>(arg.bytes.size(), t.reg_size));
+                    if (!arg.bytes.empty())
+                        std::memcpy(l.regs + p.reg, arg.bytes.data(), std::min<size_t>(arg.bytes.size(), t.reg_size));
                 }
                 break;
             }
@@ -228,7 +231,13 @@ void GroupScheduler::run(size_t group_linear, Workspace& ws) {
 }  // namespace
 
 LaunchResult launch(const Module& module, const std::string& kernel, const std::vector<ArgValue>& args,
-                    const NDRange& range_in, const Profile& profile, const Faults& faults, unsigned threads) {
+                    const NDRange& range, const Profile& profile, const Faults& faults, unsigned threads) {
+    return launch(module, kernel, args, range, profile, faults, threads, 0);
+}
+
+LaunchResult launch(const Module& module, const std::string& kernel, const std::vector<ArgValue>& args,
+                    const NDRange& range_in, const Profile& profile, const Faults& faults, unsigned threads,
+                    uint64_t branch_budget) {
     const Kernel* k = module.findKernel(kernel);
     if (!k) return {false, "no kernel named '" + kernel + "' in the module"};
     const std::string who = "kernel '" + kernel + "': ";
@@ -243,6 +252,7 @@ LaunchResult launch(const Module& module, const std::string& kernel, const std::
     s.kernel = k;
     s.faults = &faults;
     s.range = range_in;
+    s.branch_budget = branch_budget;
     NDRange& r = s.range;
     if (r.dims < 1 || r.dims > 3) return {false, who + "work dimension " + std::to_string(r.dims) + " is not 1..3"};
     for (uint32_t d = r.dims; d < 3; ++d) {

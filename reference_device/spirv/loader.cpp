@@ -484,6 +484,17 @@ bool Loader::run(const uint32_t* words, size_t count) {
     moduleLevel(&first_function);
     if (c.errors) return false;
     if (!decodeFunctions(c, first_function)) return false;
+    // Per-work-item state is allocated for every lane of a work-group: keep it within what a device has.
+    constexpr uint32_t kMaxPrivateBytes = 1u << 20, kMaxLocalBytes = 1u << 20, kMaxRegisterBytes = 1u << 24;
+    if (c.m.private_size > kMaxPrivateBytes)
+        c.failModule("private memory of " + std::to_string(c.m.private_size) +
+                     " bytes per work-item exceeds this device's 1 MiB");
+    if (c.m.local_static_size > kMaxLocalBytes)
+        c.failModule("Workgroup variables of " + std::to_string(c.m.local_static_size) +
+                     " bytes exceed this device's 1 MiB of local memory");
+    if (c.reg_size > kMaxRegisterBytes)
+        c.failModule("the module's values need " + std::to_string(c.reg_size) + " bytes per work-item (limit 16 MiB)");
+    if (c.errors) return false;
     // Parameter names come from OpName of the OpFunctionParameter ids (recorded as KernelParam::reg order).
     return reflect();
 }

@@ -72,7 +72,7 @@ bool execMemory(const Insn& in, GroupRun& g, Lane& lane) {
         uint64_t addr = rd<uint64_t>(regs, in.a) + (uint64_t(a[0]) | (uint64_t(a[1]) << 32));
         for (uint32_t k = 0; k < in.n; ++k) {
             const uint32_t* s = a + 2 + 3 * k;
-            addr += uint64_t(readIndex(regs, s[0], s[1]) * int64_t(s[2]));
+            addr += uint64_t(readIndex(regs, s[0], s[1])) * uint64_t(int64_t(s[2]));  // wraps like the hardware
         }
         wr<uint64_t>(regs, in.res, addr);
         return true;
@@ -156,7 +156,7 @@ bool decodeMemory(DecodeCtx& c) {
             if (c.intConstant(c.word(w), &v)) {
                 uint32_t bytes = c.type(it).reg_size;
                 int64_t sv = bytes == 8 ? int64_t(v) : int64_t(v << (64 - 8 * bytes)) >> (64 - 8 * bytes);
-                const_off += sv * int64_t(stride);
+                const_off = int64_t(uint64_t(const_off) + uint64_t(sv) * stride);
             } else {
                 dyn.insert(dyn.end(), {c.reg(c.word(w)), c.type(it).reg_size, uint32_t(stride)});
             }
