@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "reference_device/ext/subgroups/subgroups_ops.h"
 
@@ -401,6 +403,32 @@ TEST(SubgroupsOps, RegistrationCoversAllOpcodes) {
     }
     EXPECT_FALSE(table.find(5576)->has_result);
     EXPECT_FALSE(table.find(5578)->has_result);
+}
+
+// Cross-check of the opcode and operand-count table against the SPIR-V grammar (skipped without it).
+TEST(SubgroupsOps, RegistrationMatchesGrammar) {
+    std::ifstream in(REFDEV_SPIRV_CORE_GRAMMAR);
+    if (!in) GTEST_SKIP() << "no grammar at " << REFDEV_SPIRV_CORE_GRAMMAR;
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string grammar = text.str();
+    ExtOpTable table;
+    registerSubgroupsOps(table);
+    for (const ExtOpInfo& info : table.all()) {
+        size_t at = grammar.find("\"opname\" : \"" + std::string(info.name) + "\"");
+        ASSERT_NE(at, std::string::npos) << info.name;
+        size_t end = grammar.find("\"version\"", at);
+        std::string entry = grammar.substr(at, end - at);
+        EXPECT_NE(entry.find("\"opcode\" : " + std::to_string(info.opcode)), std::string::npos) << info.name;
+        // Operand entries after IdResultType / IdResult.
+        size_t operands = 0;
+        for (size_t p = entry.find("\"kind\""); p != std::string::npos; p = entry.find("\"kind\"", p + 1))
+            ++operands;
+        size_t ids = (entry.find("IdResultType") != std::string::npos) +
+                     (entry.find("\"IdResult\"") != std::string::npos);
+        EXPECT_EQ(operands - ids, info.min_operands) << info.name;
+        EXPECT_EQ(info.has_result, ids == 2) << info.name;
+    }
 }
 
 TEST(SubgroupsOps, FaultListHasUniqueNames) {
