@@ -133,6 +133,18 @@ def check_list_and_shards(runner, build, tmp):
             expect(part == env_part, "GTEST_* sharding differs from --shard")
         expect(sorted(seen) == sorted(names) and len(seen) == len(names),
                "%d shards do not partition the list" % n_shards)
+    # Tag filters: --quick is a subset, --extended a superset; neither is the conformance list.
+    quick = list_names(runner, extra, ["--quick"])
+    extended = list_names(runner, extra, ["--extended"])
+    expect(set(quick) <= set(names) and set(names) <= set(extended), "--quick/--extended subsets")
+    manifest = os.path.join(build, "assets", "manifest.json")
+    if os.path.exists(manifest):
+        cases = json.load(open(manifest))["cases"]
+        want_quick = {c["name"] for c in cases if "quick" in c.get("tags", [])}
+        want_ext = {c["name"] for c in cases if "extended" in c.get("tags", [])}
+        expect(want_quick <= set(quick) and not (set(quick) - want_quick - {n for n in quick if n.startswith("api.")}),
+               "--quick should list exactly the quick-tagged cases")
+        expect(want_ext <= set(extended) and not (want_ext & set(names)), "extended cases only with --extended")
     # Subtree selection, globs and negative filters.
     api = list_names(runner, extra, ["api"])
     expect(api and all(n.startswith("api.") for n in api), "'api' should select the api subtree")
@@ -171,6 +183,10 @@ def check_pocl(runner, build, tmp):
     lines = open(log).read().splitlines()
     expect(sum(1 for l in lines if l.startswith("start\t")) == len(doc["cases"]), "log start lines")
     expect(re.search(r"^0 passed, 0 failed, \d+ skipped$", out, re.M), "summary line\n" + out)
+    rc, out, err = run(runner, extra + ["--icd=system", "--quick"], pocl_env())
+    expect(rc == 0 and "quick run: not for conformance" in out, "--quick header\n" + describe(rc, out, err))
+    rc, out, err = run(runner, extra + ["--icd=system", "--extended", "api"], pocl_env())
+    expect(rc == 0 and "not for conformance" in out, "--extended header\n" + describe(rc, out, err))
     rc, out, err = run(runner, extra + ["--icd=system", "--fail-if-all-skipped"], pocl_env())
     expect(rc == 1, "--fail-if-all-skipped should exit 1\n" + describe(rc, out, err))
     rc, out, err = run(runner, extra + ["--icd=system"], {"OCL_ICD_VENDORS": POCL_ICD, "CTS_FAIL_IF_ALL_SKIPPED": "1"})
