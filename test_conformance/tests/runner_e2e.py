@@ -216,14 +216,22 @@ def check_manifest_errors(runner, build, tmp):
         json.dump({"version": 1, "cases": [
             {"name": "subgroups.unknown_family_case", "family": "no.such.family", "module": "x.spv",
              "kernel": "k", "requires": []},
-            {"name": "subgroups.bad_token_case", "family": "no.such.family", "requires": [7]}]}, f)
-    rc, out, err = run(runner, ["--icd=system", "--assets-dir=" + d, "--json=" + js, "subgroups"], pocl_env())
+            {"name": "subgroups.bad_token_case", "family": "no.such.family", "requires": [7]},
+            {"name": "subgroups.nasty_message_case", "family": "x<&\"'>\u0001\n\u00e9y"}]}, f)
+    ju = os.path.join(tmp, "m.xml")
+    rc, out, err = run(runner, ["--icd=system", "--assets-dir=" + d, "--json=" + js, "--junit=" + ju, "subgroups"],
+                       pocl_env())
+    # Messages with markup characters, quotes, control characters and non-ASCII survive both reports.
+    dom = xml.dom.minidom.parse(ju)
+    errors = {e.parentNode.getAttribute("name"): e.getAttribute("message") for e in dom.getElementsByTagName("error")}
+    expect("x<&\"'>" in errors.get("subgroups.nasty_message_case", ""), "JUnit message: %r" % errors)
     doc = json.load(open(js))
     statuses = {c["name"]: c for c in doc["cases"]}
     expect(rc == 1, "internal errors must exit 1\n" + describe(rc, out, err))
     for n in ("subgroups.unknown_family_case", "subgroups.bad_token_case"):
         expect(statuses[n]["status"] == "InternalError", "%s: %s" % (n, statuses[n]))
     expect("no.such.family" in statuses["subgroups.unknown_family_case"]["message"], "message names family")
+    expect("x<&\"'>\u0001\n\u00e9y" in statuses["subgroups.nasty_message_case"]["message"], "JSON message round trip")
     expect("rerun:" in out and "subgroups.unknown_family_case" in out, "rerun command printed\n" + out)
 
 
