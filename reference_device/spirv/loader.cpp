@@ -305,8 +305,9 @@ bool Loader::moduleLevel(size_t* first_function) {
             }
             break;
         case 7: c.ids[c.word(1)].what = IdDef::String; break;  // OpString
-        case 2: case 3: case 4: case 6: case 8: case 72: case 317: case 330: case 0:
-            break;  // debug information, member decorations, OpNop
+        case 2: case 3: case 4: case 6: case 8: case 72: case 317: case 330: case 0: case 332: case 5632:
+        case 5633:
+            break;  // debug information, member/id/string decorations (none changes execution), OpNop
         case 59:
             globalVariable();
             break;
