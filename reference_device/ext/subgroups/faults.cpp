@@ -23,6 +23,10 @@ std::vector<FaultInfo> subgroupsFaults() {
         {"shuffle_zero_when_some_workgroups",
          "shuffles return 0 in work-groups with an odd linear id (a driver returned 0 when only some "
          "work-groups took the branch holding the shuffle)"},
+        {"shuffle_divergent_compacts_lanes",
+         "in divergent control flow, shuffles read the n-th invocation that reached the instruction instead "
+         "of "
+         "SubgroupLocalInvocationId n"},
         {"block_read_stride_simd16",
          "OpSubgroupBlockReadINTEL strides components by 16 elements whatever SubgroupMaxSize is"},
         {"block_read_64bit_as_2x32",

@@ -21,6 +21,14 @@ struct Pick {
 void deliver(OpContext& ctx, uint32_t lane, Pick pick) {
     const TypeInfo& type = ctx.resultType();
     uint8_t* dst = ctx.result(lane);
+    if (pick.defined && ctx.faults().has("shuffle_divergent_compacts_lanes")) {
+        // The driver numbers the invocations that reached the shuffle densely and reads the pick-th of them.
+        uint32_t nth = pick.lane, found = UINT32_MAX;
+        for (uint32_t l = 0; l < ctx.lanes() && found == UINT32_MAX; ++l)
+            if (ctx.active(l) && nth-- == 0) found = l;
+        pick.defined = found != UINT32_MAX;
+        pick.lane = found;
+    }
     bool source_ok = pick.defined && pick.lane < ctx.lanes() && ctx.active(pick.lane);
     if (!source_ok) {
         fillUndefined(dst, type.byte_size);

@@ -211,6 +211,16 @@ TEST(SubgroupsOps, ShuffleFaults) {
     EXPECT_EQ(zero->out<uint32_t>(0), 0u);
 }
 
+TEST(SubgroupsOps, ShuffleDivergentCompactsLanesFault) {
+    auto ctx = shuffleContext(kOpShuffle, 8, 8, [](uint32_t) { return 4; });
+    ctx->setActive(1, false);
+    executeShuffle(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(0), 104u);
+    ctx->setFaults("shuffle_divergent_compacts_lanes");
+    executeShuffle(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(0), 105u);  // the 5th active invocation is lane 5
+}
+
 TEST(SubgroupsOps, ShuffleVec3FaultKeepsOwnThirdComponent) {
     FakeContext ctx(kOpShuffle, 8, 8);
     ctx.setResultType(scalarInt(16, 3));
