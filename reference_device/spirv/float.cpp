@@ -193,7 +193,9 @@ bool decodeFloat(DecodeCtx& c) {
     if (kind == Kind::FloatBinary && in.n == 1 && in.width == 4 && !in.flags) {
         if (sub == FAdd) in.kind = Kind::FAdd32;
         if (sub == FMul) in.kind = Kind::FMul32;
+        if (sub == FSub) in.kind = Kind::FSub32;
     }
+    if (kind == Kind::FloatCompare && in.n == 1 && in.width == 4 && sub == OrdLt) in.kind = Kind::FLessO32;
     c.emit(in);
     return true;
 }

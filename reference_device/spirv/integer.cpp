@@ -354,6 +354,15 @@ bool decodeInteger(DecodeCtx& c) {
         if (sub == Add) in.kind = Kind::IAdd32;
         if (sub == SubOp) in.kind = Kind::ISub32;
         if (sub == Mul) in.kind = Kind::IMul32;
+        if (sub == And) in.kind = Kind::IAnd32;
+        if (sub == Or) in.kind = Kind::IOr32;
+        if (sub == Xor) in.kind = Kind::IXor32;
+        if (sub == Shl) in.kind = Kind::IShl32;
+        if (sub == ShrL) in.kind = Kind::IShrL32;
+    }
+    if (kind == Kind::IntCompare && in.n == 1 && in.width == 4) {
+        if (sub == Eq) in.kind = Kind::IEq32;
+        if (sub == Ne) in.kind = Kind::INe32;
     }
     if (kind == Kind::IntBinary && in.n == 1 && in.width == 8 && sub == Add && !in.flags) in.kind = Kind::IAdd64;
     if (kind == Kind::IntCompare && in.n == 1 && in.width == 4) {

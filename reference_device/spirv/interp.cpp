@@ -50,7 +50,14 @@ inline void takeEdge(const Module& m, uint8_t* regs, uint32_t edge) {
     const Edge& e = m.edges[edge];
     const EdgeCopy* cp = m.copies.data() + e.first;
     if (!e.via_temp) {
-        for (uint32_t i = 0; i < e.count; ++i) std::memmove(regs + cp[i].dst, regs + cp[i].src, cp[i].size);
+        for (uint32_t i = 0; i < e.count; ++i) {
+            switch (cp[i].size) {  // fixed sizes compile to plain moves
+            case 4: std::memcpy(regs + cp[i].dst, regs + cp[i].src, 4); break;
+            case 8: std::memcpy(regs + cp[i].dst, regs + cp[i].src, 8); break;
+            case 1: regs[cp[i].dst] = regs[cp[i].src]; break;
+            default: std::memmove(regs + cp[i].dst, regs + cp[i].src, cp[i].size); break;
+            }
+        }
         return;
     }
     uint32_t total = 0;
@@ -85,6 +92,21 @@ void runLane(GroupRun& g, Lane& lane) {
         case Kind::IAdd64: wr<uint64_t>(regs, in.res, rd<uint64_t>(regs, in.a) + rd<uint64_t>(regs, in.b)); ++pc; break;
         case Kind::FAdd32: wr<float>(regs, in.res, rd<float>(regs, in.a) + rd<float>(regs, in.b)); ++pc; break;
         case Kind::FMul32: wr<float>(regs, in.res, rd<float>(regs, in.a) * rd<float>(regs, in.b)); ++pc; break;
+        case Kind::IAnd32: wr<uint32_t>(regs, in.res, rd<uint32_t>(regs, in.a) & rd<uint32_t>(regs, in.b)); ++pc; break;
+        case Kind::IOr32: wr<uint32_t>(regs, in.res, rd<uint32_t>(regs, in.a) | rd<uint32_t>(regs, in.b)); ++pc; break;
+        case Kind::IXor32: wr<uint32_t>(regs, in.res, rd<uint32_t>(regs, in.a) ^ rd<uint32_t>(regs, in.b)); ++pc; break;
+        case Kind::IShl32:
+            wr<uint32_t>(regs, in.res, rd<uint32_t>(regs, in.a) << (rd<uint32_t>(regs, in.b) & 31));
+            ++pc;
+            break;
+        case Kind::IShrL32:
+            wr<uint32_t>(regs, in.res, rd<uint32_t>(regs, in.a) >> (rd<uint32_t>(regs, in.b) & 31));
+            ++pc;
+            break;
+        case Kind::IEq32: regs[in.res] = rd<uint32_t>(regs, in.a) == rd<uint32_t>(regs, in.b); ++pc; break;
+        case Kind::INe32: regs[in.res] = rd<uint32_t>(regs, in.a) != rd<uint32_t>(regs, in.b); ++pc; break;
+        case Kind::FSub32: wr<float>(regs, in.res, rd<float>(regs, in.a) - rd<float>(regs, in.b)); ++pc; break;
+        case Kind::FLessO32: regs[in.res] = rd<float>(regs, in.a) < rd<float>(regs, in.b); ++pc; break;
         case Kind::ILessS32:
             regs[in.res] = rd<int32_t>(regs, in.a) < rd<int32_t>(regs, in.b);
             ++pc;

@@ -31,6 +31,7 @@ enum class Kind : uint16_t {
     MemoryBarrier,
     // frequent scalar forms with their own case in the main loop
     IAdd32, ISub32, IMul32, IAdd64, FAdd32, FMul32, ILessS32, ILessU32, Load4, Store4,
+    IAnd32, IOr32, IXor32, IShl32, IShrL32, IEq32, INe32, FSub32, FLessO32,
 };
 
 // One decoded instruction. Register operands are byte offsets into a lane's register file.
