@@ -5,10 +5,10 @@
 #include <CL/cl.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -34,7 +34,8 @@ uint32_t expected(uint32_t gid, uint32_t n) {
 int verify(const std::vector<uint32_t>& out, uint32_t n) {
     for (uint32_t g = 0; g < out.size(); ++g)
         if (out[g] != expected(g, n)) {
-            std::fprintf(stderr, "wrong result at %u: got 0x%08x, expected 0x%08x\n", g, out[g], expected(g, n));
+            std::fprintf(stderr, "wrong result at %u: got 0x%08x, expected 0x%08x\n", g, out[g],
+                         expected(g, n));
             return 1;
         }
     return 0;
@@ -42,14 +43,18 @@ int verify(const std::vector<uint32_t>& out, uint32_t n) {
 
 // Wall time says how fast a run was; process CPU time (all threads) says how much work it took, which is
 // what to compare when other processes share the cores.
-void report(const char* who, double seconds, double cpu_seconds, size_t global, uint32_t n, unsigned threads) {
+void report(const char* who, double seconds, double cpu_seconds, size_t global, uint32_t n,
+            unsigned threads) {
     const double instructions = double(global) * (kInstructionsPerIteration * n + kInstructionsOutsideLoop);
-    std::printf("%s: work-items=%zu iterations=%u threads=%u seconds=%.4f cpu_seconds=%.4f instructions=%.0f "
-                "ips=%.4g\n",
-                who, global, n, threads, seconds, cpu_seconds, instructions, instructions / seconds);
+    std::printf(
+        "%s: work-items=%zu iterations=%u threads=%u seconds=%.4f cpu_seconds=%.4f instructions=%.0f "
+        "ips=%.4g\n",
+        who, global, n, threads, seconds, cpu_seconds, instructions, instructions / seconds);
 }
 
-double cpuSeconds() { return double(std::clock()) / CLOCKS_PER_SEC; }
+double cpuSeconds() {
+    return double(std::clock()) / CLOCKS_PER_SEC;
+}
 
 std::string readFile(const char* path) {
     std::ifstream f(path, std::ios::binary);
@@ -148,7 +153,8 @@ int runOpenCl(const char* path, size_t global, uint32_t n) {
 
 int main(int argc, char** argv) {
     if (argc < 5) {
-        std::fprintf(stderr, "usage: %s refdev|opencl <module.spv|kernel.cl> <work-items> <iterations>\n", argv[0]);
+        std::fprintf(stderr, "usage: %s refdev|opencl <module.spv|kernel.cl> <work-items> <iterations>\n",
+                     argv[0]);
         return 2;
     }
     size_t global = std::strtoull(argv[3], nullptr, 10);

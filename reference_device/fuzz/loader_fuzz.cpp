@@ -47,19 +47,20 @@ void launchAll(const refdev::spirv::Module& m) {
             ArgValue v;
             v.kind = a.kind;
             switch (a.kind) {
-            case ArgKind::GlobalBuffer: case ArgKind::ConstantBuffer:
-                v.base = memory.data() + used;
-                v.size = 1024;
-                used += 1024;
-                break;
-            case ArgKind::LocalBuffer: v.size = 256; break;
-            case ArgKind::Image:
-                v.image.data = memory.data() + 32768;
-                v.image.width = v.image.height = 16;
-                v.image.row_pitch = 64;
-                v.image.texel_bytes = 4;
-                break;
-            default: v.bytes.assign(a.size, 0); break;
+                case ArgKind::GlobalBuffer:
+                case ArgKind::ConstantBuffer:
+                    v.base = memory.data() + used;
+                    v.size = 1024;
+                    used += 1024;
+                    break;
+                case ArgKind::LocalBuffer: v.size = 256; break;
+                case ArgKind::Image:
+                    v.image.data = memory.data() + 32768;
+                    v.image.width = v.image.height = 16;
+                    v.image.row_pitch = 64;
+                    v.image.texel_bytes = 4;
+                    break;
+                default: v.bytes.assign(a.size, 0); break;
             }
             if (used > 30000) return;
             args.push_back(std::move(v));
@@ -122,33 +123,34 @@ void mutate(std::vector<uint32_t>& w, Rng& rng) {
         w.push_back(uint32_t(rng.next()));
         return;
     }
-    static const uint32_t interesting[] = {0, 1, 2, 3, 0xffff, 0x10000, 0xffffffff, 0x7fffffff, 0x80000000,
-                                           0x07230203, 0x00010000, 0x00010400, 16, 24, 32, 64};
+    static const uint32_t interesting[] = {
+        0,          1,          2,          3,          0xffff, 0x10000, 0xffffffff, 0x7fffffff,
+        0x80000000, 0x07230203, 0x00010000, 0x00010400, 16,     24,      32,         64};
     switch (rng.below(8)) {
-    case 0: w[rng.below(uint32_t(w.size()))] ^= 1u << rng.below(32); break;               // bit flip
-    case 1: w.resize(rng.below(uint32_t(w.size()))); break;                                 // truncation
-    case 2: w[rng.below(uint32_t(w.size()))] = interesting[rng.below(16)]; break;           // word replacement
-    case 3: w[rng.below(uint32_t(w.size()))] = uint32_t(rng.next()); break;
-    case 4: {  // word count field of some word
-        uint32_t& x = w[rng.below(uint32_t(w.size()))];
-        x = (x & 0xffff) | (rng.below(8) << 16);
-        break;
-    }
-    case 5: {  // small id-like values (likely to alias real ids)
-        if (w.size() > 5) w[5 + rng.below(uint32_t(w.size() - 5))] = rng.below(w[3] + 2);
-        break;
-    }
-    case 6: {  // delete a chunk
-        size_t at = rng.below(uint32_t(w.size())), n = 1 + rng.below(8);
-        w.erase(w.begin() + at, w.begin() + std::min(w.size(), at + n));
-        break;
-    }
-    default: {  // duplicate a chunk elsewhere
-        size_t at = rng.below(uint32_t(w.size())), n = 1 + rng.below(8);
-        std::vector<uint32_t> chunk(w.begin() + at, w.begin() + std::min(w.size(), at + n));
-        w.insert(w.begin() + rng.below(uint32_t(w.size())), chunk.begin(), chunk.end());
-        break;
-    }
+        case 0: w[rng.below(uint32_t(w.size()))] ^= 1u << rng.below(32); break;        // bit flip
+        case 1: w.resize(rng.below(uint32_t(w.size()))); break;                        // truncation
+        case 2: w[rng.below(uint32_t(w.size()))] = interesting[rng.below(16)]; break;  // word replacement
+        case 3: w[rng.below(uint32_t(w.size()))] = uint32_t(rng.next()); break;
+        case 4: {  // word count field of some word
+            uint32_t& x = w[rng.below(uint32_t(w.size()))];
+            x = (x & 0xffff) | (rng.below(8) << 16);
+            break;
+        }
+        case 5: {  // small id-like values (likely to alias real ids)
+            if (w.size() > 5) w[5 + rng.below(uint32_t(w.size() - 5))] = rng.below(w[3] + 2);
+            break;
+        }
+        case 6: {  // delete a chunk
+            size_t at = rng.below(uint32_t(w.size())), n = 1 + rng.below(8);
+            w.erase(w.begin() + at, w.begin() + std::min(w.size(), at + n));
+            break;
+        }
+        default: {  // duplicate a chunk elsewhere
+            size_t at = rng.below(uint32_t(w.size())), n = 1 + rng.below(8);
+            std::vector<uint32_t> chunk(w.begin() + at, w.begin() + std::min(w.size(), at + n));
+            w.insert(w.begin() + rng.below(uint32_t(w.size())), chunk.begin(), chunk.end());
+            break;
+        }
     }
 }
 
@@ -161,12 +163,18 @@ int main(int argc, char** argv) {
     std::vector<std::vector<uint32_t>> seeds;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a.rfind("--iterations=", 0) == 0) iterations = std::atol(a.c_str() + 13);
-        else if (a.rfind("--seconds=", 0) == 0) seconds = std::atof(a.c_str() + 10);
-        else if (a.rfind("--seed=", 0) == 0) seed = std::strtoull(a.c_str() + 7, nullptr, 10);
-        else if (a == "--launch") g_launch = true;
+        if (a.rfind("--iterations=", 0) == 0)
+            iterations = std::atol(a.c_str() + 13);
+        else if (a.rfind("--seconds=", 0) == 0)
+            seconds = std::atof(a.c_str() + 10);
+        else if (a.rfind("--seed=", 0) == 0)
+            seed = std::strtoull(a.c_str() + 7, nullptr, 10);
+        else if (a == "--launch")
+            g_launch = true;
         else if (a.rfind("--", 0) == 0) {
-            std::fprintf(stderr, "usage: %s [--iterations=N] [--seconds=T] [--seed=S] [--launch] module.spv...\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--iterations=N] [--seconds=T] [--seed=S] [--launch] module.spv...\n",
+                         argv[0]);
             return 2;
         } else {
             seeds.push_back(readWords(argv[i]));
@@ -184,7 +192,8 @@ int main(int argc, char** argv) {
     std::atomic<bool> done{false};
     const auto t0 = std::chrono::steady_clock::now();
     auto now_ms = [&] {
-        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
     };
     std::thread watchdog([&] {
         while (!done) {
@@ -209,8 +218,9 @@ int main(int argc, char** argv) {
     }
     done = true;
     watchdog.join();
-    std::printf("loader fuzz: %ld mutated modules in %.1f s (%ld still built; %zu of %zu seeds build), no crash\n",
-                n, now_ms() / 1000.0, built, seed_built, seeds.size());
+    std::printf(
+        "loader fuzz: %ld mutated modules in %.1f s (%ld still built; %zu of %zu seeds build), no crash\n", n,
+        now_ms() / 1000.0, built, seed_built, seeds.size());
     return 0;
 }
 #endif

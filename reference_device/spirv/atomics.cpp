@@ -9,25 +9,41 @@ namespace refdev::spirv {
 namespace {
 
 using K = TypeInfo::Kind;
-enum Sub : uint16_t { Load, Store, Exchange, CmpXchg, Inc, Dec, Add, SubOp, SMin, UMin, SMax, UMax, And, Or, Xor };
+enum Sub : uint16_t {
+    Load,
+    Store,
+    Exchange,
+    CmpXchg,
+    Inc,
+    Dec,
+    Add,
+    SubOp,
+    SMin,
+    UMin,
+    SMax,
+    UMax,
+    And,
+    Or,
+    Xor
+};
 
 template <typename U>
 U apply(uint16_t op, U old, U v) {
     using S = std::make_signed_t<U>;
     switch (op) {
-    case Exchange: return v;
-    case Inc: return U(old + 1);
-    case Dec: return U(old - 1);
-    case Add: return U(old + v);
-    case SubOp: return U(old - v);
-    case SMin: return S(v) < S(old) ? v : old;
-    case UMin: return v < old ? v : old;
-    case SMax: return S(v) > S(old) ? v : old;
-    case UMax: return v > old ? v : old;
-    case And: return U(old & v);
-    case Or: return U(old | v);
-    case Xor: return U(old ^ v);
-    default: return old;
+        case Exchange: return v;
+        case Inc: return U(old + 1);
+        case Dec: return U(old - 1);
+        case Add: return U(old + v);
+        case SubOp: return U(old - v);
+        case SMin: return S(v) < S(old) ? v : old;
+        case UMin: return v < old ? v : old;
+        case SMax: return S(v) > S(old) ? v : old;
+        case UMax: return v > old ? v : old;
+        case And: return U(old & v);
+        case Or: return U(old | v);
+        case Xor: return U(old ^ v);
+        default: return old;
     }
 }
 
@@ -36,20 +52,20 @@ void run(const Insn& in, uint8_t* regs, uint8_t* p) {
     U old;
     std::memcpy(&old, p, sizeof(U));
     switch (in.sub) {
-    case Load: wr<U>(regs, in.res, old); return;
-    case Store: std::memcpy(p, regs + in.b, sizeof(U)); return;
-    case CmpXchg: {
-        U cmp = rd<U>(regs, in.c);
-        if (old == cmp) std::memcpy(p, regs + in.b, sizeof(U));
-        wr<U>(regs, in.res, old);
-        return;
-    }
-    default: {
-        U nv = apply<U>(in.sub, old, in.sub == Inc || in.sub == Dec ? U(0) : rd<U>(regs, in.b));
-        std::memcpy(p, &nv, sizeof(U));
-        wr<U>(regs, in.res, old);
-        return;
-    }
+        case Load: wr<U>(regs, in.res, old); return;
+        case Store: std::memcpy(p, regs + in.b, sizeof(U)); return;
+        case CmpXchg: {
+            U cmp = rd<U>(regs, in.c);
+            if (old == cmp) std::memcpy(p, regs + in.b, sizeof(U));
+            wr<U>(regs, in.res, old);
+            return;
+        }
+        default: {
+            U nv = apply<U>(in.sub, old, in.sub == Inc || in.sub == Dec ? U(0) : rd<U>(regs, in.b));
+            std::memcpy(p, &nv, sizeof(U));
+            wr<U>(regs, in.res, old);
+            return;
+        }
     }
 }
 
@@ -60,10 +76,10 @@ bool execAtomic(const Insn& in, GroupRun& g, Lane& lane) {
     uint8_t* p = g.access(lane, in, rd<uint64_t>(lane.regs, in.a), in.width, in.sub != Load);
     if (!p) return false;
     switch (in.width) {
-    case 4: run<uint32_t>(in, lane.regs, p); break;
-    case 8: run<uint64_t>(in, lane.regs, p); break;
-    case 2: run<uint16_t>(in, lane.regs, p); break;
-    default: run<uint8_t>(in, lane.regs, p); break;
+        case 4: run<uint32_t>(in, lane.regs, p); break;
+        case 8: run<uint64_t>(in, lane.regs, p); break;
+        case 2: run<uint16_t>(in, lane.regs, p); break;
+        default: run<uint8_t>(in, lane.regs, p); break;
     }
     return true;
 }
@@ -71,8 +87,8 @@ bool execAtomic(const Insn& in, GroupRun& g, Lane& lane) {
 bool decodeAtomic(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
     if (op < 227 || op > 242) return false;
-    static const uint16_t subs[] = {Load, Store, Exchange, CmpXchg, CmpXchg, Inc, Dec, Add, SubOp, SMin, UMin,
-                                    SMax, UMax, And, Or, Xor};
+    static const uint16_t subs[] = {Load,  Store, Exchange, CmpXchg, CmpXchg, Inc, Dec, Add,
+                                    SubOp, SMin,  UMin,     SMax,    UMax,    And, Or,  Xor};
     Insn in = c.start(Kind::Atomic);
     in.sub = subs[op - 227];
     const bool has_result = op != 228;
@@ -88,30 +104,34 @@ bool decodeAtomic(DecodeCtx& c) {
     in.a = c.reg(c.word(ptr_word));
     in.width = uint8_t(elem.reg_size);
     if (has_result) {
-        if (!sameShape(c.type(c.ids[c.word(2)].type), elem)) return c.fail("result type does not match the pointee");
+        if (!sameShape(c.type(c.ids[c.word(2)].type), elem))
+            return c.fail("result type does not match the pointee");
         in.res = c.reg(c.word(2));
     }
     auto value = [&](uint32_t w, const char* what) {
         uint32_t vt = c.valueType(c.word(w), what);
         if (vt == UINT32_MAX) return false;
-        if (!sameShape(c.type(vt), elem)) return c.fail(std::string(what) + " type does not match the pointee");
+        if (!sameShape(c.type(vt), elem))
+            return c.fail(std::string(what) + " type does not match the pointee");
         return true;
     };
     switch (in.sub) {
-    case Load: case Inc: case Dec: break;
-    case Store:
-        if (!value(4, "Value")) return true;
-        in.b = c.reg(c.word(4));
-        break;
-    case CmpXchg:
-        if (!value(7, "Value") || !value(8, "Comparator")) return true;
-        in.b = c.reg(c.word(7));
-        in.c = c.reg(c.word(8));
-        break;
-    default:
-        if (!value(6, "Value")) return true;
-        in.b = c.reg(c.word(6));
-        break;
+        case Load:
+        case Inc:
+        case Dec: break;
+        case Store:
+            if (!value(4, "Value")) return true;
+            in.b = c.reg(c.word(4));
+            break;
+        case CmpXchg:
+            if (!value(7, "Value") || !value(8, "Comparator")) return true;
+            in.b = c.reg(c.word(7));
+            in.c = c.reg(c.word(8));
+            break;
+        default:
+            if (!value(6, "Value")) return true;
+            in.b = c.reg(c.word(6));
+            break;
     }
     c.emit(in);
     return true;

@@ -17,17 +17,18 @@ uint64_t readIndex(const uint8_t* regs, uint32_t off, uint32_t bytes) {
 // Member k of a composite type: type index and byte offset; false when k is out of range.
 bool member(const DecodeCtx& c, const Type& t, uint32_t k, uint32_t* type, uint32_t* offset) {
     switch (t.info.kind) {
-    case K::Vector: case K::Array:
-        if (k >= (t.info.kind == K::Vector ? t.info.components : t.length)) return false;
-        *type = t.elem;
-        *offset = k * t.stride;
-        return true;
-    case K::Struct:
-        if (k >= t.members.size()) return false;
-        *type = t.members[k];
-        *offset = t.offsets[k];
-        return true;
-    default: return false;
+        case K::Vector:
+        case K::Array:
+            if (k >= (t.info.kind == K::Vector ? t.info.components : t.length)) return false;
+            *type = t.elem;
+            *offset = k * t.stride;
+            return true;
+        case K::Struct:
+            if (k >= t.members.size()) return false;
+            *type = t.members[k];
+            *offset = t.offsets[k];
+            return true;
+        default: return false;
     }
 }
 
@@ -50,39 +51,44 @@ uint32_t walk(DecodeCtx& c, uint32_t type, uint32_t first, uint32_t* offset) {
 
 void execComposite(const Insn& in, const Module& m, uint8_t* regs) {
     switch (in.kind) {
-    case Kind::CompositeConstruct: {
-        const uint32_t* a = m.aux.data() + in.aux;
-        for (uint32_t k = 0; k < in.n; ++k) std::memmove(regs + in.res + a[3 * k + 1], regs + a[3 * k], a[3 * k + 2]);
-        break;
-    }
-    case Kind::Shuffle: {
-        const uint32_t* a = m.aux.data() + in.aux;
-        uint8_t tmp[128];
-        for (uint32_t k = 0; k < in.n; ++k) {
-            if (a[k] == UINT32_MAX) std::memset(tmp + k * in.width, 0, in.width);
-            else std::memcpy(tmp + k * in.width, regs + a[k], in.width);
+        case Kind::CompositeConstruct: {
+            const uint32_t* a = m.aux.data() + in.aux;
+            for (uint32_t k = 0; k < in.n; ++k)
+                std::memmove(regs + in.res + a[3 * k + 1], regs + a[3 * k], a[3 * k + 2]);
+            break;
         }
-        std::memcpy(regs + in.res, tmp, in.n * in.width);
-        break;
-    }
-    case Kind::ExtractDynamic: {
-        uint64_t i = readIndex(regs, in.b, in.flags);
-        // An out-of-range index gives an undefined value: zero here.
-        if (i < in.n) std::memmove(regs + in.res, regs + in.a + i * in.width, in.width);
-        else std::memset(regs + in.res, 0, in.width);
-        break;
-    }
-    case Kind::InsertDynamic: {
-        uint64_t i = readIndex(regs, in.c, in.flags);
-        std::memmove(regs + in.res, regs + in.a, size_t(in.n) * in.width);
-        if (i < in.n) std::memmove(regs + in.res + i * in.width, regs + in.b, in.width);
-        break;
-    }
-    case Kind::CompositeInsert:
-        std::memmove(regs + in.res, regs + in.a, in.n);
-        std::memmove(regs + in.res + in.c, regs + in.b, in.aux);
-        break;
-    default: break;
+        case Kind::Shuffle: {
+            const uint32_t* a = m.aux.data() + in.aux;
+            uint8_t tmp[128];
+            for (uint32_t k = 0; k < in.n; ++k) {
+                if (a[k] == UINT32_MAX)
+                    std::memset(tmp + k * in.width, 0, in.width);
+                else
+                    std::memcpy(tmp + k * in.width, regs + a[k], in.width);
+            }
+            std::memcpy(regs + in.res, tmp, in.n * in.width);
+            break;
+        }
+        case Kind::ExtractDynamic: {
+            uint64_t i = readIndex(regs, in.b, in.flags);
+            // An out-of-range index gives an undefined value: zero here.
+            if (i < in.n)
+                std::memmove(regs + in.res, regs + in.a + i * in.width, in.width);
+            else
+                std::memset(regs + in.res, 0, in.width);
+            break;
+        }
+        case Kind::InsertDynamic: {
+            uint64_t i = readIndex(regs, in.c, in.flags);
+            std::memmove(regs + in.res, regs + in.a, size_t(in.n) * in.width);
+            if (i < in.n) std::memmove(regs + in.res + i * in.width, regs + in.b, in.width);
+            break;
+        }
+        case Kind::CompositeInsert:
+            std::memmove(regs + in.res, regs + in.a, in.n);
+            std::memmove(regs + in.res + in.c, regs + in.b, in.aux);
+            break;
+        default: break;
     }
 }
 
@@ -94,123 +100,133 @@ bool decodeComposite(DecodeCtx& c) {
     Insn in = c.start(Kind::Copy);
     in.res = c.reg(c.word(2));
     switch (op) {
-    case 83: {  // OpCopyObject
-        uint32_t ta = c.valueType(c.word(3));
-        if (ta == UINT32_MAX) return true;
-        if (!sameShape(c.type(ta), rt)) return c.fail("operand type does not match the result type");
-        in.a = c.reg(c.word(3));
-        in.n = rt.reg_size;
-        break;
-    }
-    case 81: {  // OpCompositeExtract
-        uint32_t ta = c.valueType(c.word(3), "composite");
-        if (ta == UINT32_MAX) return true;
-        uint32_t off = 0, et = walk(c, ta, 4, &off);
-        if (et == UINT32_MAX) return true;
-        if (!sameShape(c.type(et), rt)) return c.fail("result type does not match the extracted element");
-        in.a = c.reg(c.word(3)) + off;
-        in.n = rt.reg_size;
-        break;
-    }
-    case 82: {  // OpCompositeInsert: Object, Composite, indexes
-        uint32_t to = c.valueType(c.word(3), "object"), tc = c.valueType(c.word(4), "composite");
-        if (to == UINT32_MAX || tc == UINT32_MAX) return true;
-        if (!sameShape(c.type(tc), rt)) return c.fail("composite type does not match the result type");
-        uint32_t off = 0, et = walk(c, tc, 5, &off);
-        if (et == UINT32_MAX) return true;
-        if (!sameShape(c.type(et), c.type(to))) return c.fail("object type does not match the element");
-        in.kind = Kind::CompositeInsert;
-        in.a = c.reg(c.word(4));
-        in.b = c.reg(c.word(3));
-        in.c = off;
-        in.n = rt.reg_size;
-        in.aux = c.type(to).reg_size;
-        break;
-    }
-    case 80: {  // OpCompositeConstruct
-        in.kind = Kind::CompositeConstruct;
-        in.aux = uint32_t(c.m.aux.size());
-        uint32_t dst = 0, k = 0;
-        for (uint32_t w = 3; w < c.words(); ++w) {
-            uint32_t ts = c.valueType(c.word(w), "constituent");
-            if (ts == UINT32_MAX) return true;
-            const Type& st = c.type(ts);
-            if (rt.info.kind == K::Vector) {
-                // scalars or vectors of the component type, concatenated
-                if (st.info.component_kind != rt.info.component_kind || st.info.component_bits != rt.info.component_bits ||
-                    (st.info.kind != K::Vector && st.info.kind != rt.info.component_kind))
-                    return c.fail("constituent does not have the vector's component type");
-                if (dst + st.reg_size > rt.reg_size) return c.fail("constituents exceed the vector size");
-                c.m.aux.insert(c.m.aux.end(), {c.reg(c.word(w)), dst, st.reg_size});
-                dst += st.reg_size;
-            } else {
-                uint32_t et, off;
-                if (!member(c, rt, k, &et, &off)) return c.fail("too many constituents");
-                if (!sameShape(c.type(et), st)) return c.fail("constituent " + std::to_string(k) + " has the wrong type");
-                c.m.aux.insert(c.m.aux.end(), {c.reg(c.word(w)), off, st.reg_size});
+        case 83: {  // OpCopyObject
+            uint32_t ta = c.valueType(c.word(3));
+            if (ta == UINT32_MAX) return true;
+            if (!sameShape(c.type(ta), rt)) return c.fail("operand type does not match the result type");
+            in.a = c.reg(c.word(3));
+            in.n = rt.reg_size;
+            break;
+        }
+        case 81: {  // OpCompositeExtract
+            uint32_t ta = c.valueType(c.word(3), "composite");
+            if (ta == UINT32_MAX) return true;
+            uint32_t off = 0, et = walk(c, ta, 4, &off);
+            if (et == UINT32_MAX) return true;
+            if (!sameShape(c.type(et), rt)) return c.fail("result type does not match the extracted element");
+            in.a = c.reg(c.word(3)) + off;
+            in.n = rt.reg_size;
+            break;
+        }
+        case 82: {  // OpCompositeInsert: Object, Composite, indexes
+            uint32_t to = c.valueType(c.word(3), "object"), tc = c.valueType(c.word(4), "composite");
+            if (to == UINT32_MAX || tc == UINT32_MAX) return true;
+            if (!sameShape(c.type(tc), rt)) return c.fail("composite type does not match the result type");
+            uint32_t off = 0, et = walk(c, tc, 5, &off);
+            if (et == UINT32_MAX) return true;
+            if (!sameShape(c.type(et), c.type(to))) return c.fail("object type does not match the element");
+            in.kind = Kind::CompositeInsert;
+            in.a = c.reg(c.word(4));
+            in.b = c.reg(c.word(3));
+            in.c = off;
+            in.n = rt.reg_size;
+            in.aux = c.type(to).reg_size;
+            break;
+        }
+        case 80: {  // OpCompositeConstruct
+            in.kind = Kind::CompositeConstruct;
+            in.aux = uint32_t(c.m.aux.size());
+            uint32_t dst = 0, k = 0;
+            for (uint32_t w = 3; w < c.words(); ++w) {
+                uint32_t ts = c.valueType(c.word(w), "constituent");
+                if (ts == UINT32_MAX) return true;
+                const Type& st = c.type(ts);
+                if (rt.info.kind == K::Vector) {
+                    // scalars or vectors of the component type, concatenated
+                    if (st.info.component_kind != rt.info.component_kind ||
+                        st.info.component_bits != rt.info.component_bits ||
+                        (st.info.kind != K::Vector && st.info.kind != rt.info.component_kind))
+                        return c.fail("constituent does not have the vector's component type");
+                    if (dst + st.reg_size > rt.reg_size) return c.fail("constituents exceed the vector size");
+                    c.m.aux.insert(c.m.aux.end(), {c.reg(c.word(w)), dst, st.reg_size});
+                    dst += st.reg_size;
+                } else {
+                    uint32_t et, off;
+                    if (!member(c, rt, k, &et, &off)) return c.fail("too many constituents");
+                    if (!sameShape(c.type(et), st))
+                        return c.fail("constituent " + std::to_string(k) + " has the wrong type");
+                    c.m.aux.insert(c.m.aux.end(), {c.reg(c.word(w)), off, st.reg_size});
+                }
+                ++k;
             }
-            ++k;
+            uint32_t want = rt.info.kind == K::Vector   ? rt.reg_size
+                            : rt.info.kind == K::Array  ? rt.length
+                            : rt.info.kind == K::Struct ? uint32_t(rt.members.size())
+                                                        : UINT32_MAX;
+            if (want == UINT32_MAX) return c.fail("result type is not a composite");
+            if ((rt.info.kind == K::Vector ? dst : k) != want) return c.fail("wrong number of constituents");
+            in.n = k;
+            break;
         }
-        uint32_t want = rt.info.kind == K::Vector ? rt.reg_size
-                        : rt.info.kind == K::Array ? rt.length
-                        : rt.info.kind == K::Struct ? uint32_t(rt.members.size()) : UINT32_MAX;
-        if (want == UINT32_MAX) return c.fail("result type is not a composite");
-        if ((rt.info.kind == K::Vector ? dst : k) != want) return c.fail("wrong number of constituents");
-        in.n = k;
-        break;
-    }
-    case 79: {  // OpVectorShuffle
-        uint32_t t1 = c.valueType(c.word(3)), t2 = c.valueType(c.word(4));
-        if (t1 == UINT32_MAX || t2 == UINT32_MAX) return true;
-        const Type &v1 = c.type(t1), &v2 = c.type(t2);
-        if (v1.info.kind != K::Vector || v2.info.kind != K::Vector || rt.info.kind != K::Vector ||
-            v1.info.component_bits != rt.info.component_bits || v2.info.component_bits != rt.info.component_bits ||
-            v1.info.component_kind != rt.info.component_kind || v2.info.component_kind != rt.info.component_kind)
-            return c.fail("operands and result must be vectors of one component type");
-        if (c.words() - 5 != rt.info.components) return c.fail("component count does not match the result type");
-        in.kind = Kind::Shuffle;
-        in.width = uint8_t(componentBytes(rt));
-        in.n = rt.info.components;
-        in.aux = uint32_t(c.m.aux.size());
-        for (uint32_t w = 5; w < c.words(); ++w) {
-            uint32_t s = c.word(w);
-            if (s == UINT32_MAX) c.m.aux.push_back(UINT32_MAX);
-            else if (s < v1.info.components) c.m.aux.push_back(c.reg(c.word(3)) + s * in.width);
-            else if (s < v1.info.components + v2.info.components)
-                c.m.aux.push_back(c.reg(c.word(4)) + (s - v1.info.components) * in.width);
-            else return c.fail("component selector " + std::to_string(s) + " is out of range");
+        case 79: {  // OpVectorShuffle
+            uint32_t t1 = c.valueType(c.word(3)), t2 = c.valueType(c.word(4));
+            if (t1 == UINT32_MAX || t2 == UINT32_MAX) return true;
+            const Type &v1 = c.type(t1), &v2 = c.type(t2);
+            if (v1.info.kind != K::Vector || v2.info.kind != K::Vector || rt.info.kind != K::Vector ||
+                v1.info.component_bits != rt.info.component_bits ||
+                v2.info.component_bits != rt.info.component_bits ||
+                v1.info.component_kind != rt.info.component_kind ||
+                v2.info.component_kind != rt.info.component_kind)
+                return c.fail("operands and result must be vectors of one component type");
+            if (c.words() - 5 != rt.info.components)
+                return c.fail("component count does not match the result type");
+            in.kind = Kind::Shuffle;
+            in.width = uint8_t(componentBytes(rt));
+            in.n = rt.info.components;
+            in.aux = uint32_t(c.m.aux.size());
+            for (uint32_t w = 5; w < c.words(); ++w) {
+                uint32_t s = c.word(w);
+                if (s == UINT32_MAX)
+                    c.m.aux.push_back(UINT32_MAX);
+                else if (s < v1.info.components)
+                    c.m.aux.push_back(c.reg(c.word(3)) + s * in.width);
+                else if (s < v1.info.components + v2.info.components)
+                    c.m.aux.push_back(c.reg(c.word(4)) + (s - v1.info.components) * in.width);
+                else
+                    return c.fail("component selector " + std::to_string(s) + " is out of range");
+            }
+            break;
         }
-        break;
-    }
-    case 77: case 78: {  // OpVectorExtractDynamic / OpVectorInsertDynamic
-        uint32_t tv = c.valueType(c.word(3), "vector");
-        if (tv == UINT32_MAX) return true;
-        const Type& v = c.type(tv);
-        if (v.info.kind != K::Vector) return c.fail("operand is not a vector");
-        uint32_t idx_word = op == 77 ? 4 : 5;
-        uint32_t ti = c.valueType(c.word(idx_word), "index");
-        if (ti == UINT32_MAX) return true;
-        if (c.type(ti).info.kind != K::Int) return c.fail("index is not a scalar integer");
-        in.kind = op == 77 ? Kind::ExtractDynamic : Kind::InsertDynamic;
-        in.a = c.reg(c.word(3));
-        in.width = uint8_t(componentBytes(v));
-        in.n = v.info.components;
-        in.flags = uint8_t(c.type(ti).reg_size);
-        if (op == 77) {
-            if (rt.info.kind != v.info.component_kind || rt.info.component_bits != v.info.component_bits)
-                return c.fail("result is not the vector's component type");
-            in.b = c.reg(c.word(4));
-        } else {
-            uint32_t tc = c.valueType(c.word(4), "component");
-            if (tc == UINT32_MAX) return true;
-            if (!sameShape(v, rt) || c.type(tc).info.component_bits != v.info.component_bits ||
-                c.type(tc).info.kind != v.info.component_kind)
-                return c.fail("component or result type does not match the vector");
-            in.b = c.reg(c.word(4));
-            in.c = c.reg(c.word(5));
+        case 77:
+        case 78: {  // OpVectorExtractDynamic / OpVectorInsertDynamic
+            uint32_t tv = c.valueType(c.word(3), "vector");
+            if (tv == UINT32_MAX) return true;
+            const Type& v = c.type(tv);
+            if (v.info.kind != K::Vector) return c.fail("operand is not a vector");
+            uint32_t idx_word = op == 77 ? 4 : 5;
+            uint32_t ti = c.valueType(c.word(idx_word), "index");
+            if (ti == UINT32_MAX) return true;
+            if (c.type(ti).info.kind != K::Int) return c.fail("index is not a scalar integer");
+            in.kind = op == 77 ? Kind::ExtractDynamic : Kind::InsertDynamic;
+            in.a = c.reg(c.word(3));
+            in.width = uint8_t(componentBytes(v));
+            in.n = v.info.components;
+            in.flags = uint8_t(c.type(ti).reg_size);
+            if (op == 77) {
+                if (rt.info.kind != v.info.component_kind || rt.info.component_bits != v.info.component_bits)
+                    return c.fail("result is not the vector's component type");
+                in.b = c.reg(c.word(4));
+            } else {
+                uint32_t tc = c.valueType(c.word(4), "component");
+                if (tc == UINT32_MAX) return true;
+                if (!sameShape(v, rt) || c.type(tc).info.component_bits != v.info.component_bits ||
+                    c.type(tc).info.kind != v.info.component_kind)
+                    return c.fail("component or result type does not match the vector");
+                in.b = c.reg(c.word(4));
+                in.c = c.reg(c.word(5));
+            }
+            break;
         }
-        break;
-    }
     }
     c.emit(in);
     return true;

@@ -16,10 +16,10 @@ enum Flag : uint8_t { Saturate = 1, SignedDst = 2 };
 
 int64_t readSigned(const uint8_t* p, uint32_t w) {
     switch (w) {
-    case 1: return int8_t(p[0]);
-    case 2: return rd<int16_t>(p, 0);
-    case 4: return rd<int32_t>(p, 0);
-    default: return rd<int64_t>(p, 0);
+        case 1: return int8_t(p[0]);
+        case 2: return rd<int16_t>(p, 0);
+        case 4: return rd<int32_t>(p, 0);
+        default: return rd<int64_t>(p, 0);
     }
 }
 uint64_t readUnsigned(const uint8_t* p, uint32_t w) {
@@ -29,9 +29,9 @@ uint64_t readUnsigned(const uint8_t* p, uint32_t w) {
 }
 long double readFloat(const uint8_t* p, uint32_t w) {
     switch (w) {
-    case 2: return halfToFloat(rd<uint16_t>(p, 0));
-    case 4: return rd<float>(p, 0);
-    default: return rd<double>(p, 0);
+        case 2: return halfToFloat(rd<uint16_t>(p, 0));
+        case 4: return rd<float>(p, 0);
+        default: return rd<double>(p, 0);
     }
 }
 
@@ -48,7 +48,8 @@ void writeFloat(uint8_t* p, uint32_t w, long double v, Rounding mode) {
     } else if (w == 4) {
         float f = float(v);
         if (mode != Rounding::RTE && !std::isnan(f) && (long double)f != v) {
-            if (mode == Rounding::RTZ && std::fabs((long double)f) > std::fabs(v)) f = std::nextafter(f, 0.0f);
+            if (mode == Rounding::RTZ && std::fabs((long double)f) > std::fabs(v))
+                f = std::nextafter(f, 0.0f);
             if (mode == Rounding::RTP && (long double)f < v) f = std::nextafter(f, INFINITY);
             if (mode == Rounding::RTN && (long double)f > v) f = std::nextafter(f, -INFINITY);
         }
@@ -60,7 +61,9 @@ void writeFloat(uint8_t* p, uint32_t w, long double v, Rounding mode) {
     }
 }
 
-void writeInt(uint8_t* p, uint32_t w, uint64_t v) { std::memcpy(p, &v, w); }
+void writeInt(uint8_t* p, uint32_t w, uint64_t v) {
+    std::memcpy(p, &v, w);
+}
 
 // Float -> integer: round by mode, saturate to the destination range, NaN -> 0 (defined when saturating;
 // otherwise the value is undefined and this is as good as any).
@@ -70,10 +73,10 @@ void floatToInt(uint8_t* p, uint32_t w, bool is_signed, long double v, Rounding 
         return;
     }
     switch (mode) {
-    case Rounding::RTE: v = std::nearbyint(v); break;
-    case Rounding::RTZ: v = std::trunc(v); break;
-    case Rounding::RTP: v = std::ceil(v); break;
-    case Rounding::RTN: v = std::floor(v); break;
+        case Rounding::RTE: v = std::nearbyint(v); break;
+        case Rounding::RTZ: v = std::trunc(v); break;
+        case Rounding::RTP: v = std::ceil(v); break;
+        case Rounding::RTN: v = std::floor(v); break;
     }
     const unsigned bits = w * 8;
     if (is_signed) {
@@ -97,36 +100,39 @@ void execConversion(const Insn& in, uint8_t* regs) {
         const uint8_t* s = regs + in.a + k * sw;
         uint8_t* d = regs + in.res + k * dw;
         switch (in.sub) {
-        case FToU: floatToInt(d, dw, false, readFloat(s, sw), mode); break;
-        case FToS: floatToInt(d, dw, true, readFloat(s, sw), mode); break;
-        case SToF: writeFloat(d, dw, (long double)readSigned(s, sw), mode); break;
-        case UToF: writeFloat(d, dw, (long double)readUnsigned(s, sw), mode); break;
-        case FConv: writeFloat(d, dw, readFloat(s, sw), mode); break;
-        case UConv: case SatUToS: {
-            uint64_t v = readUnsigned(s, sw);
-            if (sat || in.sub == SatUToS) {
-                uint64_t max = (in.flags & SignedDst) ? (uint64_t(1) << (dw * 8 - 1)) - 1
-                               : dw == 8 ? UINT64_MAX : (uint64_t(1) << (dw * 8)) - 1;
-                if (v > max) v = max;
-            }
-            writeInt(d, dw, v);
-            break;
-        }
-        case SConv: case SatSToU: {
-            int64_t v = readSigned(s, sw);
-            if (in.sub == SatSToU || (sat && !(in.flags & SignedDst))) {
-                uint64_t max = dw == 8 ? UINT64_MAX : (uint64_t(1) << (dw * 8)) - 1;
-                uint64_t u = v < 0 ? 0 : (uint64_t(v) > max ? max : uint64_t(v));
-                writeInt(d, dw, u);
-            } else {
-                if (sat && dw < 8) {
-                    int64_t hi = (int64_t(1) << (dw * 8 - 1)) - 1, lo = -hi - 1;
-                    v = v < lo ? lo : v > hi ? hi : v;
+            case FToU: floatToInt(d, dw, false, readFloat(s, sw), mode); break;
+            case FToS: floatToInt(d, dw, true, readFloat(s, sw), mode); break;
+            case SToF: writeFloat(d, dw, (long double)readSigned(s, sw), mode); break;
+            case UToF: writeFloat(d, dw, (long double)readUnsigned(s, sw), mode); break;
+            case FConv: writeFloat(d, dw, readFloat(s, sw), mode); break;
+            case UConv:
+            case SatUToS: {
+                uint64_t v = readUnsigned(s, sw);
+                if (sat || in.sub == SatUToS) {
+                    uint64_t max = (in.flags & SignedDst) ? (uint64_t(1) << (dw * 8 - 1)) - 1
+                                   : dw == 8              ? UINT64_MAX
+                                                          : (uint64_t(1) << (dw * 8)) - 1;
+                    if (v > max) v = max;
                 }
-                writeInt(d, dw, uint64_t(v));
+                writeInt(d, dw, v);
+                break;
             }
-            break;
-        }
+            case SConv:
+            case SatSToU: {
+                int64_t v = readSigned(s, sw);
+                if (in.sub == SatSToU || (sat && !(in.flags & SignedDst))) {
+                    uint64_t max = dw == 8 ? UINT64_MAX : (uint64_t(1) << (dw * 8)) - 1;
+                    uint64_t u = v < 0 ? 0 : (uint64_t(v) > max ? max : uint64_t(v));
+                    writeInt(d, dw, u);
+                } else {
+                    if (sat && dw < 8) {
+                        int64_t hi = (int64_t(1) << (dw * 8 - 1)) - 1, lo = -hi - 1;
+                        v = v < lo ? lo : v > hi ? hi : v;
+                    }
+                    writeInt(d, dw, uint64_t(v));
+                }
+                break;
+            }
         }
     }
 }
@@ -150,38 +156,67 @@ bool decodeConversion(DecodeCtx& c) {
     };
     const bool ptr_src = a.info.kind == K::Pointer, ptr_dst = rt.info.kind == K::Pointer;
     switch (op) {
-    case 124:  // OpBitcast
-        if (a.reg_size != rt.reg_size)
-            return c.fail("operand has " + std::to_string(a.reg_size) + " bytes, the result type " +
-                          std::to_string(rt.reg_size));
-        return copy(rt.reg_size);
-    case 121: case 122: case 123:  // generic pointer casts: addresses are the same in every space
-        if (!ptr_src || !ptr_dst) return c.fail("operand and result must be pointers");
-        return copy(8);
-    case 117:  // OpConvertPtrToU
-        if (!ptr_src || rt.info.kind != K::Int) return c.fail("needs a pointer operand and an integer result");
-        return copy(rt.reg_size);  // truncation of a little-endian address keeps the low bytes
-    case 120:  // OpConvertUToPtr
-        if (a.info.kind != K::Int || !ptr_dst) return c.fail("needs an integer operand and a pointer result");
-        in.sub = UConv;
-        in.n = 1;
-        in.width = uint8_t(a.reg_size);
-        in.c = 8;
-        c.emit(in);
-        return true;
-    default: break;
+        case 124:  // OpBitcast
+            if (a.reg_size != rt.reg_size)
+                return c.fail("operand has " + std::to_string(a.reg_size) + " bytes, the result type " +
+                              std::to_string(rt.reg_size));
+            return copy(rt.reg_size);
+        case 121:
+        case 122:
+        case 123:  // generic pointer casts: addresses are the same in every space
+            if (!ptr_src || !ptr_dst) return c.fail("operand and result must be pointers");
+            return copy(8);
+        case 117:  // OpConvertPtrToU
+            if (!ptr_src || rt.info.kind != K::Int)
+                return c.fail("needs a pointer operand and an integer result");
+            return copy(rt.reg_size);  // truncation of a little-endian address keeps the low bytes
+        case 120:                      // OpConvertUToPtr
+            if (a.info.kind != K::Int || !ptr_dst)
+                return c.fail("needs an integer operand and a pointer result");
+            in.sub = UConv;
+            in.n = 1;
+            in.width = uint8_t(a.reg_size);
+            in.c = 8;
+            c.emit(in);
+            return true;
+        default: break;
     }
-    if (a.info.components != rt.info.components) return c.fail("operand and result have different component counts");
+    if (a.info.components != rt.info.components)
+        return c.fail("operand and result have different component counts");
     const bool src_f = isFloat(a), dst_f = isFloat(rt), src_i = isInt(a), dst_i = isInt(rt);
     switch (op) {
-    case 109: case 110: in.sub = op == 109 ? FToU : FToS; if (!src_f || !dst_i) return c.fail("needs float -> integer"); break;
-    case 111: case 112: in.sub = op == 111 ? SToF : UToF; if (!src_i || !dst_f) return c.fail("needs integer -> float"); break;
-    case 113: in.sub = UConv; if (!src_i || !dst_i) return c.fail("needs integer -> integer"); break;
-    case 114: in.sub = SConv; if (!src_i || !dst_i) return c.fail("needs integer -> integer"); break;
-    case 115: in.sub = FConv; if (!src_f || !dst_f) return c.fail("needs float -> float"); break;
-    case 118: in.sub = SatSToU; if (!src_i || !dst_i) return c.fail("needs integer -> integer"); break;
-    case 119: in.sub = SatUToS; in.flags = SignedDst; if (!src_i || !dst_i) return c.fail("needs integer -> integer"); break;
-    default: return c.fail("is not supported by this device");
+        case 109:
+        case 110:
+            in.sub = op == 109 ? FToU : FToS;
+            if (!src_f || !dst_i) return c.fail("needs float -> integer");
+            break;
+        case 111:
+        case 112:
+            in.sub = op == 111 ? SToF : UToF;
+            if (!src_i || !dst_f) return c.fail("needs integer -> float");
+            break;
+        case 113:
+            in.sub = UConv;
+            if (!src_i || !dst_i) return c.fail("needs integer -> integer");
+            break;
+        case 114:
+            in.sub = SConv;
+            if (!src_i || !dst_i) return c.fail("needs integer -> integer");
+            break;
+        case 115:
+            in.sub = FConv;
+            if (!src_f || !dst_f) return c.fail("needs float -> float");
+            break;
+        case 118:
+            in.sub = SatSToU;
+            if (!src_i || !dst_i) return c.fail("needs integer -> integer");
+            break;
+        case 119:
+            in.sub = SatUToS;
+            in.flags = SignedDst;
+            if (!src_i || !dst_i) return c.fail("needs integer -> integer");
+            break;
+        default: return c.fail("is not supported by this device");
     }
     uint32_t mode = 0;
     Rounding def = (op == 109 || op == 110) ? Rounding::RTZ : Rounding::RTE;

@@ -20,10 +20,10 @@ struct IdDef {
     enum What : uint8_t { None, TypeId, Value, Label, Function, ExtSet, String, Group };
     What what = None;
     bool constant = false;
-    bool has_int = false;         // scalar integer constant with a known value
-    uint32_t type = UINT32_MAX;   // TypeId: own type index; Value: its type index
-    uint32_t reg = UINT32_MAX;    // Value: register offset
-    uint32_t def = UINT32_MAX;    // index of the defining raw instruction
+    bool has_int = false;        // scalar integer constant with a known value
+    uint32_t type = UINT32_MAX;  // TypeId: own type index; Value: its type index
+    uint32_t reg = UINT32_MAX;   // Value: register offset
+    uint32_t def = UINT32_MAX;   // index of the defining raw instruction
     uint64_t int_value = 0;
 };
 
@@ -45,9 +45,9 @@ public:
     std::vector<std::string> names;  // by id
     uint32_t bound = 0;
     uint32_t reg_size = 0;
-    uint32_t opencl_std = UINT32_MAX;  // id of the OpenCL.std import
+    uint32_t opencl_std = UINT32_MAX;    // id of the OpenCL.std import
     std::vector<uint32_t> capabilities;  // declared by OpCapability
-    const RawInsn* in = nullptr;       // instruction being decoded
+    const RawInsn* in = nullptr;         // instruction being decoded
     std::string log;
     int errors = 0;
 
@@ -75,9 +75,9 @@ public:
 };
 
 bool sameShape(const Type& a, const Type& b);
-bool isInt(const Type& t);     // scalar or vector of integers
-bool isFloat(const Type& t);   // scalar or vector of floats
-bool isBool(const Type& t);    // scalar or vector of bools
+bool isInt(const Type& t);    // scalar or vector of integers
+bool isFloat(const Type& t);  // scalar or vector of floats
+bool isBool(const Type& t);   // scalar or vector of bools
 uint32_t componentBytes(const Type& t);
 
 // Family decoders: return true when the opcode belongs to the family (errors are logged through ctx).

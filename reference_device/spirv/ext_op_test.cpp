@@ -27,7 +27,9 @@ void readAtLane(OpContext& ctx) {
     }
 }
 
-void complains(OpContext& ctx) { ctx.undefinedBehavior(1, ctx.opName() + std::string(": lane 1 objects")); }
+void complains(OpContext& ctx) {
+    ctx.undefinedBehavior(1, ctx.opName() + std::string(": lane 1 objects"));
+}
 
 ExtOpTable table(void (*sum)(OpContext&)) {
     ExtOpTable t;
@@ -96,7 +98,8 @@ TEST(ExtOps, UndefinedBehaviourIsPrefixedWithKernelInstructionAndWorkItem) {
     LaunchResult r = run(*b.module, "lane_sum", {buffer(out), buffer(data)}, range1(16, 16));
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.error.find("kernel 'lane_sum': OpTestLaneSumINTEL (word "), std::string::npos) << r.error;
-    EXPECT_NE(r.error.find("undefined behaviour: OpTestLaneSumINTEL: lane 1 objects"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("undefined behaviour: OpTestLaneSumINTEL: lane 1 objects"), std::string::npos)
+        << r.error;
     EXPECT_NE(r.error.find("sub-group 0 lane 1"), std::string::npos) << r.error;
 }
 

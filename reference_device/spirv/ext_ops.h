@@ -20,8 +20,22 @@
 namespace refdev::spirv {
 
 struct TypeInfo {
-    enum class Kind : uint8_t { Void, Bool, Int, Float, Vector, Pointer, Image, Sampler, SampledImage, Array,
-                                Struct, Function, Event, Other };
+    enum class Kind : uint8_t {
+        Void,
+        Bool,
+        Int,
+        Float,
+        Vector,
+        Pointer,
+        Image,
+        Sampler,
+        SampledImage,
+        Array,
+        Struct,
+        Function,
+        Event,
+        Other
+    };
     Kind kind = Kind::Other;
     Kind component_kind = Kind::Other;  // for vectors: Int, Float or Bool; for scalars: same as kind
     uint32_t component_bits = 0;        // scalar or vector component width (pointers: 64)
@@ -40,13 +54,13 @@ public:
     virtual const char* opName() const = 0;
     // Operands counted after Result Type and Result (for ops without a result: from the first word).
     virtual uint32_t operandCount() const = 0;
-    virtual const TypeInfo& resultType() const = 0;           // Void kind for ops without a result
+    virtual const TypeInfo& resultType() const = 0;             // Void kind for ops without a result
     virtual const TypeInfo& operandType(uint32_t k) const = 0;  // type of the value of operand k
-    virtual bool isConstant(uint32_t k) const = 0;            // operand k is an OpConstant* (or spec const)
-    virtual uint32_t literal(uint32_t k) const = 0;           // operand k is a literal word (e.g. MMA operands)
+    virtual bool isConstant(uint32_t k) const = 0;              // operand k is an OpConstant* (or spec const)
+    virtual uint32_t literal(uint32_t k) const = 0;  // operand k is a literal word (e.g. MMA operands)
 
-    virtual uint32_t lanes() const = 0;     // invocations in this sub-group (its actual size)
-    virtual uint32_t maxLanes() const = 0;  // SubgroupMaxSize
+    virtual uint32_t lanes() const = 0;            // invocations in this sub-group (its actual size)
+    virtual uint32_t maxLanes() const = 0;         // SubgroupMaxSize
     virtual bool active(uint32_t lane) const = 0;  // this lane reached the instruction with the others
     virtual const uint8_t* operand(uint32_t lane, uint32_t k) const = 0;
     virtual uint8_t* result(uint32_t lane) = 0;
@@ -58,8 +72,8 @@ public:
     virtual const ImageDesc* image(uint32_t lane, uint32_t k) = 0;
 
     virtual const Faults& faults() const = 0;
-    // Linear id of the work-group this sub-group belongs to. Only planted faults look at it (e.g. a fault that
-    // misbehaves in some work-groups); an interpreter that does not track it may keep this default.
+    // Linear id of the work-group this sub-group belongs to. Only planted faults look at it (e.g. a fault
+    // that misbehaves in some work-groups); an interpreter that does not track it may keep this default.
     virtual uint64_t workGroupLinearId() const { return 0; }
     // Stops the launch with an error. The interpreter prefixes kernel, instruction and work-item; `what`
     // says which rule was broken, e.g. "OpSubgroupBlockReadINTEL: Ptr is not uniform across the sub-group".

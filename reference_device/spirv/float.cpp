@@ -12,26 +12,49 @@ namespace {
 using K = TypeInfo::Kind;
 
 enum Sub : uint16_t {
-    FAdd, FSub, FMul, FDiv, FRem, FMod,               // binary (VectorTimesScalar is FMul with flags=1)
-    FNeg, IsNan, IsInf, IsFinite, IsNormal, SignBit,  // unary
-    OrdEq, UnordEq, OrdNe, UnordNe, OrdLt, UnordLt, OrdGt, UnordGt, OrdLe, UnordLe, OrdGe, UnordGe,
-    Ordered, Unordered, LessOrGreater
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FRem,
+    FMod,  // binary (VectorTimesScalar is FMul with flags=1)
+    FNeg,
+    IsNan,
+    IsInf,
+    IsFinite,
+    IsNormal,
+    SignBit,  // unary
+    OrdEq,
+    UnordEq,
+    OrdNe,
+    UnordNe,
+    OrdLt,
+    UnordLt,
+    OrdGt,
+    UnordGt,
+    OrdLe,
+    UnordLe,
+    OrdGe,
+    UnordGe,
+    Ordered,
+    Unordered,
+    LessOrGreater
 };
 
 template <typename T>
 T binary(uint16_t op, T a, T b) {
     switch (op) {
-    case FAdd: return a + b;
-    case FSub: return a - b;
-    case FMul: return a * b;
-    case FDiv: return a / b;
-    case FRem: return std::fmod(a, b);
-    case FMod: {  // sign follows the divisor
-        T r = std::fmod(a, b);
-        if (r != 0 && ((r < 0) != (b < 0))) r += b;
-        return r;
-    }
-    default: return 0;
+        case FAdd: return a + b;
+        case FSub: return a - b;
+        case FMul: return a * b;
+        case FDiv: return a / b;
+        case FRem: return std::fmod(a, b);
+        case FMod: {  // sign follows the divisor
+            T r = std::fmod(a, b);
+            if (r != 0 && ((r < 0) != (b < 0))) r += b;
+            return r;
+        }
+        default: return 0;
     }
 }
 
@@ -39,34 +62,34 @@ template <typename T>
 bool compare(uint16_t op, T a, T b) {
     const bool unord = std::isnan(a) || std::isnan(b);
     switch (op) {
-    case OrdEq: return !unord && a == b;
-    case UnordEq: return unord || a == b;
-    case OrdNe: return !unord && a != b;
-    case UnordNe: return unord || a != b;
-    case OrdLt: return !unord && a < b;
-    case UnordLt: return unord || a < b;
-    case OrdGt: return !unord && a > b;
-    case UnordGt: return unord || a > b;
-    case OrdLe: return !unord && a <= b;
-    case UnordLe: return unord || a <= b;
-    case OrdGe: return !unord && a >= b;
-    case UnordGe: return unord || a >= b;
-    case Ordered: return !unord;
-    case Unordered: return unord;
-    case LessOrGreater: return !unord && a != b;
-    default: return false;
+        case OrdEq: return !unord && a == b;
+        case UnordEq: return unord || a == b;
+        case OrdNe: return !unord && a != b;
+        case UnordNe: return unord || a != b;
+        case OrdLt: return !unord && a < b;
+        case UnordLt: return unord || a < b;
+        case OrdGt: return !unord && a > b;
+        case UnordGt: return unord || a > b;
+        case OrdLe: return !unord && a <= b;
+        case UnordLe: return unord || a <= b;
+        case OrdGe: return !unord && a >= b;
+        case UnordGe: return unord || a >= b;
+        case Ordered: return !unord;
+        case Unordered: return unord;
+        case LessOrGreater: return !unord && a != b;
+        default: return false;
     }
 }
 
 template <typename T>
 bool classify(uint16_t op, T a) {
     switch (op) {
-    case IsNan: return std::isnan(a);
-    case IsInf: return std::isinf(a);
-    case IsFinite: return std::isfinite(a);
-    case IsNormal: return std::isnormal(a);
-    case SignBit: return std::signbit(a);
-    default: return false;
+        case IsNan: return std::isnan(a);
+        case IsInf: return std::isinf(a);
+        case IsFinite: return std::isfinite(a);
+        case IsNormal: return std::isnormal(a);
+        case SignBit: return std::signbit(a);
+        default: return false;
     }
 }
 
@@ -74,12 +97,16 @@ bool classify(uint16_t op, T a) {
 template <typename S, typename T>
 struct FloatIO {
     static T load(const uint8_t* regs, uint32_t off) {
-        if constexpr (sizeof(S) == 2) return T(halfToFloat(rd<uint16_t>(regs, off)));
-        else return rd<S>(regs, off);
+        if constexpr (sizeof(S) == 2)
+            return T(halfToFloat(rd<uint16_t>(regs, off)));
+        else
+            return rd<S>(regs, off);
     }
     static void store(uint8_t* regs, uint32_t off, T v) {
-        if constexpr (sizeof(S) == 2) wr<uint16_t>(regs, off, doubleToHalf(double(v)));
-        else wr<S>(regs, off, S(v));
+        if constexpr (sizeof(S) == 2)
+            wr<uint16_t>(regs, off, doubleToHalf(double(v)));
+        else
+            wr<S>(regs, off, S(v));
     }
 };
 
@@ -88,34 +115,36 @@ void execType(const Insn& in, uint8_t* regs) {
     using IO = FloatIO<S, T>;
     const uint32_t w = sizeof(S);
     switch (in.kind) {
-    case Kind::FloatBinary:
-        for (uint32_t k = 0; k < in.n; ++k) {
-            T b = IO::load(regs, in.b + (in.flags ? 0 : k * w));
-            IO::store(regs, in.res + k * w, binary<T>(in.sub, IO::load(regs, in.a + k * w), b));
-        }
-        break;
-    case Kind::FloatUnary:
-        for (uint32_t k = 0; k < in.n; ++k) {
-            if (in.sub == FNeg) {  // sign flip on the bits: exact for NaNs too
-                uint8_t* r = regs + in.res + k * w;
-                std::memmove(r, regs + in.a + k * w, w);
-                r[w - 1] ^= 0x80;  // little-endian: the sign bit is the top bit of the last byte
-            } else {
-                regs[in.res + k] = classify<T>(in.sub, IO::load(regs, in.a + k * w));
+        case Kind::FloatBinary:
+            for (uint32_t k = 0; k < in.n; ++k) {
+                T b = IO::load(regs, in.b + (in.flags ? 0 : k * w));
+                IO::store(regs, in.res + k * w, binary<T>(in.sub, IO::load(regs, in.a + k * w), b));
             }
+            break;
+        case Kind::FloatUnary:
+            for (uint32_t k = 0; k < in.n; ++k) {
+                if (in.sub == FNeg) {  // sign flip on the bits: exact for NaNs too
+                    uint8_t* r = regs + in.res + k * w;
+                    std::memmove(r, regs + in.a + k * w, w);
+                    r[w - 1] ^= 0x80;  // little-endian: the sign bit is the top bit of the last byte
+                } else {
+                    regs[in.res + k] = classify<T>(in.sub, IO::load(regs, in.a + k * w));
+                }
+            }
+            break;
+        case Kind::FloatCompare:
+            for (uint32_t k = 0; k < in.n; ++k)
+                regs[in.res + k] =
+                    compare<T>(in.sub, IO::load(regs, in.a + k * w), IO::load(regs, in.b + k * w));
+            break;
+        case Kind::Dot: {
+            T sum = 0;
+            for (uint32_t k = 0; k < in.n; ++k)
+                sum += IO::load(regs, in.a + k * w) * IO::load(regs, in.b + k * w);
+            IO::store(regs, in.res, sum);
+            break;
         }
-        break;
-    case Kind::FloatCompare:
-        for (uint32_t k = 0; k < in.n; ++k)
-            regs[in.res + k] = compare<T>(in.sub, IO::load(regs, in.a + k * w), IO::load(regs, in.b + k * w));
-        break;
-    case Kind::Dot: {
-        T sum = 0;
-        for (uint32_t k = 0; k < in.n; ++k) sum += IO::load(regs, in.a + k * w) * IO::load(regs, in.b + k * w);
-        IO::store(regs, in.res, sum);
-        break;
-    }
-    default: break;
+        default: break;
     }
 }
 
@@ -123,9 +152,9 @@ void execType(const Insn& in, uint8_t* regs) {
 
 void execFloat(const Insn& in, uint8_t* regs) {
     switch (in.width) {
-    case 2: execType<uint16_t, double>(in, regs); break;
-    case 4: execType<float, float>(in, regs); break;
-    default: execType<double, double>(in, regs); break;
+        case 2: execType<uint16_t, double>(in, regs); break;
+        case 4: execType<float, float>(in, regs); break;
+        default: execType<double, double>(in, regs); break;
     }
 }
 
@@ -135,28 +164,79 @@ bool decodeFloat(DecodeCtx& c) {
     uint16_t sub;
     bool scalar_b = false;
     switch (op) {
-    case 129: kind = Kind::FloatBinary; sub = FAdd; break;
-    case 131: kind = Kind::FloatBinary; sub = FSub; break;
-    case 133: kind = Kind::FloatBinary; sub = FMul; break;
-    case 136: kind = Kind::FloatBinary; sub = FDiv; break;
-    case 140: kind = Kind::FloatBinary; sub = FRem; break;
-    case 141: kind = Kind::FloatBinary; sub = FMod; break;
-    case 142: kind = Kind::FloatBinary; sub = FMul; scalar_b = true; break;
-    case 127: kind = Kind::FloatUnary; sub = FNeg; break;
-    case 156: case 157: case 158: case 159: case 160:
-        kind = Kind::FloatUnary;
-        sub = uint16_t(IsNan + (op - 156));
-        break;
-    case 180: case 181: case 182: case 183: case 184: case 185: case 186: case 187: case 188: case 189: case 190:
-    case 191:
-        kind = Kind::FloatCompare;
-        sub = uint16_t(OrdEq + (op - 180));
-        break;
-    case 161: kind = Kind::FloatCompare; sub = LessOrGreater; break;
-    case 162: kind = Kind::FloatCompare; sub = Ordered; break;
-    case 163: kind = Kind::FloatCompare; sub = Unordered; break;
-    case 148: kind = Kind::Dot; sub = 0; break;
-    default: return false;
+        case 129:
+            kind = Kind::FloatBinary;
+            sub = FAdd;
+            break;
+        case 131:
+            kind = Kind::FloatBinary;
+            sub = FSub;
+            break;
+        case 133:
+            kind = Kind::FloatBinary;
+            sub = FMul;
+            break;
+        case 136:
+            kind = Kind::FloatBinary;
+            sub = FDiv;
+            break;
+        case 140:
+            kind = Kind::FloatBinary;
+            sub = FRem;
+            break;
+        case 141:
+            kind = Kind::FloatBinary;
+            sub = FMod;
+            break;
+        case 142:
+            kind = Kind::FloatBinary;
+            sub = FMul;
+            scalar_b = true;
+            break;
+        case 127:
+            kind = Kind::FloatUnary;
+            sub = FNeg;
+            break;
+        case 156:
+        case 157:
+        case 158:
+        case 159:
+        case 160:
+            kind = Kind::FloatUnary;
+            sub = uint16_t(IsNan + (op - 156));
+            break;
+        case 180:
+        case 181:
+        case 182:
+        case 183:
+        case 184:
+        case 185:
+        case 186:
+        case 187:
+        case 188:
+        case 189:
+        case 190:
+        case 191:
+            kind = Kind::FloatCompare;
+            sub = uint16_t(OrdEq + (op - 180));
+            break;
+        case 161:
+            kind = Kind::FloatCompare;
+            sub = LessOrGreater;
+            break;
+        case 162:
+            kind = Kind::FloatCompare;
+            sub = Ordered;
+            break;
+        case 163:
+            kind = Kind::FloatCompare;
+            sub = Unordered;
+            break;
+        case 148:
+            kind = Kind::Dot;
+            sub = 0;
+            break;
+        default: return false;
     }
     const Type& rt = c.type(c.ids[c.word(2)].type);
     uint32_t ta = c.valueType(c.word(3));

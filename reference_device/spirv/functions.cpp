@@ -36,7 +36,9 @@ struct Function {
     uint8_t mark = 0;
 };
 
-bool isTerminator(uint32_t op) { return op >= 249 && op <= 255; }
+bool isTerminator(uint32_t op) {
+    return op >= 249 && op <= 255;
+}
 bool isSkipped(uint32_t op) {
     // debug lines, structured-control hints, lifetime markers and OpNop change nothing when executed
     return op == 0 || op == 8 || op == 317 || op == 246 || op == 247 || op == 256 || op == 257;
@@ -108,144 +110,152 @@ bool FunctionDecoder::instruction(Function& fn) {
     const uint32_t op = c.in->opcode;
     Insn insn = c.start(Kind::Nop);
     switch (op) {
-    case 245: {  // OpPhi: must precede every other instruction of its block
-        if (cur_label == kNone) return c.fail("outside a block");
-        Block& b = blocks[cur_label];
-        if (b.pc != uint32_t(c.m.code.size()) || (!b.phis.empty() && false))
-            return c.fail("OpPhi after a non-OpPhi instruction of its block");
-        uint32_t t = c.ids[c.word(2)].type;
-        Phi phi{c.reg(c.word(2)), c.type(t).reg_size, {}, uint32_t(c.in - c.raw.data())};
-        if ((c.words() - 3) % 2) return c.fail("operands are not (value, parent) pairs");
-        for (uint32_t k = 3; k + 1 < c.words(); k += 2) {
-            uint32_t v = c.word(k), parent = c.word(k + 1);
-            uint32_t vt = c.valueType(v, "incoming value");
-            if (vt == kNone) return false;
-            if (!sameShape(c.type(vt), c.type(t))) return c.fail("incoming value type does not match the result type");
-            if (c.ids[parent].what != IdDef::Label) return c.fail("parent %" + std::to_string(parent) + " is not a label");
-            phi.incoming.emplace_back(v, parent);
+        case 245: {  // OpPhi: must precede every other instruction of its block
+            if (cur_label == kNone) return c.fail("outside a block");
+            Block& b = blocks[cur_label];
+            if (b.pc != uint32_t(c.m.code.size()) || (!b.phis.empty() && false))
+                return c.fail("OpPhi after a non-OpPhi instruction of its block");
+            uint32_t t = c.ids[c.word(2)].type;
+            Phi phi{c.reg(c.word(2)), c.type(t).reg_size, {}, uint32_t(c.in - c.raw.data())};
+            if ((c.words() - 3) % 2) return c.fail("operands are not (value, parent) pairs");
+            for (uint32_t k = 3; k + 1 < c.words(); k += 2) {
+                uint32_t v = c.word(k), parent = c.word(k + 1);
+                uint32_t vt = c.valueType(v, "incoming value");
+                if (vt == kNone) return false;
+                if (!sameShape(c.type(vt), c.type(t)))
+                    return c.fail("incoming value type does not match the result type");
+                if (c.ids[parent].what != IdDef::Label)
+                    return c.fail("parent %" + std::to_string(parent) + " is not a label");
+                phi.incoming.emplace_back(v, parent);
+            }
+            b.phis.push_back(std::move(phi));
+            return true;
         }
-        b.phis.push_back(std::move(phi));
-        return true;
-    }
-    case 249:  // OpBranch
-        insn.kind = Kind::Branch;
-        c.emit(insn);
-        return branchTo(c.word(1), 0, uint32_t(c.m.code.size() - 1));
-    case 250: {  // OpBranchConditional
-        uint32_t t = c.valueType(c.word(1), "condition");
-        if (t == kNone) return false;
-        if (c.type(t).info.kind != K::Bool) return c.fail("condition is not a bool");
-        insn.kind = Kind::BranchCond;
-        insn.a = c.reg(c.word(1));
-        c.emit(insn);
-        uint32_t at = uint32_t(c.m.code.size() - 1);
-        return branchTo(c.word(2), 1, at) && branchTo(c.word(3), 2, at);
-    }
-    case 251: {  // OpSwitch: selector, default, (literal, label)*; literals take the selector's width
-        uint32_t t = c.valueType(c.word(1), "selector");
-        if (t == kNone) return false;
-        const Type& st = c.type(t);
-        if (st.info.kind != K::Int) return c.fail("selector is not a scalar integer");
-        uint32_t lw = st.reg_size > 4 ? 2 : 1;
-        if ((c.words() - 3) % (lw + 1)) return c.fail("case operands do not match the selector width");
-        uint32_t cases = (c.words() - 3) / (lw + 1);
-        insn.kind = Kind::Switch;
-        insn.a = c.reg(c.word(1));
-        insn.width = uint8_t(st.reg_size);
-        insn.n = cases;
-        insn.aux = uint32_t(c.m.aux.size());
-        c.m.aux.resize(c.m.aux.size() + 2 + 4 * size_t(cases));
-        c.emit(insn);
-        if (!branchTo(c.word(2), 3, insn.aux)) return false;
-        for (uint32_t k = 0; k < cases; ++k) {
-            uint32_t w = 3 + k * (lw + 1);
-            uint32_t slot = insn.aux + 2 + 4 * k;
-            c.m.aux[slot] = c.word(w);
-            c.m.aux[slot + 1] = lw == 2 ? c.word(w + 1) : 0;
-            if (!branchTo(c.word(w + lw), 3, slot + 2)) return false;
+        case 249:  // OpBranch
+            insn.kind = Kind::Branch;
+            c.emit(insn);
+            return branchTo(c.word(1), 0, uint32_t(c.m.code.size() - 1));
+        case 250: {  // OpBranchConditional
+            uint32_t t = c.valueType(c.word(1), "condition");
+            if (t == kNone) return false;
+            if (c.type(t).info.kind != K::Bool) return c.fail("condition is not a bool");
+            insn.kind = Kind::BranchCond;
+            insn.a = c.reg(c.word(1));
+            c.emit(insn);
+            uint32_t at = uint32_t(c.m.code.size() - 1);
+            return branchTo(c.word(2), 1, at) && branchTo(c.word(3), 2, at);
         }
-        return true;
-    }
-    case 253:  // OpReturn
-        if (c.type(fn.ret_type).info.kind != K::Void) return c.fail("OpReturn in a function returning a value");
-        insn.kind = Kind::Return;
-        c.emit(insn);
-        return true;
-    case 254: {  // OpReturnValue
-        uint32_t t = c.valueType(c.word(1), "return value");
-        if (t == kNone) return false;
-        if (!sameShape(c.type(t), c.type(fn.ret_type))) return c.fail("return value type does not match the function");
-        insn.kind = Kind::ReturnValue;
-        insn.a = c.reg(c.word(1));
-        insn.n = c.type(t).reg_size;
-        c.emit(insn);
-        return true;
-    }
-    case 255:
-        insn.kind = Kind::Unreachable;
-        c.emit(insn);
-        return true;
-    case 57: {  // OpFunctionCall
-        uint32_t callee = c.word(3);
-        if (c.ids[callee].what != IdDef::Function) return c.fail("callee %" + std::to_string(callee) + " is not a function");
-        Function& f = fns[fn_of_id[callee]];
-        uint32_t argc = c.words() - 4;
-        if (argc != f.params.size())
-            return c.fail("passes " + std::to_string(argc) + " arguments to a function with " +
-                          std::to_string(f.params.size()) + " parameters");
-        if (!sameShape(c.type(c.ids[c.word(2)].type), c.type(f.ret_type)))
-            return c.fail("result type does not match the callee's return type");
-        insn.kind = Kind::Call;
-        insn.res = c.reg(c.word(2));
-        insn.n = c.type(f.ret_type).reg_size;
-        insn.aux = uint32_t(c.m.aux.size());
-        c.m.aux.push_back(argc);
-        for (uint32_t k = 0; k < argc; ++k) {
-            uint32_t at = c.valueType(c.word(4 + k), "argument");
-            if (at == kNone) return false;
-            uint32_t pt = c.ids[f.params[k]].type;
-            if (!sameShape(c.type(at), c.type(pt))) return c.fail("argument " + std::to_string(k) + " has the wrong type");
-            c.m.aux.push_back(c.reg(c.word(4 + k)));
-            c.m.aux.push_back(c.reg(f.params[k]));
-            c.m.aux.push_back(c.type(pt).reg_size);
+        case 251: {  // OpSwitch: selector, default, (literal, label)*; literals take the selector's width
+            uint32_t t = c.valueType(c.word(1), "selector");
+            if (t == kNone) return false;
+            const Type& st = c.type(t);
+            if (st.info.kind != K::Int) return c.fail("selector is not a scalar integer");
+            uint32_t lw = st.reg_size > 4 ? 2 : 1;
+            if ((c.words() - 3) % (lw + 1)) return c.fail("case operands do not match the selector width");
+            uint32_t cases = (c.words() - 3) / (lw + 1);
+            insn.kind = Kind::Switch;
+            insn.a = c.reg(c.word(1));
+            insn.width = uint8_t(st.reg_size);
+            insn.n = cases;
+            insn.aux = uint32_t(c.m.aux.size());
+            c.m.aux.resize(c.m.aux.size() + 2 + 4 * size_t(cases));
+            c.emit(insn);
+            if (!branchTo(c.word(2), 3, insn.aux)) return false;
+            for (uint32_t k = 0; k < cases; ++k) {
+                uint32_t w = 3 + k * (lw + 1);
+                uint32_t slot = insn.aux + 2 + 4 * k;
+                c.m.aux[slot] = c.word(w);
+                c.m.aux[slot + 1] = lw == 2 ? c.word(w + 1) : 0;
+                if (!branchTo(c.word(w + lw), 3, slot + 2)) return false;
+            }
+            return true;
         }
-        c.emit(insn);
-        calls.emplace_back(uint32_t(c.m.code.size() - 1), callee);
-        fn.callees.push_back(callee);
-        return true;
-    }
-    case 59: {  // OpVariable (Function storage)
-        uint32_t pt = c.ids[c.word(2)].type;
-        const Type& ptr = c.type(pt);
-        if (ptr.info.kind != K::Pointer || ptr.elem == kNone) return c.fail("result type is not a pointer");
-        if (c.word(3) != 7) return c.fail("variables inside a function must use the Function storage class");
-        const Type& pointee = c.type(ptr.elem);
-        uint32_t align = std::max<uint32_t>(pointee.mem_align, 8);
-        uint32_t off = (c.m.private_size + align - 1) / align * align;
-        c.m.private_size = off + std::max<uint32_t>(pointee.mem_size, 1);
-        insn.kind = Kind::Variable;
-        insn.res = c.reg(c.word(2));
-        insn.a = off;
-        insn.b = kNone;
-        if (c.words() > 4) {
-            uint32_t it = c.valueType(c.word(4), "initializer");
-            if (it == kNone) return false;
-            if (!sameShape(c.type(it), pointee)) return c.fail("initializer type does not match the pointee");
-            insn.b = c.reg(c.word(4));
-            insn.n = c.type(it).reg_size;
+        case 253:  // OpReturn
+            if (c.type(fn.ret_type).info.kind != K::Void)
+                return c.fail("OpReturn in a function returning a value");
+            insn.kind = Kind::Return;
+            c.emit(insn);
+            return true;
+        case 254: {  // OpReturnValue
+            uint32_t t = c.valueType(c.word(1), "return value");
+            if (t == kNone) return false;
+            if (!sameShape(c.type(t), c.type(fn.ret_type)))
+                return c.fail("return value type does not match the function");
+            insn.kind = Kind::ReturnValue;
+            insn.a = c.reg(c.word(1));
+            insn.n = c.type(t).reg_size;
+            c.emit(insn);
+            return true;
         }
-        c.emit(insn);
-        return true;
-    }
-    case 1:  // OpUndef: a zero register
-        return true;
-    default:
-        break;
+        case 255:
+            insn.kind = Kind::Unreachable;
+            c.emit(insn);
+            return true;
+        case 57: {  // OpFunctionCall
+            uint32_t callee = c.word(3);
+            if (c.ids[callee].what != IdDef::Function)
+                return c.fail("callee %" + std::to_string(callee) + " is not a function");
+            Function& f = fns[fn_of_id[callee]];
+            uint32_t argc = c.words() - 4;
+            if (argc != f.params.size())
+                return c.fail("passes " + std::to_string(argc) + " arguments to a function with " +
+                              std::to_string(f.params.size()) + " parameters");
+            if (!sameShape(c.type(c.ids[c.word(2)].type), c.type(f.ret_type)))
+                return c.fail("result type does not match the callee's return type");
+            insn.kind = Kind::Call;
+            insn.res = c.reg(c.word(2));
+            insn.n = c.type(f.ret_type).reg_size;
+            insn.aux = uint32_t(c.m.aux.size());
+            c.m.aux.push_back(argc);
+            for (uint32_t k = 0; k < argc; ++k) {
+                uint32_t at = c.valueType(c.word(4 + k), "argument");
+                if (at == kNone) return false;
+                uint32_t pt = c.ids[f.params[k]].type;
+                if (!sameShape(c.type(at), c.type(pt)))
+                    return c.fail("argument " + std::to_string(k) + " has the wrong type");
+                c.m.aux.push_back(c.reg(c.word(4 + k)));
+                c.m.aux.push_back(c.reg(f.params[k]));
+                c.m.aux.push_back(c.type(pt).reg_size);
+            }
+            c.emit(insn);
+            calls.emplace_back(uint32_t(c.m.code.size() - 1), callee);
+            fn.callees.push_back(callee);
+            return true;
+        }
+        case 59: {  // OpVariable (Function storage)
+            uint32_t pt = c.ids[c.word(2)].type;
+            const Type& ptr = c.type(pt);
+            if (ptr.info.kind != K::Pointer || ptr.elem == kNone)
+                return c.fail("result type is not a pointer");
+            if (c.word(3) != 7)
+                return c.fail("variables inside a function must use the Function storage class");
+            const Type& pointee = c.type(ptr.elem);
+            uint32_t align = std::max<uint32_t>(pointee.mem_align, 8);
+            uint32_t off = (c.m.private_size + align - 1) / align * align;
+            c.m.private_size = off + std::max<uint32_t>(pointee.mem_size, 1);
+            insn.kind = Kind::Variable;
+            insn.res = c.reg(c.word(2));
+            insn.a = off;
+            insn.b = kNone;
+            if (c.words() > 4) {
+                uint32_t it = c.valueType(c.word(4), "initializer");
+                if (it == kNone) return false;
+                if (!sameShape(c.type(it), pointee))
+                    return c.fail("initializer type does not match the pointee");
+                insn.b = c.reg(c.word(4));
+                insn.n = c.type(it).reg_size;
+            }
+            c.emit(insn);
+            return true;
+        }
+        case 1:  // OpUndef: a zero register
+            return true;
+        default: break;
     }
     // A family decoder returns false both for "not mine" and after logging an error.
     const int errors_before = c.errors;
-    for (bool (*decode)(DecodeCtx&) : {decodeInteger, decodeFloat, decodeConversion, decodeComposite, decodeMemory,
-                                       decodeAtomic, decodeOclStd, decodeGroup, decodeExtOp}) {
+    for (bool (*decode)(DecodeCtx&) : {decodeInteger, decodeFloat, decodeConversion, decodeComposite,
+                                       decodeMemory, decodeAtomic, decodeOclStd, decodeGroup, decodeExtOp}) {
         if (decode(c)) return true;
         if (c.errors != errors_before) return false;
     }
@@ -266,10 +276,12 @@ bool FunctionDecoder::finishFunction() {
             Edge e;
             e.first = uint32_t(c.m.copies.size());
             for (const Phi& phi : target.phis) {
-                auto it = std::find_if(phi.incoming.begin(), phi.incoming.end(),
-                                       [&](const std::pair<uint32_t, uint32_t>& p) { return p.second == f.from; });
+                auto it =
+                    std::find_if(phi.incoming.begin(), phi.incoming.end(),
+                                 [&](const std::pair<uint32_t, uint32_t>& p) { return p.second == f.from; });
                 if (it == phi.incoming.end()) {
-                    ok = c.failAt(c.raw[phi.raw], "has no incoming value for predecessor %" + std::to_string(f.from));
+                    ok = c.failAt(c.raw[phi.raw],
+                                  "has no incoming value for predecessor %" + std::to_string(f.from));
                     break;
                 }
                 c.m.copies.push_back({phi.reg, c.reg(it->first), phi.size});
@@ -285,10 +297,22 @@ bool FunctionDecoder::finishFunction() {
             c.m.edges.push_back(e);
         }
         switch (f.where) {
-        case 0: c.m.code[f.idx].a = target.pc; c.m.code[f.idx].aux = edge; break;
-        case 1: c.m.code[f.idx].b = target.pc; c.m.code[f.idx].aux = edge; break;
-        case 2: c.m.code[f.idx].c = target.pc; c.m.code[f.idx].n = edge; break;
-        default: c.m.aux[f.idx] = target.pc; c.m.aux[f.idx + 1] = edge; break;
+            case 0:
+                c.m.code[f.idx].a = target.pc;
+                c.m.code[f.idx].aux = edge;
+                break;
+            case 1:
+                c.m.code[f.idx].b = target.pc;
+                c.m.code[f.idx].aux = edge;
+                break;
+            case 2:
+                c.m.code[f.idx].c = target.pc;
+                c.m.code[f.idx].n = edge;
+                break;
+            default:
+                c.m.aux[f.idx] = target.pc;
+                c.m.aux[f.idx + 1] = edge;
+                break;
         }
     }
     for (uint32_t l : fn_labels) blocks[l] = Block{};
@@ -319,7 +343,8 @@ bool FunctionDecoder::finishCalls() {
     for (auto& call : calls) {
         Function& f = fns[fn_of_id[call.second]];
         if (f.entry_pc == kNone) {
-            ok = c.failModule("OpFunctionCall to %" + std::to_string(call.second) + ", a function without a body");
+            ok = c.failModule("OpFunctionCall to %" + std::to_string(call.second) +
+                              ", a function without a body");
             continue;
         }
         c.m.code[call.first].a = f.entry_pc;
@@ -327,8 +352,9 @@ bool FunctionDecoder::finishCalls() {
     for (uint32_t i = 0; i < fns.size() && ok; ++i) {
         bool cycle = false;
         uint32_t d = depth(i, &cycle);
-        if (cycle) return c.failModule("recursion through function %" + std::to_string(fns[i].id) +
-                                                 " is not allowed in OpenCL kernels");
+        if (cycle)
+            return c.failModule("recursion through function %" + std::to_string(fns[i].id) +
+                                " is not allowed in OpenCL kernels");
         c.m.call_depth = std::max(c.m.call_depth, d + 1);
     }
     return ok;

@@ -13,29 +13,54 @@ namespace {
 using K = TypeInfo::Kind;
 constexpr uint32_t kScopeWorkgroup = 2, kScopeSubgroup = 3;
 
-enum Arith : uint8_t { AIAdd, AFAdd, AIMul, AFMul, ASMin, AUMin, AFMin, ASMax, AUMax, AFMax, AAnd, AOr, AXor,
-                       ALAnd, ALOr, ALXor, ANone };
+enum Arith : uint8_t {
+    AIAdd,
+    AFAdd,
+    AIMul,
+    AFMul,
+    ASMin,
+    AUMin,
+    AFMin,
+    ASMax,
+    AUMax,
+    AFMax,
+    AAnd,
+    AOr,
+    AXor,
+    ALAnd,
+    ALOr,
+    ALXor,
+    ANone
+};
 
 // Core opcode -> arithmetic of the reduction (ANone for non-arithmetic group ops).
 Arith arithOf(uint32_t op) {
     switch (op) {
-    case 264: case 349: return AIAdd;
-    case 265: case 350: return AFAdd;
-    case 351: return AIMul;
-    case 352: return AFMul;
-    case 266: case 355: return AFMin;
-    case 267: case 354: return AUMin;
-    case 268: case 353: return ASMin;
-    case 269: case 358: return AFMax;
-    case 270: case 357: return AUMax;
-    case 271: case 356: return ASMax;
-    case 359: return AAnd;
-    case 360: return AOr;
-    case 361: return AXor;
-    case 362: return ALAnd;
-    case 363: return ALOr;
-    case 364: return ALXor;
-    default: return ANone;
+        case 264:
+        case 349: return AIAdd;
+        case 265:
+        case 350: return AFAdd;
+        case 351: return AIMul;
+        case 352: return AFMul;
+        case 266:
+        case 355: return AFMin;
+        case 267:
+        case 354: return AUMin;
+        case 268:
+        case 353: return ASMin;
+        case 269:
+        case 358: return AFMax;
+        case 270:
+        case 357: return AUMax;
+        case 271:
+        case 356: return ASMax;
+        case 359: return AAnd;
+        case 360: return AOr;
+        case 361: return AXor;
+        case 362: return ALAnd;
+        case 363: return ALOr;
+        case 364: return ALXor;
+        default: return ANone;
     }
 }
 
@@ -46,32 +71,41 @@ struct Num {  // one component, integer bits or float value
 
 Num load(const uint8_t* p, uint32_t w, bool is_float) {
     Num v;
-    if (is_float) v.f = w == 2 ? halfToFloat(rd<uint16_t>(p, 0)) : w == 4 ? double(rd<float>(p, 0)) : rd<double>(p, 0);
-    else std::memcpy(&v.u, p, w);
+    if (is_float)
+        v.f = w == 2 ? halfToFloat(rd<uint16_t>(p, 0)) : w == 4 ? double(rd<float>(p, 0)) : rd<double>(p, 0);
+    else
+        std::memcpy(&v.u, p, w);
     return v;
 }
 void store(uint8_t* p, uint32_t w, bool is_float, const Num& v) {
-    if (!is_float) std::memcpy(p, &v.u, w);
-    else if (w == 2) wr<uint16_t>(p, 0, doubleToHalf(v.f));
-    else if (w == 4) wr<float>(p, 0, float(v.f));
-    else wr<double>(p, 0, v.f);
+    if (!is_float)
+        std::memcpy(p, &v.u, w);
+    else if (w == 2)
+        wr<uint16_t>(p, 0, doubleToHalf(v.f));
+    else if (w == 4)
+        wr<float>(p, 0, float(v.f));
+    else
+        wr<double>(p, 0, v.f);
 }
 // Rounds a float intermediate to the operation's precision, so a scan matches step-by-step evaluation.
-double roundTo(double v, uint32_t w) { return w == 2 ? halfToFloat(doubleToHalf(v)) : w == 4 ? double(float(v)) : v; }
+double roundTo(double v, uint32_t w) {
+    return w == 2 ? halfToFloat(doubleToHalf(v)) : w == 4 ? double(float(v)) : v;
+}
 
 Num identity(Arith a, uint32_t w) {
     Num v;
     const uint64_t m = w == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * w)) - 1;
     switch (a) {
-    case AIMul: v.u = 1; break;
-    case AFMul: v.f = 1; break;
-    case AUMin: case AAnd: v.u = m; break;
-    case ASMin: v.u = m >> 1; break;
-    case ASMax: v.u = (m >> 1) + 1; break;
-    case AFMin: v.f = INFINITY; break;
-    case AFMax: v.f = -INFINITY; break;
-    case ALAnd: v.u = 1; break;
-    default: break;
+        case AIMul: v.u = 1; break;
+        case AFMul: v.f = 1; break;
+        case AUMin:
+        case AAnd: v.u = m; break;
+        case ASMin: v.u = m >> 1; break;
+        case ASMax: v.u = (m >> 1) + 1; break;
+        case AFMin: v.f = INFINITY; break;
+        case AFMax: v.f = -INFINITY; break;
+        case ALAnd: v.u = 1; break;
+        default: break;
     }
     return v;
 }
@@ -82,20 +116,23 @@ Num combine(Arith a, uint32_t w, const Num& x, const Num& y) {
     auto sx = [&](uint64_t v) { return bits == 64 ? int64_t(v) : int64_t(v << (64 - bits)) >> (64 - bits); };
     const uint64_t m = w == 8 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
     switch (a) {
-    case AIAdd: r.u = (x.u + y.u) & m; break;
-    case AIMul: r.u = (x.u * y.u) & m; break;
-    case AFAdd: r.f = roundTo(x.f + y.f, w); break;
-    case AFMul: r.f = roundTo(x.f * y.f, w); break;
-    case AUMin: r.u = std::min(x.u, y.u); break;
-    case AUMax: r.u = std::max(x.u, y.u); break;
-    case ASMin: r.u = sx(x.u) < sx(y.u) ? x.u : y.u; break;
-    case ASMax: r.u = sx(x.u) > sx(y.u) ? x.u : y.u; break;
-    case AFMin: r.f = std::isnan(x.f) ? y.f : std::isnan(y.f) ? x.f : std::min(x.f, y.f); break;
-    case AFMax: r.f = std::isnan(x.f) ? y.f : std::isnan(y.f) ? x.f : std::max(x.f, y.f); break;
-    case AAnd: case ALAnd: r.u = x.u & y.u; break;
-    case AOr: case ALOr: r.u = x.u | y.u; break;
-    case AXor: case ALXor: r.u = x.u ^ y.u; break;
-    default: break;
+        case AIAdd: r.u = (x.u + y.u) & m; break;
+        case AIMul: r.u = (x.u * y.u) & m; break;
+        case AFAdd: r.f = roundTo(x.f + y.f, w); break;
+        case AFMul: r.f = roundTo(x.f * y.f, w); break;
+        case AUMin: r.u = std::min(x.u, y.u); break;
+        case AUMax: r.u = std::max(x.u, y.u); break;
+        case ASMin: r.u = sx(x.u) < sx(y.u) ? x.u : y.u; break;
+        case ASMax: r.u = sx(x.u) > sx(y.u) ? x.u : y.u; break;
+        case AFMin: r.f = std::isnan(x.f) ? y.f : std::isnan(y.f) ? x.f : std::min(x.f, y.f); break;
+        case AFMax: r.f = std::isnan(x.f) ? y.f : std::isnan(y.f) ? x.f : std::max(x.f, y.f); break;
+        case AAnd:
+        case ALAnd: r.u = x.u & y.u; break;
+        case AOr:
+        case ALOr: r.u = x.u | y.u; break;
+        case AXor:
+        case ALXor: r.u = x.u ^ y.u; break;
+        default: break;
     }
     return r;
 }
@@ -108,13 +145,21 @@ const char* scopeError(uint32_t scope) {
 class ExtContext final : public OpContext {
 public:
     ExtContext(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active, const Insn& in)
-        : g_(g), sg_(sg), count_(count), active_(active), in_(in), m_(*g.m),
-          info_(*m_.ext_infos[in.a]), ops_(m_.aux.data() + in.aux) {}
+        : g_(g),
+          sg_(sg),
+          count_(count),
+          active_(active),
+          in_(in),
+          m_(*g.m),
+          info_(*m_.ext_infos[in.a]),
+          ops_(m_.aux.data() + in.aux) {}
 
     uint32_t opcode() const override { return in_.opcode; }
     const char* opName() const override { return info_.name; }
     uint32_t operandCount() const override { return in_.n; }
-    const TypeInfo& resultType() const override { return in_.b == UINT32_MAX ? voidType() : m_.types[in_.b].info; }
+    const TypeInfo& resultType() const override {
+        return in_.b == UINT32_MAX ? voidType() : m_.types[in_.b].info;
+    }
     const TypeInfo& operandType(uint32_t k) const override {
         if (k >= in_.n || ops_[2 * k + 1] == UINT32_MAX) return literalType();
         return m_.types[ops_[2 * k + 1]].info;
@@ -198,10 +243,12 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
         g.m->ext_infos[in.a]->execute(ctx);
         return !g.failed;
     }
-    if (in.kind == Kind::SubgroupBarrier || (in.kind == Kind::GroupOp && in.opcode >= 261 && in.opcode <= 271)) {
+    if (in.kind == Kind::SubgroupBarrier ||
+        (in.kind == Kind::GroupOp && in.opcode >= 261 && in.opcode <= 271)) {
         if (!all) {
-            g.fail(sg[first], in, "undefined behaviour: reached by only part of the sub-group (lanes " +
-                                      laneList(active, count) + " of " + std::to_string(count) + ")");
+            g.fail(sg[first], in,
+                   "undefined behaviour: reached by only part of the sub-group (lanes " +
+                       laneList(active, count) + " of " + std::to_string(count) + ")");
             return false;
         }
         if (in.kind == Kind::SubgroupBarrier) return true;
@@ -209,81 +256,95 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
     const uint32_t w = in.width, n = in.n, size = w * n;
     const bool is_float = in.c == 1;
     switch (in.opcode) {
-    case 261: case 262: case 334: case 335: {  // All / Any
-        bool any = false, every = true;
-        for (uint32_t i = 0; i < count; ++i)
-            if (active[i]) {
-                any |= sg[i].regs[in.a] != 0;
-                every &= sg[i].regs[in.a] != 0;
-            }
-        bool r = (in.opcode == 261 || in.opcode == 334) ? every : any;
-        for (uint32_t i = 0; i < count; ++i)
-            if (active[i]) sg[i].regs[in.res] = r;
-        return true;
-    }
-    case 336: {  // AllEqual
-        bool eq = true;
-        for (uint32_t i = 0; i < count; ++i)
-            if (active[i]) eq &= std::memcmp(sg[i].regs + in.a, sg[first].regs + in.a, size) == 0;
-        for (uint32_t i = 0; i < count; ++i)
-            if (active[i]) sg[i].regs[in.res] = eq;
-        return true;
-    }
-    case 333:  // Elect: the lowest active lane
-        for (uint32_t i = 0; i < count; ++i)
-            if (active[i]) sg[i].regs[in.res] = i == first;
-        return true;
-    case 263: case 337: case 338: {  // Broadcast, BroadcastFirst
-        uint64_t id = first;
-        if (in.opcode != 338) {
-            id = 0;
-            std::memcpy(&id, sg[first].regs + in.b, in.flags);
-            for (uint32_t i = 0; i < count; ++i) {
-                uint64_t other = 0;
-                if (!active[i]) continue;
-                std::memcpy(&other, sg[i].regs + in.b, in.flags);
-                if (other != id) {
-                    g.fail(sg[i], in, "undefined behaviour: the lane id is not uniform across the sub-group");
+        case 261:
+        case 262:
+        case 334:
+        case 335: {  // All / Any
+            bool any = false, every = true;
+            for (uint32_t i = 0; i < count; ++i)
+                if (active[i]) {
+                    any |= sg[i].regs[in.a] != 0;
+                    every &= sg[i].regs[in.a] != 0;
+                }
+            bool r = (in.opcode == 261 || in.opcode == 334) ? every : any;
+            for (uint32_t i = 0; i < count; ++i)
+                if (active[i]) sg[i].regs[in.res] = r;
+            return true;
+        }
+        case 336: {  // AllEqual
+            bool eq = true;
+            for (uint32_t i = 0; i < count; ++i)
+                if (active[i]) eq &= std::memcmp(sg[i].regs + in.a, sg[first].regs + in.a, size) == 0;
+            for (uint32_t i = 0; i < count; ++i)
+                if (active[i]) sg[i].regs[in.res] = eq;
+            return true;
+        }
+        case 333:  // Elect: the lowest active lane
+            for (uint32_t i = 0; i < count; ++i)
+                if (active[i]) sg[i].regs[in.res] = i == first;
+            return true;
+        case 263:
+        case 337:
+        case 338: {  // Broadcast, BroadcastFirst
+            uint64_t id = first;
+            if (in.opcode != 338) {
+                id = 0;
+                std::memcpy(&id, sg[first].regs + in.b, in.flags);
+                for (uint32_t i = 0; i < count; ++i) {
+                    uint64_t other = 0;
+                    if (!active[i]) continue;
+                    std::memcpy(&other, sg[i].regs + in.b, in.flags);
+                    if (other != id) {
+                        g.fail(sg[i], in,
+                               "undefined behaviour: the lane id is not uniform across the sub-group");
+                        return false;
+                    }
+                }
+                if (id >= count || !active[id]) {
+                    g.fail(sg[first], in,
+                           "undefined behaviour: broadcast from lane " + std::to_string(id) +
+                               ", which is not an active lane of the sub-group");
                     return false;
                 }
             }
-            if (id >= count || !active[id]) {
-                g.fail(sg[first], in, "undefined behaviour: broadcast from lane " + std::to_string(id) +
-                                          ", which is not an active lane of the sub-group");
-                return false;
-            }
+            for (uint32_t i = 0; i < count; ++i)
+                if (active[i] && i != id) std::memcpy(sg[i].regs + in.res, sg[id].regs + in.a, size);
+            std::memmove(sg[id].regs + in.res, sg[id].regs + in.a, size);
+            return true;
         }
-        for (uint32_t i = 0; i < count; ++i)
-            if (active[i] && i != id) std::memcpy(sg[i].regs + in.res, sg[id].regs + in.a, size);
-        std::memmove(sg[id].regs + in.res, sg[id].regs + in.a, size);
-        return true;
-    }
-    case 339: {  // Ballot: uvec4 with one bit per active lane whose predicate is true
-        uint32_t bits[4] = {0, 0, 0, 0};
-        for (uint32_t i = 0; i < count && i < 128; ++i)
-            if (active[i] && sg[i].regs[in.a]) bits[i / 32] |= 1u << (i % 32);
-        for (uint32_t i = 0; i < count; ++i)
-            if (active[i]) std::memcpy(sg[i].regs + in.res, bits, 16);
-        return true;
-    }
-    case 345: case 346: case 347: case 348: {  // Shuffle, ShuffleXor, ShuffleUp, ShuffleDown
-        std::vector<uint8_t> values(size_t(count) * size);
-        for (uint32_t i = 0; i < count; ++i) std::memcpy(values.data() + i * size, sg[i].regs + in.a, size);
-        for (uint32_t i = 0; i < count; ++i) {
-            if (!active[i]) continue;
-            uint64_t v = 0;
-            std::memcpy(&v, sg[i].regs + in.b, in.flags);
-            uint64_t src = in.opcode == 345 ? v : in.opcode == 346 ? (i ^ v) : in.opcode == 347 ? i - v : i + v;
-            if (src >= count || !active[src]) {
-                // the result is undefined; zero keeps it deterministic
-                std::memset(sg[i].regs + in.res, 0, size);
-                continue;
-            }
-            std::memcpy(sg[i].regs + in.res, values.data() + src * size, size);
+        case 339: {  // Ballot: uvec4 with one bit per active lane whose predicate is true
+            uint32_t bits[4] = {0, 0, 0, 0};
+            for (uint32_t i = 0; i < count && i < 128; ++i)
+                if (active[i] && sg[i].regs[in.a]) bits[i / 32] |= 1u << (i % 32);
+            for (uint32_t i = 0; i < count; ++i)
+                if (active[i]) std::memcpy(sg[i].regs + in.res, bits, 16);
+            return true;
         }
-        return true;
-    }
-    default: break;
+        case 345:
+        case 346:
+        case 347:
+        case 348: {  // Shuffle, ShuffleXor, ShuffleUp, ShuffleDown
+            std::vector<uint8_t> values(size_t(count) * size);
+            for (uint32_t i = 0; i < count; ++i)
+                std::memcpy(values.data() + i * size, sg[i].regs + in.a, size);
+            for (uint32_t i = 0; i < count; ++i) {
+                if (!active[i]) continue;
+                uint64_t v = 0;
+                std::memcpy(&v, sg[i].regs + in.b, in.flags);
+                uint64_t src = in.opcode == 345   ? v
+                               : in.opcode == 346 ? (i ^ v)
+                               : in.opcode == 347 ? i - v
+                                                  : i + v;
+                if (src >= count || !active[src]) {
+                    // the result is undefined; zero keeps it deterministic
+                    std::memset(sg[i].regs + in.res, 0, size);
+                    continue;
+                }
+                std::memcpy(sg[i].regs + in.res, values.data() + src * size, size);
+            }
+            return true;
+        }
+        default: break;
     }
     const Arith arith = arithOf(in.opcode);
     if (arith == ANone) {
@@ -332,9 +393,13 @@ bool decodeGroup(DecodeCtx& c) {
     }
     if (op == 224) {
         if (!scope(1, &s)) return true;
-        if (s == kScopeWorkgroup) in.kind = Kind::Barrier;
-        else if (s == kScopeSubgroup) in.kind = Kind::SubgroupBarrier;
-        else return c.fail("Execution scope " + std::to_string(s) + " is not supported (Workgroup or Subgroup)");
+        if (s == kScopeWorkgroup)
+            in.kind = Kind::Barrier;
+        else if (s == kScopeSubgroup)
+            in.kind = Kind::SubgroupBarrier;
+        else
+            return c.fail("Execution scope " + std::to_string(s) +
+                          " is not supported (Workgroup or Subgroup)");
         c.emit(in);
         return true;
     }
@@ -369,35 +434,44 @@ bool decodeGroup(DecodeCtx& c) {
     in.n = v.info.components;
     in.c = isFloat(v) ? 1 : 0;
     switch (op) {
-    case 261: case 262: case 334: case 335: case 339:
-        if (!isBool(v) || v.info.kind != K::Bool) return c.fail("Predicate is not a bool");
-        if (op == 339 && (rt.info.components != 4 || rt.info.component_bits != 32))
-            return c.fail("Ballot result must be a 4-component 32-bit integer vector");
-        break;
-    case 336:
-        if (!isBool(rt)) return c.fail("result is not a bool");
-        break;
-    case 263: case 337: case 345: case 346: case 347: case 348: {
-        uint32_t it = c.valueType(c.word(5), "lane id");
-        if (it == UINT32_MAX) return true;
-        const Type& idt = c.type(it);
-        if (!isInt(idt)) return c.fail("lane id is not an integer");
-        in.b = c.reg(c.word(5));
-        in.flags = uint8_t(std::min<uint32_t>(componentBytes(idt), 8));  // LocalId vectors: x component
-        if (!sameShape(v, rt)) return c.fail("Value type does not match the result type");
-        break;
-    }
-    case 338:
-        if (!sameShape(v, rt)) return c.fail("Value type does not match the result type");
-        break;
-    default: {
-        if (!sameShape(v, rt)) return c.fail("X type does not match the result type");
-        bool float_op = arith == AFAdd || arith == AFMul || arith == AFMin || arith == AFMax;
-        bool logical = arith >= ALAnd && arith <= ALXor;
-        if (float_op ? !isFloat(v) : logical ? !isBool(v) : !isInt(v))
-            return c.fail("X has the wrong type for this operation");
-        break;
-    }
+        case 261:
+        case 262:
+        case 334:
+        case 335:
+        case 339:
+            if (!isBool(v) || v.info.kind != K::Bool) return c.fail("Predicate is not a bool");
+            if (op == 339 && (rt.info.components != 4 || rt.info.component_bits != 32))
+                return c.fail("Ballot result must be a 4-component 32-bit integer vector");
+            break;
+        case 336:
+            if (!isBool(rt)) return c.fail("result is not a bool");
+            break;
+        case 263:
+        case 337:
+        case 345:
+        case 346:
+        case 347:
+        case 348: {
+            uint32_t it = c.valueType(c.word(5), "lane id");
+            if (it == UINT32_MAX) return true;
+            const Type& idt = c.type(it);
+            if (!isInt(idt)) return c.fail("lane id is not an integer");
+            in.b = c.reg(c.word(5));
+            in.flags = uint8_t(std::min<uint32_t>(componentBytes(idt), 8));  // LocalId vectors: x component
+            if (!sameShape(v, rt)) return c.fail("Value type does not match the result type");
+            break;
+        }
+        case 338:
+            if (!sameShape(v, rt)) return c.fail("Value type does not match the result type");
+            break;
+        default: {
+            if (!sameShape(v, rt)) return c.fail("X type does not match the result type");
+            bool float_op = arith == AFAdd || arith == AFMul || arith == AFMin || arith == AFMax;
+            bool logical = arith >= ALAnd && arith <= ALXor;
+            if (float_op ? !isFloat(v) : logical ? !isBool(v) : !isInt(v))
+                return c.fail("X has the wrong type for this operation");
+            break;
+        }
     }
     c.emit(in);
     return true;
@@ -411,7 +485,8 @@ bool decodeExtOp(DecodeCtx& c) {
         for (uint32_t cap : info->capabilities)
             enabled |= std::count(c.capabilities.begin(), c.capabilities.end(), cap) > 0;
         if (!enabled)
-            return c.fail("needs capability " + std::to_string(info->capabilities[0]) + ", which the module does not declare");
+            return c.fail("needs capability " + std::to_string(info->capabilities[0]) +
+                          ", which the module does not declare");
     }
     Insn in = c.start(Kind::ExtOp);
     uint32_t first = 1;

@@ -58,10 +58,10 @@ inline uint16_t doubleToHalf(double v, Rounding mode = Rounding::RTE) {
     (void)sticky_only;
     bool up = false;
     switch (mode) {
-    case Rounding::RTE: up = rem > halfway || (rem == halfway && (q & 1)); break;
-    case Rounding::RTZ: up = false; break;
-    case Rounding::RTP: up = rem != 0 && !neg; break;
-    case Rounding::RTN: up = rem != 0 && neg; break;
+        case Rounding::RTE: up = rem > halfway || (rem == halfway && (q & 1)); break;
+        case Rounding::RTZ: up = false; break;
+        case Rounding::RTP: up = rem != 0 && !neg; break;
+        case Rounding::RTN: up = rem != 0 && neg; break;
     }
     if (up) ++q;
     if (e >= -14) {
@@ -71,7 +71,8 @@ inline uint16_t doubleToHalf(double v, Rounding mode = Rounding::RTE) {
             ++he;
         }
         if (he >= 31) {  // overflow: infinity or the largest finite value, by rounding direction
-            bool to_inf = mode == Rounding::RTE || (mode == Rounding::RTP && !neg) || (mode == Rounding::RTN && neg);
+            bool to_inf =
+                mode == Rounding::RTE || (mode == Rounding::RTP && !neg) || (mode == Rounding::RTN && neg);
             return uint16_t(sign | (to_inf ? 0x7c00 : 0x7bff));
         }
         return uint16_t(sign | (he << 10) | (q & 0x3ff));
@@ -79,7 +80,9 @@ inline uint16_t doubleToHalf(double v, Rounding mode = Rounding::RTE) {
     return uint16_t(sign | q);  // subnormal (q == 0x400 encodes the smallest normal correctly)
 }
 
-inline uint16_t floatToHalf(float v, Rounding mode = Rounding::RTE) { return doubleToHalf(double(v), mode); }
+inline uint16_t floatToHalf(float v, Rounding mode = Rounding::RTE) {
+    return doubleToHalf(double(v), mode);
+}
 
 // Correctly rounded double -> float in a directed mode (RTE is the host's default conversion).
 inline float doubleToFloat(double v, Rounding mode) {
@@ -87,16 +90,16 @@ inline float doubleToFloat(double v, Rounding mode) {
     if (mode == Rounding::RTE || std::isnan(v) || double(f) == v) return f;
     bool toward_zero_needed = std::fabs(double(f)) > std::fabs(v);
     switch (mode) {
-    case Rounding::RTZ:
-        if (toward_zero_needed) f = std::nextafter(f, 0.0f);
-        break;
-    case Rounding::RTP:
-        if (double(f) < v) f = std::nextafter(f, INFINITY);
-        break;
-    case Rounding::RTN:
-        if (double(f) > v) f = std::nextafter(f, -INFINITY);
-        break;
-    default: break;
+        case Rounding::RTZ:
+            if (toward_zero_needed) f = std::nextafter(f, 0.0f);
+            break;
+        case Rounding::RTP:
+            if (double(f) < v) f = std::nextafter(f, INFINITY);
+            break;
+        case Rounding::RTN:
+            if (double(f) > v) f = std::nextafter(f, -INFINITY);
+            break;
+        default: break;
     }
     return f;
 }

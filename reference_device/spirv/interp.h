@@ -41,9 +41,9 @@ struct LaunchShared {
     const Module* module = nullptr;
     const Kernel* kernel = nullptr;
     const Faults* faults = nullptr;
-    std::vector<Region> buffers;        // buffer arguments and constant data
-    std::vector<ImageDesc> images;      // image arguments (registers hold pointers to these)
-    std::mutex atomic_mutex;            // serializes atomics across work-groups
+    std::vector<Region> buffers;    // buffer arguments and constant data
+    std::vector<ImageDesc> images;  // image arguments (registers hold pointers to these)
+    std::mutex atomic_mutex;        // serializes atomics across work-groups
     std::atomic<bool> stop{false};
     std::mutex error_mutex;
     std::string error;
@@ -76,7 +76,8 @@ struct GroupRun {
     uint8_t* access(Lane& lane, const Insn& insn, uint64_t address, size_t bytes, bool write) {
         const uint64_t end = address + bytes;
         const uint64_t priv = uint64_t(uintptr_t(lane.priv));
-        if (address >= priv && end <= priv + m->private_size && end >= address) return (uint8_t*)uintptr_t(address);
+        if (address >= priv && end <= priv + m->private_size && end >= address)
+            return (uint8_t*)uintptr_t(address);
         for (const Region& r : shared->buffers)
             if (address >= r.lo && end <= r.hi && end >= address) {
                 if (write && !r.writable) return accessError(lane, insn, address, bytes, write, true);
@@ -89,7 +90,8 @@ struct GroupRun {
             return (uint8_t*)uintptr_t(address);
         return accessError(lane, insn, address, bytes, write, false);
     }
-    uint8_t* accessError(Lane& lane, const Insn& insn, uint64_t address, size_t bytes, bool write, bool readonly);
+    uint8_t* accessError(Lane& lane, const Insn& insn, uint64_t address, size_t bytes, bool write,
+                         bool readonly);
 };
 
 // Family execute functions (return false after reporting an error through GroupRun::fail).

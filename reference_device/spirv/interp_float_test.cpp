@@ -32,19 +32,33 @@ uint16_t nearestHalf(float x) {
     uint16_t lo = 0, hi = 0x7bff;
     while (lo < hi) {  // largest pattern with value <= a
         uint16_t mid = uint16_t((lo + hi + 1) / 2);
-        if (halfValue(mid) <= a) lo = mid;
-        else hi = uint16_t(mid - 1);
+        if (halfValue(mid) <= a)
+            lo = mid;
+        else
+            hi = uint16_t(mid - 1);
     }
     double below = halfValue(lo), above = halfValue(uint16_t(lo + 1));
     uint16_t pick = lo;
-    if (lo < 0x7bff && (a - below > above - a || (a - below == above - a && (lo & 1)))) pick = uint16_t(lo + 1);
+    if (lo < 0x7bff && (a - below > above - a || (a - below == above - a && (lo & 1))))
+        pick = uint16_t(lo + 1);
     return sign | pick;
 }
 
 TEST_F(FloatConvert, FloatToHalfRoundsToNearestEven) {
     ASSERT_TRUE(module_);
-    std::vector<float> in = {1.0f, 65504.0f, 65519.99f, 65520.0f, std::ldexp(1.0f, -24), std::ldexp(1.0f, -25),
-                             3 * std::ldexp(1.0f, -25), 0.1f, -0.0f, -2.5f, INFINITY, -INFINITY, 1e-10f};
+    std::vector<float> in = {1.0f,
+                             65504.0f,
+                             65519.99f,
+                             65520.0f,
+                             std::ldexp(1.0f, -24),
+                             std::ldexp(1.0f, -25),
+                             3 * std::ldexp(1.0f, -25),
+                             0.1f,
+                             -0.0f,
+                             -2.5f,
+                             INFINITY,
+                             -INFINITY,
+                             1e-10f};
     std::mt19937 rng(7);
     for (int i = 0; i < 4000; ++i) {
         uint32_t bits = rng();

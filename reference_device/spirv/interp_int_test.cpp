@@ -54,7 +54,8 @@ namespace {
 TEST(InterpInteger, ExtendedArithmeticReturnsStructs) {
     auto m = build(assembleFixture("int_arith.spvasm"));
     ASSERT_TRUE(m);
-    std::vector<uint32_t> a = {0xffffffffu, 7, 0x80000000u, 123456789, 0}, b = {0xffffffffu, 9, 2, 0xfffffff0u, 1};
+    std::vector<uint32_t> a = {0xffffffffu, 7, 0x80000000u, 123456789, 0},
+                          b = {0xffffffffu, 9, 2, 0xfffffff0u, 1};
     std::vector<uint32_t> out(8 * a.size());
     LaunchResult r = run(*m, "extended", {buffer(a), buffer(b), buffer(out)}, range1(a.size(), 1));
     ASSERT_TRUE(r.ok) << r.error;

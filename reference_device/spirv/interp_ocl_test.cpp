@@ -44,7 +44,8 @@ TEST_F(OclStd, IntegerBuiltins) {
 
 TEST_F(OclStd, FloatBuiltins) {
     ASSERT_TRUE(module_);
-    std::vector<float> a = {1.5f, -2.25f, 0.0f, 1e20f, -0.5f, 7.0f}, b = {2.0f, -3.0f, -0.0f, 1e-20f, NAN, 7.0f};
+    std::vector<float> a = {1.5f, -2.25f, 0.0f, 1e20f, -0.5f, 7.0f},
+                       b = {2.0f, -3.0f, -0.0f, 1e-20f, NAN, 7.0f};
     std::vector<float> out(8 * a.size());
     LaunchResult r = run(*module_, "ocl_float", {buffer(a), buffer(b), buffer(out)}, range1(a.size(), 2));
     ASSERT_TRUE(r.ok) << r.error;
@@ -55,11 +56,15 @@ TEST_F(OclStd, FloatBuiltins) {
         EXPECT_EQ(out[8 * i + 2], std::fabs(x)) << i;
         EXPECT_EQ(out[8 * i + 3], std::floor(x)) << i;
         EXPECT_EQ(out[8 * i + 4], std::sqrt(std::fabs(x))) << i;
-        if (std::isnan(y)) EXPECT_TRUE(std::isnan(out[8 * i + 5])) << i;
-        else EXPECT_EQ(out[8 * i + 5], std::fmaf(x, y, 1.0f)) << i;
+        if (std::isnan(y))
+            EXPECT_TRUE(std::isnan(out[8 * i + 5])) << i;
+        else
+            EXPECT_EQ(out[8 * i + 5], std::fmaf(x, y, 1.0f)) << i;
         const float sel = x < y ? y : x;
-        if (std::isnan(sel)) EXPECT_TRUE(std::isnan(out[8 * i + 6]));
-        else EXPECT_EQ(out[8 * i + 6], sel) << i;
+        if (std::isnan(sel))
+            EXPECT_TRUE(std::isnan(out[8 * i + 6]));
+        else
+            EXPECT_EQ(out[8 * i + 6], sel) << i;
         EXPECT_EQ(std::signbit(out[8 * i + 7]), std::signbit(y)) << i;
     }
 }

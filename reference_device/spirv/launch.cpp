@@ -8,7 +8,9 @@
 namespace refdev::spirv {
 namespace {
 
-size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+size_t alignUp(size_t v, size_t a) {
+    return (v + a - 1) / a * a;
+}
 
 // Per-thread storage for the lanes of one work-group, reused from group to group.
 struct Workspace {
@@ -111,13 +113,13 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
         for (const GlobalVar& v : m.globals) {
             uint8_t* p = nullptr;
             switch (v.space) {
-            case GlobalSpace::Builtin: p = b + v.offset; break;
-            case GlobalSpace::Workgroup: p = g.local + v.offset; break;
-            case GlobalSpace::Constant: p = const_cast<uint8_t*>(m.const_data.data()) + v.offset; break;
-            case GlobalSpace::Private:
-                p = l.priv + v.offset;
-                if (v.init_reg != UINT32_MAX) std::memcpy(p, m.reg_init.data() + v.init_reg, v.init_size);
-                break;
+                case GlobalSpace::Builtin: p = b + v.offset; break;
+                case GlobalSpace::Workgroup: p = g.local + v.offset; break;
+                case GlobalSpace::Constant: p = const_cast<uint8_t*>(m.const_data.data()) + v.offset; break;
+                case GlobalSpace::Private:
+                    p = l.priv + v.offset;
+                    if (v.init_reg != UINT32_MAX) std::memcpy(p, m.reg_init.data() + v.init_reg, v.init_size);
+                    break;
             }
             wr<uint64_t>(l.regs, v.reg, uint64_t(uintptr_t(p)));
         }
@@ -127,26 +129,30 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
             const ArgValue& arg = args_[a];
             const Type& t = m.types[p.type];
             switch (arg.kind) {
-            case ArgKind::GlobalBuffer: case ArgKind::ConstantBuffer:
-                wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(arg.base)));
-                break;
-            case ArgKind::LocalBuffer:
-                wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(g.local + local_offsets[a])));
-                break;
-            case ArgKind::Image:
-                wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(&s_.images[image_index++])));
-                break;
-            case ArgKind::Sampler: case ArgKind::Value:
-                if (p.byval_offset != UINT32_MAX) {
-                    uint8_t* copy = l.priv + p.byval_offset;
-                    if (!arg.bytes.empty())
-                        std::memcpy(copy, arg.bytes.data(), std::min<size_t>(arg.bytes.size(), m.types[t.elem].mem_size));
-                    wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(copy)));
-                } else {
-                    if (!arg.bytes.empty())
-                        std::memcpy(l.regs + p.reg, arg.bytes.data(), std::min<size_t>(arg.bytes.size(), t.reg_size));
-                }
-                break;
+                case ArgKind::GlobalBuffer:
+                case ArgKind::ConstantBuffer:
+                    wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(arg.base)));
+                    break;
+                case ArgKind::LocalBuffer:
+                    wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(g.local + local_offsets[a])));
+                    break;
+                case ArgKind::Image:
+                    wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(&s_.images[image_index++])));
+                    break;
+                case ArgKind::Sampler:
+                case ArgKind::Value:
+                    if (p.byval_offset != UINT32_MAX) {
+                        uint8_t* copy = l.priv + p.byval_offset;
+                        if (!arg.bytes.empty())
+                            std::memcpy(copy, arg.bytes.data(),
+                                        std::min<size_t>(arg.bytes.size(), m.types[t.elem].mem_size));
+                        wr<uint64_t>(l.regs, p.reg, uint64_t(uintptr_t(copy)));
+                    } else {
+                        if (!arg.bytes.empty())
+                            std::memcpy(l.regs + p.reg, arg.bytes.data(),
+                                        std::min<size_t>(arg.bytes.size(), t.reg_size));
+                    }
+                    break;
             }
         }
     }
@@ -165,7 +171,8 @@ void GroupScheduler::runSubGroup(GroupRun& g, Lane* sg, uint32_t count, Workspac
         // The lowest lane waiting at a sub-group collective picks the instruction to execute next.
         uint32_t pc = UINT32_MAX;
         for (uint32_t i = 0; i < count && pc == UINT32_MAX; ++i)
-            if (sg[i].state == LaneState::AtCollective && m.code[sg[i].pc].kind != Kind::Barrier) pc = sg[i].pc;
+            if (sg[i].state == LaneState::AtCollective && m.code[sg[i].pc].kind != Kind::Barrier)
+                pc = sg[i].pc;
         if (pc == UINT32_MAX) return;
         for (uint32_t i = 0; i < count; ++i)
             ws.active[i] = sg[i].state == LaneState::AtCollective && sg[i].pc == pc;
@@ -205,12 +212,14 @@ void GroupScheduler::run(size_t group_linear, Workspace& ws) {
         for (uint32_t i = 0; i < g.lane_count && !g.failed; ++i) {
             const Lane& l = g.lanes[i];
             if (l.state == LaneState::Done)
-                g.fail(*waiting, barrier, "undefined behaviour: barrier reached by only part of the work-group (" +
-                                              g.workItem(l).substr(10) + " returned without reaching it)");
+                g.fail(*waiting, barrier,
+                       "undefined behaviour: barrier reached by only part of the work-group (" +
+                           g.workItem(l).substr(10) + " returned without reaching it)");
             else if (l.pc != waiting->pc)
-                g.fail(l, g.m->code[l.pc], "undefined behaviour: barrier reached by only part of the work-group "
-                                           "(this work-item waits at a different barrier than word " +
-                                               std::to_string(barrier.word) + ")");
+                g.fail(l, g.m->code[l.pc],
+                       "undefined behaviour: barrier reached by only part of the work-group "
+                       "(this work-item waits at a different barrier than word " +
+                           std::to_string(barrier.word) + ")");
         }
         if (g.failed) break;
         for (uint32_t i = 0; i < g.lane_count; ++i) {
@@ -254,7 +263,8 @@ LaunchResult launch(const Module& module, const std::string& kernel, const std::
     s.range = range_in;
     s.branch_budget = branch_budget;
     NDRange& r = s.range;
-    if (r.dims < 1 || r.dims > 3) return {false, who + "work dimension " + std::to_string(r.dims) + " is not 1..3"};
+    if (r.dims < 1 || r.dims > 3)
+        return {false, who + "work dimension " + std::to_string(r.dims) + " is not 1..3"};
     for (uint32_t d = r.dims; d < 3; ++d) {
         r.global[d] = 1;
         r.local[d] = 1;
@@ -279,19 +289,23 @@ LaunchResult launch(const Module& module, const std::string& kernel, const std::
             s.buffers.push_back(Region{uint64_t(uintptr_t(a.base)), uint64_t(uintptr_t(a.base)) + a.size,
                                        a.kind == ArgKind::GlobalBuffer});
         if (a.kind == ArgKind::Image) s.images.push_back(a.image);
-        if ((a.kind == ArgKind::Value || a.kind == ArgKind::Sampler) && info && a.bytes.size() < info->args[i].size)
+        if ((a.kind == ArgKind::Value || a.kind == ArgKind::Sampler) && info &&
+            a.bytes.size() < info->args[i].size)
             return {false, who + "argument " + std::to_string(i) + " has " + std::to_string(a.bytes.size()) +
                                " bytes, the parameter needs " + std::to_string(info->args[i].size)};
     }
     if (!module.const_data.empty())
         s.buffers.push_back(Region{uint64_t(uintptr_t(module.const_data.data())),
-                                   uint64_t(uintptr_t(module.const_data.data())) + module.const_data.size(), false});
+                                   uint64_t(uintptr_t(module.const_data.data())) + module.const_data.size(),
+                                   false});
     const size_t total = s.groups[0] * s.groups[1] * s.groups[2];
     if (threads == 0) threads = defaultThreadCount();
-    std::vector<Workspace> spaces(std::max(1u, std::min<unsigned>(threads, unsigned(std::min<size_t>(total, 1024)))));
+    std::vector<Workspace> spaces(
+        std::max(1u, std::min<unsigned>(threads, unsigned(std::min<size_t>(total, 1024)))));
     GroupScheduler sched(s, args);
-    parallelFor(unsigned(spaces.size()), total, [&](size_t i, unsigned w) { sched.run(i, spaces[w]); },
-                [&] { return s.stop.load(std::memory_order_relaxed); });
+    parallelFor(
+        unsigned(spaces.size()), total, [&](size_t i, unsigned w) { sched.run(i, spaces[w]); },
+        [&] { return s.stop.load(std::memory_order_relaxed); });
     if (s.error_group != UINT64_MAX) return {false, s.error};
     return {true, ""};
 }

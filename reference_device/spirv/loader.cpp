@@ -64,7 +64,10 @@ private:
     bool globalVariable();
     bool reflect();
     std::vector<std::pair<uint32_t, std::string>> entry_points_;  // function id, name
-    struct Mode { uint32_t fn, mode, a, b, c; uint32_t raw; };
+    struct Mode {
+        uint32_t fn, mode, a, b, c;
+        uint32_t raw;
+    };
     std::vector<Mode> modes_;
 };
 
@@ -160,60 +163,91 @@ bool Loader::checkIds() {
         for (const char* s = core->shape; *s && k <= r.count && !rest_literal; ++s) {
             bool have = k < r.count;
             switch (*s) {
-            case 't': case 'i':
-                if (!have) { ok = c.fail("too few operands"); rest_literal = true; break; }
-                useId(k++);
-                break;
-            case 'r':
-                if (!have) { ok = c.fail("too few operands: no result id"); rest_literal = true; break; }
-                if (r.w[k] == 0 || r.w[k] >= c.bound) uses.emplace_back(r.w[k], ri);
-                defineId(k++);
-                break;
-            case 'j': if (have) useId(k++); break;
-            case 'I': case 'G': case 'Q': while (k < r.count) useId(k++); break;
-            case 'R':
-                while (k < r.count) { useId(k); k += 2; }
-                break;
-            case 'l':
-                if (!have) { ok = c.fail("too few operands"); rest_literal = true; break; }
-                ++k;
-                break;
-            case 'o': if (have) ++k; break;
-            case 's': case 'S': {
-                if (!have && *s == 'S') break;
-                std::string str;
-                uint32_t next = 0;
-                if (!readString(r, k, &str, &next)) {
-                    ok = c.fail("literal string is not NUL-terminated within the instruction");
+                case 't':
+                case 'i':
+                    if (!have) {
+                        ok = c.fail("too few operands");
+                        rest_literal = true;
+                        break;
+                    }
+                    useId(k++);
+                    break;
+                case 'r':
+                    if (!have) {
+                        ok = c.fail("too few operands: no result id");
+                        rest_literal = true;
+                        break;
+                    }
+                    if (r.w[k] == 0 || r.w[k] >= c.bound) uses.emplace_back(r.w[k], ri);
+                    defineId(k++);
+                    break;
+                case 'j':
+                    if (have) useId(k++);
+                    break;
+                case 'I':
+                case 'G':
+                case 'Q':
+                    while (k < r.count) useId(k++);
+                    break;
+                case 'R':
+                    while (k < r.count) {
+                        useId(k);
+                        k += 2;
+                    }
+                    break;
+                case 'l':
+                    if (!have) {
+                        ok = c.fail("too few operands");
+                        rest_literal = true;
+                        break;
+                    }
+                    ++k;
+                    break;
+                case 'o':
+                    if (have) ++k;
+                    break;
+                case 's':
+                case 'S': {
+                    if (!have && *s == 'S') break;
+                    std::string str;
+                    uint32_t next = 0;
+                    if (!readString(r, k, &str, &next)) {
+                        ok = c.fail("literal string is not NUL-terminated within the instruction");
+                        rest_literal = true;
+                        break;
+                    }
+                    k = next;
+                    break;
+                }
+                case 'x': {
+                    if (!have) {
+                        ok = c.fail("too few operands");
+                        rest_literal = true;
+                        break;
+                    }
+                    uint32_t number = r.w[k++];
+                    uint32_t end = r.count;
+                    if (r.w[3] == c.opencl_std && oclStdLastIsLiteral(number) && end > k) --end;
+                    while (k < end) useId(k++);
                     rest_literal = true;
                     break;
                 }
-                k = next;
-                break;
-            }
-            case 'x': {
-                if (!have) { ok = c.fail("too few operands"); rest_literal = true; break; }
-                uint32_t number = r.w[k++];
-                uint32_t end = r.count;
-                if (r.w[3] == c.opencl_std && oclStdLastIsLiteral(number) && end > k) --end;
-                while (k < end) useId(k++);
-                rest_literal = true;
-                break;
-            }
-            default: rest_literal = true; break;  // literal tails: L, E, M, P
+                default: rest_literal = true; break;  // literal tails: L, E, M, P
             }
         }
         // OpExtInstImport must be known before OpExtInst operands can be classified.
         if (r.opcode == 11 && r.count >= 3) {
             std::string name;
             uint32_t next = 0;
-            if (readString(r, 2, &name, &next) && name == "OpenCL.std" && r.w[1] < c.bound) c.opencl_std = r.w[1];
+            if (readString(r, 2, &name, &next) && name == "OpenCL.std" && r.w[1] < c.bound)
+                c.opencl_std = r.w[1];
         }
     }
     for (auto& u : uses) {
         c.in = &c.raw[u.second];
         if (u.first == 0 || u.first >= c.bound)
-            ok = c.fail("id %" + std::to_string(u.first) + " is outside the id bound " + std::to_string(c.bound));
+            ok = c.fail("id %" + std::to_string(u.first) + " is outside the id bound " +
+                        std::to_string(c.bound));
         else if (!defined[u.first])
             ok = c.fail("id %" + std::to_string(u.first) + " is used but never defined");
     }
@@ -227,98 +261,112 @@ bool Loader::moduleLevel(size_t* first_function) {
         const RawInsn& r = c.raw[i];
         c.in = &r;
         switch (r.opcode) {
-        case 17: {  // OpCapability
-            c.capabilities.push_back(c.word(1));
-            if (!std::count(c.profile.spirv_capabilities.begin(), c.profile.spirv_capabilities.end(), c.word(1)))
-                c.fail("capability " + std::to_string(c.word(1)) + " is not supported by this device (profile " +
-                       c.profile.name + ")");
-            break;
-        }
-        case 10: {  // OpExtension
-            std::string name;
-            uint32_t next;
-            readString(r, 1, &name, &next);
-            if (!std::count(c.profile.spirv_extensions.begin(), c.profile.spirv_extensions.end(), name))
-                c.fail("extension " + name + " is not supported by this device (profile " + c.profile.name + ")");
-            break;
-        }
-        case 11: {  // OpExtInstImport
-            std::string name;
-            uint32_t next;
-            readString(r, 2, &name, &next);
-            if (name != "OpenCL.std")
-                c.fail("extended instruction set \"" + name + "\" is not supported (only OpenCL.std)");
-            c.ids[c.word(1)].what = IdDef::ExtSet;
-            break;
-        }
-        case 14:  // OpMemoryModel
-            memory_model = true;
-            if (c.word(1) != kAddressingPhysical64)
-                c.fail("addressing model " + std::to_string(c.word(1)) + " is not supported (only Physical64)");
-            if (c.word(2) != kMemoryModelOpenCL)
-                c.fail("memory model " + std::to_string(c.word(2)) + " is not supported (only OpenCL)");
-            break;
-        case 15: {  // OpEntryPoint
-            std::string name;
-            uint32_t next;
-            readString(r, 3, &name, &next);
-            if (c.word(1) != kExecutionModelKernel)
-                c.fail("execution model " + std::to_string(c.word(1)) + " is not supported (only Kernel)");
-            else
-                entry_points_.emplace_back(c.word(2), name);
-            break;
-        }
-        case 16: {  // OpExecutionMode
-            Mode md{c.word(1), c.word(2), c.word(3), c.word(4), c.word(5), uint32_t(i)};
-            if (md.mode == kModeSubgroupSize) {
-                if (r.count < 4) {
-                    c.fail("SubgroupSize needs a size operand");
-                } else if (!std::count(c.profile.sub_group_sizes.begin(), c.profile.sub_group_sizes.end(), md.a)) {
-                    c.fail("SubgroupSize " + std::to_string(md.a) +
-                           " is not a sub-group size this device supports (" +
-                           joinSizes(c.profile.sub_group_sizes) + ")");
+            case 17: {  // OpCapability
+                c.capabilities.push_back(c.word(1));
+                if (!std::count(c.profile.spirv_capabilities.begin(), c.profile.spirv_capabilities.end(),
+                                c.word(1)))
+                    c.fail("capability " + std::to_string(c.word(1)) +
+                           " is not supported by this device (profile " + c.profile.name + ")");
+                break;
+            }
+            case 10: {  // OpExtension
+                std::string name;
+                uint32_t next;
+                readString(r, 1, &name, &next);
+                if (!std::count(c.profile.spirv_extensions.begin(), c.profile.spirv_extensions.end(), name))
+                    c.fail("extension " + name + " is not supported by this device (profile " +
+                           c.profile.name + ")");
+                break;
+            }
+            case 11: {  // OpExtInstImport
+                std::string name;
+                uint32_t next;
+                readString(r, 2, &name, &next);
+                if (name != "OpenCL.std")
+                    c.fail("extended instruction set \"" + name + "\" is not supported (only OpenCL.std)");
+                c.ids[c.word(1)].what = IdDef::ExtSet;
+                break;
+            }
+            case 14:  // OpMemoryModel
+                memory_model = true;
+                if (c.word(1) != kAddressingPhysical64)
+                    c.fail("addressing model " + std::to_string(c.word(1)) +
+                           " is not supported (only Physical64)");
+                if (c.word(2) != kMemoryModelOpenCL)
+                    c.fail("memory model " + std::to_string(c.word(2)) + " is not supported (only OpenCL)");
+                break;
+            case 15: {  // OpEntryPoint
+                std::string name;
+                uint32_t next;
+                readString(r, 3, &name, &next);
+                if (c.word(1) != kExecutionModelKernel)
+                    c.fail("execution model " + std::to_string(c.word(1)) +
+                           " is not supported (only Kernel)");
+                else
+                    entry_points_.emplace_back(c.word(2), name);
+                break;
+            }
+            case 16: {  // OpExecutionMode
+                Mode md{c.word(1), c.word(2), c.word(3), c.word(4), c.word(5), uint32_t(i)};
+                if (md.mode == kModeSubgroupSize) {
+                    if (r.count < 4) {
+                        c.fail("SubgroupSize needs a size operand");
+                    } else if (!std::count(c.profile.sub_group_sizes.begin(), c.profile.sub_group_sizes.end(),
+                                           md.a)) {
+                        c.fail("SubgroupSize " + std::to_string(md.a) +
+                               " is not a sub-group size this device supports (" +
+                               joinSizes(c.profile.sub_group_sizes) + ")");
+                    }
+                } else if (md.mode == kModeLocalSize && r.count < 6) {
+                    c.fail("LocalSize needs three operands");
                 }
-            } else if (md.mode == kModeLocalSize && r.count < 6) {
-                c.fail("LocalSize needs three operands");
+                modes_.push_back(md);
+                break;
             }
-            modes_.push_back(md);
-            break;
-        }
-        case 331: break;  // OpExecutionModeId: hints only
-        case 5: {         // OpName
-            std::string name;
-            uint32_t next;
-            readString(r, 2, &name, &next);
-            c.names[c.word(1)] = name;
-            break;
-        }
-        case 71:  // OpDecorate
-            if (r.count >= 3) c.decorations.push_back({c.word(1), c.word(2), c.word(3)});
-            break;
-        case 73: c.ids[c.word(1)].what = IdDef::Group; break;  // OpDecorationGroup
-        case 74:                                           // OpGroupDecorate: copy the group's decorations
-            for (uint32_t k = 2; k < r.count; ++k) {
-                size_t n = c.decorations.size();
-                for (size_t d = 0; d < n; ++d)
-                    if (c.decorations[d].target == c.word(1))
-                        c.decorations.push_back({r.w[k], c.decorations[d].decoration, c.decorations[d].value});
+            case 331: break;  // OpExecutionModeId: hints only
+            case 5: {         // OpName
+                std::string name;
+                uint32_t next;
+                readString(r, 2, &name, &next);
+                c.names[c.word(1)] = name;
+                break;
             }
-            break;
-        case 7: c.ids[c.word(1)].what = IdDef::String; break;  // OpString
-        case 2: case 3: case 4: case 6: case 8: case 72: case 317: case 330: case 0: case 332: case 5632:
-        case 5633:
-            break;  // debug information, member/id/string decorations (none changes execution), OpNop
-        case 59:
-            globalVariable();
-            break;
-        case 54:
-            *first_function = i;
-            if (!memory_model) c.fail("no OpMemoryModel before the first function");
-            return true;
-        default:
-            if (declareType(c) || declareConstant(c)) break;
-            c.fail("is not allowed or not supported at module scope");
-            break;
+            case 71:  // OpDecorate
+                if (r.count >= 3) c.decorations.push_back({c.word(1), c.word(2), c.word(3)});
+                break;
+            case 73: c.ids[c.word(1)].what = IdDef::Group; break;  // OpDecorationGroup
+            case 74:  // OpGroupDecorate: copy the group's decorations
+                for (uint32_t k = 2; k < r.count; ++k) {
+                    size_t n = c.decorations.size();
+                    for (size_t d = 0; d < n; ++d)
+                        if (c.decorations[d].target == c.word(1))
+                            c.decorations.push_back(
+                                {r.w[k], c.decorations[d].decoration, c.decorations[d].value});
+                }
+                break;
+            case 7: c.ids[c.word(1)].what = IdDef::String; break;  // OpString
+            case 2:
+            case 3:
+            case 4:
+            case 6:
+            case 8:
+            case 72:
+            case 317:
+            case 330:
+            case 0:
+            case 332:
+            case 5632:
+            case 5633:
+                break;  // debug information, member/id/string decorations (none changes execution), OpNop
+            case 59: globalVariable(); break;
+            case 54:
+                *first_function = i;
+                if (!memory_model) c.fail("no OpMemoryModel before the first function");
+                return true;
+            default:
+                if (declareType(c) || declareConstant(c)) break;
+                c.fail("is not allowed or not supported at module scope");
+                break;
         }
     }
     *first_function = i;
@@ -326,13 +374,27 @@ bool Loader::moduleLevel(size_t* first_function) {
     return true;
 }
 
-constexpr struct { uint32_t builtin; uint32_t offset; } kBuiltins[] = {
-    {28, builtin::GlobalInvocationId}, {27, builtin::LocalInvocationId}, {26, builtin::WorkgroupId},
-    {24, builtin::NumWorkgroups}, {25, builtin::WorkgroupSize}, {31, builtin::GlobalSize},
-    {33, builtin::GlobalOffset}, {32, builtin::EnqueuedWorkgroupSize}, {34, builtin::GlobalLinearId},
-    {29, builtin::LocalInvocationIndex}, {36, builtin::SubgroupSize}, {37, builtin::SubgroupMaxSize},
-    {38, builtin::NumSubgroups}, {39, builtin::NumEnqueuedSubgroups}, {40, builtin::SubgroupId},
-    {41, builtin::SubgroupLocalInvocationId}, {30, builtin::WorkDim},
+constexpr struct {
+    uint32_t builtin;
+    uint32_t offset;
+} kBuiltins[] = {
+    {28, builtin::GlobalInvocationId},
+    {27, builtin::LocalInvocationId},
+    {26, builtin::WorkgroupId},
+    {24, builtin::NumWorkgroups},
+    {25, builtin::WorkgroupSize},
+    {31, builtin::GlobalSize},
+    {33, builtin::GlobalOffset},
+    {32, builtin::EnqueuedWorkgroupSize},
+    {34, builtin::GlobalLinearId},
+    {29, builtin::LocalInvocationIndex},
+    {36, builtin::SubgroupSize},
+    {37, builtin::SubgroupMaxSize},
+    {38, builtin::NumSubgroups},
+    {39, builtin::NumEnqueuedSubgroups},
+    {40, builtin::SubgroupId},
+    {41, builtin::SubgroupLocalInvocationId},
+    {30, builtin::WorkDim},
 };
 
 bool Loader::globalVariable() {
@@ -342,8 +404,7 @@ bool Loader::globalVariable() {
     if (pt.info.kind != TypeInfo::Kind::Pointer || pt.elem == UINT32_MAX)
         return c.fail("result type of OpVariable is not a pointer type");
     uint32_t storage = c.word(3);
-    if (storage != pt.info.storage_class)
-        return c.fail("storage class does not match the pointer type");
+    if (storage != pt.info.storage_class) return c.fail("storage class does not match the pointer type");
     const Type& pointee = c.type(pt.elem);
     uint32_t id = c.word(2);
     c.defineResult(c.word(1));
@@ -354,45 +415,51 @@ bool Loader::globalVariable() {
         init_type = c.valueType(init, "initializer");
         if (init_type == UINT32_MAX) return false;
         if (!c.ids[init].constant) return c.fail("initializer is not a constant");
-        if (!sameShape(c.type(init_type), pointee)) return c.fail("initializer type does not match the pointee");
+        if (!sameShape(c.type(init_type), pointee))
+            return c.fail("initializer type does not match the pointee");
     }
     auto alignUp = [](uint32_t v, uint32_t a) { return (v + a - 1) / a * a; };
     switch (storage) {
-    case 1: {  // Input
-        uint32_t which = 0;
-        if (!c.decorated(id, 11, &which)) return c.fail("Input variable without a BuiltIn decoration");
-        g.space = GlobalSpace::Builtin;
-        bool found = false;
-        for (auto& b : kBuiltins)
-            if (b.builtin == which) { g.offset = b.offset; found = true; }
-        if (!found) return c.fail("BuiltIn " + std::to_string(which) + " is not supported");
-        break;
-    }
-    case 4:  // Workgroup
-        g.space = GlobalSpace::Workgroup;
-        g.offset = alignUp(c.m.local_static_size, std::max<uint32_t>(pointee.mem_align, 16));
-        c.m.local_static_size = g.offset + pointee.mem_size;
-        break;
-    case 0: {  // UniformConstant: constant data with an initializer
-        if (init == UINT32_MAX) return c.fail("UniformConstant variable without an initializer is not supported");
-        g.space = GlobalSpace::Constant;
-        g.offset = alignUp(uint32_t(c.m.const_data.size()), std::max<uint32_t>(pointee.mem_align, 16));
-        c.m.const_data.resize(g.offset + pointee.mem_size, 0);
-        std::memcpy(c.m.const_data.data() + g.offset, c.m.reg_init.data() + c.reg(init),
-                    c.type(init_type).reg_size);
-        break;
-    }
-    case 6:  // Private
-        g.space = GlobalSpace::Private;
-        g.offset = alignUp(c.m.private_size, std::max<uint32_t>(pointee.mem_align, 16));
-        c.m.private_size = g.offset + pointee.mem_size;
-        if (init != UINT32_MAX) {
-            g.init_reg = c.reg(init);
-            g.init_size = c.type(init_type).reg_size;
+        case 1: {  // Input
+            uint32_t which = 0;
+            if (!c.decorated(id, 11, &which)) return c.fail("Input variable without a BuiltIn decoration");
+            g.space = GlobalSpace::Builtin;
+            bool found = false;
+            for (auto& b : kBuiltins)
+                if (b.builtin == which) {
+                    g.offset = b.offset;
+                    found = true;
+                }
+            if (!found) return c.fail("BuiltIn " + std::to_string(which) + " is not supported");
+            break;
         }
-        break;
-    default:
-        return c.fail("module-scope variable in storage class " + std::to_string(storage) + " is not supported");
+        case 4:  // Workgroup
+            g.space = GlobalSpace::Workgroup;
+            g.offset = alignUp(c.m.local_static_size, std::max<uint32_t>(pointee.mem_align, 16));
+            c.m.local_static_size = g.offset + pointee.mem_size;
+            break;
+        case 0: {  // UniformConstant: constant data with an initializer
+            if (init == UINT32_MAX)
+                return c.fail("UniformConstant variable without an initializer is not supported");
+            g.space = GlobalSpace::Constant;
+            g.offset = alignUp(uint32_t(c.m.const_data.size()), std::max<uint32_t>(pointee.mem_align, 16));
+            c.m.const_data.resize(g.offset + pointee.mem_size, 0);
+            std::memcpy(c.m.const_data.data() + g.offset, c.m.reg_init.data() + c.reg(init),
+                        c.type(init_type).reg_size);
+            break;
+        }
+        case 6:  // Private
+            g.space = GlobalSpace::Private;
+            g.offset = alignUp(c.m.private_size, std::max<uint32_t>(pointee.mem_align, 16));
+            c.m.private_size = g.offset + pointee.mem_size;
+            if (init != UINT32_MAX) {
+                g.init_reg = c.reg(init);
+                g.init_size = c.type(init_type).reg_size;
+            }
+            break;
+        default:
+            return c.fail("module-scope variable in storage class " + std::to_string(storage) +
+                          " is not supported");
     }
     c.m.globals.push_back(g);
     return true;
@@ -400,7 +467,8 @@ bool Loader::globalVariable() {
 
 std::string typeName(const Module& m, const Type& t) {
     if (!t.name.empty()) return t.name;
-    if (t.info.kind == TypeInfo::Kind::Pointer && t.elem != UINT32_MAX) return typeName(m, m.types[t.elem]) + "*";
+    if (t.info.kind == TypeInfo::Kind::Pointer && t.elem != UINT32_MAX)
+        return typeName(m, m.types[t.elem]) + "*";
     return "";
 }
 
@@ -448,15 +516,15 @@ bool Loader::reflect() {
             if (t.info.kind == TypeInfo::Kind::Pointer) {
                 a.size = 8;
                 switch (t.info.storage_class) {
-                case 5: a.kind = ArgKind::GlobalBuffer; break;
-                case 0: a.kind = ArgKind::ConstantBuffer; break;
-                case 4: a.kind = ArgKind::LocalBuffer; break;
-                case 7:  // ByVal aggregate: passed as a value of the pointee's size
-                    a.kind = ArgKind::Value;
-                    a.size = c.type(t.elem).mem_size;
-                    a.type_name = typeName(c.m, c.type(t.elem));
-                    break;
-                default: a.kind = ArgKind::GlobalBuffer; break;
+                    case 5: a.kind = ArgKind::GlobalBuffer; break;
+                    case 0: a.kind = ArgKind::ConstantBuffer; break;
+                    case 4: a.kind = ArgKind::LocalBuffer; break;
+                    case 7:  // ByVal aggregate: passed as a value of the pointee's size
+                        a.kind = ArgKind::Value;
+                        a.size = c.type(t.elem).mem_size;
+                        a.type_name = typeName(c.m, c.type(t.elem));
+                        break;
+                    default: a.kind = ArgKind::GlobalBuffer; break;
                 }
             } else if (t.info.kind == TypeInfo::Kind::Image) {
                 a.kind = ArgKind::Image;
@@ -494,7 +562,8 @@ bool Loader::run(const uint32_t* words, size_t count) {
         c.failModule("Workgroup variables of " + std::to_string(c.m.local_static_size) +
                      " bytes exceed this device's 1 MiB of local memory");
     if (c.reg_size > kMaxRegisterBytes)
-        c.failModule("the module's values need " + std::to_string(c.reg_size) + " bytes per work-item (limit 16 MiB)");
+        c.failModule("the module's values need " + std::to_string(c.reg_size) +
+                     " bytes per work-item (limit 16 MiB)");
     if (c.errors) return false;
     // Parameter names come from OpName of the OpFunctionParameter ids (recorded as KernelParam::reg order).
     return reflect();
@@ -510,7 +579,9 @@ bool DecodeCtx::failAt(const RawInsn& r, const std::string& why) {
     return false;
 }
 
-bool DecodeCtx::fail(const std::string& why) { return in ? failAt(*in, why) : failModule(why); }
+bool DecodeCtx::fail(const std::string& why) {
+    return in ? failAt(*in, why) : failModule(why);
+}
 
 bool DecodeCtx::failModule(const std::string& why) {
     log += "module: " + why + "\n";
@@ -543,7 +614,9 @@ BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile&
     return buildModule(words, word_count, profile, extOps());
 }
 
-const std::vector<KernelInfo>& kernels(const Module& module) { return module.kernel_infos; }
+const std::vector<KernelInfo>& kernels(const Module& module) {
+    return module.kernel_infos;
+}
 
 uint32_t subGroupSize(const Module& module, const std::string& kernel, const Profile& profile) {
     const Kernel* k = module.findKernel(kernel);

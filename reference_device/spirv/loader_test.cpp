@@ -5,7 +5,9 @@
 namespace refdev::spirv::test {
 namespace {
 
-std::string baseText() { return readText(fixturePath("loader_base.spvasm")); }
+std::string baseText() {
+    return readText(fixturePath("loader_base.spvasm"));
+}
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
     size_t at = text.find(from);
@@ -14,7 +16,9 @@ std::string replaced(std::string text, const std::string& from, const std::strin
     return text;
 }
 
-BuildResult buildWords(const std::vector<uint32_t>& w) { return buildModule(w.data(), w.size(), testProfile()); }
+BuildResult buildWords(const std::vector<uint32_t>& w) {
+    return buildModule(w.data(), w.size(), testProfile());
+}
 
 // Word offset of the first instruction with `opcode`, or 0.
 size_t findInstruction(const std::vector<uint32_t>& w, uint32_t opcode) {
@@ -25,7 +29,8 @@ size_t findInstruction(const std::vector<uint32_t>& w, uint32_t opcode) {
 
 void expectRejected(const BuildResult& r, const std::string& needle) {
     EXPECT_FALSE(r.module);
-    EXPECT_NE(r.log.find(needle), std::string::npos) << "log does not mention \"" << needle << "\":\n" << r.log;
+    EXPECT_NE(r.log.find(needle), std::string::npos) << "log does not mention \"" << needle << "\":\n"
+                                                     << r.log;
 }
 
 TEST(Loader, ReflectsKernelArgumentsAndModes) {
@@ -65,7 +70,9 @@ TEST(Loader, RejectsTruncatedHeader) {
     expectRejected(buildWords(w), "truncated");
 }
 
-TEST(Loader, RejectsEmptyInput) { expectRejected(buildModule(nullptr, 0, testProfile()), "truncated"); }
+TEST(Loader, RejectsEmptyInput) {
+    expectRejected(buildModule(nullptr, 0, testProfile()), "truncated");
+}
 
 TEST(Loader, RejectsBadMagic) {
     auto w = assemble(baseText());
@@ -91,7 +98,8 @@ TEST(Loader, RejectsWordCountRunningPastTheEnd) {
     auto w = assemble(baseText());
     size_t at = w.size() - 1;  // OpFunctionEnd
     w[at] = (5u << 16) | 56u;
-    expectRejected(buildWords(w), "OpFunctionEnd (word " + std::to_string(at) + "): word count 5 runs past the end");
+    expectRejected(buildWords(w),
+                   "OpFunctionEnd (word " + std::to_string(at) + "): word count 5 runs past the end");
 }
 
 TEST(Loader, RejectsUnknownOpcode) {
@@ -120,14 +128,16 @@ TEST(Loader, RejectsArithmeticTypeMismatch) {
 }
 
 TEST(Loader, RejectsCapabilityOutsideTheProfile) {
-    expectRejected(buildWords(assemble(replaced(baseText(), "OpCapability Int64", "OpCapability Int64\nOpCapability ImageMipmap"))),
+    expectRejected(buildWords(assemble(replaced(baseText(), "OpCapability Int64",
+                                                "OpCapability Int64\nOpCapability ImageMipmap"))),
                    "capability 15 is not supported by this device");
 }
 
 TEST(Loader, RejectsExtensionOutsideTheProfile) {
-    expectRejected(buildWords(assemble(replaced(baseText(), "OpCapability Int64",
-                                                "OpCapability Int64\nOpExtension \"SPV_KHR_no_such_thing\""))),
-                   "extension SPV_KHR_no_such_thing is not supported");
+    expectRejected(
+        buildWords(assemble(replaced(baseText(), "OpCapability Int64",
+                                     "OpCapability Int64\nOpExtension \"SPV_KHR_no_such_thing\""))),
+        "extension SPV_KHR_no_such_thing is not supported");
 }
 
 TEST(Loader, RejectsSubgroupSizeTheProfileLacks) {
@@ -138,8 +148,9 @@ TEST(Loader, RejectsSubgroupSizeTheProfileLacks) {
 }
 
 TEST(Loader, AcceptsSubgroupSizeTheProfileHas) {
-    auto m = build(assemble(replaced(baseText(), "OpExecutionMode %copy LocalSize 8 1 1",
-                                     "OpExecutionMode %copy LocalSize 8 1 1\nOpExecutionMode %copy SubgroupSize 32")));
+    auto m = build(
+        assemble(replaced(baseText(), "OpExecutionMode %copy LocalSize 8 1 1",
+                          "OpExecutionMode %copy LocalSize 8 1 1\nOpExecutionMode %copy SubgroupSize 32")));
     ASSERT_TRUE(m);
     EXPECT_EQ(kernels(*m)[0].required_sub_group_size, 32u);
 }
@@ -164,11 +175,12 @@ TEST(Loader, RejectsValidButUnsupportedInstruction) {
 }
 
 TEST(Loader, RejectsRecursion) {
-    std::string text = replaced(baseText(), "%gid_var = OpVariable", "%fnv = OpTypeFunction %void\n%gid_var = OpVariable");
+    std::string text =
+        replaced(baseText(), "%gid_var = OpVariable", "%fnv = OpTypeFunction %void\n%gid_var = OpVariable");
     text = replaced(text, "OpFunctionEnd",
-                                "OpFunctionEnd\n"
-                                "%rec = OpFunction %void None %fnv\n%re = OpLabel\n"
-                                "%rc = OpFunctionCall %void %rec\nOpReturn\nOpFunctionEnd");
+                    "OpFunctionEnd\n"
+                    "%rec = OpFunction %void None %fnv\n%re = OpLabel\n"
+                    "%rc = OpFunctionCall %void %rec\nOpReturn\nOpFunctionEnd");
     expectRejected(buildWords(assemble(text)), "recursion through function");
 }
 
@@ -180,8 +192,9 @@ TEST(Loader, RejectsPhiWithoutIncomingValueForAPredecessor) {
 }
 
 TEST(Loader, EveryLogLineNamesAnInstructionOrTheModule) {
-    auto r = buildWords(assemble(replaced(baseText(), "OpCapability Int64",
-                                          "OpCapability Int64\nOpCapability ImageMipmap\nOpExtension \"SPV_X\"")));
+    auto r =
+        buildWords(assemble(replaced(baseText(), "OpCapability Int64",
+                                     "OpCapability Int64\nOpCapability ImageMipmap\nOpExtension \"SPV_X\"")));
     ASSERT_FALSE(r.module);
     std::istringstream lines(r.log);
     std::string line;

@@ -19,6 +19,8 @@ const char* opcodeName(uint32_t opcode, const ExtOpTable& table) {
     return nullptr;
 }
 
-const char* opcodeName(uint32_t opcode) { return opcodeName(opcode, extOps()); }
+const char* opcodeName(uint32_t opcode) {
+    return opcodeName(opcode, extOps());
+}
 
 }  // namespace refdev::spirv

@@ -18,16 +18,16 @@ enum class ArgKind { GlobalBuffer, ConstantBuffer, LocalBuffer, Image, Sampler, 
 
 struct KernelArgInfo {
     ArgKind kind = ArgKind::Value;
-    uint32_t size = 0;          // bytes of a Value argument; 8 for pointers, images and samplers
-    std::string name;           // from OpName of the parameter, "" when absent
-    std::string type_name;      // best effort, e.g. "uint*", "int4", "image2d_t"
-    uint32_t access = 0;        // images: 0 read_only, 1 write_only, 2 read_write (SPIR-V AccessQualifier)
+    uint32_t size = 0;      // bytes of a Value argument; 8 for pointers, images and samplers
+    std::string name;       // from OpName of the parameter, "" when absent
+    std::string type_name;  // best effort, e.g. "uint*", "int4", "image2d_t"
+    uint32_t access = 0;    // images: 0 read_only, 1 write_only, 2 read_write (SPIR-V AccessQualifier)
 };
 
 struct KernelInfo {
     std::string name;
     std::vector<KernelArgInfo> args;
-    uint32_t required_sub_group_size = 0;   // OpExecutionMode SubgroupSize, 0 when absent
+    uint32_t required_sub_group_size = 0;          // OpExecutionMode SubgroupSize, 0 when absent
     uint32_t reqd_work_group_size[3] = {0, 0, 0};  // LocalSize execution mode, zeros when absent
 };
 

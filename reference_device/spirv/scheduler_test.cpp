@@ -102,7 +102,8 @@ TEST_F(Scheduler, UniformGroupOpInDivergentCodeIsReported) {
     LaunchResult r = run(*module_, "partial_reduce", {buffer(out)}, range1(32, 32));
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.error.find("OpGroupIAdd"), std::string::npos) << r.error;
-    EXPECT_NE(r.error.find("only part of the sub-group (lanes 0,1,2,3,4 of 16)"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("only part of the sub-group (lanes 0,1,2,3,4 of 16)"), std::string::npos)
+        << r.error;
 }
 
 TEST_F(Scheduler, ResultsDoNotDependOnThreadCount) {

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iterator>
 #include <memory>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,7 +32,9 @@ inline const Profile& testProfile() {
     return p;
 }
 
-inline std::string fixturePath(const std::string& name) { return std::string(REFDEV_SPIRV_FIXTURES) + "/" + name; }
+inline std::string fixturePath(const std::string& name) {
+    return std::string(REFDEV_SPIRV_FIXTURES) + "/" + name;
+}
 
 inline std::string readText(const std::string& path) {
     std::ifstream f(path);
@@ -53,7 +55,8 @@ inline std::vector<uint32_t> assemble(const std::string& text) {
     fwrite(text.data(), 1, text.size(), f);
     fclose(f);
     std::string out_path = std::string(in_path) + ".spv";
-    std::string cmd = std::string(REFDEV_SPIRV_AS) + " --target-env spv1.3 " + in_path + " -o " + out_path + " 2>&1";
+    std::string cmd =
+        std::string(REFDEV_SPIRV_AS) + " --target-env spv1.3 " + in_path + " -o " + out_path + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     std::string msg;
     char buf[256];
@@ -73,7 +76,9 @@ inline std::vector<uint32_t> assemble(const std::string& text) {
     return words;
 }
 
-inline std::vector<uint32_t> assembleFixture(const std::string& name) { return assemble(readText(fixturePath(name))); }
+inline std::vector<uint32_t> assembleFixture(const std::string& name) {
+    return assemble(readText(fixturePath(name)));
+}
 
 inline std::shared_ptr<const Module> build(const std::vector<uint32_t>& words, std::string* log = nullptr) {
     BuildResult r = buildModule(words.data(), words.size(), testProfile());

@@ -10,7 +10,9 @@ namespace {
 using K = TypeInfo::Kind;
 constexpr uint32_t kMaxTypeBytes = 1u << 28;
 
-uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+uint32_t alignUp(uint32_t v, uint32_t a) {
+    return (v + a - 1) / a * a;
+}
 
 Type& newType(DecodeCtx& c, uint32_t id, K kind) {
     c.m.types.emplace_back();
@@ -30,10 +32,10 @@ void scalar(Type& t, uint32_t bits) {
 
 const char* intName(uint32_t bits) {
     switch (bits) {
-    case 8: return "char";
-    case 16: return "short";
-    case 32: return "int";
-    default: return "long";
+        case 8: return "char";
+        case 16: return "short";
+        case 32: return "int";
+        default: return "long";
     }
 }
 
@@ -57,7 +59,9 @@ bool isFloat(const Type& t) {
 bool isBool(const Type& t) {
     return t.info.kind == K::Bool || (t.info.kind == K::Vector && t.info.component_kind == K::Bool);
 }
-uint32_t componentBytes(const Type& t) { return t.info.kind == K::Bool ? 1 : t.info.component_bits / 8; }
+uint32_t componentBytes(const Type& t) {
+    return t.info.kind == K::Bool ? 1 : t.info.component_bits / 8;
+}
 
 uint32_t DecodeCtx::valueType(uint32_t id, const char* what) {
     if (id >= ids.size() || ids[id].what != IdDef::Value) {
@@ -122,159 +126,165 @@ bool declareType(DecodeCtx& c) {
     if (c.ids[id].what == IdDef::TypeId && op != 32) return c.fail("type id defined twice");
     auto sub = [&](uint32_t k) { return c.typeIndex(c.word(k)); };
     switch (op) {
-    case 19: newType(c, id, K::Void).name = "void"; return true;
-    case 20: {
-        Type& t = newType(c, id, K::Bool);
-        scalar(t, 8);
-        t.info.component_bits = 8;
-        t.name = "bool";
-        return true;
-    }
-    case 21: {
-        uint32_t bits = c.word(2);
-        if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-            return c.fail("integer width " + std::to_string(bits) + " is not supported");
-        Type& t = newType(c, id, K::Int);
-        scalar(t, bits);
-        t.is_signed = c.word(3) != 0;
-        t.name = intName(bits);
-        return true;
-    }
-    case 22: {
-        uint32_t bits = c.word(2);
-        if (bits != 16 && bits != 32 && bits != 64)
-            return c.fail("float width " + std::to_string(bits) + " is not supported");
-        Type& t = newType(c, id, K::Float);
-        scalar(t, bits);
-        t.name = bits == 16 ? "half" : bits == 32 ? "float" : "double";
-        return true;
-    }
-    case 23: {
-        uint32_t e = sub(2), n = c.word(3);
-        if (e == UINT32_MAX) return true;
-        const Type comp = c.type(e);
-        if (comp.info.kind != K::Int && comp.info.kind != K::Float && comp.info.kind != K::Bool)
-            return c.fail("vector component type is not a scalar");
-        if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)
-            return c.fail("vector component count " + std::to_string(n) + " is not supported");
-        Type& t = newType(c, id, K::Vector);
-        t.info.component_kind = comp.info.kind;
-        t.info.component_bits = comp.info.component_bits;
-        t.info.components = n;
-        t.elem = e;
-        t.stride = comp.mem_size;
-        t.info.byte_size = t.reg_size = comp.mem_size * n;
-        t.mem_size = t.mem_align = comp.mem_size * (n == 3 ? 4 : n);
-        t.name = comp.name + std::to_string(n);
-        return true;
-    }
-    case 25: {  // OpTypeImage
-        if (c.words() < 9) return c.fail("too few operands");
-        Type& t = newType(c, id, K::Image);
-        t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 8;
-        t.info.component_bits = 64;
-        t.access = c.words() > 9 ? c.word(9) : 0;
-        static const char* dims[] = {"image1d_t", "image2d_t", "image3d_t", "", "", "image1d_buffer_t"};
-        uint32_t dim = c.word(3);
-        t.name = dim < 6 ? dims[dim] : "";
-        if (c.word(5) && dim == 1) t.name = "image2d_array_t";
-        return true;
-    }
-    case 26: case 34: case 35: case 36: case 37: {  // sampler, events, reserve id, queue
-        Type& t = newType(c, id, op == 26 ? K::Sampler : op == 34 ? K::Event : K::Other);
-        t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 8;
-        t.info.component_bits = 64;
-        t.name = op == 26 ? "sampler_t" : op == 34 ? "event_t" : "";
-        return true;
-    }
-    case 27: {  // OpTypeSampledImage
-        Type& t = newType(c, id, K::SampledImage);
-        t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 16;
-        return true;
-    }
-    case 28: {  // OpTypeArray
-        uint32_t e = sub(2);
-        uint64_t len = 0;
-        if (e == UINT32_MAX) return true;
-        if (!c.intConstant(c.word(3), &len) || len == 0)
-            return c.fail("array length is not a positive integer constant");
-        const Type elem = c.type(e);
-        if (elem.mem_size == 0) return c.fail("array element type has no size");
-        if (len * elem.mem_size > kMaxTypeBytes) return c.fail("array is larger than 256 MiB");
-        Type& t = newType(c, id, K::Array);
-        t.elem = e;
-        t.length = uint32_t(len);
-        t.stride = elem.mem_size;
-        t.mem_align = elem.mem_align;
-        t.info.byte_size = t.reg_size = t.mem_size = uint32_t(len) * elem.mem_size;
-        t.name = elem.name + "[" + std::to_string(len) + "]";
-        return true;
-    }
-    case 29: return c.fail("runtime arrays are not supported");
-    case 30: {  // OpTypeStruct, OpenCL C layout unless CPacked
-        std::vector<uint32_t> members;
-        for (uint32_t k = 2; k < c.words(); ++k) {
-            uint32_t m = sub(k);
-            if (m == UINT32_MAX) return true;
-            if (c.type(m).mem_size == 0) return c.fail("struct member type has no size");
-            members.push_back(m);
+        case 19: newType(c, id, K::Void).name = "void"; return true;
+        case 20: {
+            Type& t = newType(c, id, K::Bool);
+            scalar(t, 8);
+            t.info.component_bits = 8;
+            t.name = "bool";
+            return true;
         }
-        bool packed = c.decorated(id, 10);
-        uint32_t off = 0, align = 1;
-        std::vector<uint32_t> offsets;
-        for (uint32_t m : members) {
-            const Type& mt = c.type(m);
-            uint32_t a = packed ? 1 : mt.mem_align;
-            off = alignUp(off, a);
-            offsets.push_back(off);
-            off += mt.mem_size;
-            align = std::max(align, a);
-            if (off > kMaxTypeBytes) return c.fail("struct is larger than 256 MiB");
+        case 21: {
+            uint32_t bits = c.word(2);
+            if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+                return c.fail("integer width " + std::to_string(bits) + " is not supported");
+            Type& t = newType(c, id, K::Int);
+            scalar(t, bits);
+            t.is_signed = c.word(3) != 0;
+            t.name = intName(bits);
+            return true;
         }
-        Type& t = newType(c, id, K::Struct);
-        t.members = std::move(members);
-        t.offsets = std::move(offsets);
-        t.mem_align = align;
-        t.info.byte_size = t.reg_size = t.mem_size = std::max<uint32_t>(alignUp(off, align), 1);
-        t.name = "struct";
-        if (!c.names[id].empty()) t.name = c.names[id];
-        return true;
-    }
-    case 31: {  // OpTypeOpaque
-        Type& t = newType(c, id, K::Other);
-        t.info.byte_size = t.reg_size = 0;
-        return true;
-    }
-    case 32: case 39: {  // OpTypePointer, OpTypeForwardPointer
-        uint32_t storage = op == 32 ? c.word(2) : c.word(2);
-        uint32_t ptr_id = c.word(1);
-        Type* t;
-        if (c.ids[ptr_id].what == IdDef::TypeId) {
-            t = &c.m.types[c.ids[ptr_id].type];
-            if (t->info.kind != K::Pointer || t->elem != UINT32_MAX) return c.fail("type id defined twice");
-        } else {
-            t = &newType(c, ptr_id, K::Pointer);
+        case 22: {
+            uint32_t bits = c.word(2);
+            if (bits != 16 && bits != 32 && bits != 64)
+                return c.fail("float width " + std::to_string(bits) + " is not supported");
+            Type& t = newType(c, id, K::Float);
+            scalar(t, bits);
+            t.name = bits == 16 ? "half" : bits == 32 ? "float" : "double";
+            return true;
         }
-        t->info.component_bits = 64;
-        t->info.byte_size = t->reg_size = t->mem_size = t->mem_align = 8;
-        t->info.storage_class = storage;
-        if (op == 32) {
-            uint32_t e = sub(3);
+        case 23: {
+            uint32_t e = sub(2), n = c.word(3);
             if (e == UINT32_MAX) return true;
-            t->elem = e;
-            t->info.pointee = &c.m.types[e].info;
-            t->info.pointee_bytes = c.m.types[e].mem_size;
+            const Type comp = c.type(e);
+            if (comp.info.kind != K::Int && comp.info.kind != K::Float && comp.info.kind != K::Bool)
+                return c.fail("vector component type is not a scalar");
+            if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)
+                return c.fail("vector component count " + std::to_string(n) + " is not supported");
+            Type& t = newType(c, id, K::Vector);
+            t.info.component_kind = comp.info.kind;
+            t.info.component_bits = comp.info.component_bits;
+            t.info.components = n;
+            t.elem = e;
+            t.stride = comp.mem_size;
+            t.info.byte_size = t.reg_size = comp.mem_size * n;
+            t.mem_size = t.mem_align = comp.mem_size * (n == 3 ? 4 : n);
+            t.name = comp.name + std::to_string(n);
+            return true;
         }
-        return true;
-    }
-    case 33: {  // OpTypeFunction
-        for (uint32_t k = 2; k < c.words(); ++k)
-            if (sub(k) == UINT32_MAX) return true;
-        newType(c, id, K::Function);
-        return true;
-    }
-    case 24: return c.fail("matrix types are not supported");
-    default: return c.fail("type is not supported");
+        case 25: {  // OpTypeImage
+            if (c.words() < 9) return c.fail("too few operands");
+            Type& t = newType(c, id, K::Image);
+            t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 8;
+            t.info.component_bits = 64;
+            t.access = c.words() > 9 ? c.word(9) : 0;
+            static const char* dims[] = {"image1d_t", "image2d_t", "image3d_t", "", "", "image1d_buffer_t"};
+            uint32_t dim = c.word(3);
+            t.name = dim < 6 ? dims[dim] : "";
+            if (c.word(5) && dim == 1) t.name = "image2d_array_t";
+            return true;
+        }
+        case 26:
+        case 34:
+        case 35:
+        case 36:
+        case 37: {  // sampler, events, reserve id, queue
+            Type& t = newType(c, id, op == 26 ? K::Sampler : op == 34 ? K::Event : K::Other);
+            t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 8;
+            t.info.component_bits = 64;
+            t.name = op == 26 ? "sampler_t" : op == 34 ? "event_t" : "";
+            return true;
+        }
+        case 27: {  // OpTypeSampledImage
+            Type& t = newType(c, id, K::SampledImage);
+            t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 16;
+            return true;
+        }
+        case 28: {  // OpTypeArray
+            uint32_t e = sub(2);
+            uint64_t len = 0;
+            if (e == UINT32_MAX) return true;
+            if (!c.intConstant(c.word(3), &len) || len == 0)
+                return c.fail("array length is not a positive integer constant");
+            const Type elem = c.type(e);
+            if (elem.mem_size == 0) return c.fail("array element type has no size");
+            if (len * elem.mem_size > kMaxTypeBytes) return c.fail("array is larger than 256 MiB");
+            Type& t = newType(c, id, K::Array);
+            t.elem = e;
+            t.length = uint32_t(len);
+            t.stride = elem.mem_size;
+            t.mem_align = elem.mem_align;
+            t.info.byte_size = t.reg_size = t.mem_size = uint32_t(len) * elem.mem_size;
+            t.name = elem.name + "[" + std::to_string(len) + "]";
+            return true;
+        }
+        case 29: return c.fail("runtime arrays are not supported");
+        case 30: {  // OpTypeStruct, OpenCL C layout unless CPacked
+            std::vector<uint32_t> members;
+            for (uint32_t k = 2; k < c.words(); ++k) {
+                uint32_t m = sub(k);
+                if (m == UINT32_MAX) return true;
+                if (c.type(m).mem_size == 0) return c.fail("struct member type has no size");
+                members.push_back(m);
+            }
+            bool packed = c.decorated(id, 10);
+            uint32_t off = 0, align = 1;
+            std::vector<uint32_t> offsets;
+            for (uint32_t m : members) {
+                const Type& mt = c.type(m);
+                uint32_t a = packed ? 1 : mt.mem_align;
+                off = alignUp(off, a);
+                offsets.push_back(off);
+                off += mt.mem_size;
+                align = std::max(align, a);
+                if (off > kMaxTypeBytes) return c.fail("struct is larger than 256 MiB");
+            }
+            Type& t = newType(c, id, K::Struct);
+            t.members = std::move(members);
+            t.offsets = std::move(offsets);
+            t.mem_align = align;
+            t.info.byte_size = t.reg_size = t.mem_size = std::max<uint32_t>(alignUp(off, align), 1);
+            t.name = "struct";
+            if (!c.names[id].empty()) t.name = c.names[id];
+            return true;
+        }
+        case 31: {  // OpTypeOpaque
+            Type& t = newType(c, id, K::Other);
+            t.info.byte_size = t.reg_size = 0;
+            return true;
+        }
+        case 32:
+        case 39: {  // OpTypePointer, OpTypeForwardPointer
+            uint32_t storage = op == 32 ? c.word(2) : c.word(2);
+            uint32_t ptr_id = c.word(1);
+            Type* t;
+            if (c.ids[ptr_id].what == IdDef::TypeId) {
+                t = &c.m.types[c.ids[ptr_id].type];
+                if (t->info.kind != K::Pointer || t->elem != UINT32_MAX)
+                    return c.fail("type id defined twice");
+            } else {
+                t = &newType(c, ptr_id, K::Pointer);
+            }
+            t->info.component_bits = 64;
+            t->info.byte_size = t->reg_size = t->mem_size = t->mem_align = 8;
+            t->info.storage_class = storage;
+            if (op == 32) {
+                uint32_t e = sub(3);
+                if (e == UINT32_MAX) return true;
+                t->elem = e;
+                t->info.pointee = &c.m.types[e].info;
+                t->info.pointee_bytes = c.m.types[e].mem_size;
+            }
+            return true;
+        }
+        case 33: {  // OpTypeFunction
+            for (uint32_t k = 2; k < c.words(); ++k)
+                if (sub(k) == UINT32_MAX) return true;
+            newType(c, id, K::Function);
+            return true;
+        }
+        case 24: return c.fail("matrix types are not supported");
+        default: return c.fail("type is not supported");
     }
 }
 
@@ -285,12 +295,22 @@ static bool placeConstituent(DecodeCtx& c, const Type& t, uint32_t k, uint32_t s
     if (!c.ids[src].constant) return c.fail("constituent is not a constant");
     uint32_t want = UINT32_MAX, off = 0;
     switch (t.info.kind) {
-    case K::Vector: want = t.elem; off = k * t.stride; break;
-    case K::Array: want = t.elem; off = k * t.stride; break;
-    case K::Struct: want = t.members[k]; off = t.offsets[k]; break;
-    default: return c.fail("result type is not a composite");
+        case K::Vector:
+            want = t.elem;
+            off = k * t.stride;
+            break;
+        case K::Array:
+            want = t.elem;
+            off = k * t.stride;
+            break;
+        case K::Struct:
+            want = t.members[k];
+            off = t.offsets[k];
+            break;
+        default: return c.fail("result type is not a composite");
     }
-    if (!sameShape(c.type(st), c.type(want))) return c.fail("constituent " + std::to_string(k) + " has the wrong type");
+    if (!sameShape(c.type(st), c.type(want)))
+        return c.fail("constituent " + std::to_string(k) + " has the wrong type");
     std::memcpy(dst + off, c.m.reg_init.data() + c.reg(src), c.type(st).reg_size);
     return true;
 }
@@ -298,9 +318,19 @@ static bool placeConstituent(DecodeCtx& c, const Type& t, uint32_t k, uint32_t s
 bool declareConstant(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
     switch (op) {
-    case 1: case 41: case 42: case 43: case 44: case 45: case 46: case 48: case 49: case 50: case 51: break;
-    case 52: return c.fail("OpSpecConstantOp is not supported");
-    default: return false;
+        case 1:
+        case 41:
+        case 42:
+        case 43:
+        case 44:
+        case 45:
+        case 46:
+        case 48:
+        case 49:
+        case 50:
+        case 51: break;
+        case 52: return c.fail("OpSpecConstantOp is not supported");
+        default: return false;
     }
     uint32_t t = c.defineResult(c.word(1));
     if (t == UINT32_MAX) return true;
@@ -310,41 +340,51 @@ bool declareConstant(DecodeCtx& c) {
     const Type& ty = c.type(t);
     uint8_t* dst = c.m.reg_init.data() + def.reg;
     switch (op) {
-    case 41: case 42: case 48: case 49:
-        if (ty.info.kind != K::Bool) return c.fail("result type is not bool");
-        *dst = (op == 41 || op == 48) ? 1 : 0;
-        return true;
-    case 43: case 50: {
-        if (ty.info.kind != K::Int && ty.info.kind != K::Float) return c.fail("result type is not a scalar number");
-        uint32_t need = ty.info.component_bits > 32 ? 2 : 1;
-        if (c.words() != 3 + need) return c.fail("literal has the wrong number of words for its type");
-        uint64_t v = c.word(3);
-        if (need == 2) v |= uint64_t(c.word(4)) << 32;
-        std::memcpy(dst, &v, ty.reg_size);
-        if (ty.info.kind == K::Int) {
-            def.has_int = true;
-            def.int_value = ty.reg_size == 8 ? v : (v & ((uint64_t(1) << (8 * ty.reg_size)) - 1));
+        case 41:
+        case 42:
+        case 48:
+        case 49:
+            if (ty.info.kind != K::Bool) return c.fail("result type is not bool");
+            *dst = (op == 41 || op == 48) ? 1 : 0;
+            return true;
+        case 43:
+        case 50: {
+            if (ty.info.kind != K::Int && ty.info.kind != K::Float)
+                return c.fail("result type is not a scalar number");
+            uint32_t need = ty.info.component_bits > 32 ? 2 : 1;
+            if (c.words() != 3 + need) return c.fail("literal has the wrong number of words for its type");
+            uint64_t v = c.word(3);
+            if (need == 2) v |= uint64_t(c.word(4)) << 32;
+            std::memcpy(dst, &v, ty.reg_size);
+            if (ty.info.kind == K::Int) {
+                def.has_int = true;
+                def.int_value = ty.reg_size == 8 ? v : (v & ((uint64_t(1) << (8 * ty.reg_size)) - 1));
+            }
+            return true;
         }
-        return true;
-    }
-    case 44: case 51: {
-        uint32_t n = c.words() - 3;
-        uint32_t want = ty.info.kind == K::Vector ? ty.info.components
-                        : ty.info.kind == K::Array ? ty.length
-                        : ty.info.kind == K::Struct ? uint32_t(ty.members.size()) : UINT32_MAX;
-        if (want == UINT32_MAX) return c.fail("result type is not a composite");
-        if (n != want) return c.fail("has " + std::to_string(n) + " constituents, the type needs " + std::to_string(want));
-        for (uint32_t k = 0; k < n; ++k)
-            if (!placeConstituent(c, ty, k, c.word(3 + k), c.m.reg_init.data() + def.reg)) return true;
-        return true;
-    }
-    case 45: {  // OpConstantSampler: addressing mode, normalized, filter packed into the 8-byte value
-        uint64_t v = uint64_t(c.word(3)) | (uint64_t(c.word(4)) << 8) | (uint64_t(c.word(5)) << 16) | (1ull << 32);
-        std::memcpy(dst, &v, 8);
-        return true;
-    }
-    default:  // OpConstantNull, OpUndef: zero bytes
-        return true;
+        case 44:
+        case 51: {
+            uint32_t n = c.words() - 3;
+            uint32_t want = ty.info.kind == K::Vector   ? ty.info.components
+                            : ty.info.kind == K::Array  ? ty.length
+                            : ty.info.kind == K::Struct ? uint32_t(ty.members.size())
+                                                        : UINT32_MAX;
+            if (want == UINT32_MAX) return c.fail("result type is not a composite");
+            if (n != want)
+                return c.fail("has " + std::to_string(n) + " constituents, the type needs " +
+                              std::to_string(want));
+            for (uint32_t k = 0; k < n; ++k)
+                if (!placeConstituent(c, ty, k, c.word(3 + k), c.m.reg_init.data() + def.reg)) return true;
+            return true;
+        }
+        case 45: {  // OpConstantSampler: addressing mode, normalized, filter packed into the 8-byte value
+            uint64_t v =
+                uint64_t(c.word(3)) | (uint64_t(c.word(4)) << 8) | (uint64_t(c.word(5)) << 16) | (1ull << 32);
+            std::memcpy(dst, &v, 8);
+            return true;
+        }
+        default:  // OpConstantNull, OpUndef: zero bytes
+            return true;
     }
 }
 

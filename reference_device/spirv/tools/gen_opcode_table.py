@@ -4,7 +4,8 @@ checked-in output). Each opcode gets its name and a compact operand-shape string
   t result type   r result id   i id   j optional id   I ids to the end   l literal word   o optional word
   s literal string   S optional string   L literal words to the end   P (literal,id) pairs   Q (id,id) pairs
   R (id,literal) pairs   x ext-inst number followed by ids   M memory access (optional, may carry literals)
-  E enum that may carry literal parameters (rest literal)   G image operands (optional, rest ids)"""
+  E enum that may carry literal parameters (rest literal)   G image operands (optional, rest ids)
+Format the output with clang-format-14 -i afterwards."""
 import json, sys
 grammar = json.load(open(sys.argv[1] if len(sys.argv) > 1 else
                          '/usr/include/spirv/unified1/spirv.core.grammar.json'))
