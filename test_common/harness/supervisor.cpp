@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -77,6 +78,8 @@ std::string describeExit(int wstatus) {
     return "worker process ended";
 }
 
+constexpr double kWorkerStartSeconds = 120.0;
+
 }  // namespace
 
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
@@ -93,7 +96,11 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         for (;;) {
             int wait_ms = -1;
             if (timeout_seconds > 0) {
-                double left = timeout_seconds * 1000.0 -
+                // Starting a worker (loading the manifest, opening the device) is not part of any case:
+                // it gets its own allowance so a loaded machine does not turn start-up into a Timeout.
+                bool starting = running.empty() && done_by_this_worker == 0;
+                double limit = starting ? std::max(timeout_seconds, kWorkerStartSeconds) : timeout_seconds;
+                double left = limit * 1000.0 -
                               std::chrono::duration<double, std::milli>(Clock::now() - started).count();
                 wait_ms = left <= 0 ? 0 : static_cast<int>(left) + 1;
             }
@@ -159,7 +166,9 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
             r.message = describeExit(wstatus) + " while running this case";
         } else if (done_by_this_worker == 0) {
             // The worker died before starting any case: a new one would too. Give up on the rest.
-            std::string why = timed_out ? "worker did not start within the timeout" : describeExit(wstatus);
+            std::string why = timed_out ? "worker did not start within " +
+                                              secondsText(std::max(timeout_seconds, kWorkerStartSeconds))
+                                        : describeExit(wstatus);
             for (; next < case_names.size(); ++next) {
                 CaseResult e;
                 e.name = case_names[next];
