@@ -88,5 +88,25 @@ TEST_F(OclStd, VloadnOutOfBoundsIsReported) {
     EXPECT_NE(r.error.find("global (9,0,0)"), std::string::npos) << r.error;
 }
 
+TEST_F(OclStd, VloadHalfAndVstoreHalfWithRounding) {
+    ASSERT_TRUE(module_);
+    // 1.0, 2049 is not a half (0x6800 is 2048), 0x3555 ~ 1/3, 65504 (times 3 overflows), -0
+    std::vector<uint16_t> in = {0x3c00, 0x6800, 0x3555, 0x7bff, 0x8000};
+    std::vector<float> f(in.size());
+    std::vector<uint16_t> h(in.size());
+    LaunchResult r = run(*module_, "halfio", {buffer(in), buffer(f), buffer(h)}, range1(in.size(), 1));
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(f[0], 1.0f);
+    EXPECT_EQ(f[1], 2048.0f);
+    EXPECT_EQ(f[2], 0x1.554p-2f);
+    EXPECT_EQ(f[3], 65504.0f);
+    EXPECT_TRUE(f[4] == 0.0f && std::signbit(f[4]));
+    EXPECT_EQ(h[0], 0x4200);  // 3.0
+    EXPECT_EQ(h[1], 0x6e00);  // 6144
+    EXPECT_EQ(h[2], 0x3bff);  // 3 * 0x1.554p-2 = 0x1.ffep-1 is exact in half: 0x3bff
+    EXPECT_EQ(h[3], 0x7bff);  // toward zero: overflow gives the largest finite half, not infinity
+    EXPECT_EQ(h[4], 0x8000);
+}
+
 }  // namespace
 }  // namespace refdev::spirv::test
