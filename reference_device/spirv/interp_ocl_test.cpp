@@ -108,5 +108,22 @@ TEST_F(OclStd, VloadHalfAndVstoreHalfWithRounding) {
     EXPECT_EQ(h[4], 0x8000);
 }
 
+TEST_F(OclStd, FractAndFrexpWriteTheirSecondResultThroughThePointer) {
+    ASSERT_TRUE(module_);
+    std::vector<float> x = {1.75f, -1.25f, 0.0f, 1024.5f, -0.0f, 3.0f, 1e-3f, -7.5f};
+    std::vector<float> fr(16, -9.0f), fl(8, -9.0f);
+    std::vector<uint32_t> ex(8, 99);
+    LaunchResult r = run(*module_, "ptrout", {buffer(x), buffer(fr), buffer(fl), buffer(ex)}, range1(8, 4));
+    ASSERT_TRUE(r.ok) << r.error;
+    for (size_t i = 0; i < x.size(); ++i) {
+        EXPECT_EQ(fl[i], std::floor(x[i])) << i;
+        EXPECT_EQ(fr[i], x[i] - std::floor(x[i])) << i;
+        int e = 0;
+        float m = std::frexp(x[i], &e);
+        EXPECT_EQ(fr[8 + i], m) << i;
+        EXPECT_EQ(int32_t(ex[i]), e) << i;
+    }
+}
+
 }  // namespace
 }  // namespace refdev::spirv::test

@@ -15,7 +15,18 @@ namespace {
 
 using K = TypeInfo::Kind;
 
-enum Shape : uint8_t { IntOp, FloatOp, SelectOp, LoadN, StoreN, LoadHalf, StoreHalf, Geometric, ScalarInt };
+enum Shape : uint8_t {
+    IntOp,
+    FloatOp,
+    SelectOp,
+    LoadN,
+    StoreN,
+    LoadHalf,
+    StoreHalf,
+    Geometric,
+    ScalarInt,
+    PtrOut
+};
 enum N : uint16_t {
     Acos = 0,
     Asin = 3,
@@ -81,6 +92,12 @@ enum N : uint16_t {
     Distance = 105,
     Length = 106,
     Normalize = 107,
+    Fract = 30,
+    Frexp = 31,
+    LgammaR = 36,
+    Modf = 45,
+    Remquo = 52,
+    Sincos = 58,
     FastDistance = 108,
     FastLength = 109,
     FastNormalize = 110,
@@ -425,6 +442,51 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
                 }
             }
         }
+        case PtrOut: {  // fract, modf, sincos (float out); frexp, remquo, lgamma_r (int out): last operand
+                        // points to it
+            const uint32_t last = count - 1, n = in.n;
+            const bool int_out = in.sub == Frexp || in.sub == Remquo || in.sub == LgammaR;
+            const uint32_t out_bytes = int_out ? 4 : w;
+            uint8_t* dst = g.access(lane, in, rd<uint64_t>(regs, reg(last)), size_t(n) * out_bytes, true);
+            if (!dst) return false;
+            uint8_t tmp[128];
+            for (uint32_t i = 0; i < n; ++i) {
+                const double x = loadF(regs + reg(0) + i * w, w);
+                const double y = count > 2 ? loadF(regs + reg(1) + i * w, w) : 0.0;
+                double r = 0, second = 0;
+                int k = 0;
+                switch (in.sub) {
+                    case Fract: {
+                        // fract returns min(x - floor(x), the largest value below 1) in the result type
+                        const double below_one = w == 2   ? 0x1.ffcp-1
+                                                 : w == 4 ? double(0x1.fffffep-1f)
+                                                          : 0x1.fffffffffffffp-1;
+                        second = std::floor(x);
+                        r = std::isnan(x)   ? x
+                            : std::isinf(x) ? std::copysign(0.0, x)
+                                            : std::fmin(x - second, below_one);
+                        break;
+                    }
+                    case Modf: r = std::modf(x, &second); break;
+                    case Sincos:
+                        r = std::sin(x);
+                        second = std::cos(x);
+                        break;
+                    case Frexp: r = std::frexp(x, &k); break;
+                    case Remquo: r = std::remquo(x, y, &k); break;
+                    default: r = lgamma_r(x, &k); break;
+                }
+                storeF(tmp + i * w, w, r);
+                if (int_out) {
+                    const int32_t k32 = k;
+                    std::memcpy(dst + i * 4, &k32, 4);
+                } else {
+                    storeF(dst + i * w, w, second);
+                }
+            }
+            std::memcpy(regs + in.res, tmp, size_t(n) * w);
+            return true;
+        }
         case LoadN:
         case LoadHalf: {  // (offset, p): element offset*n from p
             uint64_t offset = loadU(regs + reg(0), cw(0));
@@ -596,6 +658,27 @@ bool decodeOclStd(DecodeCtx& c) {
             in.flags = FloatOp;
             ok = need(1) && isFloat(rt);
             break;
+        case Fract:
+        case Modf:
+        case Sincos:
+        case Frexp:
+        case LgammaR:
+        case Remquo: {
+            in.flags = PtrOut;
+            const size_t count = number == Remquo ? 3 : 2;
+            ok = need(count) && isFloat(rt) && ops.back()->info.kind == K::Pointer &&
+                 ops.back()->elem != UINT32_MAX;
+            for (size_t k = 0; ok && k + 1 < count; ++k) ok = sameShape(*ops[k], rt);
+            if (ok) {
+                const Type& pointee = c.type(ops.back()->elem);
+                const bool int_out = number == Frexp || number == Remquo || number == LgammaR;
+                ok = int_out ? (isInt(pointee) && pointee.info.component_bits == 32 &&
+                                pointee.info.components == rt.info.components)
+                             : sameShape(pointee, rt);
+            }
+            if (!ok) c.fail("needs gentype operands and a pointer to the second result");
+            break;
+        }
         case Ldexp:
         case Pown:
         case Rootn:
