@@ -466,10 +466,15 @@ bool Loader::globalVariable() {
 }
 
 std::string typeName(const Module& m, const Type& t) {
-    if (!t.name.empty()) return t.name;
-    if (t.info.kind == TypeInfo::Kind::Pointer && t.elem != UINT32_MAX)
-        return typeName(m, m.types[t.elem]) + "*";
-    return "";
+    // Iterative with a depth limit: forward pointers can make a pointer type point to itself.
+    std::string stars;
+    const Type* cur = &t;
+    for (int depth = 0; depth < 8 && cur->name.empty(); ++depth) {
+        if (cur->info.kind != TypeInfo::Kind::Pointer || cur->elem == UINT32_MAX) return "";
+        stars += "*";
+        cur = &m.types[cur->elem];
+    }
+    return cur->name.empty() ? "" : cur->name + stars;
 }
 
 bool Loader::reflect() {
