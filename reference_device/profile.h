@@ -9,19 +9,19 @@
 namespace refdev {
 
 struct ExtensionEntry {
-    std::string name;     // OpenCL extension name, e.g. "cl_intel_subgroup_2d_block_io"
+    std::string name;  // OpenCL extension name, e.g. "cl_intel_subgroup_2d_block_io"
     uint32_t major = 1, minor = 0, patch = 0;
 };
 
 struct Profile {
-    std::string name;                       // "xe_hpc", "xe_hpg"
-    std::string device_name;                // shown by clinfo
-    std::vector<uint32_t> sub_group_sizes;  // ascending; CL_DEVICE_SUB_GROUP_SIZES_INTEL
-    uint32_t default_sub_group_size = 16;   // used when a kernel has no SubgroupSize execution mode
-    std::vector<ExtensionEntry> extensions; // OpenCL extensions reported
+    std::string name;                           // "xe_hpc", "xe_hpg"
+    std::string device_name;                    // shown by clinfo
+    std::vector<uint32_t> sub_group_sizes;      // ascending; CL_DEVICE_SUB_GROUP_SIZES_INTEL
+    uint32_t default_sub_group_size = 16;       // used when a kernel has no SubgroupSize execution mode
+    std::vector<ExtensionEntry> extensions;     // OpenCL extensions reported
     std::vector<std::string> spirv_extensions;  // OpExtension names the loader accepts
     std::vector<uint32_t> spirv_capabilities;   // OpCapability values the loader accepts
-    uint32_t mma_n = 0;                      // MMA N (0: no MMA)
+    uint32_t mma_n = 0;                         // MMA N (0: no MMA)
     bool fp16 = true, fp64 = true, images = true;
     uint32_t max_work_group_size = 1024;
 
