@@ -5,7 +5,7 @@
 #      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
 #      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check'
-# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
+# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -35,6 +35,16 @@ for profile in xe_hpc xe_hpg; do
         --json=build/ci/results_$profile.json --junit=build/ci/results_$profile.xml \
         --log=build/ci/run_$profile.log ${CTS_CI_SUITE_ARGS:-}
 done
+
+# Mutation campaign: every planted driver bug must fail at least one case, the clean device none.
+if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
+    step "fault campaign (subgroups)" python3 scripts/fault_campaign.py subgroups --build-dir build \
+        --faults-source reference_device/ext/subgroups/faults.cpp --profile xe_hpc --profile xe_hpg --show 1
+    # No OpenCL-table shape needs padding, so padding_not_zeroed is caught only by the extended cases.
+    step "fault campaign (2d_block_io)" python3 scripts/fault_campaign.py 2d_block_io --build-dir build \
+        --faults-source reference_device/ext/2d_block_io/faults.cpp --profile xe_hpc --runner-arg=--extended \
+        --show 1
+fi
 
 if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then
     step "configure (asan)" cmake --preset asan
