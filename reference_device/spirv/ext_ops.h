@@ -91,6 +91,9 @@ public:
     // True when operand k has the same bytes in every active lane.
     bool uniform(uint32_t k) const;
     bool allActive() const;  // every lane of the sub-group reached the instruction
+    // A full sub-group (lanes() == maxLanes()) all of whose invocations reached the instruction: what
+    // block IO, 2D block IO and MMA require.
+    bool fullSubgroup() const { return lanes() == maxLanes() && allActive(); }
 };
 
 struct ExtOpInfo {

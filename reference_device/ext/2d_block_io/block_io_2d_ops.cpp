@@ -104,7 +104,7 @@ bool decode(OpContext& ctx, Operands* o) {
     // invocations within the subgroup execute the same dynamic instance of this instruction".
     if (!isPow2(ctx.maxLanes()))
         return ub("behavior is undefined unless the SubgroupMaxSize is a power of two");
-    if (ctx.lanes() != ctx.maxLanes() || !ctx.allActive())
+    if (!ctx.fullSubgroup())
         return ub(
             "behavior is undefined unless this is a full subgroup and all invocations execute the same "
             "dynamic instance of this instruction");

@@ -15,17 +15,12 @@ namespace {
 // Checks shared by reads and writes; false after reporting undefined behaviour.
 bool checkBlockPreconditions(OpContext& ctx, const char* op, uint32_t alignment) {
     const uint32_t lane = firstActiveLane(ctx);
-    if (!fullSubgroupActive(ctx)) {
-        ctx.undefinedBehavior(lane, std::string(op) + ": executed by a partial sub-group (" +
-                                        std::to_string(ctx.lanes()) + " invocations of SubgroupMaxSize " +
-                                        std::to_string(ctx.maxLanes()) + ") or not by every invocation");
-        return false;
-    }
-    if (!operandUniform(ctx, 0)) {
+    if (!requireFullSubgroup(ctx, op)) return false;
+    if (!ctx.uniform(0)) {
         ctx.undefinedBehavior(lane, std::string(op) + ": Ptr is not uniform across the sub-group");
         return false;
     }
-    uint64_t address = operandUint(ctx, lane, 0);
+    uint64_t address = ctx.getUint(lane, 0);
     if (address % alignment != 0) {
         ctx.undefinedBehavior(
             lane, std::string(op) + ": Ptr 0x" +
@@ -61,7 +56,7 @@ void executeBlockRead(OpContext& ctx) {
     const TypeInfo& type = ctx.resultType();
     const uint32_t bytes = type.component_bits / 8;
     if (!checkPointee(ctx, op, bytes, "Result Type")) return;
-    const uint64_t base = operandUint(ctx, firstActiveLane(ctx), 0);
+    const uint64_t base = ctx.getUint(firstActiveLane(ctx), 0);
     const Faults& faults = ctx.faults();
     const uint64_t stride = faults.has("block_read_stride_simd16") ? 16 : ctx.maxLanes();
     const bool split64 = bytes == 8 && faults.has("block_read_64bit_as_2x32");
@@ -93,7 +88,7 @@ void executeBlockWrite(OpContext& ctx) {
     const TypeInfo& type = ctx.operandType(1);
     const uint32_t bytes = type.component_bits / 8;
     if (!checkPointee(ctx, op, bytes, "Data")) return;
-    const uint64_t base = operandUint(ctx, firstActiveLane(ctx), 0);
+    const uint64_t base = ctx.getUint(firstActiveLane(ctx), 0);
     uint32_t components = type.components;
     if (components > 1 && ctx.faults().has("block_write_drops_last_component")) --components;
 

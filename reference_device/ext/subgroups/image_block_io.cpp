@@ -20,17 +20,12 @@ struct BlockOrigin {
 
 bool prepare(OpContext& ctx, const char* op, BlockOrigin* origin) {
     const uint32_t lane = firstActiveLane(ctx);
-    if (!fullSubgroupActive(ctx)) {
-        ctx.undefinedBehavior(lane, std::string(op) + ": executed by a partial sub-group (" +
-                                        std::to_string(ctx.lanes()) + " invocations of SubgroupMaxSize " +
-                                        std::to_string(ctx.maxLanes()) + ") or not by every invocation");
-        return false;
-    }
-    if (!operandUniform(ctx, 0)) {
+    if (!requireFullSubgroup(ctx, op)) return false;
+    if (!ctx.uniform(0)) {
         ctx.undefinedBehavior(lane, std::string(op) + ": Image is not uniform across the sub-group");
         return false;
     }
-    if (!operandUniform(ctx, 1)) {
+    if (!ctx.uniform(1)) {
         ctx.undefinedBehavior(lane, std::string(op) + ": Coordinate is not uniform across the sub-group");
         return false;
     }

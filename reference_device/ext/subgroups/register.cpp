@@ -1,5 +1,6 @@
 // Registers the SPV_INTEL_subgroups instructions with the interpreter.
 #include <cstring>
+#include <string>
 
 #include "reference_device/ext/subgroups/subgroups_ops.h"
 
@@ -12,39 +13,19 @@ void fillUndefined(uint8_t* dst, uint32_t bytes) {
     for (uint32_t i = 0; i < bytes; ++i) dst[i] = pattern[i % 4];
 }
 
-bool operandUniform(const OpContext& ctx, uint32_t k) {
-    const uint32_t size = ctx.operandType(k).byte_size;
-    const uint8_t* first = nullptr;
-    for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
-        if (!ctx.active(lane)) continue;
-        const uint8_t* v = ctx.operand(lane, k);
-        if (!first)
-            first = v;
-        else if (std::memcmp(first, v, size) != 0)
-            return false;
-    }
-    return true;
-}
-
-bool fullSubgroupActive(const OpContext& ctx) {
-    if (ctx.lanes() != ctx.maxLanes()) return false;
-    for (uint32_t lane = 0; lane < ctx.lanes(); ++lane)
-        if (!ctx.active(lane)) return false;
-    return true;
-}
-
-uint64_t operandUint(const OpContext& ctx, uint32_t lane, uint32_t k) {
-    uint32_t bytes = ctx.operandType(k).component_bits / 8;
-    if (bytes == 0 || bytes > 8) bytes = 4;
-    uint64_t v = 0;
-    std::memcpy(&v, ctx.operand(lane, k), bytes);
-    return v;
-}
-
 uint32_t firstActiveLane(const OpContext& ctx) {
     for (uint32_t lane = 0; lane < ctx.lanes(); ++lane)
         if (ctx.active(lane)) return lane;
     return 0;
+}
+
+bool requireFullSubgroup(OpContext& ctx, const char* op) {
+    if (ctx.fullSubgroup()) return true;
+    ctx.undefinedBehavior(firstActiveLane(ctx),
+                          std::string(op) + ": executed by a partial sub-group (" +
+                              std::to_string(ctx.lanes()) + " invocations of SubgroupMaxSize " +
+                              std::to_string(ctx.maxLanes()) + ") or not by every invocation");
+    return false;
 }
 
 }  // namespace subgroups

@@ -47,7 +47,7 @@ void deliver(OpContext& ctx, uint32_t lane, Pick pick) {
 }
 
 uint32_t index32(const OpContext& ctx, uint32_t lane, uint32_t k) {
-    return uint32_t(operandUint(ctx, lane, k));
+    return uint32_t(ctx.getUint(lane, k));
 }
 
 }  // namespace

@@ -27,13 +27,9 @@ void executeImageBlockWrite(OpContext& ctx);
 // checker that wrongly compares an undefined value sees something no correct value equals.
 void fillUndefined(uint8_t* dst, uint32_t bytes);
 
-// Operand k holds the same bytes in every active lane.
-bool operandUniform(const OpContext& ctx, uint32_t k);
-// Every invocation of a full sub-group (lanes() == maxLanes()) reached the instruction.
-bool fullSubgroupActive(const OpContext& ctx);
-// A scalar integer operand of up to 64 bits, zero-extended.
-uint64_t operandUint(const OpContext& ctx, uint32_t lane, uint32_t k);
 // The first active lane (for reporting), or 0.
 uint32_t firstActiveLane(const OpContext& ctx);
+// Block IO needs the whole sub-group: false after reporting undefined behaviour when it is partial.
+bool requireFullSubgroup(OpContext& ctx, const char* op);
 
 }  // namespace refdev::spirv::subgroups
