@@ -60,8 +60,8 @@ protected:
         EXPECT_TRUE(messages_.empty()) << messages_[0];
     }
     // The enqueue failed with CL_OUT_OF_RESOURCES and one message names the kernel, the instruction, the
-    // work-item (`work_item`: a prefix of the interpreter's "work-item global (x,y,z) ..." text) and the
-    // rule.
+    // work-item (`work_item`: part of the interpreter's "work-item global (x,y,z) local ..." text) and the
+    // rule (`rule_words`: each must appear).
     void expectUndefined(cl_int err, const char* kernel_name, const char* opcode,
                          const std::string& work_item, std::initializer_list<const char*> rule_words) {
         EXPECT_EQ(err, CL_OUT_OF_RESOURCES);
