@@ -5,10 +5,21 @@
 
 namespace refdev {
 
+// hang and crash act at kernel enqueue (kernel_launch.cpp); the query faults in the ICD's info queries.
 std::vector<FaultInfo> coreFaults() {
     return {
         {"hang", "every kernel enqueue never returns (tests the runner's per-case timeout)"},
         {"crash", "the process dies with SIGSEGV at every kernel enqueue (tests crash isolation)"},
+        // Query faults (reference_device/icd): driver bugs in what the device reports, not in execution.
+        {"spirv_queries_omit_new_extensions",
+         "CL_DEVICE_SPIRV_EXTENSIONS_KHR / _CAPABILITIES_KHR omit SPV_INTEL_2d_block_io and "
+         "SPV_INTEL_subgroup_matrix_multiply_accumulate and their capabilities (modules still build)"},
+        {"sub_group_sizes_unsorted_duplicate",
+         "CL_DEVICE_SUB_GROUP_SIZES_INTEL lists the sizes largest first with the smallest repeated"},
+        {"compile_sub_group_size_query_zero",
+         "CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL reports 0 for a kernel with SubgroupSize"},
+        {"extension_version_2d_block_io_1_0",
+         "CL_DEVICE_EXTENSIONS_WITH_VERSION reports cl_intel_subgroup_2d_block_io as version 1.0.0"},
     };
 }
 

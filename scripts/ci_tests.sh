@@ -44,6 +44,10 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
     step "fault campaign (2d_block_io)" python3 scripts/fault_campaign.py 2d_block_io --build-dir build \
         --faults-source reference_device/ext/2d_block_io/faults.cpp --profile xe_hpc --runner-arg=--extended \
         --show 1
+    # The query faults of the ICD (reference_device/faults.cpp); every api case they target runs on xe_hpc.
+    step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
+        --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_1_0 \
+        --profile xe_hpc --show 1
 fi
 
 if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then

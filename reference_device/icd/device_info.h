@@ -20,7 +20,8 @@ constexpr cl_ulong kGlobalMemSize = 4ull << 30;
 constexpr cl_uint kImagePitchAlignment = 4;        // pixels, for images created from buffers
 constexpr cl_uint kImageBaseAddressAlignment = 4;  // pixels
 
-std::vector<cl_name_version> extensionsWithVersion(const Profile& profile);
+// The profile's extensions with versions, as changed by the planted query faults (REFDEV_FAULTS).
+std::vector<cl_name_version> extensionsWithVersion(const Profile& profile, const Faults& faults);
 cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t size, void* value,
                   size_t* size_ret);
 

@@ -294,8 +294,12 @@ cl_int CL_API_CALL GetKernelSubGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_
         case CL_KERNEL_MAX_NUM_SUB_GROUPS:
             return infoValue<size_t>(size, value, ret, (kMaxWorkGroupSize + sg - 1) / sg);
         case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return infoValue<size_t>(size, value, ret, 0);
-        case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
-            return infoValue<size_t>(size, value, ret, k->info->required_sub_group_size);
+        case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: {
+            size_t compiled = k->info->required_sub_group_size;
+            // A driver that forgets the SubgroupSize execution mode when answering the query.
+            if (thePlatform()->faults.has("compile_sub_group_size_query_zero")) compiled = 0;
+            return infoValue<size_t>(size, value, ret, compiled);
+        }
         default: return CL_INVALID_VALUE;
     }
 }

@@ -80,7 +80,7 @@ cl_int CL_API_CALL GetPlatformInfo(cl_platform_id platform, cl_platform_info nam
         case CL_PLATFORM_VENDOR: return infoString(size, value, size_ret, "spirv_intel_cts project");
         case CL_PLATFORM_EXTENSIONS: return infoString(size, value, size_ret, p->extensions);
         case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-            return infoArray(size, value, size_ret, extensionsWithVersion(*p->profile));
+            return infoArray(size, value, size_ret, extensionsWithVersion(*p->profile, p->faults));
         case CL_PLATFORM_HOST_TIMER_RESOLUTION: return infoValue<cl_ulong>(size, value, size_ret, 0);
         case CL_PLATFORM_ICD_SUFFIX_KHR: return infoString(size, value, size_ret, "RefDev");
         default: return CL_INVALID_VALUE;
