@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Writes a self-contained HTML summary of spirv_intel_cts JSON reports (--json=FILE or merge_results.py).
+
+The page has a header (platform, device, driver, seed, quick/extended, command, totals by status), then one
+grid per top-level group: rows are the second level of the case name (the operation, e.g. shuffle_down),
+columns the third level (e.g. the type or element size), and each cell counts its cases by status, coloured
+red when any case failed (Fail, Crash, Timeout, InternalError), green when all passed, grey when none was
+supported. Then it lists every case that neither passed nor was NotSupported, with its message, and the
+NotSupported reasons with their counts. Several inputs are merged first with the rules of merge_results.py
+(same device and seed, no case twice). Bad input (missing file, not JSON, not a runner report) is one error
+line and exit 2.
+
+Usage: results_html.py report.json [more.json ...] -o summary.html [--title TEXT]
+"""
+
+import argparse
+import html
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import merge_results  # noqa: E402  (same directory; shares the report loader and the shard rules)
+
+STATUS_ORDER = ("Pass", "Fail", "Crash", "Timeout", "InternalError", "NotSupported")
+BAD = ("Fail", "Crash", "Timeout", "InternalError")
+# Reports that carry only the CTS words ("results") and no "cases" details.
+WORD_STATUS = {"pass": "Pass", "skip": "NotSupported", "fail": "Fail"}
+
+CSS = """
+body { font-family: sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.85em; }
+th, td { border: 1px solid #bbb; padding: 3px 6px; text-align: center; vertical-align: top; }
+th { background: #eee; } th.row { text-align: left; }
+table.meta th, table.meta td { text-align: left; }
+td.bad { background: #f4a6a6; } td.good { background: #a8e0a8; } td.mixed { background: #d8f0c8; }
+td.unsup { background: #d0d0d0; } td.empty { background: #fff; }
+pre { margin: 0; text-align: left; white-space: pre-wrap; font-size: 0.95em; }
+span.n { display: block; white-space: nowrap; }
+"""
+CELL_LETTERS = (("Pass", "pass"), ("fail", "fail"), ("NotSupported", "skip"), ("other", "other"))
+
+
+def natural_key(text):
+    """Orders i8 < i16 < i32 and sg8 < sg16 instead of by characters."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
+
+
+def load_reports(paths):
+    """Returns one report dict; raises merge_results.MergeError on bad input."""
+    try:
+        doc = merge_results.load(paths[0]) if len(paths) == 1 else merge_results.merge(paths)
+    except (TypeError, AttributeError) as err:  # e.g. a list where a name string belongs
+        raise merge_results.MergeError("not a runner JSON report (wrong shape: %s)" % err)
+    cases = doc.get("cases") or []
+    if not cases:
+        cases = [{"name": n, "status": WORD_STATUS.get(w, "Fail") if isinstance(w, str) else "Fail",
+                  "message": ""} for n, w in sorted(doc["results"].items())]
+    for c in cases:
+        if not isinstance(c["name"], str) or not isinstance(c["status"], str):
+            raise merge_results.MergeError("case name and status must be strings: %r" % (c,))
+        if not isinstance(c.get("message", ""), str):
+            raise merge_results.MergeError("case %s: message is not a string" % c["name"])
+    return doc, cases
+
+
+def cell_kind(counts):
+    if any(counts.get(s) for s in BAD):
+        return "bad"
+    total = sum(counts.values())
+    if total == 0:
+        return "empty"
+    if counts.get("Pass", 0) == total:
+        return "good"
+    if counts.get("NotSupported", 0) == total:
+        return "unsup"
+    return "mixed"
+
+
+def build_grids(cases):
+    """{group: {row: {column: {status: count}}}} from dotted case names."""
+    grids = {}
+    for c in cases:
+        parts = c["name"].split(".")
+        group = parts[0]
+        row = parts[1] if len(parts) > 1 else "(none)"
+        col = parts[2] if len(parts) > 2 else "(none)"
+        cell = grids.setdefault(group, {}).setdefault(row, {}).setdefault(col, {})
+        cell[c["status"]] = cell.get(c["status"], 0) + 1
+    return grids
+
+
+def cell_html(counts):
+    kind = cell_kind(counts)
+    if kind == "empty":
+        return '<td class="empty"></td>'
+    fail = sum(counts.get(s, 0) for s in BAD)
+    other = sum(n for s, n in counts.items() if s not in STATUS_ORDER)
+    values = {"Pass": counts.get("Pass", 0), "fail": fail, "NotSupported": counts.get("NotSupported", 0),
+              "other": other}
+    detail = ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items()))
+    spans = "".join('<span class="n">%d %s</span>' % (values[key], word)
+                    for key, word in CELL_LETTERS if values[key])
+    return '<td class="%s" title="%s">%s</td>' % (kind, html.escape(detail), spans)
+
+
+def grid_html(group, rows):
+    cols = sorted({col for cells in rows.values() for col in cells}, key=natural_key)
+    out = ["<h2>%s</h2>" % html.escape(group), '<table class="grid">',
+           "<tr><th></th>%s</tr>" % "".join("<th>%s</th>" % html.escape(c) for c in cols)]
+    for row in sorted(rows, key=natural_key):
+        cells = "".join(cell_html(rows[row].get(col, {})) for col in cols)
+        out.append('<tr><th class="row">%s</th>%s</tr>' % (html.escape(row), cells))
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def flag_text(doc, key):
+    if key in doc:
+        return "yes" if doc[key] else "no"
+    # Older reports lack the key; the command line still says whether the flag was given.
+    return "yes" if ("--" + key) in str(doc.get("cmd", "")).split() else "no (not recorded; absent from cmd)"
+
+
+def render(doc, cases, title):
+    e = html.escape
+    totals = {}
+    for c in cases:
+        totals[c["status"]] = totals.get(c["status"], 0) + 1
+    total_text = ", ".join("%d %s" % (totals[s], s) for s in sorted(
+        totals, key=lambda s: (STATUS_ORDER.index(s) if s in STATUS_ORDER else len(STATUS_ORDER), s)))
+    meta = [("Platform", doc.get("platform", "")), ("Device", doc.get("device", "")),
+            ("Driver", doc.get("driver", "")), ("Seed", doc.get("seed", "")),
+            ("Quick", flag_text(doc, "quick")), ("Extended", flag_text(doc, "extended")),
+            ("Command", doc.get("cmd", "")), ("Cases", "%d: %s" % (len(cases), total_text or "none"))]
+    if doc.get("shards"):
+        meta.append(("Shards", "; ".join("%s (%s cases)" % (s.get("file", "?"), s.get("cases", "?"))
+                                         for s in doc["shards"] if isinstance(s, dict))))
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', "<title>%s</title>" % e(title),
+           "<style>%s</style></head><body>" % CSS, "<h1>%s</h1>" % e(title), '<table class="meta">']
+    out += ["<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))) for k, v in meta]
+    out.append("</table>")
+    errors = doc.get("errors") or []
+    if errors:
+        out.append("<h2>Run-level errors</h2><ul>%s</ul>" % "".join(
+            "<li><pre>%s</pre></li>" % e(str(x)) for x in errors))
+    out.append("<p>Cells: rows are the operation (second name level), columns the third level; red: a case "
+               "failed, crashed, timed out or hit an internal error; green: all passed; pale green: passes "
+               "and NotSupported; grey: all NotSupported.</p>")
+    grids = build_grids(cases)
+    for group in sorted(grids, key=natural_key):
+        out.append(grid_html(group, grids[group]))
+    bad = [c for c in cases if c["status"] not in ("Pass", "NotSupported")]
+    out.append("<h2>Cases that did not pass (%d)</h2>" % len(bad))
+    if bad:
+        out.append('<table class="fails"><tr><th>case</th><th>status</th><th>message</th></tr>')
+        out += ['<tr><td class="row">%s</td><td class="bad">%s</td><td><pre>%s</pre></td></tr>' % (
+            e(c["name"]), e(c["status"]), e(c.get("message", ""))) for c in bad]
+        out.append("</table>")
+    reasons = {}
+    for c in cases:
+        if c["status"] == "NotSupported":
+            reason = c.get("message", "") or "(no reason given)"
+            reasons[reason] = reasons.get(reason, 0) + 1
+    out.append("<h2>NotSupported reasons (%d cases)</h2>" % totals.get("NotSupported", 0))
+    if reasons:
+        out.append('<table class="reasons"><tr><th>reason</th><th>cases</th></tr>')
+        out += ["<tr><td><pre>%s</pre></td><td>%d</td></tr>" % (e(r), n)
+                for r, n in sorted(reasons.items(), key=lambda rn: (-rn[1], rn[0]))]
+        out.append("</table>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="HTML summary of spirv_intel_cts JSON reports.")
+    ap.add_argument("reports", nargs="+", help="runner --json reports (shards are merged) or a merged report")
+    ap.add_argument("-o", "--output", required=True, help="HTML file to write")
+    ap.add_argument("--title", default="spirv_intel_cts results", help="page title")
+    args = ap.parse_args(argv)
+    try:
+        doc, cases = load_reports(args.reports)
+    except merge_results.MergeError as err:
+        print("results_html: error: %s" % err, file=sys.stderr)
+        return 2
+    text = render(doc, cases, args.title)
+    try:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        print("results_html: error: cannot write %s: %s" % (args.output, err), file=sys.stderr)
+        return 2
+    print("results_html: %d case(s) -> %s" % (len(cases), args.output), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

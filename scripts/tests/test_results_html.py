@@ -1,0 +1,235 @@
+"""Tests of scripts/results_html.py on small reports shaped like the runner's --json output."""
+
+import html.parser
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from common import SCRIPTS_DIR
+
+RESULTS_HTML = os.path.join(SCRIPTS_DIR, "results_html.py")
+RUNNER = os.environ.get("CTS_RUNNER", "")
+NASTY = 'expected <0x1> & got "0x2"\nlane 3: \'x\' <script>'
+
+
+def report(cases, **extra):
+    doc = {"cmd": "spirv_intel_cts --json=r.json", "results": {}, "cases": [], "platform": "Plat",
+           "device": "Dev<1>", "driver": "9.9", "seed": 42, "quick": True, "errors": []}
+    for name, status, message in cases:
+        doc["results"][name] = {"Pass": "pass", "NotSupported": "skip"}.get(status, "fail")
+        doc["cases"].append({"name": name, "status": status, "message": message, "duration_ms": 0.5,
+                             "seed": 1})
+    doc.update(extra)
+    return doc
+
+
+SYNTHETIC = [
+    ("subgroups.shuffle_down.i32.v1.sg16", "Pass", ""),
+    ("subgroups.shuffle_down.i32.v1.sg32", "Pass", ""),
+    ("subgroups.shuffle_down.i32.v1.sg8", "NotSupported", "sub-group size 8 not supported"),
+    ("subgroups.shuffle_down.i8.v1.sg16", "Fail", NASTY),
+    ("subgroups.shuffle_down.i8.v1.sg32", "Pass", ""),
+    ("subgroups.shuffle_up.i32.v1.sg8", "NotSupported", "sub-group size 8 not supported"),
+    ("subgroups.shuffle_up.i32.v2.sg8", "NotSupported", "sub-group size 8 not supported"),
+    ("subgroups.shuffle_up.i8.v1.sg16", "Timeout", "exceeded 30 s"),
+    ("2d_block_io.load_transform.e16.w8", "Pass", ""),
+    ("2d_block_io.load_transform.e8.w8", "Crash", "signal 11"),
+    ("2d_block_io.load_transform.e8.w16", "NotSupported", "no 2D block IO"),
+]
+
+
+class Parsed(html.parser.HTMLParser):
+    """Collects grid cells as {(group, row, column): (class, text)}, <pre> texts, and start/end balance."""
+
+    VOID = {"meta", "br", "hr", "img", "link", "input"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.group, self.cells, self.pres = [], None, {}, []
+        self.cols, self.texts, self.row_cells, self.cell_class = [], [], [], None
+        self.in_pre, self.pre, self.errors = False, [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append(tag)
+        attrs = dict(attrs)
+        if tag == "tr":
+            self.texts, self.row_cells = [], []
+        elif tag in ("td", "th"):
+            self.texts, self.cell_class = [], attrs.get("class")
+        elif tag == "h2":
+            self.texts = []
+        elif tag == "pre":
+            self.in_pre, self.pre = True, []
+        elif tag == "table" and attrs.get("class") == "grid":
+            self.cols = None  # the next row names the columns
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("unbalanced </%s> with open %r" % (tag, self.stack[-3:]))
+        else:
+            self.stack.pop()
+        text = "".join(self.texts)
+        if tag == "h2":
+            self.group = text
+        elif tag in ("td", "th"):
+            self.row_cells.append((tag, self.cell_class, text))
+        elif tag == "pre":
+            self.in_pre = False
+            self.pres.append("".join(self.pre))
+        elif tag == "tr" and self.cols is None:
+            self.cols = [t for _, _, t in self.row_cells[1:]]
+        elif tag == "tr" and self.cols is not None and self.row_cells and self.row_cells[0][0] == "th" \
+                and self.row_cells[0][1] == "row":
+            row = self.row_cells[0][2]
+            for col, (_, cls, text) in zip(self.cols, self.row_cells[1:]):
+                self.cells[(self.group, row, col)] = (cls, text)
+        elif tag == "table":
+            self.cols = []
+
+    def handle_data(self, data):
+        self.texts.append(data)
+        if self.in_pre:
+            self.pre.append(data)
+
+
+class ReportFiles:
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, doc):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(doc if isinstance(doc, str) else json.dumps(doc))
+        return path
+
+    def run_tool(self, *args):
+        out = os.path.join(self.tmp.name, "out.html")
+        if os.path.exists(out):
+            os.remove(out)
+        p = subprocess.run([sys.executable, RESULTS_HTML, "-o", out] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        text = None
+        if os.path.exists(out):
+            with open(out, encoding="utf-8") as f:
+                text = f.read()
+        return p.returncode, text, p.stderr
+
+    def parse(self, text):
+        parsed = Parsed()
+        parsed.feed(text)
+        parsed.close()
+        self.assertEqual(parsed.errors, [])
+        self.assertEqual(parsed.stack, [])
+        return parsed
+
+
+class ResultsHtmlTest(ReportFiles, unittest.TestCase):
+    def test_grid_counts_colours_and_escaping(self):
+        rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC)), "--title", "T & <t>")
+        self.assertEqual(rc, 0, err)
+        # Raw markup from messages and device names never reaches the page unescaped.
+        self.assertNotIn("<script>", text)
+        self.assertNotIn("Dev<1>", text)
+        self.assertIn("Dev&lt;1&gt;", text)
+        self.assertIn("&lt;0x1&gt; &amp; got &quot;0x2&quot;", text)
+        self.assertIn("<title>T &amp; &lt;t&gt;</title>", text)
+        self.assertNotIn("http", text.replace("<!DOCTYPE html>", ""))  # self-contained: no external assets
+        parsed = self.parse(text)
+        # The message round-trips through the parser intact, newlines included, inside a <pre>.
+        self.assertIn(NASTY, parsed.pres)
+        self.assertIn("sub-group size 8 not supported", parsed.pres)
+        cells = parsed.cells
+        self.assertEqual(cells[("subgroups", "shuffle_down", "i32")], ("mixed", "2 pass1 skip"))
+        self.assertEqual(cells[("subgroups", "shuffle_down", "i8")], ("bad", "1 pass1 fail"))
+        self.assertEqual(cells[("subgroups", "shuffle_up", "i32")], ("unsup", "2 skip"))
+        self.assertEqual(cells[("subgroups", "shuffle_up", "i8")], ("bad", "1 fail"))
+        self.assertEqual(cells[("2d_block_io", "load_transform", "e16")], ("good", "1 pass"))
+        self.assertEqual(cells[("2d_block_io", "load_transform", "e8")], ("bad", "1 fail1 skip"))
+        self.assertEqual(len(cells), 6)
+        # Columns sort by number: i8 before i32, e8 before e16.
+        self.assertLess(text.index("<th>i8</th>"), text.index("<th>i32</th>"))
+        self.assertLess(text.index("<th>e8</th>"), text.index("<th>e16</th>"))
+        # Header totals, the non-passing list (Fail, Timeout, Crash; not NotSupported) and aggregated reasons.
+        self.assertIn("11: 4 Pass, 1 Fail, 1 Crash, 1 Timeout, 4 NotSupported", text)
+        self.assertIn("Cases that did not pass (3)", text)
+        self.assertRegex(text, r"<tr><td><pre>sub-group size 8 not supported</pre></td><td>3</td></tr>")
+        self.assertRegex(text, r"<tr><td><pre>no 2D block IO</pre></td><td>1</td></tr>")
+        self.assertIn("<th>Seed</th><td>42</td>", text)
+        self.assertIn("<th>Quick</th><td>yes</td>", text)
+
+    def test_shards_are_merged(self):
+        a = self.write("a.json", report(SYNTHETIC[:4]))
+        b = self.write("b.json", report(SYNTHETIC[4:]))
+        rc, text, err = self.run_tool(a, b)
+        self.assertEqual(rc, 0, err)
+        cells = self.parse(text).cells
+        self.assertEqual(cells[("subgroups", "shuffle_down", "i8")], ("bad", "1 pass1 fail"))
+        self.assertIn("11: 4 Pass", text)
+
+    def test_results_only_report(self):
+        doc = {"results": {"api.query.sizes": "pass", "api.query.other": "skip", "api.x.y": "fail"}}
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        cells = self.parse(text).cells
+        self.assertEqual(cells[("api", "query", "sizes")], ("good", "1 pass"))
+        self.assertEqual(cells[("api", "x", "y")], ("bad", "1 fail"))
+
+    def test_bad_input_exits_2_with_one_line(self):
+        cases = [
+            ([os.path.join(self.tmp.name, "missing.json")], "cannot read JSON"),
+            ([self.write("bad.json", "{not json")], "cannot read JSON"),
+            ([self.write("list.json", [1, 2])], "not a runner JSON report"),
+            ([self.write("nores.json", {"cases": []})], "not a runner JSON report"),
+            ([self.write("noname.json", {"results": {}, "cases": [{"status": "Pass"}]})],
+             "lacks name/status"),
+            ([self.write("listname.json",
+                         {"results": {}, "cases": [{"name": [1], "status": "Pass"}]})],
+             "not a runner JSON report"),
+            ([self.write("d1.json", report(SYNTHETIC[:1])),
+              self.write("d2.json", report(SYNTHETIC[1:2], seed=9))],
+             "seed"),
+        ]
+        for paths, words in cases:
+            rc, text, err = self.run_tool(*paths)
+            self.assertEqual(rc, 2, (paths, err))
+            self.assertIsNone(text)
+            self.assertIn(words, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertTrue(err.startswith("results_html: error: "), err)
+
+
+@unittest.skipUnless(RUNNER and os.path.exists(RUNNER), "CTS_RUNNER not built")
+class ResultsHtmlRunnerTest(ReportFiles, unittest.TestCase):
+    """A real report with a planted driver bug: every case lands in one grid cell and failures are red."""
+
+    def test_fault_run(self):
+        report_path = os.path.join(self.tmp.name, "run.json")
+        env = dict(os.environ, REFDEV_FAULTS="shuffle_up_off_by_one")
+        p = subprocess.run([RUNNER, "--quick", "subgroups.shuffle_up", "--json=" + report_path], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(p.returncode, 1, p.stdout[-2000:])
+        with open(report_path) as f:
+            cases = json.load(f)["cases"]
+        rc, text, err = self.run_tool(report_path)
+        self.assertEqual(rc, 0, err)
+        cells = self.parse(text).cells
+        counts = [re.findall(r"(\d+) (?:pass|fail|skip|other)", txt) for _, txt in cells.values()]
+        counted = sum(int(n) for found in counts for n in found)
+        self.assertEqual(counted, len(cases))
+        failing = [c for c in cases if c["status"] == "Fail"]
+        self.assertTrue(failing)
+        for key in {tuple(c["name"].split(".")[:3]) for c in failing}:
+            self.assertEqual(cells[key][0], "bad", key)
+        self.assertIn("Cases that did not pass (%d)" % len(failing), text)
+
+
+if __name__ == "__main__":
+    unittest.main()
