@@ -18,7 +18,7 @@ struct FaultInfo {
 const std::vector<FaultInfo>& allFaults();
 
 // Per-family lists (each defined in that family's faults.cpp).
-std::vector<FaultInfo> coreFaults();       // reference_device/faults.cpp: hang, crash
+std::vector<FaultInfo> coreFaults();       // reference_device/faults.cpp: hang, crash, device-query bugs
 std::vector<FaultInfo> subgroupsFaults();  // reference_device/ext/subgroups/faults.cpp
 std::vector<FaultInfo> blockIo2dFaults();  // reference_device/ext/2d_block_io/faults.cpp
 
