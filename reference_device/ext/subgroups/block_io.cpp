@@ -56,8 +56,10 @@ void executeBlockRead(OpContext& ctx) {
     const TypeInfo& type = ctx.resultType();
     const uint32_t bytes = type.component_bits / 8;
     if (!checkPointee(ctx, op, bytes, "Result Type")) return;
-    const uint64_t base = ctx.getUint(firstActiveLane(ctx), 0);
     const Faults& faults = ctx.faults();
+    uint64_t base = ctx.getUint(firstActiveLane(ctx), 0);
+    // The 16-byte (OWORD) block-read path used for pointers that are only 4-byte aligned.
+    if (faults.has("block_read_assumes_16b_alignment")) base &= ~uint64_t(15);
     const uint64_t stride = faults.has("block_read_stride_simd16") ? 16 : ctx.maxLanes();
     const bool split64 = bytes == 8 && faults.has("block_read_64bit_as_2x32");
 

@@ -32,6 +32,9 @@ std::vector<FaultInfo> subgroupsFaults() {
         {"block_read_64bit_as_2x32",
          "64-bit OpSubgroupBlockReadINTEL is done as a 2-component 32-bit block read (halves from words "
          "L + 2jS and L + (2j+1)S)"},
+        {"block_read_assumes_16b_alignment",
+         "OpSubgroupBlockReadINTEL rounds Ptr down to 16 bytes (the write alignment) although reads need "
+         "only 4"},
         {"block_write_drops_last_component",
          "OpSubgroupBlockWriteINTEL of a vector does not write its last component"},
         {"image_block_read_x_in_elements",
@@ -41,6 +44,11 @@ std::vector<FaultInfo> subgroupsFaults() {
          "OpSubgroupImageBlockReadINTEL returns 0 out of bounds instead of clamping to the edge texel"},
         {"image_block_write_no_x_clip",
          "OpSubgroupImageBlockWriteINTEL does not drop texels right of the image: they land in the next row"},
+        {"image_block_write_x_in_elements",
+         "OpSubgroupImageBlockWriteINTEL takes the Coordinate x as elements of the Data component type, not "
+         "bytes"},
+        {"image_block_write_drops_last_row",
+         "OpSubgroupImageBlockWriteINTEL of a vector does not write its last row (component)"},
     };
 }
 

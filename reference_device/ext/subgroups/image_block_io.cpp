@@ -99,6 +99,10 @@ void executeImageBlockWrite(OpContext& ctx) {
     const TypeInfo& type = ctx.operandType(2);
     const int64_t bytes = type.component_bits / 8;
     const bool no_x_clip = ctx.faults().has("image_block_write_no_x_clip");
+    const int64_t x0 = ctx.faults().has("image_block_write_x_in_elements") ? o.x_bytes * bytes : o.x_bytes;
+    const uint32_t rows = type.components > 1 && ctx.faults().has("image_block_write_drops_last_row")
+                              ? type.components - 1
+                              : type.components;
     const size_t image_bytes = img.row_pitch * img.height;
 
     // Undefined writes are found before anything is written, so a reported launch leaves the image alone.
@@ -116,10 +120,10 @@ void executeImageBlockWrite(OpContext& ctx) {
     }
     for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
         const uint8_t* data = ctx.operand(lane, 2);
-        for (uint32_t j = 0; j < type.components; ++j) {
+        for (uint32_t j = 0; j < rows; ++j) {
             int64_t row = o.y + j;
             for (int64_t b = 0; b < bytes; ++b) {
-                int64_t bx = o.x_bytes + int64_t(lane) * bytes + b;
+                int64_t bx = x0 + int64_t(lane) * bytes + b;
                 if (inside(img, bx, row)) {
                     img.data[size_t(row) * img.row_pitch + size_t(bx)] = data[j * bytes + b];
                 } else if (no_x_clip && row >= 0 && row < int64_t(img.height) && bx >= 0) {
