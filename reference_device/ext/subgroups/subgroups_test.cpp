@@ -448,5 +448,39 @@ TEST(SubgroupsOps, FaultListHasUniqueNames) {
     for (const FaultInfo& f : faults) EXPECT_TRUE(names.insert(f.name).second) << f.name;
 }
 
+// Reads need only a 4-byte aligned Ptr: a driver taking the 16-byte path reads from the rounded-down address.
+TEST(SubgroupsOps, BlockReadAlignmentFault) {
+    auto ctx = blockReadContext(8, 8, 32, 1, FakeContext::kBase + 4);
+    executeBlockRead(*ctx);
+    ASSERT_TRUE(ctx->errors.empty());
+    EXPECT_EQ(ctx->out<uint32_t>(0, 0), word(ctx->mem, 4));
+    auto fault = blockReadContext(8, 8, 32, 1, FakeContext::kBase + 4);
+    fault->setFaults("block_read_assumes_16b_alignment");
+    executeBlockRead(*fault);
+    EXPECT_EQ(fault->out<uint32_t>(0, 0), word(ctx->mem, 0));
+}
+
+// "the Coordinate is a byte coordinate"; "the second value is written to the row ... plus one"
+TEST(SubgroupsOps, ImageBlockWriteCoordinateAndRowFaults) {
+    // 16-bit data, 2 components, x = 4 bytes, y = 0, 16 texels of 4 bytes per row (pitch 64).
+    auto ctx = imageContext(kOpImageBlockWrite, 8, 16, 2, 4, 0, 16, 4, 4);
+    executeImageBlockWrite(*ctx);
+    ASSERT_TRUE(ctx->errors.empty());
+    EXPECT_EQ(ctx->mem[4], 0x80);       // lane 0, component 0, low byte at x = 4
+    EXPECT_EQ(ctx->mem[64 + 4], 0x82);  // lane 0, component 1 in row 1
+    auto x_fault = imageContext(kOpImageBlockWrite, 8, 16, 2, 4, 0, 16, 4, 4);
+    const uint8_t untouched = x_fault->mem[4];
+    x_fault->setFaults("image_block_write_x_in_elements");
+    executeImageBlockWrite(*x_fault);
+    EXPECT_EQ(x_fault->mem[4], untouched);  // the block starts at byte 8 instead
+    EXPECT_EQ(x_fault->mem[8], 0x80);
+    auto row_fault = imageContext(kOpImageBlockWrite, 8, 16, 2, 4, 0, 16, 4, 4);
+    const uint8_t row1 = row_fault->mem[64 + 4];
+    row_fault->setFaults("image_block_write_drops_last_row");
+    executeImageBlockWrite(*row_fault);
+    EXPECT_EQ(row_fault->mem[4], 0x80);
+    EXPECT_EQ(row_fault->mem[64 + 4], row1);
+}
+
 }  // namespace
 }  // namespace refdev::spirv::subgroups
