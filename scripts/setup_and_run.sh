@@ -2,7 +2,8 @@
 # One command from a fresh checkout to results: installs missing Debian packages, configures the default
 # preset, builds, and runs the whole suite on the default device (the reference device built here).
 # Extra arguments go to the runner, e.g.:  scripts/setup_and_run.sh --quick   or   ... subgroups.shuffle
-# Results: build/results/results.json, results.xml (JUnit) and run.log; exit status is the runner's.
+# Results: build/results/results.json, results.xml (JUnit), run.log and summary.html; exit status is the
+# runner's.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -15,7 +16,11 @@ build/bin/spirv_intel_cts --json=build/results/results.json --junit=build/result
     --log=build/results/run.log "$@"
 status=$?
 set -e
+if [ -f build/results/results.json ]; then
+    python3 scripts/results_html.py build/results/results.json -o build/results/summary.html ||
+        echo "setup_and_run: could not write the HTML summary"
+fi
 echo
 echo "setup_and_run: runner exit status $status (0 = every case passed or was not supported)"
-echo "setup_and_run: reports in $root/build/results/ (results.json, results.xml, run.log)"
+echo "setup_and_run: reports in $root/build/results/ (results.json, results.xml, run.log, summary.html)"
 exit $status
