@@ -1,8 +1,10 @@
 """Shared test settings: tool paths come from the environment CTest sets, else from PATH / defaults."""
 
+import json
 import os
 import shutil
 import sys
+import tempfile
 
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS_DIR = os.path.dirname(TESTS_DIR)
@@ -16,3 +18,19 @@ RULE_CHECK = os.environ.get("SPIRV_RULE_CHECK") or ""
 ASSETS_DIR = os.environ.get("CTS_ASSETS_DIR") or os.path.join(REPO_DIR, "build", "assets")
 UPSTREAM_GRAMMAR = os.environ.get("CTS_UPSTREAM_GRAMMAR") or os.path.join(
     os.path.dirname(REPO_DIR), "shared", "grammar", "spirv.core.grammar.json")
+
+
+class TempFiles:
+    """unittest mixin: a temporary directory per test and a helper that writes a file (text or JSON) in it."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, doc):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(doc if isinstance(doc, str) else json.dumps(doc))
+        return path

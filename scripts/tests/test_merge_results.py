@@ -4,10 +4,9 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
-from common import SCRIPTS_DIR
+from common import SCRIPTS_DIR, TempFiles
 
 MERGE = os.path.join(SCRIPTS_DIR, "merge_results.py")
 
@@ -22,19 +21,7 @@ def shard(cases, **extra):
     return doc
 
 
-class MergeResultsTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, name, doc):
-        path = os.path.join(self.tmp.name, name)
-        with open(path, "w") as f:
-            f.write(doc if isinstance(doc, str) else json.dumps(doc))
-        return path
-
+class MergeResultsTest(TempFiles, unittest.TestCase):
     def run_merge(self, *args):
         out = os.path.join(self.tmp.name, "merged.json")
         p = subprocess.run([sys.executable, MERGE, "-o", out] + list(args), stdout=subprocess.PIPE,

@@ -6,10 +6,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
 
-from common import SCRIPTS_DIR
+from common import SCRIPTS_DIR, TempFiles
 
 RESULTS_HTML = os.path.join(SCRIPTS_DIR, "results_html.py")
 RUNNER = os.environ.get("CTS_RUNNER", "")
@@ -97,19 +96,7 @@ class Parsed(html.parser.HTMLParser):
             self.pre.append(data)
 
 
-class ReportFiles:
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, name, doc):
-        path = os.path.join(self.tmp.name, name)
-        with open(path, "w") as f:
-            f.write(doc if isinstance(doc, str) else json.dumps(doc))
-        return path
-
+class ReportFiles(TempFiles):
     def run_tool(self, *args):
         out = os.path.join(self.tmp.name, "out.html")
         if os.path.exists(out):
