@@ -32,6 +32,12 @@ const std::vector<FaultInfo>& allFaults() {
 #ifdef REFDEV_HAVE_EXT_2D_BLOCK_IO
         for (FaultInfo& f : blockIo2dFaults()) v.push_back(std::move(f));
 #endif
+#ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
+        for (FaultInfo& f : mmaFaults()) v.push_back(std::move(f));
+#endif
+#ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
+        for (FaultInfo& f : mediaBlockIoFaults()) v.push_back(std::move(f));
+#endif
         return v;
     }();
     return all;

@@ -31,6 +31,12 @@ const ExtOpTable& extOps() {
 #ifdef REFDEV_HAVE_EXT_2D_BLOCK_IO
         register2dBlockIoOps(t);
 #endif
+#ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
+        registerMatrixMultiplyAccumulateOps(t);
+#endif
+#ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
+        registerMediaBlockIoOps(t);
+#endif
         return t;
     }();
     return table;

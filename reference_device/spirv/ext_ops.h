@@ -16,6 +16,7 @@
 
 #include "reference_device/faults.h"
 #include "reference_device/image_desc.h"
+#include "reference_device/profile.h"
 
 namespace refdev::spirv {
 
@@ -72,6 +73,11 @@ public:
     virtual const ImageDesc* image(uint32_t lane, uint32_t k) = 0;
 
     virtual const Faults& faults() const = 0;
+    // The platform profile the launch runs on (e.g. its MMA N); nullptr where a test context has none.
+    virtual const Profile* profile() const { return nullptr; }
+    // 0 for the first instruction with this opcode in the module, 1 for the second, ... Only planted
+    // faults look at it (e.g. a compiler bug in the second MMA of a kernel).
+    virtual uint32_t siteOrdinal() const { return 0; }
     // Linear id of the work-group this sub-group belongs to. Only planted faults look at it (e.g. a fault
     // that misbehaves in some work-groups); an interpreter that does not track it may keep this default.
     virtual uint64_t workGroupLinearId() const { return 0; }
@@ -96,6 +102,16 @@ public:
     bool fullSubgroup() const { return lanes() == maxLanes() && allActive(); }
 };
 
+// What a family's build-time check sees of one instruction of a module being built.
+struct ExtBuildView {
+    const TypeInfo* result = nullptr;             // nullptr for instructions without a result
+    std::vector<const TypeInfo*> operand_types;   // per operand; nullptr for literal operands
+    std::vector<bool> int_constant;               // operand is a scalar integer constant of known value
+    std::vector<uint64_t> int_value;              // that value (zero-extended), else 0
+    std::vector<uint32_t> literal;                // literal operand words, 0 for <id> operands
+    const Profile* profile = nullptr;             // the device the module is built for
+};
+
 struct ExtOpInfo {
     uint32_t opcode = 0;
     const char* name = "";
@@ -104,6 +120,9 @@ struct ExtOpInfo {
     uint32_t first_literal = UINT32_MAX;          // operands at index >= this are literal words, not ids
     std::vector<uint32_t> capabilities;           // any one of these enables the op
     void (*execute)(OpContext& ctx) = nullptr;
+    // Optional build-time check: "" accepts the instruction, anything else fails clBuildProgram with that
+    // text in the build log (e.g. an MMA whose operand types match no row of the device's table).
+    std::string (*check)(const ExtBuildView& view) = nullptr;
 };
 
 class ExtOpTable {
@@ -119,6 +138,8 @@ private:
 // Each op family registers its instructions (defined in reference_device/ext/<family>/).
 void registerSubgroupsOps(ExtOpTable& table);
 void register2dBlockIoOps(ExtOpTable& table);
+void registerMatrixMultiplyAccumulateOps(ExtOpTable& table);
+void registerMediaBlockIoOps(ExtOpTable& table);
 
 // The table with every family registered (built once, read-only afterwards).
 const ExtOpTable& extOps();

@@ -192,6 +192,8 @@ public:
         return nullptr;
     }
     const Faults& faults() const override { return *g_.shared->faults; }
+    const Profile* profile() const override { return g_.shared->profile; }
+    uint32_t siteOrdinal() const override { return in_.sub; }
     uint64_t workGroupLinearId() const override { return g_.group_linear; }
     void undefinedBehavior(uint32_t lane, const std::string& what) override {
         g_.fail(sg_[lane < count_ ? lane : 0], in_, "undefined behaviour: " + what);
@@ -498,17 +500,36 @@ bool decodeExtOp(DecodeCtx& c) {
     }
     in.n = c.words() - first;
     in.aux = uint32_t(c.m.aux.size());
+    ExtBuildView view;
+    view.result = in.b == UINT32_MAX ? nullptr : &c.type(in.b).info;
+    view.profile = &c.profile;
     for (uint32_t k = 0; k < in.n; ++k) {
         uint32_t w = c.word(first + k);
         if (k >= info->first_literal) {
             c.m.aux.insert(c.m.aux.end(), {w, UINT32_MAX});
+            view.operand_types.push_back(nullptr);
+            view.int_constant.push_back(false);
+            view.int_value.push_back(0);
+            view.literal.push_back(w);
             continue;
         }
         uint32_t t = c.valueType(w);
         if (t == UINT32_MAX) return true;
         if (c.ids[w].constant && k < 32) in.c |= 1u << k;
         c.m.aux.insert(c.m.aux.end(), {c.reg(w), t});
+        uint64_t value = 0;
+        bool known = c.intConstant(w, &value);
+        view.operand_types.push_back(&c.type(t).info);
+        view.int_constant.push_back(known);
+        view.int_value.push_back(known ? value : 0);
+        view.literal.push_back(0);
     }
+    if (info->check)
+        if (std::string why = info->check(view); !why.empty()) return c.fail(why);
+    // Which instance of this opcode in module order (OpContext::siteOrdinal).
+    in.sub = uint16_t(std::count_if(c.m.code.begin(), c.m.code.end(), [&](const Insn& i) {
+        return i.kind == Kind::ExtOp && i.opcode == in.opcode;
+    }));
     auto it = std::find(c.m.ext_infos.begin(), c.m.ext_infos.end(), info);
     in.a = uint32_t(it - c.m.ext_infos.begin());
     if (it == c.m.ext_infos.end()) c.m.ext_infos.push_back(info);

@@ -41,6 +41,7 @@ struct LaunchShared {
     const Module* module = nullptr;
     const Kernel* kernel = nullptr;
     const Faults* faults = nullptr;
+    const Profile* profile = nullptr;
     std::vector<Region> buffers;    // buffer arguments and constant data
     std::vector<ImageDesc> images;  // image arguments (registers hold pointers to these)
     std::mutex atomic_mutex;        // serializes atomics across work-groups

@@ -260,6 +260,7 @@ LaunchResult launch(const Module& module, const std::string& kernel, const std::
     s.module = &module;
     s.kernel = k;
     s.faults = &faults;
+    s.profile = &profile;
     s.range = range_in;
     s.branch_budget = branch_budget;
     NDRange& r = s.range;
