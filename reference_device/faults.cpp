@@ -10,6 +10,9 @@ std::vector<FaultInfo> coreFaults() {
     return {
         {"hang", "every kernel enqueue never returns (tests the runner's per-case timeout)"},
         {"crash", "the process dies with SIGSEGV at every kernel enqueue (tests crash isolation)"},
+        // A case must fail when its kernel never ran or its results were not read back intact.
+        {"kernel_not_run", "every kernel enqueue reports success but runs nothing"},
+        {"read_back_corrupt", "clEnqueueReadBuffer flips the lowest bit of the last byte it reads"},
         // Query faults (reference_device/icd): driver bugs in what the device reports, not in execution.
         {"spirv_queries_omit_new_extensions",
          "CL_DEVICE_SPIRV_EXTENSIONS_KHR / _CAPABILITIES_KHR omit SPV_INTEL_2d_block_io and "

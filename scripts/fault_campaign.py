@@ -3,7 +3,10 @@
 
 For each profile, runs the selected case group(s) once on the clean reference device (which must pass
 everything) and once per fault with REFDEV_FAULTS=<fault>, then prints per fault how many cases failed.
-Exit status 1 when a fault is caught by no case, or the clean run has a failure; 0 otherwise.
+Exit status 1 when a fault is caught by no case, or the clean run has a failure; 0 otherwise. With
+--require-every-case, a fault must fail every case the clean run passed (for faults that break every
+kernel, such as kernel_not_run and read_back_corrupt: no case may pass when its kernel never ran or its
+results were not read back intact).
 
 Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines, e.g.
 reference_device/ext/subgroups/faults.cpp); default: every fault `refdev_faults --names` lists except the
@@ -82,13 +85,15 @@ def run_cases(args, profile, fault):
         with open(json_path, encoding="utf-8") as f:
             results = json.load(f).get("results", {})
     counts = {}
-    failing = []
+    failing, passing = [], []
     for name, status in sorted(results.items()):
         status = str(status).lower()
         counts[status] = counts.get(status, 0) + 1
         if status not in PASSING:
             failing.append(name)
-    return failing, counts, seconds
+        elif status == "pass":
+            passing.append(name)
+    return failing, counts, seconds, passing
 
 
 def main():
@@ -104,6 +109,8 @@ def main():
     ap.add_argument("--show", type=int, default=3, help="failing case names to print per fault")
     ap.add_argument("--runner-arg", action="append", default=[], dest="runner_args",
                     help="extra runner argument (repeatable), e.g. --runner-arg=--quick")
+    ap.add_argument("--require-every-case", action="store_true",
+                    help="each fault must fail every case the clean run passes")
     args = ap.parse_args()
     args.runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
     args.icd = args.icd or os.path.join(args.build_dir, "icd")
@@ -122,7 +129,7 @@ def main():
     caught = {f: 0 for f in faults}
     for profile in profiles:
         label = profile or "default profile"
-        failing, counts, seconds = run_cases(args, profile, None)
+        failing, counts, seconds, clean_passing = run_cases(args, profile, None)
         summary = ", ".join("%s %d" % kv for kv in sorted(counts.items()))
         print("[%s] clean run: %s (%.1f s)" % (label, summary, seconds))
         if not counts:
@@ -132,11 +139,16 @@ def main():
             ok = False
             print("  ERROR: the clean device fails %d case(s): %s" % (len(failing), ", ".join(failing[:args.show])))
         for fault in faults:
-            failing, counts, seconds = run_cases(args, profile, fault)
+            failing, counts, seconds, passing = run_cases(args, profile, fault)
             caught[fault] += len(failing)
             print("[%s] %-40s %6d failing case(s) (%.1f s)%s" % (
                 label, fault, len(failing), seconds,
                 ("  e.g. " + ", ".join(failing[:args.show])) if failing and args.show else ""))
+            survivors = sorted(set(passing) & set(clean_passing))
+            if args.require_every_case and survivors:
+                ok = False
+                print("  ERROR: %d case(s) pass with %s: %s" % (len(survivors), fault,
+                                                                ", ".join(survivors[:args.show or 3])))
     print()
     missed = [f for f in faults if caught[f] == 0]
     for fault in faults:

@@ -32,6 +32,7 @@ cl_int CL_API_CALL EnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool, size
     if (!ptr || bytes == 0 || !inRange(offset, bytes, m->size)) return CL_INVALID_VALUE;
     if (!hostCanRead(m)) return CL_INVALID_OPERATION;
     std::memmove(ptr, m->data + offset, bytes);
+    if (thePlatform()->faults.has("read_back_corrupt")) static_cast<uint8_t*>(ptr)[bytes - 1] ^= 1;
     completeCommand(q, CL_COMMAND_READ_BUFFER, start, CL_SUCCESS, ev);
     return CL_SUCCESS;
 }

@@ -12,6 +12,7 @@ namespace cts {
 Outcome apiNeedAnyGatingExtension(const CaseSpec& spec, const DeviceInfo& device);
 
 void registerKernelSubGroupQueries(Registry& registry);
+void registerMmaQueries(Registry& registry);  // api.mma.*
 
 // The module api.sub_group_sizes.consistent_with_kernel_queries builds (exposed for its unit test).
 std::vector<uint32_t> apiRequiredSizeModuleForTest(uint32_t size, bool physical64);

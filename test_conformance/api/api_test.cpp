@@ -152,5 +152,32 @@ TEST_F(ApiCases, InconsistentDevicesFail) {
     EXPECT_EQ(run("api.spirv_queries.cl_intel_spirv_subgroups", d, &msg), Status::Pass);
 }
 
+TEST_F(ApiCases, MmaNIsTheMinimumSubGroupSizeOfTheTable) {
+    std::string msg;
+    DeviceInfo d = goodDevice();
+    EXPECT_EQ(run("api.mma.n_is_min_sub_group_size", d, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("cl_intel_subgroup_matrix_multiply_accumulate"), std::string::npos) << msg;
+    d.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0, true});
+    EXPECT_EQ(run("api.mma.n_is_min_sub_group_size", d), Status::Pass);  // {16, 32}
+    d.sub_group_sizes = {8, 16, 32};
+    EXPECT_EQ(run("api.mma.n_is_min_sub_group_size", d), Status::Pass);
+    d.sub_group_sizes = {32};
+    EXPECT_EQ(run("api.mma.n_is_min_sub_group_size", d, &msg), Status::Fail);
+    EXPECT_NE(msg.find("32"), std::string::npos) << msg;
+}
+
+TEST_F(ApiCases, MmaTf32NeedsTheBaseExtensionAndN16) {
+    std::string msg;
+    DeviceInfo d = goodDevice();
+    EXPECT_EQ(run("api.mma.tf32_rows_need_n16", d), Status::NotSupported);
+    d.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate_tf32", 1, 0, 0, true});
+    EXPECT_EQ(run("api.mma.tf32_rows_need_n16", d, &msg), Status::Fail);  // no base extension
+    d.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0, true});
+    EXPECT_EQ(run("api.mma.tf32_rows_need_n16", d), Status::Pass);
+    d.sub_group_sizes = {8, 16, 32};
+    EXPECT_EQ(run("api.mma.tf32_rows_need_n16", d, &msg), Status::Fail);
+    EXPECT_NE(msg.find("8,16,32"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace cts

@@ -197,6 +197,7 @@ void registerApiFamilies(Registry& registry) {
     addCase(registry, "api.sub_group_sizes.non_empty", "api.sub_group_sizes");
     addCase(registry, "api.sub_group_sizes.consistent_with_device_limits", "api.sub_group_limits");
     registerKernelSubGroupQueries(registry);
+    registerMmaQueries(registry);
     for (const auto& g : gatingExtensions()) {
         if (g.min_major || g.min_minor)
             addCase(registry, std::string("api.extension_versions.") + g.cl_extension,
