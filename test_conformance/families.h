@@ -8,4 +8,6 @@ namespace cts {
 void registerApiFamilies(Registry& registry);
 void registerSubgroupsFamilies(Registry& registry);
 void register2dBlockIoFamilies(Registry& registry);
+void registerMatrixMultiplyAccumulateFamilies(Registry& registry);
+void registerMediaBlockIoFamilies(Registry& registry);
 }  // namespace cts

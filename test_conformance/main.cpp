@@ -14,6 +14,12 @@ int main(int argc, char** argv) {
 #ifdef CTS_HAVE_FAMILY_2D_BLOCK_IO
     families.push_back(cts::register2dBlockIoFamilies);
 #endif
+#ifdef CTS_HAVE_FAMILY_MATRIX_MULTIPLY_ACCUMULATE
+    families.push_back(cts::registerMatrixMultiplyAccumulateFamilies);
+#endif
+#ifdef CTS_HAVE_FAMILY_MEDIA_BLOCK_IO
+    families.push_back(cts::registerMediaBlockIoFamilies);
+#endif
     try {
         return cts::runnerMain(argc, argv, families);
     } catch (const std::exception& e) {
