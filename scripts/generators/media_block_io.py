@@ -1,0 +1,254 @@
+"""SPV_INTEL_media_block_io cases: the OpenCL width x height table, re-tiling at sub-group sizes 8, 16 and 32,
+edge replication at every edge and corner, 1-, 2- and 4-byte texels, images created from buffers, regions
+smaller and larger than the sub-group's values, and the write-then-read round trip.
+
+One module per (op, component type, component count, Width, Height, sub-group size): Width and Height must be
+constants. The image, its format, the backing and the coordinate are chosen at run time. Kernel arguments:
+    0 image   image2d (read_only for read, write_only for write, read_write for round trip)
+    1 coords  CrossWorkgroup uint2*  Coordinate (x bytes, y rows) of sub-group g = WorkgroupId * NumSubgroups
+                                     + SubgroupId
+    2 lanes   CrossWorkgroup T*      read: lanes[s] = Result; write and round trip: Data = lanes[s]
+    3 done    CrossWorkgroup uint*   done[s] = s + 0x1000 after the media block instruction: the record that the
+                                     kernel ran, which a write wholly out of bounds leaves nowhere else
+    4 back    CrossWorkgroup T*      round trip only: back[s] = the read of the region just written
+with s = g * S + SubgroupLocalInvocationId and T the Result / Data type.
+"""
+
+EXT_TOKEN = "ext=cl_intel_spirv_media_block_io"
+SIZES = [8, 16, 32]
+TYPE = {1: "uchar", 2: "ushort", 4: "uint"}
+COUNTS = {1: [1, 2, 4, 8, 16], 2: [1, 2, 4, 8, 16], 4: [1, 2, 4, 8]}
+# Image formats by texel size: name -> (texel bytes)
+FORMATS = {"r8ui": 1, "r16ui": 2, "r32ui": 4}
+
+
+def max_height(row_bytes):
+    """The OpenCL environment's limit on Height for a row of row_bytes bytes."""
+    return {4: 64, 8: 32, 12: 16, 16: 16}.get(row_bytes, 8 if 20 <= row_bytes <= 32 else 0)
+
+
+def pow2(v):
+    return 1 << (v - 1).bit_length()
+
+
+def heights(row_bytes):
+    top = max_height(row_bytes)
+    hs = sorted({1, 2, 3, 4, top} | {h for h in (8, 16, 32, 64) if h <= top})
+    return [h for h in hs if h <= top]
+
+
+def fitting_count(e, w, h, sg):
+    """Smallest component count whose S x count slots hold the whole (padded) region, or None."""
+    slots = (h - 1) * (pow2(w * e) // e) + w
+    for c in COUNTS[e]:
+        if sg * c >= slots:
+            return c
+    return None
+
+
+def vec(t, c):
+    return t if c == 1 else "v%d%s" % (c, t)
+
+
+def kernel_text(op, e, comps, w, h, sg):
+    t = vec(TYPE[e], comps)
+    access = {"read": "ReadOnly", "write": "WriteOnly", "round_trip": "ReadWrite"}[op]
+    caps = ["Addresses", "Kernel", "ImageBasic", "Int8", "Int16", "Int64", "SubgroupDispatch"]
+    if op == "round_trip":
+        caps.append("ImageReadWrite")
+    if comps >= 8:
+        caps.append("Vector16")
+    caps.append("SubgroupImageMediaBlockIOINTEL")
+    lines = ["; SPV_INTEL_media_block_io %s: %s, Width %d, Height %d, SubgroupSize %d" % (op, t, w, h, sg)]
+    lines += ["               OpCapability %s" % c for c in caps]
+    lines += [
+        '               OpExtension "SPV_INTEL_media_block_io"',
+        "               OpMemoryModel Physical64 OpenCL",
+        '               OpEntryPoint Kernel %test "test" %lid_var %sgid_var %nsg_var %wgid_var',
+        "               OpExecutionMode %%test SubgroupSize %d" % sg,
+        '               OpName %image "image"',
+        '               OpName %coords "coords"',
+        '               OpName %lanes "lanes"',
+        "               OpDecorate %lid_var BuiltIn SubgroupLocalInvocationId",
+        "               OpDecorate %sgid_var BuiltIn SubgroupId",
+        "               OpDecorate %nsg_var BuiltIn NumSubgroups",
+        "               OpDecorate %wgid_var BuiltIn WorkgroupId",
+        "               OpDecorate %lid_var Constant",
+        "               OpDecorate %sgid_var Constant",
+        "               OpDecorate %nsg_var Constant",
+        "               OpDecorate %wgid_var Constant",
+        "       %void = OpTypeVoid",
+        "      %uchar = OpTypeInt 8 0",
+        "     %ushort = OpTypeInt 16 0",
+        "       %uint = OpTypeInt 32 0",
+        "      %ulong = OpTypeInt 64 0",
+        "     %v2uint = OpTypeVector %uint 2",
+        "    %v3ulong = OpTypeVector %ulong 3",
+    ]
+    if comps > 1 and t != "v2uint":
+        lines.append("%%%s = OpTypeVector %%%s %d" % (t, TYPE[e], comps))
+    lines += [
+        "      %%img_t = OpTypeImage %%void 2D 0 0 0 0 Unknown %s" % access,
+        "%ptr_in_uint = OpTypePointer Input %uint",
+        "%ptr_in_v3ulong = OpTypePointer Input %v3ulong",
+        "%%ptr_cw_t = OpTypePointer CrossWorkgroup %%%s" % t,
+    ] + ([] if t == "uint" else ["%ptr_cw_uint = OpTypePointer CrossWorkgroup %uint"]) + [
+    ] + ([] if t == "v2uint" else ["%ptr_cw_v2uint = OpTypePointer CrossWorkgroup %v2uint"]) + [
+        "      %%width = OpConstant %%uint %d" % w,
+        "     %%height = OpConstant %%uint %d" % h,
+        "      %%lanes_per_sg = OpConstant %%uint %d" % sg,
+        " %done_magic = OpConstant %uint 4096",
+        "   %scope_sg = OpConstant %uint 3",  # Subgroup
+        "    %sem_img = OpConstant %uint 2056",  # AcquireRelease (0x8) | ImageMemory (0x800)
+        "    %lid_var = OpVariable %ptr_in_uint Input",
+        "   %sgid_var = OpVariable %ptr_in_uint Input",
+        "    %nsg_var = OpVariable %ptr_in_uint Input",
+        "   %wgid_var = OpVariable %ptr_in_v3ulong Input",
+    ]
+    cptr = "%ptr_cw_t" if t == "v2uint" else "%ptr_cw_v2uint"
+    params = "%img_t " + cptr + " %ptr_cw_t %ptr_cw_uint" + (" %ptr_cw_t" if op == "round_trip" else "")
+    lines += [
+        "  %%kernel_ty = OpTypeFunction %%void %s" % params,
+        "       %test = OpFunction %void None %kernel_ty",
+        "      %image = OpFunctionParameter %img_t",
+        "     %coords = OpFunctionParameter " + cptr,
+        "      %lanes = OpFunctionParameter %ptr_cw_t",
+        "       %done = OpFunctionParameter %ptr_cw_uint",
+    ]
+    if op == "round_trip":
+        lines.append("       %back = OpFunctionParameter %ptr_cw_t")
+    lines += [
+        "      %entry = OpLabel",
+        "       %lane = OpLoad %uint %lid_var",
+        "         %sg = OpLoad %uint %sgid_var",
+        "        %nsg = OpLoad %uint %nsg_var",
+        "        %wg3 = OpLoad %v3ulong %wgid_var",
+        "       %wg64 = OpCompositeExtract %ulong %wg3 0",
+        "         %wg = OpUConvert %uint %wg64",
+        "     %g_base = OpIMul %uint %wg %nsg",
+        "          %g = OpIAdd %uint %g_base %sg",
+        "  %coord_ptr = OpInBoundsPtrAccessChain " + cptr + " %coords %g",
+        "      %coord = OpLoad %v2uint %coord_ptr Aligned 8",
+        "     %g_lane = OpIMul %uint %g %lanes_per_sg",
+        "          %s = OpIAdd %uint %g_lane %lane",
+        "   %lane_ptr = OpInBoundsPtrAccessChain %ptr_cw_t %lanes %s",
+    ]
+    if op == "read":
+        lines += ["      %%value = OpSubgroupImageMediaBlockReadINTEL %%%s %%image %%coord %%width %%height" % t,
+                  "               OpStore %lane_ptr %value"]
+    else:
+        lines += ["       %%data = OpLoad %%%s %%lane_ptr" % t,
+                  "               OpSubgroupImageMediaBlockWriteINTEL %image %coord %width %height %data"]
+    if op == "round_trip":
+        # The write must be visible to the read of the same invocations: an image memory fence.
+        lines += [
+            "               OpMemoryBarrier %scope_sg %sem_img",
+            "      %%again = OpSubgroupImageMediaBlockReadINTEL %%%s %%image %%coord %%width %%height" % t,
+            "   %back_ptr = OpInBoundsPtrAccessChain %ptr_cw_t %back %s",
+            "               OpStore %back_ptr %again",
+        ]
+    lines += [
+        "     %done_v = OpIAdd %uint %s %done_magic",
+        "   %done_ptr = OpInBoundsPtrAccessChain %ptr_cw_uint %done %s",
+        "               OpStore %done_ptr %done_v",
+        "               OpReturn", "               OpFunctionEnd", ""]
+    text = "\n".join(lines)
+    return text.replace("%ptr_cw_uint", "%ptr_cw_t") if t == "uint" else text
+
+
+def coordinates(image_w, image_h, row_bytes, h):
+    """Coordinate classes (x bytes, y rows) for an image image_w bytes wide and image_h rows tall; x stays a
+    multiple of 4."""
+    half = max(4, (row_bytes // 2) // 4 * 4)
+    return [
+        ("interior", 8, 2),
+        ("left_edge", -half, 2),
+        ("right_edge", image_w - half, 2),
+        ("top_edge", 8, -max(1, h // 2)),
+        ("bottom_edge", 8, image_h - max(1, h // 2)),
+        ("corner_top_left", -half, -max(1, h // 2)),
+        ("corner_top_right", image_w - half, -max(1, h // 2)),
+        ("corner_bottom_left", -half, image_h - max(1, h // 2)),
+        ("corner_bottom_right", image_w - half, image_h - max(1, h // 2)),
+        ("outside_before", -(row_bytes + 16), -(h + 3)),
+        ("outside_after", image_w + 16, image_h + 2),
+    ]
+
+
+class Module:
+    def __init__(self, emit):
+        self.emit = emit
+        self.done = {}
+
+    def get(self, op, e, comps, w, h, sg):
+        key = (op, e, comps, w, h, sg)
+        if key not in self.done:
+            path = "media_block_io/%s_e%d_c%d_w%d_h%d_sg%d" % key
+            self.done[key] = self.emit.module(path, kernel_text(op, e, comps, w, h, sg))
+        return self.done[key]
+
+
+def emit_case(emit, modules, name, op, e, comps, w, h, sg, fmt, backing, coord, image_w, image_h, tags=None):
+    module = modules.get(op, e, comps, w, h, sg)
+    params = dict(op=op, element_bytes=e, components=comps, width=w, height=h, sg=sg, format=fmt,
+                  texel_bytes=FORMATS[fmt], backing=backing, image_width_bytes=image_w, image_height=image_h,
+                  x=coord[0], y=coord[1])
+    emit.case(name, "media_block_io", module, "test", params=params,
+              requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"], tags=tags or [])
+
+
+def generate(emit):
+    modules = Module(emit)
+    # 1. The table: every legal row width (4..32 bytes) x heights up to its limit x component types x
+    #    sub-group sizes, with the smallest component count that holds the region; interior of a plain
+    #    4-byte-texel image.
+    for op in ("read", "write"):
+        for e in (1, 2, 4):
+            for row_bytes in range(4, 33, 4):
+                if row_bytes % e:
+                    continue
+                w = row_bytes // e
+                for h in heights(row_bytes):
+                    for sg in SIZES:
+                        comps = fitting_count(e, w, h, sg)
+                        if comps is None:
+                            continue  # the region does not fit the largest Result type at this size
+                        emit_case(emit, modules, "media_block_io.%s.e%d.w%d.h%d.sg%d.c%d.table" % (
+                            op, e, w, h, sg, comps), op, e, comps, w, h, sg, "r32ui", "image",
+                            (8, 2), 64 + row_bytes, h + 4, tags=["quick"] if (h == 2 and sg == 16) else [])
+    # 2. Edges and corners x texel sizes x plain images and images from buffers (row pitch a multiple of
+    #    64, height <= 16), for a power-of-two row (16 bytes x 4 rows) and a padded one (12 bytes x 2 rows).
+    for op in ("read", "write"):
+        for e in (1, 2, 4):
+            for row_bytes, h in ((16, 4), (12, 2)):
+                w = row_bytes // e
+                for sg in SIZES:
+                    comps = fitting_count(e, w, h, sg)
+                    for fmt in FORMATS:
+                        for backing in ("image", "buffer"):
+                            image_w, image_h = 48, 12  # 48-byte rows: the buffer's 64-byte pitch differs
+                            for cname, x, y in coordinates(image_w, image_h, row_bytes, h):
+                                emit_case(emit, modules, "media_block_io.%s.e%d.w%d.h%d.sg%d.c%d.%s.%s.%s" % (
+                                    op, e, w, h, sg, comps, fmt, backing, cname), op, e, comps, w, h, sg, fmt,
+                                    backing, (x, y), image_w, image_h)
+    # 3. Regions smaller than S x components (tail components undefined / not written) and larger (the
+    #    region's tail dropped / undefined).
+    for op in ("read", "write"):
+        for e in (1, 2, 4):
+            for sg in SIZES:
+                small = (4 // e, 1, 4)  # one 4-byte row into 4 components
+                w_big = 32 // e
+                big = (w_big, 8, 1)  # 8 rows of 32 bytes into one component: most of it dropped
+                for label, (w, h, comps) in (("region_smaller", small), ("region_larger", big)):
+                    if comps not in COUNTS[e]:
+                        continue
+                    emit_case(emit, modules, "media_block_io.%s.e%d.w%d.h%d.sg%d.c%d.%s" % (
+                        op, e, w, h, sg, comps, label), op, e, comps, w, h, sg, "r32ui", "image", (8, 2), 96, 16)
+    # 4. Write then read back the same region in one kernel (read_write image).
+    for e in (1, 2, 4):
+        for sg in SIZES:
+            w, h = 16 // e, 4
+            comps = fitting_count(e, w, h, sg)
+            for cname, x, y in (("interior", 8, 2), ("corner_bottom_right", 40, 10)):
+                emit_case(emit, modules, "media_block_io.round_trip.e%d.w%d.h%d.sg%d.c%d.r32ui.image.%s" % (
+                    e, w, h, sg, comps, cname), "round_trip", e, comps, w, h, sg, "r32ui", "image", (x, y), 48, 12)

@@ -1,0 +1,284 @@
+// media_block_io.*: one OpSubgroupImageMediaBlockReadINTEL / WriteINTEL (or a write then a read of the same
+// region) at one coordinate of a plain image or an image created from a buffer. Reads are compared per lane
+// and component with the host reference (undefined slots skipped); writes by reading the whole image (or
+// buffer, pitch gaps included) back: every byte the write must not touch keeps its value. Every lane also
+// stores a "done" record, so a kernel that never ran fails even where the write itself is dropped. Cases come
+// from scripts/generators/media_block_io.py (its docstring gives the kernel ABI).
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+#include "test_common/cl/device_info.h"
+#include "test_common/cl/kernel_util.h"
+#include "test_common/harness/mismatch.h"
+#include "test_common/reference/media_block_io.h"
+#include "test_conformance/families.h"
+
+namespace cts {
+namespace {
+
+using reference::MediaBlockShape;
+using reference::MediaImage;
+
+constexpr uint32_t kDoneMagic = 0x1000;
+constexpr size_t kBufferPitchAlign = 64;  // images from buffers: row pitch a multiple of 64 (OpenCL env)
+
+struct FormatInfo {
+    const char* name;
+    cl_channel_order order;
+    cl_channel_type type;
+    uint32_t texel_bytes;
+};
+
+const FormatInfo& formatInfo(const std::string& name) {
+    static const FormatInfo formats[] = {{"r8ui", CL_R, CL_UNSIGNED_INT8, 1},
+                                         {"r16ui", CL_R, CL_UNSIGNED_INT16, 2},
+                                         {"r32ui", CL_R, CL_UNSIGNED_INT32, 4}};
+    for (const FormatInfo& f : formats)
+        if (name == f.name) return f;
+    throw InternalError("media_block_io: unknown image format '" + name + "'");
+}
+
+enum class Op { Read, Write, RoundTrip };
+
+struct MediaCase {
+    Op op = Op::Read;
+    MediaBlockShape shape;
+    FormatInfo format{};
+    bool from_buffer = false;
+    uint32_t image_width_bytes = 0, image_height = 0;
+    int32_t x = 0, y = 0;
+
+    static MediaCase fromParams(const Params& p) {
+        MediaCase c;
+        const std::string op = p.s("op");
+        c.op = op == "read"         ? Op::Read
+               : op == "write"      ? Op::Write
+               : op == "round_trip" ? Op::RoundTrip
+                                    : throw InternalError("media_block_io: unknown op '" + op + "'");
+        c.shape = {uint32_t(p.u("element_bytes")), uint32_t(p.u("components")), uint32_t(p.u("width")),
+                   uint32_t(p.u("height")), uint32_t(p.u("sg"))};
+        c.format = formatInfo(p.s("format"));
+        const std::string backing = p.s("backing");
+        if (backing != "image" && backing != "buffer")
+            throw InternalError("media_block_io: unknown backing '" + backing + "'");
+        c.from_buffer = backing == "buffer";
+        c.image_width_bytes = uint32_t(p.u("image_width_bytes"));
+        c.image_height = uint32_t(p.u("image_height"));
+        c.x = int32_t(p.i("x")), c.y = int32_t(p.i("y"));
+        if (c.format.texel_bytes != p.u("texel_bytes") || c.image_width_bytes % c.format.texel_bytes)
+            throw InternalError("media_block_io: image width is not a whole number of texels");
+        return c;
+    }
+
+    size_t laneBytes() const { return size_t(shape.components) * shape.element_bytes; }
+    size_t pitch() const {
+        return from_buffer
+                   ? (image_width_bytes + kBufferPitchAlign - 1) / kBufferPitchAlign * kBufferPitchAlign
+                   : image_width_bytes;
+    }
+};
+
+uint64_t loadLe(const uint8_t* p, uint32_t bytes) {
+    uint64_t v = 0;
+    std::memcpy(&v, p, bytes);
+    return v;
+}
+
+// The image (or its buffer) with seeded bytes, never zero so that a zero from a wrong edge rule shows.
+MediaImage makeImage(const MediaCase& c, std::mt19937_64& rng) {
+    MediaImage m;
+    m.width = c.image_width_bytes / c.format.texel_bytes;
+    m.height = c.image_height;
+    m.texel_bytes = c.format.texel_bytes;
+    m.row_pitch_bytes = c.pitch();
+    m.data.resize(m.row_pitch_bytes * m.height);
+    for (auto& b : m.data) b = uint8_t(1 + rng() % 255);
+    return m;
+}
+
+class MediaBlockIoFamily : public Family {
+public:
+    std::string name() const override { return "media_block_io"; }
+
+    Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
+        const FormatInfo& f = formatInfo(spec.params.s("format"));
+        if (!device.hasImageFormat(f.order, f.type))
+            return Outcome::notSupported(std::string("image format ") + f.name +
+                                         " is not supported read-write");
+        if (spec.params.s("backing") == "buffer" && !device.hasExtension("cl_khr_image2d_from_buffer"))
+            return Outcome::notSupported("images from buffers need cl_khr_image2d_from_buffer");
+        return Outcome::pass();
+    }
+
+    Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
+        const MediaCase c = MediaCase::fromParams(spec.params);
+        const MediaBlockShape& s = c.shape;
+        const uint32_t sg = s.sub_group_size;
+        std::mt19937_64 rng(ctx.seed);
+        const MediaImage before = makeImage(c, rng);
+
+        // The image: plain (copied from the host) or a view of a buffer with a 64-byte-multiple pitch.
+        cl_int err = CL_SUCCESS;
+        MemHandle buffer, image;
+        cl_image_format format{c.format.order, c.format.type};
+        cl_image_desc desc{};
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = before.width;
+        desc.image_height = before.height;
+        if (c.from_buffer) {
+            buffer.reset(clCreateBuffer(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                        before.data.size(), const_cast<uint8_t*>(before.data.data()), &err));
+            checkInternal(err, "clCreateBuffer for the image");
+            desc.image_row_pitch = before.row_pitch_bytes;
+            desc.mem_object = buffer.get();
+            image.reset(clCreateImage(ctx.context, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err));
+        } else {
+            image.reset(clCreateImage(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                                      const_cast<uint8_t*>(before.data.data()), &err));
+        }
+        checkInternal(err, std::string("clCreateImage(") + c.format.name +
+                               (c.from_buffer ? " from a buffer" : "") + ", " + std::to_string(before.width) +
+                               "x" + std::to_string(before.height) + ")");
+
+        KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
+        const int32_t xy[2] = {c.x, c.y};
+        GuardedBuffer coords(ctx, sizeof xy), lanes(ctx, sg * c.laneBytes()), done(ctx, sg * 4),
+            back(ctx, sg * c.laneBytes());
+        coords.write(xy, sizeof xy);
+        std::vector<uint8_t> data;
+        if (c.op != Op::Read) {
+            data.resize(sg * c.laneBytes());
+            for (auto& b : data) b = uint8_t(rng());
+            lanes.write(data.data(), data.size());
+        }
+        cl_mem image_mem = image.get();
+        setArg(kernel, 0, image_mem);
+        setArg(kernel, 1, coords.mem());
+        setArg(kernel, 2, lanes.mem());
+        setArg(kernel, 3, done.mem());
+        if (c.op == Op::RoundTrip) setArg(kernel, 4, back.mem());
+        const size_t global = sg;
+        runNDRange(ctx, kernel, 1, &global, &global);
+
+        MismatchLog log;
+        checkDone(done.read(), sg, log);
+        const std::vector<std::vector<uint64_t>> lane_values = split(c, data);
+        if (c.op == Op::Read) {
+            log.setRule("SPV_INTEL_media_block_io read: region re-tiled S elements wide, edges replicated");
+            checkRead(c, reference::mediaBlockRead(s, before, c.x, c.y), lanes.read(), "", log);
+        } else {
+            log.setRule(
+                "SPV_INTEL_media_block_io write: region re-tiled from S-wide data, out of bounds dropped");
+            const reference::MediaWriteResult want =
+                reference::mediaBlockWrite(s, before, lane_values, c.x, c.y);
+            const std::vector<uint8_t> after = readImage(ctx, c, image.get(), buffer.get(), before);
+            dumpBytes(ctx, "image_out", after.data(), after.size());
+            checkImage(c, want, after, log);
+            if (c.op == Op::RoundTrip) {
+                // The read sees what the write left, including bytes the write left undefined.
+                MediaImage written = want.image;
+                for (size_t i = 0; i < written.data.size(); ++i)
+                    if (want.undefined[i]) written.data[i] = after[i];
+                checkRead(c, reference::mediaBlockRead(s, written, c.x, c.y), back.read(), "read back ", log);
+            }
+        }
+        dumpBytes(ctx, "image_in", before.data.data(), before.data.size());
+        dumpBytes(ctx, "lanes_in", data.data(), data.size());
+        for (const GuardedBuffer* b : {&coords, &lanes, &done, &back})
+            if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
+        Outcome out = log.outcome();
+        if (out.status != Status::Pass)
+            out.message = s.str() + " " + c.format.name +
+                          (c.from_buffer ? " image from a buffer" : " image") + " at (" +
+                          std::to_string(c.x) + ", " + std::to_string(c.y) + ")\n" + out.message;
+        return out;
+    }
+
+private:
+    static std::vector<std::vector<uint64_t>> split(const MediaCase& c, const std::vector<uint8_t>& bytes) {
+        std::vector<std::vector<uint64_t>> v(c.shape.sub_group_size,
+                                             std::vector<uint64_t>(c.shape.components));
+        if (bytes.empty()) return v;
+        for (uint32_t l = 0; l < c.shape.sub_group_size; ++l)
+            for (uint32_t j = 0; j < c.shape.components; ++j)
+                v[l][j] = loadLe(bytes.data() + l * c.laneBytes() + j * c.shape.element_bytes,
+                                 c.shape.element_bytes);
+        return v;
+    }
+
+    static void checkDone(const std::vector<uint8_t>& done, uint32_t sg, MismatchLog& log) {
+        for (uint32_t l = 0; l < sg; ++l) {
+            const uint64_t got = loadLe(done.data() + 4 * l, 4);
+            log.checked();
+            if (got != l + kDoneMagic)
+                log.add("lane " + std::to_string(l) + " done record (did the kernel run?)", l + kDoneMagic,
+                        got, 4);
+        }
+    }
+
+    static void checkRead(const MediaCase& c, const std::vector<std::vector<reference::MediaValue>>& want,
+                          const std::vector<uint8_t>& got, const std::string& what, MismatchLog& log) {
+        const MediaBlockShape& s = c.shape;
+        for (uint32_t l = 0; l < s.sub_group_size; ++l)
+            for (uint32_t j = 0; j < s.components; ++j) {
+                const reference::MediaValue& e = want[l][j];
+                if (!e.defined) {
+                    log.skipped();  // padding, the tail, or an out-of-bounds texel larger than the element
+                    continue;
+                }
+                const uint64_t actual =
+                    loadLe(got.data() + l * c.laneBytes() + j * s.element_bytes, s.element_bytes);
+                log.checked();
+                if (actual == e.value) continue;
+                const reference::MediaSlot slot = reference::mediaSlot(s, l, j);
+                log.add(what + "lane " + std::to_string(l) + " component " + std::to_string(j) +
+                            " (region row " + std::to_string(slot.row) + ", element " +
+                            std::to_string(slot.col) + ")",
+                        e.value, actual, s.element_bytes);
+            }
+    }
+
+    static void checkImage(const MediaCase& c, const reference::MediaWriteResult& want,
+                           const std::vector<uint8_t>& after, MismatchLog& log) {
+        const size_t pitch = want.image.row_pitch_bytes;
+        for (size_t i = 0; i < want.image.data.size(); ++i) {
+            if (want.undefined[i]) {
+                log.skipped();  // a region element no Data value maps to
+                continue;
+            }
+            log.checked();
+            if (after[i] == want.image.data[i]) continue;
+            char where[96];
+            std::snprintf(where, sizeof where, "image row %zu byte %zu%s", i / pitch, i % pitch,
+                          i % pitch >= c.image_width_bytes ? " (row pitch gap)" : "");
+            log.add(where, want.image.data[i], after[i], 1);
+        }
+    }
+
+    // The image's bytes after the kernel, in the model's layout (row_pitch_bytes apart).
+    static std::vector<uint8_t> readImage(RunContext& ctx, const MediaCase& c, cl_mem image, cl_mem buffer,
+                                          const MediaImage& model) {
+        std::vector<uint8_t> out(model.data.size());
+        if (buffer) {
+            checkCl(clEnqueueReadBuffer(ctx.queue, buffer, CL_TRUE, 0, out.size(), out.data(), 0, nullptr,
+                                        nullptr),
+                    "clEnqueueReadBuffer (image buffer)");
+            return out;
+        }
+        const size_t origin[3] = {0, 0, 0}, region[3] = {model.width, model.height, 1};
+        checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, model.row_pitch_bytes, 0,
+                                   out.data(), 0, nullptr, nullptr),
+                "clEnqueueReadImage");
+        (void)c;
+        return out;
+    }
+};
+
+}  // namespace
+
+void registerMediaBlockIoFamilies(Registry& registry) {
+    registry.addFamily(std::make_unique<MediaBlockIoFamily>());
+}
+
+}  // namespace cts
