@@ -42,7 +42,8 @@ public:
             if (!d.hasExtension(kMma))
                 return Outcome::fail(std::string(kMmaTf32) + " is reported without " + kMma);
             if (n != 16)
-                return Outcome::fail(std::string(kMmaTf32) + " adds rows for N = 16 only, but the minimum of " +
+                return Outcome::fail(std::string(kMmaTf32) +
+                                     " adds rows for N = 16 only, but the minimum of " +
                                      "CL_DEVICE_SUB_GROUP_SIZES_INTEL is " + sizes(d));
             return Outcome::pass();
         }
