@@ -18,10 +18,10 @@ struct FaultInfo {
 const std::vector<FaultInfo>& allFaults();
 
 // Per-family lists (each defined in that family's faults.cpp).
-std::vector<FaultInfo> coreFaults();       // reference_device/faults.cpp: hang, crash, device-query bugs
-std::vector<FaultInfo> subgroupsFaults();  // reference_device/ext/subgroups/faults.cpp
-std::vector<FaultInfo> blockIo2dFaults();  // reference_device/ext/2d_block_io/faults.cpp
-std::vector<FaultInfo> mmaFaults();        // reference_device/ext/matrix_multiply_accumulate/faults.cpp
+std::vector<FaultInfo> coreFaults();          // reference_device/faults.cpp: hang, crash, device-query bugs
+std::vector<FaultInfo> subgroupsFaults();     // reference_device/ext/subgroups/faults.cpp
+std::vector<FaultInfo> blockIo2dFaults();     // reference_device/ext/2d_block_io/faults.cpp
+std::vector<FaultInfo> mmaFaults();           // reference_device/ext/matrix_multiply_accumulate/faults.cpp
 std::vector<FaultInfo> mediaBlockIoFaults();  // reference_device/ext/media_block_io/faults.cpp
 
 class Faults {

@@ -104,12 +104,12 @@ public:
 
 // What a family's build-time check sees of one instruction of a module being built.
 struct ExtBuildView {
-    const TypeInfo* result = nullptr;             // nullptr for instructions without a result
-    std::vector<const TypeInfo*> operand_types;   // per operand; nullptr for literal operands
-    std::vector<bool> int_constant;               // operand is a scalar integer constant of known value
-    std::vector<uint64_t> int_value;              // that value (zero-extended), else 0
-    std::vector<uint32_t> literal;                // literal operand words, 0 for <id> operands
-    const Profile* profile = nullptr;             // the device the module is built for
+    const TypeInfo* result = nullptr;            // nullptr for instructions without a result
+    std::vector<const TypeInfo*> operand_types;  // per operand; nullptr for literal operands
+    std::vector<bool> int_constant;              // operand is a scalar integer constant of known value
+    std::vector<uint64_t> int_value;             // that value (zero-extended), else 0
+    std::vector<uint32_t> literal;               // literal operand words, 0 for <id> operands
+    const Profile* profile = nullptr;            // the device the module is built for
 };
 
 struct ExtOpInfo {
