@@ -14,6 +14,7 @@ struct ImageDesc {
     size_t texel_bytes = 0;      // bytes per texel (all channels)
     uint32_t channel_order = 0;  // CL_R, CL_RG, CL_RGBA, ...
     uint32_t channel_type = 0;   // CL_UNSIGNED_INT8, ...
+    bool from_buffer = false;    // created from a buffer (cl_khr_image2d_from_buffer): rows row_pitch apart
 };
 
 }  // namespace refdev

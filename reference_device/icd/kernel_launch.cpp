@@ -54,6 +54,7 @@ cl_int marshalArgs(cl_kernel k, std::vector<spirv::ArgValue>* out) {
                 v.image.texel_bytes = m->texel_bytes;
                 v.image.channel_order = m->format.image_channel_order;
                 v.image.channel_type = m->format.image_channel_data_type;
+                v.image.from_buffer = m->buffer != nullptr;
             } else {
                 v.base = slot.mem->data;
                 v.size = slot.mem->size;
