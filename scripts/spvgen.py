@@ -128,6 +128,40 @@ class Emitter:
 
 
 # ----------------------------------------------------------------------------------------------------------
+# Kernel pieces shared by generators: where a sub-group finds its global index
+# g = WorkgroupId.x * NumSubgroups + SubgroupId and its lane (ids %lane, %sg, %nsg, %wg, %g). The types they
+# use (%uint, %ulong, %v3ulong, %ptr_in_uint, %ptr_in_v3ulong) are the generator's.
+
+SUBGROUP_INDEX_INTERFACE = "%lid_var %sgid_var %nsg_var %wgid_var"
+SUBGROUP_INDEX_DECORATIONS = [
+    "               OpDecorate %lid_var BuiltIn SubgroupLocalInvocationId",
+    "               OpDecorate %sgid_var BuiltIn SubgroupId",
+    "               OpDecorate %nsg_var BuiltIn NumSubgroups",
+    "               OpDecorate %wgid_var BuiltIn WorkgroupId",
+    "               OpDecorate %lid_var Constant",
+    "               OpDecorate %sgid_var Constant",
+    "               OpDecorate %nsg_var Constant",
+    "               OpDecorate %wgid_var Constant",
+]
+SUBGROUP_INDEX_VARIABLES = [
+    "    %lid_var = OpVariable %ptr_in_uint Input",
+    "   %sgid_var = OpVariable %ptr_in_uint Input",
+    "    %nsg_var = OpVariable %ptr_in_uint Input",
+    "   %wgid_var = OpVariable %ptr_in_v3ulong Input",
+]
+SUBGROUP_INDEX_CODE = [
+    "       %lane = OpLoad %uint %lid_var",
+    "         %sg = OpLoad %uint %sgid_var",
+    "        %nsg = OpLoad %uint %nsg_var",
+    "        %wg3 = OpLoad %v3ulong %wgid_var",
+    "       %wg64 = OpCompositeExtract %ulong %wg3 0",
+    "         %wg = OpUConvert %uint %wg64",
+    "     %g_base = OpIMul %uint %wg %nsg",
+    "          %g = OpIAdd %uint %g_base %sg",
+]
+
+
+# ----------------------------------------------------------------------------------------------------------
 # Hand-written asset header
 
 def _parse_param_value(text):

@@ -10,6 +10,8 @@ Kernel arguments of every module:
 Lane L of sub-group g owns lanes[(g * 16 + L) * N .. + N), N = per-lane elements of type T.
 """
 
+import spvgen
+
 SG = 16
 EXT_TOKEN = "ext=cl_intel_subgroup_2d_block_io@1.1"
 
@@ -107,7 +109,7 @@ def kernel_text(op, e, w, h, c, follow=None):
     lines += [
         '               OpExtension "SPV_INTEL_2d_block_io"',
         "               OpMemoryModel Physical64 OpenCL",
-        '               OpEntryPoint Kernel %test "test" %lid_var %sgid_var %nsg_var %wgid_var',
+        '               OpEntryPoint Kernel %test "test" ' + spvgen.SUBGROUP_INDEX_INTERFACE,
         "               OpExecutionMode %test SubgroupSize 16",
         '               OpName %surface "surface"',
         '               OpName %lanes "lanes"',
@@ -116,14 +118,7 @@ def kernel_text(op, e, w, h, c, follow=None):
         '               OpName %memory_height "memory_height_rows"',
         '               OpName %memory_pitch "memory_pitch_bytes"',
         '               OpName %base_offset "base_offset_bytes"',
-        "               OpDecorate %lid_var BuiltIn SubgroupLocalInvocationId",
-        "               OpDecorate %sgid_var BuiltIn SubgroupId",
-        "               OpDecorate %nsg_var BuiltIn NumSubgroups",
-        "               OpDecorate %wgid_var BuiltIn WorkgroupId",
-        "               OpDecorate %lid_var Constant",
-        "               OpDecorate %sgid_var Constant",
-        "               OpDecorate %nsg_var Constant",
-        "               OpDecorate %wgid_var Constant",
+    ] + spvgen.SUBGROUP_INDEX_DECORATIONS + [
         "       %void = OpTypeVoid",
         "       %bool = OpTypeBool",
         "      %uchar = OpTypeInt 8 0",
@@ -159,10 +154,7 @@ def kernel_text(op, e, w, h, c, follow=None):
         "  %%lane_array = OpTypeArray %%%s %%lane_elems" % t,
         "%ptr_fn_array = OpTypePointer Function %lane_array",
         "%%ptr_fn_elem = OpTypePointer Function %%%s" % t,
-        "    %lid_var = OpVariable %ptr_in_uint Input",
-        "   %sgid_var = OpVariable %ptr_in_uint Input",
-        "    %nsg_var = OpVariable %ptr_in_uint Input",
-        "   %wgid_var = OpVariable %ptr_in_v3ulong Input",
+    ] + spvgen.SUBGROUP_INDEX_VARIABLES + [
         "  %%kernel_ty = OpTypeFunction %%void %%ptr_cw_uchar %s %%ptr_cw_v2uint %%uint %%uint %%uint %%uint"
         % ptr_cw_t,
         "       %test = OpFunction %void None %kernel_ty",
@@ -175,14 +167,7 @@ def kernel_text(op, e, w, h, c, follow=None):
         "%base_offset = OpFunctionParameter %uint",
         "      %entry = OpLabel",
         "       %priv = OpVariable %ptr_fn_array Function",
-        "       %lane = OpLoad %uint %lid_var",
-        "         %sg = OpLoad %uint %sgid_var",
-        "        %nsg = OpLoad %uint %nsg_var",
-        "        %wg3 = OpLoad %v3ulong %wgid_var",
-        "       %wg64 = OpCompositeExtract %ulong %wg3 0",
-        "         %wg = OpUConvert %uint %wg64",
-        "     %g_base = OpIMul %uint %wg %nsg",
-        "          %g = OpIAdd %uint %g_base %sg",
+    ] + spvgen.SUBGROUP_INDEX_CODE + [
         "  %coord_ptr = OpInBoundsPtrAccessChain %ptr_cw_v2uint %coords %g",
         "      %coord = OpLoad %v2uint %coord_ptr Aligned 8",
         "       %base = OpInBoundsPtrAccessChain %ptr_cw_uchar %surface %base_offset",

@@ -17,6 +17,8 @@ Kernel shapes ("scenario" parameter):
     branch      odd work-groups: out[s] = MMA(A_0, B_0, C); even ones: out[s] = C  (a divergent branch)
 """
 
+import spvgen
+
 EXT = "cl_intel_subgroup_matrix_multiply_accumulate"
 EXT_TOKEN = "ext=%s@1.1" % EXT
 TF32_TOKEN = "ext=%s_tf32" % EXT
@@ -97,21 +99,14 @@ def kernel_text(row, m, scenario, a_signed, b_signed):
     lines += [
         '               OpExtension "SPV_INTEL_subgroup_matrix_multiply_accumulate"',
         "               OpMemoryModel Physical64 OpenCL",
-        '               OpEntryPoint Kernel %test "test" %lid_var %sgid_var %nsg_var %wgid_var',
+        '               OpEntryPoint Kernel %test "test" ' + spvgen.SUBGROUP_INDEX_INTERFACE,
         "               OpExecutionMode %%test SubgroupSize %d" % n,
         '               OpName %a "a"',
         '               OpName %b "b"',
         '               OpName %c "c"',
         '               OpName %out "out"',
         '               OpName %steps "steps"',
-        "               OpDecorate %lid_var BuiltIn SubgroupLocalInvocationId",
-        "               OpDecorate %sgid_var BuiltIn SubgroupId",
-        "               OpDecorate %nsg_var BuiltIn NumSubgroups",
-        "               OpDecorate %wgid_var BuiltIn WorkgroupId",
-        "               OpDecorate %lid_var Constant",
-        "               OpDecorate %sgid_var Constant",
-        "               OpDecorate %nsg_var Constant",
-        "               OpDecorate %wgid_var Constant",
+    ] + spvgen.SUBGROUP_INDEX_DECORATIONS + [
         "       %void = OpTypeVoid",
         "       %bool = OpTypeBool",
         "     %ushort = OpTypeInt 16 0",
@@ -137,10 +132,7 @@ def kernel_text(row, m, scenario, a_signed, b_signed):
         "     %uint_2 = OpConstant %uint 2",
         "      %%kdim = OpConstant %%uint %d" % k,
         "     %%lanes = OpConstant %%uint %d" % n,
-        "    %lid_var = OpVariable %ptr_in_uint Input",
-        "   %sgid_var = OpVariable %ptr_in_uint Input",
-        "    %nsg_var = OpVariable %ptr_in_uint Input",
-        "   %wgid_var = OpVariable %ptr_in_v3ulong Input",
+    ] + spvgen.SUBGROUP_INDEX_VARIABLES + [
         "  %%kernel_ty = OpTypeFunction %%void %%ptr_%s %%ptr_%s %%ptr_%s %%ptr_%s %%uint" % (a_t, b_t, r_t, r_t),
         "       %test = OpFunction %void None %kernel_ty",
         "          %%a = OpFunctionParameter %%ptr_%s" % a_t,
@@ -149,14 +141,7 @@ def kernel_text(row, m, scenario, a_signed, b_signed):
         "        %%out = OpFunctionParameter %%ptr_%s" % r_t,
         "      %steps = OpFunctionParameter %uint",
         "      %entry = OpLabel",
-        "       %lane = OpLoad %uint %lid_var",
-        "         %sg = OpLoad %uint %sgid_var",
-        "        %nsg = OpLoad %uint %nsg_var",
-        "        %wg3 = OpLoad %v3ulong %wgid_var",
-        "       %wg64 = OpCompositeExtract %ulong %wg3 0",
-        "         %wg = OpUConvert %uint %wg64",
-        "     %g_base = OpIMul %uint %wg %nsg",
-        "          %g = OpIAdd %uint %g_base %sg",
+    ] + spvgen.SUBGROUP_INDEX_CODE + [
         "     %g_lane = OpIMul %uint %g %lanes",
         "          %s = OpIAdd %uint %g_lane %lane",
         "    %s_steps = OpIMul %uint %s %steps",

@@ -14,6 +14,8 @@ constants. The image, its format, the backing and the coordinate are chosen at r
 with s = g * S + SubgroupLocalInvocationId and T the Result / Data type.
 """
 
+import spvgen
+
 EXT_TOKEN = "ext=cl_intel_spirv_media_block_io"
 SIZES = [8, 16, 32]
 TYPE = {1: "uchar", 2: "ushort", 4: "uint"}
@@ -64,19 +66,12 @@ def kernel_text(op, e, comps, w, h, sg):
     lines += [
         '               OpExtension "SPV_INTEL_media_block_io"',
         "               OpMemoryModel Physical64 OpenCL",
-        '               OpEntryPoint Kernel %test "test" %lid_var %sgid_var %nsg_var %wgid_var',
+        '               OpEntryPoint Kernel %test "test" ' + spvgen.SUBGROUP_INDEX_INTERFACE,
         "               OpExecutionMode %%test SubgroupSize %d" % sg,
         '               OpName %image "image"',
         '               OpName %coords "coords"',
         '               OpName %lanes "lanes"',
-        "               OpDecorate %lid_var BuiltIn SubgroupLocalInvocationId",
-        "               OpDecorate %sgid_var BuiltIn SubgroupId",
-        "               OpDecorate %nsg_var BuiltIn NumSubgroups",
-        "               OpDecorate %wgid_var BuiltIn WorkgroupId",
-        "               OpDecorate %lid_var Constant",
-        "               OpDecorate %sgid_var Constant",
-        "               OpDecorate %nsg_var Constant",
-        "               OpDecorate %wgid_var Constant",
+    ] + spvgen.SUBGROUP_INDEX_DECORATIONS + [
         "       %void = OpTypeVoid",
         "      %uchar = OpTypeInt 8 0",
         "     %ushort = OpTypeInt 16 0",
@@ -100,10 +95,7 @@ def kernel_text(op, e, comps, w, h, sg):
         " %done_magic = OpConstant %uint 4096",
         "   %scope_sg = OpConstant %uint 3",  # Subgroup
         "    %sem_img = OpConstant %uint 2056",  # AcquireRelease (0x8) | ImageMemory (0x800)
-        "    %lid_var = OpVariable %ptr_in_uint Input",
-        "   %sgid_var = OpVariable %ptr_in_uint Input",
-        "    %nsg_var = OpVariable %ptr_in_uint Input",
-        "   %wgid_var = OpVariable %ptr_in_v3ulong Input",
+    ] + spvgen.SUBGROUP_INDEX_VARIABLES + [
     ]
     cptr = "%ptr_cw_t" if t == "v2uint" else "%ptr_cw_v2uint"
     params = "%img_t " + cptr + " %ptr_cw_t %ptr_cw_uint" + (" %ptr_cw_t" if op == "round_trip" else "")
@@ -119,14 +111,7 @@ def kernel_text(op, e, comps, w, h, sg):
         lines.append("       %back = OpFunctionParameter %ptr_cw_t")
     lines += [
         "      %entry = OpLabel",
-        "       %lane = OpLoad %uint %lid_var",
-        "         %sg = OpLoad %uint %sgid_var",
-        "        %nsg = OpLoad %uint %nsg_var",
-        "        %wg3 = OpLoad %v3ulong %wgid_var",
-        "       %wg64 = OpCompositeExtract %ulong %wg3 0",
-        "         %wg = OpUConvert %uint %wg64",
-        "     %g_base = OpIMul %uint %wg %nsg",
-        "          %g = OpIAdd %uint %g_base %sg",
+    ] + spvgen.SUBGROUP_INDEX_CODE + [
         "  %coord_ptr = OpInBoundsPtrAccessChain " + cptr + " %coords %g",
         "      %coord = OpLoad %v2uint %coord_ptr Aligned 8",
         "     %g_lane = OpIMul %uint %g %lanes_per_sg",
