@@ -28,7 +28,8 @@ void validate(const MediaBlockShape& s) {
     // The component type is a scalar integer (char, short, int; long is allowed by SPIR-V but not used by
     // OpenCL); values are carried in 64 bits, so 8 is accepted too.
     if (s.element_bytes != 1 && s.element_bytes != 2 && s.element_bytes != 4 && s.element_bytes != 8)
-        throw std::invalid_argument("media block IO reference: element_bytes must be 1, 2, 4 or 8: " + s.str());
+        throw std::invalid_argument("media block IO reference: element_bytes must be 1, 2, 4 or 8: " +
+                                    s.str());
     if (!s.components || !s.width || !s.height || !s.sub_group_size)
         throw std::invalid_argument("media block IO reference: zero dimension: " + s.str());
     if (uint64_t(s.width) * s.element_bytes > (1u << 30))
@@ -40,7 +41,8 @@ void validate(const MediaImage& m) {
         throw std::invalid_argument("media block IO reference: texel_bytes must be 1, 2, 4, 8 or 16");
     if (m.row_pitch_bytes < size_t(m.width) * m.texel_bytes)
         throw std::invalid_argument("media block IO reference: row pitch smaller than a row");
-    if (m.height && m.data.size() < size_t(m.height - 1) * m.row_pitch_bytes + size_t(m.width) * m.texel_bytes)
+    if (m.height &&
+        m.data.size() < size_t(m.height - 1) * m.row_pitch_bytes + size_t(m.width) * m.texel_bytes)
         throw std::invalid_argument("media block IO reference: image data smaller than height x pitch");
 }
 
@@ -147,7 +149,8 @@ MediaWriteResult mediaBlockWrite(const MediaBlockShape& s, const MediaImage& bef
         throw std::invalid_argument("mediaBlockWrite: one Data vector per lane: " + s.str());
     for (const auto& lane : data)
         if (lane.size() < s.components)
-            throw std::invalid_argument("mediaBlockWrite: Data has fewer than `components` values: " + s.str());
+            throw std::invalid_argument("mediaBlockWrite: Data has fewer than `components` values: " +
+                                        s.str());
     MediaWriteResult r{before, std::vector<uint8_t>(before.data.size(), 0)};
     uint64_t stride_elements = mediaRowStrideBytes(s) / s.element_bytes;
     uint64_t source_slots = uint64_t(s.sub_group_size) * s.components;

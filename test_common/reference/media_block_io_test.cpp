@@ -1,13 +1,16 @@
 // Unit tests of the media block IO host reference: worked examples derived from the SPV_INTEL_media_block_io
-// descriptions of OpSubgroupImageMediaBlockReadINTEL / WriteINTEL and the OpenCL environment's notes, at small
-// sub-group sizes (4, 8) and at the OpenCL ones (8, 16, 32). docs/media_block_io_examples.md writes each of
-// them down with its tables.
+// descriptions of OpSubgroupImageMediaBlockReadINTEL / WriteINTEL and the OpenCL environment's notes, at
+// small sub-group sizes (4, 8) and at the OpenCL ones (8, 16, 32). docs/media_block_io_examples.md writes
+// each of them down with its tables.
 #include "test_common/reference/media_block_io.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 namespace cts::reference {
 namespace {
@@ -89,12 +92,12 @@ void expectLayout(const MediaBlockShape& s, const std::vector<std::vector<RC>>& 
 TEST(MediaBlockIoReference, ShapeStrAndRowStride) {
     EXPECT_EQ((MediaBlockShape{2, 4, 16, 8, 16}).str(), "e2 x4 w16 h8 sg16");
     // "each row of the 2D region to write begins at an byte offset that is a power-of-two"
-    EXPECT_EQ(mediaRowStrideBytes({4, 1, 8, 1, 8}), 32u);   // 32 B: already a power of two
-    EXPECT_EQ(mediaRowStrideBytes({4, 1, 4, 1, 8}), 16u);   // 16 B
+    EXPECT_EQ(mediaRowStrideBytes({4, 1, 8, 1, 8}), 32u);    // 32 B: already a power of two
+    EXPECT_EQ(mediaRowStrideBytes({4, 1, 4, 1, 8}), 16u);    // 16 B
     EXPECT_EQ(mediaRowStrideBytes({1, 1, 12, 1, 16}), 16u);  // 12 B -> 16
-    EXPECT_EQ(mediaRowStrideBytes({4, 1, 3, 1, 4}), 16u);   // 12 B -> 16
-    EXPECT_EQ(mediaRowStrideBytes({4, 1, 5, 1, 8}), 32u);   // 20 B -> 32
-    EXPECT_EQ(mediaRowStrideBytes({4, 1, 6, 1, 8}), 32u);   // 24 B -> 32
+    EXPECT_EQ(mediaRowStrideBytes({4, 1, 3, 1, 4}), 16u);    // 12 B -> 16
+    EXPECT_EQ(mediaRowStrideBytes({4, 1, 5, 1, 8}), 32u);    // 20 B -> 32
+    EXPECT_EQ(mediaRowStrideBytes({4, 1, 6, 1, 8}), 32u);    // 24 B -> 32
     EXPECT_EQ(mediaRowStrideBytes({2, 1, 14, 1, 16}), 32u);  // 28 B -> 32
     EXPECT_EQ(mediaRowStrideBytes({1, 1, 4, 1, 16}), 4u);
     EXPECT_EQ(mediaRowStrideBytes({4, 1, 16, 1, 16}), 64u);
@@ -144,7 +147,8 @@ TEST(MediaBlockIoReference, B_HalfWidthPacksTwoRegionRowsPerComponent) {
     // S = 4, W = 2 (8 B), H = 2, scalar.
     expectLayout({4, 1, 2, 2, 4}, {{RC(0, 0), RC(0, 1), RC(1, 0), RC(1, 1)}}, img, 0, 0);
     // OpenCL sizes: S = 16, W = 8 (32 B), H = 2 and H = 8 (the limit for 32 B rows); S = 32, W = 16.
-    for (auto [sg, comps] : {std::pair<uint32_t, uint32_t>{16, 1}, {16, 4}, {32, 1}, {32, 2}, {8, 4}}) {
+    const std::vector<std::pair<uint32_t, uint32_t>> sizes = {{16, 1}, {16, 4}, {32, 1}, {32, 2}, {8, 4}};
+    for (auto [sg, comps] : sizes) {
         MediaBlockShape s{4, comps, sg / 2, 2 * comps, sg};
         std::vector<std::vector<RC>> want(comps);
         for (uint32_t j = 0; j < comps; ++j)
@@ -181,7 +185,8 @@ TEST(MediaBlockIoReference, C_NonPowerOfTwoRowIsPaddedWithUndefinedSlots) {
     // 4-byte elements, W = 3 (12 B -> 16 B = 4 elements), S = 4, H = 2: lane 3 is padding in each row.
     MediaImage img4 = makeImage(8, 4, 4);
     expectLayout({4, 2, 3, 2, 4},
-                 {{RC(0, 0), RC(0, 1), RC(0, 2), kUndef}, {RC(1, 0), RC(1, 1), RC(1, 2), kUndef}}, img4, 4, 1);
+                 {{RC(0, 0), RC(0, 1), RC(0, 2), kUndef}, {RC(1, 0), RC(1, 1), RC(1, 2), kUndef}}, img4, 4,
+                 1);
     // OpenCL sizes: W = 6 (24 B -> 32 B = 8 elements), S = 8: lanes 6, 7 padding; W = 5 (20 B) at S = 16:
     // two padded rows per component, row 1 at slot 8.
     expectLayout({4, 2, 6, 2, 8},
@@ -221,7 +226,8 @@ TEST(MediaBlockIoReference, E_LargerRegionDropsTailOnRead) {
     expectLayout({4, 2, 4, 4, 4},
                  {{RC(0, 0), RC(0, 1), RC(0, 2), RC(0, 3)}, {RC(1, 0), RC(1, 1), RC(1, 2), RC(1, 3)}}, img, 0,
                  2);
-    // W = 8 > S = 4 (32 B rows, 8 slots each), H = 2, uint2: row 0 alone fills both components; row 1 dropped.
+    // W = 8 > S = 4 (32 B rows, 8 slots each), H = 2, uint2: row 0 alone fills both components; row 1
+    // dropped.
     expectLayout({4, 2, 8, 2, 4},
                  {{RC(0, 0), RC(0, 1), RC(0, 2), RC(0, 3)}, {RC(0, 4), RC(0, 5), RC(0, 6), RC(0, 7)}}, img, 4,
                  0);
@@ -343,10 +349,10 @@ TEST(MediaBlockIoReference, F_NegativeCoordinatesClampToTopLeft) {
 
 TEST(MediaBlockIoReference, F_FullyOutsideReadsCornerTexel) {
     MediaImage img = makeImage(8, 3, 1);
-    for (auto [x, y, corner] : {std::tuple<int32_t, int32_t, uint64_t>{64, 10, 0xA7A7A7A7u},
-                                {-64, -10, 0x80808080u},
-                                {64, -10, 0x87878787u},
-                                {-64, 10, 0xA0A0A0A0u}}) {
+    // Below right -> row 2, column 7; above left -> row 0, column 0; and the other two corners.
+    const std::vector<std::tuple<int32_t, int32_t, uint64_t>> cases = {
+        {64, 10, 0xA7A7A7A7u}, {-64, -10, 0x80808080u}, {64, -10, 0x87878787u}, {-64, 10, 0xA0A0A0A0u}};
+    for (auto [x, y, corner] : cases) {
         auto v = mediaBlockRead({4, 2, 4, 2, 4}, img, x, y);
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 2; ++j) {
@@ -391,8 +397,10 @@ TEST(MediaBlockIoReference, F_LargerTexelOutOfBoundsIsUndefined) {
 TEST(MediaBlockIoReference, G_WriteDropsOutOfBoundsBytes) {
     MediaImage before = flatImage(6, 2, 1, 0x55);
     // Byte b of lane i, component j is 0x10*j + 4*i + b.
-    std::vector<std::vector<uint64_t>> data = {
-        {0x03020100, 0x13121110}, {0x07060504, 0x17161514}, {0x0B0A0908, 0x1B1A1918}, {0x0F0E0D0C, 0x1F1E1D1C}};
+    std::vector<std::vector<uint64_t>> data = {{0x03020100, 0x13121110},
+                                               {0x07060504, 0x17161514},
+                                               {0x0B0A0908, 0x1B1A1918},
+                                               {0x0F0E0D0C, 0x1F1E1D1C}};
     MediaBlockShape s{4, 2, 4, 2, 4};  // W = S: component j -> region row j, lane i -> column i
     // x = -4, y = -1: region row 0 is image row -1 (dropped); row 1 is image row 0, bytes -4..11.
     auto w = mediaBlockWrite(s, before, data, -4, -1);
@@ -406,9 +414,10 @@ TEST(MediaBlockIoReference, G_WriteDropsOutOfBoundsBytes) {
     // Entirely outside: nothing changes.
     EXPECT_EQ(mediaBlockWrite(s, before, data, 64, 0).image.data, before.data);
     EXPECT_EQ(mediaBlockWrite(s, before, data, 0, -2).image.data, before.data);
-    // 2-byte texels: the texel straddling nothing; bytes of a 4-byte element beyond the last word dropped.
+    // 2-byte texels, 6 bytes a row: lane 1's element (bytes 4..7) keeps its in-bounds word, drops the rest.
     MediaImage b2 = flatImage(3, 1, 2, 0x55);
-    auto w2 = mediaBlockWrite({4, 1, 4, 1, 4}, b2, {{0xA3A2A1A0}, {0xB3B2B1B0}, {0xC3C2C1C0}, {0xD3D2D1D0}}, 0, 0);
+    auto w2 =
+        mediaBlockWrite({4, 1, 4, 1, 4}, b2, {{0xA3A2A1A0}, {0xB3B2B1B0}, {0xC3C2C1C0}, {0xD3D2D1D0}}, 0, 0);
     EXPECT_EQ(w2.image.data, (std::vector<uint8_t>{0xA0, 0xA1, 0xA2, 0xA3, 0xB0, 0xB1}));
 }
 
@@ -469,7 +478,11 @@ TEST(MediaBlockIoReference, WriteThenReadRoundTrip) {
 // (i) OpenCL: "Maximum height by row width: 4 B -> 64 rows; 8 B -> 32; 12, 16 B -> 16; 20-32 B -> 8."
 TEST(MediaBlockIoReference, I_MaxHeightTable) {
     for (uint32_t b = 0; b <= 64; ++b) {
-        uint32_t want = b == 4 ? 64 : b == 8 ? 32 : (b == 12 || b == 16) ? 16 : (b >= 20 && b <= 32 && b % 4 == 0) ? 8 : 0;
+        uint32_t want = b == 4                               ? 64
+                        : b == 8                             ? 32
+                        : (b == 12 || b == 16)               ? 16
+                        : (b >= 20 && b <= 32 && b % 4 == 0) ? 8
+                                                             : 0;
         EXPECT_EQ(mediaMaxHeight(b), want) << b;
     }
     EXPECT_EQ(mediaMaxHeight(4), 64u);
