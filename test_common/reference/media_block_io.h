@@ -38,11 +38,11 @@ MediaSlot mediaSlot(const MediaBlockShape& s, uint32_t lane, uint32_t component)
 
 // A 2D image as the kernel sees it, read without format conversion.
 struct MediaImage {
-    uint32_t width = 0;            // texels
-    uint32_t height = 0;           // rows
-    uint32_t texel_bytes = 4;      // 1, 2 or 4
-    size_t row_pitch_bytes = 0;    // >= width * texel_bytes
-    std::vector<uint8_t> data;     // height * row_pitch_bytes bytes, row 0 first
+    uint32_t width = 0;          // texels
+    uint32_t height = 0;         // rows
+    uint32_t texel_bytes = 4;    // 1, 2 or 4
+    size_t row_pitch_bytes = 0;  // >= width * texel_bytes
+    std::vector<uint8_t> data;   // height * row_pitch_bytes bytes, row 0 first
 };
 
 struct MediaValue {
