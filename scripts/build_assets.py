@@ -7,11 +7,13 @@
    uses only tokens the installed SPIRV-Tools knows, otherwise with scripts/spirv_asm.py (the 2025 opcodes).
    A module whose text, SPIR-V version and toolchain are unchanged is not re-assembled (hash stamp).
 3. Runs the suite's rule checker over every module.
-4. Writes <out>/manifest.json (cases sorted by name) and removes modules no longer produced.
+4. Writes <out>/manifest.json (cases sorted by name, each module with its hash) and removes modules no longer
+   produced.
 Any failure stops with a message naming the module, where it came from and the tool output.
 """
 
 import argparse
+import binascii
 import concurrent.futures
 import hashlib
 import importlib.util
@@ -103,13 +105,20 @@ def _run(cmd):
     return p.returncode, p.stdout.strip()
 
 
+def module_hash(path):
+    """"crc32:<8 hex digits>", the CRC-32 (IEEE, as zlib) of a file's bytes. The runner checks every module
+    against it before the build (ProgramCache::moduleHash in test_common/cl/program_cache.cpp)."""
+    with open(path, "rb") as f:
+        return "crc32:%08x" % (binascii.crc32(f.read()) & 0xFFFFFFFF)
+
+
 def val_env(version):
     # SPIRV-Tools' OpenCL environments stop at OpenCL 2.2 = SPIR-V 1.2; newer modules use the plain env.
     return "opencl2.2" if version <= (1, 2) else "spv%d.%d" % version
 
 
 def assemble_one(job):
-    """Returns (relpath, how, error or None)."""
+    """Returns (relpath, how, error or None, module_hash or None)."""
     relpath, text, stamp_key = job["relpath"], job["text"], job["stamp_key"]
     base = os.path.join(_CONFIG["modules_dir"], relpath)
     spvasm, spv, stamp = base + ".spvasm", base + ".spv", base + ".stamp"
@@ -138,14 +147,15 @@ def assemble_one(job):
             msg = "spirv-as --target-env %s failed:\n%s" % (env, out)
             if fallback_error:
                 msg += "\nscripts/spirv_asm.py: %s" % fallback_error
-            return relpath, how, msg
+            return relpath, how, msg, None
         venv = val_env(version)
         rc, out = _run([_CONFIG["spirv_val"], "--target-env", venv, spv])
         if rc != 0:
-            return relpath, how, "spirv-val --target-env %s failed:\n%s" % (venv, out)
+            return relpath, how, "spirv-val --target-env %s failed:\n%s" % (venv, out), None
+    digest = module_hash(spv)
     with open(stamp, "w") as f:
-        f.write(stamp_key)
-    return relpath, how, None
+        f.write("%s\n%s\n" % (stamp_key, digest))
+    return relpath, how, None, digest
 
 
 def file_digest(paths):
@@ -166,19 +176,24 @@ def toolchain_key(args):
 
 
 def assemble_all(modules, args, modules_dir):
+    """Returns (assembled, up to date, {how: count}, {"rel/path.spv": module_hash})."""
     tkey = toolchain_key(args)
-    jobs, skipped = [], 0
+    jobs, skipped, hashes = [], 0, {}
     for relpath in sorted(modules):
         text = modules[relpath]["text"]
         key = hashlib.sha256((tkey + "\0" + text).encode("utf-8")).hexdigest()
         base = os.path.join(modules_dir, relpath)
+        # The stamp holds the key and the hash of the .spv as assembled: a .spv changed since (a flipped bit,
+        # a truncated copy) is assembled again rather than hashed into the manifest as it is.
         try:
             with open(base + ".stamp") as f:
-                up_to_date = f.read() == key and os.path.exists(base + ".spv")
+                stamp = f.read().split("\n")
+            up_to_date = len(stamp) >= 2 and stamp[0] == key and module_hash(base + ".spv") == stamp[1]
         except OSError:
             up_to_date = False
         if up_to_date:
             skipped += 1
+            hashes[relpath + ".spv"] = stamp[1]
         else:
             jobs.append({"relpath": relpath, "text": text, "stamp_key": key})
     config = {"modules_dir": modules_dir, "spirv_as": args.spirv_as, "spirv_val": args.spirv_val,
@@ -195,14 +210,15 @@ def assemble_all(modules, args, modules_dir):
                 results = list(pool.map(assemble_one, jobs, chunksize=max(1, len(jobs) // (4 * args.jobs))))
     errors = ["module %s (from %s; text in %s.spvasm): %s" % (r, modules[r]["origin"],
                                                              os.path.join(modules_dir, r), err)
-              for r, _, err in results if err]
+              for r, _, err, _ in results if err]
     if errors:
         more = "" if len(errors) <= 20 else "\n... and %d more" % (len(errors) - 20)
         raise BuildError("\n".join(errors[:20]) + more)
     counts = {}
-    for _, how, _ in results:
+    for relpath, how, _, digest in results:
         counts[how] = counts.get(how, 0) + 1
-    return len(jobs), skipped, counts
+        hashes[relpath + ".spv"] = digest
+    return len(jobs), skipped, counts, hashes
 
 
 def rule_check(modules, args, modules_dir):
@@ -270,10 +286,10 @@ def build(args):
 
     modules_dir = os.path.join(args.out, "modules")
     os.makedirs(modules_dir, exist_ok=True)
-    assembled, skipped, counts = assemble_all(emit.modules, args, modules_dir)
+    assembled, skipped, counts, hashes = assemble_all(emit.modules, args, modules_dir)
     rule_check(emit.modules, args, modules_dir)
     removed = remove_stale(emit.modules, modules_dir)
-    manifest = json.dumps(emit.manifest(), indent=1, sort_keys=False) + "\n"
+    manifest = json.dumps(emit.manifest(hashes), indent=1, sort_keys=False) + "\n"
     write_if_changed(os.path.join(args.out, "manifest.json"), manifest)
     how = ", ".join("%d with %s" % (n, k) for k, n in sorted(counts.items())) or "none"
     print("assets: %d cases, %d modules (%d generators, %d hand-written); assembled %d (%s), %d up to date, "

@@ -28,6 +28,8 @@ _REQUIRE_RES = [
 ]
 _VERSION_RE = re.compile(r"^\s*;\s*@version\s+(\d+)\.(\d+)\s*$", re.M)
 DEFAULT_SPIRV_VERSION = (1, 2)
+# Version 2: every case with a module carries "module_hash" (test_common/harness/manifest.cpp reads it).
+MANIFEST_VERSION = 2
 
 
 class SpvgenError(Exception):
@@ -123,8 +125,18 @@ class Emitter:
         self.cases[name] = {"name": name, "family": family, "module": module, "kernel": kernel,
                             "params": params, "requires": requires, "tags": tags, "origin": origin}
 
-    def manifest(self):
-        return {"version": 1, "cases": [self.cases[n] for n in sorted(self.cases)]}
+    def manifest(self, module_hashes):
+        """module_hashes: "rel/path.spv" -> hash of the assembled file (build_assets.module_hash), for every
+        module a case uses; it lands in the case as "module_hash", after "module"."""
+        cases = []
+        for n in sorted(self.cases):
+            entry = {}
+            for key, value in self.cases[n].items():
+                entry[key] = value
+                if key == "module" and value:
+                    entry["module_hash"] = module_hashes[value]
+            cases.append(entry)
+        return {"version": MANIFEST_VERSION, "cases": cases}
 
 
 # ----------------------------------------------------------------------------------------------------------

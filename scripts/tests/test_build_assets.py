@@ -1,5 +1,6 @@
 """End-to-end tests of scripts/build_assets.py on the fixture source tree (fixtures/tree)."""
 
+import binascii
 import json
 import os
 import shutil
@@ -45,7 +46,7 @@ class BuildAssetsTest(unittest.TestCase):
         self.assertIn("1 with spirv_asm.py", out)
         self.assertIn("3 with spirv-as", out)
         m = self.manifest()
-        self.assertEqual(m["version"], 1)
+        self.assertEqual(m["version"], 2)
         names = [c["name"] for c in m["cases"]]
         self.assertEqual(names, sorted(names))
         self.assertEqual(names, ["2d_block_io.fixture.load.d32", "subgroups.fixture.hand",
@@ -58,7 +59,8 @@ class BuildAssetsTest(unittest.TestCase):
         self.assertEqual(hand["tags"], ["extended"])
         gen = by_name["subgroups.fixture.shuffle.sg16"]
         self.assertEqual(gen["origin"], "scripts/generators/fixture_gen.py")
-        self.assertEqual(set(gen), {"name", "family", "module", "kernel", "params", "requires", "tags", "origin"})
+        self.assertEqual(set(gen), {"name", "family", "module", "module_hash", "kernel", "params", "requires", "tags",
+                                    "origin"})
         for c in m["cases"]:
             spv = os.path.join(self.out, "modules", c["module"])
             with open(spv, "rb") as f:
@@ -67,6 +69,38 @@ class BuildAssetsTest(unittest.TestCase):
         # SPIR-V 1.2 header by default.
         with open(os.path.join(self.out, "modules", "2d_block_io", "fixture_load.spv"), "rb") as f:
             self.assertEqual(f.read(8)[4:], b"\x00\x02\x01\x00")
+
+    def module_crc(self, module):
+        with open(os.path.join(self.out, "modules", module), "rb") as f:
+            return "crc32:%08x" % (binascii.crc32(f.read()) & 0xFFFFFFFF)
+
+    def test_manifest_records_the_hash_of_every_module(self):
+        self.build()
+        cases = self.manifest()["cases"]
+        self.assertTrue(cases)
+        for c in cases:  # generated and hand-written modules alike
+            self.assertRegex(c["module_hash"], r"^crc32:[0-9a-f]{8}$", c["name"])
+            self.assertEqual(c["module_hash"], self.module_crc(c["module"]), c["name"])
+        # A known vector, so the C++ side (ProgramCache::moduleHash) and this one agree on the algorithm.
+        import build_assets
+        path = os.path.join(self.tmp, "check.bin")
+        with open(path, "wb") as f:
+            f.write(b"123456789")
+        self.assertEqual(build_assets.module_hash(path), "crc32:cbf43926")
+
+    def test_corrupted_module_is_reassembled_and_the_hash_stays_the_assembler_output(self):
+        self.build()
+        before = {c["name"]: c["module_hash"] for c in self.manifest()["cases"]}
+        spv = os.path.join(self.out, "modules", "subgroups", "fixture_hand.spv")
+        with open(spv, "rb") as f:
+            good = f.read()
+        with open(spv, "wb") as f:
+            f.write(good[:-5] + bytes([good[-5] ^ 0x10]) + good[-4:])  # one flipped bit
+        out = self.build()
+        self.assertIn("assembled 1 (1 with spirv-as), 3 up to date", out)
+        with open(spv, "rb") as f:
+            self.assertEqual(f.read(), good)
+        self.assertEqual({c["name"]: c["module_hash"] for c in self.manifest()["cases"]}, before)
 
     def test_rebuild_is_incremental_and_removes_stale_modules(self):
         self.build()

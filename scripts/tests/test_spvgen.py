@@ -47,12 +47,15 @@ class EmitterTest(unittest.TestCase):
                                  "image_format=CL_R/CL_UNSIGNED_INT8", "spirv=1.2", "min_sg_size=16"],
                        tags=["quick"])
         self.emit.case("api.a", "api.query", None, None)
-        names = [c["name"] for c in self.emit.manifest()["cases"]]
+        hashes = {"subgroups/demo.spv": "crc32:0123abcd"}
+        names = [c["name"] for c in self.emit.manifest(hashes)["cases"]]
         self.assertEqual(names, ["api.a", "subgroups.b.one"])
-        case = self.emit.manifest()["cases"][1]
+        case = self.emit.manifest(hashes)["cases"][1]
         self.assertEqual(case["origin"], "scripts/generators/demo.py")
         self.assertEqual(case["module"], "subgroups/demo.spv")
-        self.assertEqual(self.emit.manifest()["version"], 1)
+        self.assertEqual(case["module_hash"], "crc32:0123abcd")
+        self.assertNotIn("module_hash", self.emit.manifest(hashes)["cases"][0])  # no module, no hash
+        self.assertEqual(self.emit.manifest(hashes)["version"], 2)
 
     def test_names_are_validated(self):
         self.assertFails("dotted lowercase", self.emit.case, "subgroups.Shuffle", "f", self.mod, "test")

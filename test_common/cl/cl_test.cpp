@@ -60,6 +60,99 @@ TEST(ProgramCacheFile, RejectsBadFilesNamingThem) {
     for (const auto& p : {good, empty, odd, magic, shortfile}) std::remove(p.c_str());
 }
 
+TEST(ModuleHash, Crc32KnownVectors) {
+    // The same values as Python's binascii.crc32 (scripts/build_assets.py module_hash).
+    auto hash = [](const std::string& s) { return ProgramCache::moduleHash(s.data(), s.size()); };
+    EXPECT_EQ(hash(""), "crc32:00000000");
+    EXPECT_EQ(hash("a"), "crc32:e8b7be43");
+    EXPECT_EQ(hash("123456789"), "crc32:cbf43926");
+    EXPECT_EQ(hash("The quick brown fox jumps over the lazy dog"), "crc32:414fa339");
+    std::vector<unsigned char> zeros(4096, 0);
+    EXPECT_EQ(ProgramCache::moduleHash(zeros.data(), zeros.size()), "crc32:c71c0011");
+}
+
+// A module of 7 words: the header and OpCapability Kernel.
+std::vector<unsigned char> moduleBytes() {
+    return {0x03, 0x02, 0x23, 0x07, 0x00, 0x02, 0x01, 0x00, 0,    0,    0,    0, 2, 0,
+            0,    0,    0,    0,    0,    0,    0x11, 0x00, 0x02, 0x00, 0x06, 0, 0, 0};
+}
+
+std::string hashErrorOf(const std::string& path, const std::string& expected) {
+    try {
+        ProgramCache::readSpirvFile(path, expected);
+    } catch (const InternalError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ProgramCacheFile, HashMismatchIsAnInternalErrorNamingFileAndBothHashes) {
+    std::vector<unsigned char> good = moduleBytes();
+    const std::string want = ProgramCache::moduleHash(good.data(), good.size());
+    std::string good_path = writeTemp("hash_good.spv", good);
+    EXPECT_EQ(ProgramCache::readSpirvFile(good_path, want).size(), 7u);
+
+    auto flipped = good;
+    flipped[24] ^= 0x04;  // one bit of the capability operand: still a well-formed module
+    auto truncated = good;
+    truncated.resize(good.size() - 4);  // a whole number of words, header intact
+    for (const auto& bad : {std::make_pair(std::string("hash_flipped.spv"), flipped),
+                            std::make_pair(std::string("hash_truncated.spv"), truncated)}) {
+        std::string path = writeTemp(bad.first, bad.second);
+        EXPECT_NO_THROW(ProgramCache::readSpirvFile(path));  // size and magic alone do not see it
+        std::string have = ProgramCache::moduleHash(bad.second.data(), bad.second.size());
+        ASSERT_NE(have, want);
+        std::string err = hashErrorOf(path, want);
+        EXPECT_NE(err.find(path), std::string::npos) << err;
+        EXPECT_NE(err.find(want), std::string::npos) << err;
+        EXPECT_NE(err.find(have), std::string::npos) << err;
+        EXPECT_NE(err.find("rebuild the assets target"), std::string::npos) << err;
+        std::remove(path.c_str());
+    }
+    // No hash to check against is an error too, never an unchecked load.
+    std::string err = hashErrorOf(good_path, "");
+    EXPECT_NE(err.find(good_path), std::string::npos) << err;
+    EXPECT_NE(err.find("no hash"), std::string::npos) << err;
+    std::remove(good_path.c_str());
+}
+
+TEST(ProgramCacheFile, DirectoryIsNamedNotMeasured) {
+    // An empty "module" made the path <assets>/modules/, which used to be reported as
+    // "9223372036854775807 bytes is not a whole number of 32-bit words".
+    std::string dir = ::testing::TempDir();
+    std::string err = errorOf(dir);
+    EXPECT_NE(err.find(dir), std::string::npos) << err;
+    EXPECT_NE(err.find("directory"), std::string::npos) << err;
+    EXPECT_EQ(err.find("bytes"), std::string::npos) << err;
+}
+
+TEST(ProgramCacheFile, VerifiedOncePerPathThenComparedWithTheRecordedHash) {
+    // No context: every build fails (CL_INVALID_CONTEXT), which the cache records like any build failure.
+    ProgramCache cache(nullptr, nullptr);
+    std::vector<unsigned char> good = moduleBytes();
+    const std::string want = ProgramCache::moduleHash(good.data(), good.size());
+    std::string path = writeTemp("hash_once.spv", good);
+    const BuiltProgram& first = cache.get(path, want);
+    EXPECT_FALSE(first.built);
+    // Changed on disk after the first load: the cache does not read the file again for the same build ...
+    auto flipped = good;
+    flipped[24] ^= 0x04;
+    writeTemp("hash_once.spv", flipped);
+    EXPECT_EQ(&cache.get(path, want), &first);
+    // ... but still holds every later caller to the hash it recorded,
+    std::string err;
+    try {
+        cache.get(path, "crc32:00000000");
+    } catch (const InternalError& e) {
+        err = e.what();
+    }
+    EXPECT_NE(err.find(path), std::string::npos) << err;
+    EXPECT_NE(err.find(want), std::string::npos) << err;
+    // and a new build (other options) reads the file again, which now fails the check.
+    EXPECT_THROW(cache.get(path, want, "-cl-opt-disable"), InternalError);
+    std::remove(path.c_str());
+}
+
 TEST(ErrorNames, KnownAndUnknownCodes) {
     EXPECT_STREQ(clErrorName(CL_SUCCESS), "CL_SUCCESS");
     EXPECT_STREQ(clErrorName(CL_INVALID_VALUE), "CL_INVALID_VALUE");

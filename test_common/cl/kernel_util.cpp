@@ -10,8 +10,20 @@
 namespace cts {
 
 KernelHandle createKernel(RunContext& ctx, const std::string& module, const std::string& kernel) {
+    // A manifest entry without these is the harness's problem, not the device's.
+    if (module.empty())
+        throw InternalError("case '" + ctx.case_name +
+                            "' has no \"module\" in the manifest, but its family builds a kernel from one");
+    if (kernel.empty())
+        throw InternalError("case '" + ctx.case_name + "' has no \"kernel\" in the manifest for module " +
+                            module);
+    auto hash = ctx.module_hashes.find(module);
+    if (hash == ctx.module_hashes.end())
+        throw InternalError("case '" + ctx.case_name + "': module " + module +
+                            " has no \"module_hash\" from the manifest to check it against");
     std::string path = ctx.assets_dir + "/modules/" + module;
-    const BuiltProgram& built = ctx.programs.get(path);  // throws InternalError for a bad file
+    // Throws InternalError for a bad file, including one whose bytes are not the ones the manifest hashed.
+    const BuiltProgram& built = ctx.programs.get(path, hash->second);
     if (!built.built) {
         std::string msg = "build of " + module + " failed: " + built.log;
         std::string driver = takeDriverMessages(ctx);

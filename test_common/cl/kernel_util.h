@@ -14,8 +14,9 @@
 namespace cts {
 
 // Gets the module (relative to <assets>/modules/) from the program cache and creates the kernel.
-// Missing/corrupt module file: throws InternalError naming it. Build failure or missing kernel:
-// throws CaseFailure with the build log.
+// Empty module or kernel name, module without a hash in ctx.module_hashes, missing/corrupt module file or
+// one whose hash differs from the manifest's: throws InternalError naming it. Build failure or a kernel
+// the built program lacks: throws CaseFailure with the build log.
 KernelHandle createKernel(RunContext& ctx, const std::string& module, const std::string& kernel);
 
 // A device buffer with guard bands of `guard_bytes` on each side, all filled with the repeating

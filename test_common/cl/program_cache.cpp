@@ -1,5 +1,8 @@
 #include "test_common/cl/program_cache.h"
 
+#include <sys/stat.h>
+
+#include <array>
 #include <cstdio>
 #include <fstream>
 
@@ -11,18 +14,29 @@ namespace {
 
 constexpr uint32_t kSpirvMagic = 0x07230203;
 
-std::string keyOf(const std::vector<uint32_t>& words, const std::string& options) {
-    // FNV-1a over the bytes: stable, cheap, and collisions across a few hundred modules are not a concern
-    // because the size is part of the key too.
+// The words' part of a program key. FNV-1a 64 over the bytes: stable, cheap, and collisions across a few
+// thousand modules are not a concern because the size is part of the key too.
+std::string contentKey(const std::vector<uint32_t>& words) {
     uint64_t h = 1469598103934665603ull;
-    auto mix = [&](const unsigned char* p, size_t n) {
-        for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
-    };
-    mix(reinterpret_cast<const unsigned char*>(words.data()), words.size() * 4);
-    mix(reinterpret_cast<const unsigned char*>(options.data()), options.size());
+    const auto* p = reinterpret_cast<const unsigned char*>(words.data());
+    for (size_t i = 0; i < words.size() * 4; ++i) h = (h ^ p[i]) * 1099511628211ull;
     char buf[64];
     std::snprintf(buf, sizeof buf, "%016llx:%zu", static_cast<unsigned long long>(h), words.size());
-    return std::string(buf) + ":" + options;
+    return buf;
+}
+
+std::string programKey(const std::string& content, const std::string& options) {
+    return content + ":" + options;
+}
+
+void checkHash(const std::string& path, const std::string& actual, const std::string& expected) {
+    if (expected.empty())
+        throw InternalError("SPIR-V module " + path +
+                            " has no hash in the manifest to check it against (rebuild the assets target)");
+    if (actual != expected)
+        throw InternalError("SPIR-V module " + path + " is corrupt: its hash is " + actual +
+                            ", the manifest records " + expected +
+                            " (the file changed after the asset build; rebuild the assets target)");
 }
 
 }  // namespace
@@ -34,7 +48,32 @@ ProgramCache::~ProgramCache() {
         if (entry.second.program) clReleaseProgram(entry.second.program);
 }
 
+std::string ProgramCache::moduleHash(const void* data, size_t bytes) {
+    static const std::array<uint32_t, 256> table = [] {
+        std::array<uint32_t, 256> t{};
+        for (uint32_t i = 0; i < 256; ++i) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            t[i] = c;
+        }
+        return t;
+    }();
+    uint32_t crc = 0xFFFFFFFFu;
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < bytes; ++i) crc = table[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "crc32:%08x", static_cast<unsigned>(crc ^ 0xFFFFFFFFu));
+    return buf;
+}
+
 std::vector<uint32_t> ProgramCache::readSpirvFile(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw InternalError("SPIR-V module " + path + " is missing or unreadable");
+    // A directory opens and "seeks" to a huge end on some file systems: say what it is instead.
+    if (!S_ISREG(st.st_mode))
+        throw InternalError("SPIR-V module " + path + " is not a regular file" +
+                            (S_ISDIR(st.st_mode) ? std::string(" but a directory") : std::string()));
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw InternalError("SPIR-V module " + path + " is missing or unreadable");
     std::streamsize size = in.tellg();
@@ -56,12 +95,34 @@ std::vector<uint32_t> ProgramCache::readSpirvFile(const std::string& path) {
     return words;
 }
 
-const BuiltProgram& ProgramCache::get(const std::string& path, const std::string& options) {
-    return get(readSpirvFile(path), options);
+std::vector<uint32_t> ProgramCache::readSpirvFile(const std::string& path, const std::string& expected_hash) {
+    std::vector<uint32_t> words = readSpirvFile(path);
+    checkHash(path, moduleHash(words.data(), words.size() * 4), expected_hash);
+    return words;
+}
+
+const BuiltProgram& ProgramCache::get(const std::string& path, const std::string& expected_hash,
+                                      const std::string& options) {
+    auto known = files_.find(path);
+    if (known != files_.end()) {
+        // Read and verified before: compare with the recorded hash only (once per module per process).
+        checkHash(path, known->second.hash, expected_hash);
+        auto found = programs_.find(programKey(known->second.content, options));
+        if (found != programs_.end()) return found->second;
+    }
+    std::vector<uint32_t> words = readSpirvFile(path);
+    FileInfo info{moduleHash(words.data(), words.size() * 4), contentKey(words)};
+    files_[path] = info;
+    checkHash(path, info.hash, expected_hash);
+    return build(words, programKey(info.content, options), options);
 }
 
 const BuiltProgram& ProgramCache::get(const std::vector<uint32_t>& words, const std::string& options) {
-    std::string key = keyOf(words, options);
+    return build(words, programKey(contentKey(words), options), options);
+}
+
+const BuiltProgram& ProgramCache::build(const std::vector<uint32_t>& words, const std::string& key,
+                                        const std::string& options) {
     auto found = programs_.find(key);
     if (found != programs_.end()) return found->second;
 

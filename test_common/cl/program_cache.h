@@ -1,6 +1,7 @@
 // Builds each SPIR-V module once per process (keyed by a hash of its bytes) and keeps the program.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -23,20 +24,38 @@ public:
     ProgramCache(const ProgramCache&) = delete;
     ProgramCache& operator=(const ProgramCache&) = delete;
 
-    // Reads `path` (throws cts::InternalError naming the file when missing, empty, not a multiple of 4
-    // bytes or without the SPIR-V magic), then clCreateProgramWithIL + clBuildProgram once.
+    // Reads `path` and checks its bytes against `expected_hash` (the manifest's "module_hash"), then
+    // clCreateProgramWithIL + clBuildProgram once. Throws cts::InternalError naming the file when it is
+    // missing, not a regular file, empty, not a multiple of 4 bytes, without the SPIR-V magic, or when its
+    // hash is not `expected_hash` (or that is empty); the message then gives both hashes. A path is read and
+    // hashed once per cache (= per process); later calls compare `expected_hash` with the recorded hash.
     // A build failure is returned (built=false, log filled), not thrown: the caller records Fail.
-    const BuiltProgram& get(const std::string& path, const std::string& options = "");
+    const BuiltProgram& get(const std::string& path, const std::string& expected_hash,
+                            const std::string& options = "");
 
     // Same, for words already in memory (key: hash of the words and options).
     const BuiltProgram& get(const std::vector<uint32_t>& words, const std::string& options = "");
 
     static std::vector<uint32_t> readSpirvFile(const std::string& path);  // validates as above
+    // readSpirvFile, then the hash check of get().
+    static std::vector<uint32_t> readSpirvFile(const std::string& path, const std::string& expected_hash);
+
+    // "crc32:<8 lowercase hex digits>": the CRC-32 (IEEE 802.3, as zlib and Python's binascii.crc32) of the
+    // bytes. scripts/build_assets.py writes the same for every module into the manifest ("module_hash").
+    static std::string moduleHash(const void* data, size_t bytes);
 
 private:
+    struct FileInfo {
+        std::string hash;     // moduleHash of the file as read
+        std::string content;  // program key of its words, without the options
+    };
     cl_context context_;
     cl_device_id device_;
     std::map<std::string, BuiltProgram> programs_;
+    std::map<std::string, FileInfo> files_;  // path -> what reading it gave (read and verified once)
+
+    const BuiltProgram& build(const std::vector<uint32_t>& words, const std::string& key,
+                              const std::string& options);
 };
 
 }  // namespace cts

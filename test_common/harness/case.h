@@ -69,6 +69,9 @@ struct CaseSpec {
     std::string name;    // unique dotted lowercase name
     std::string family;  // key of the Family that runs it
     std::string module;  // SPIR-V binary path relative to the assets directory ("" for none)
+    // "crc32:<8 hex digits>" of the module file as the asset build wrote it ("" without a module); the
+    // program cache checks the file against it before the build.
+    std::string module_hash;
     std::string kernel;  // entry point name ("" for none)
     Params params;
     // Requirement tokens, all checked by the harness before Family::checkSupport:
@@ -99,6 +102,8 @@ struct RunContext {
     std::string case_name;
     // Messages from the context's pfn_notify (see test_common/cl/driver_messages.h); may be null.
     DriverMessages* driver_messages = nullptr;
+    // Module path (as in CaseSpec::module) -> its manifest hash; createKernel loads only these modules.
+    std::map<std::string, std::string> module_hashes;
 };
 
 class Family {

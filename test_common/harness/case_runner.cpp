@@ -56,6 +56,7 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
             RunContext ctx{dut.info,    dut.context.get(), dut.queue.get(),     *dut.programs,
                            result.seed, settings.quick,    settings.assets_dir, settings.dump_dir,
                            spec.name,   &dut.messages};
+            if (!spec.module.empty()) ctx.module_hashes[spec.module] = spec.module_hash;
             outcome = registry.family(spec.family)->run(spec, ctx);
             // The contract: only the support phases decide NotSupported; a supported case that cannot
             // run is a harness or family bug.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_common/cl/device_info.h"
+#include "test_common/harness/case_runner.h"
 #include "test_common/harness/manifest.h"
 
 namespace cts {
@@ -72,9 +74,9 @@ TEST(Registry, CasesNeedARegisteredFamily) {
 }
 
 TEST(Manifest, ParsesEntries) {
-    auto load = parseManifest(R"({"version": 1, "cases": [
+    auto load = parseManifest(R"({"version": 2, "cases": [
         {"name": "subgroups.shuffle.i32.v4", "family": "subgroups.shuffle", "module": "subgroups/a.spv",
-         "kernel": "test", "params": {"n": 4, "neg": -1, "f": 1.5, "s": "x", "b": true, "arr": [1, 2]},
+         "module_hash": "crc32:0123abcd", "kernel": "test", "params": {"n": 4, "neg": -1, "f": 1.5, "s": "x", "b": true, "arr": [1, 2]},
          "requires": ["ext=cl_intel_spirv_subgroups", "sg_size=16"], "tags": ["quick"], "origin": "gen.py"}]})",
                               "m.json");
     EXPECT_TRUE(load.errors.empty());
@@ -82,6 +84,9 @@ TEST(Manifest, ParsesEntries) {
     const CaseSpec& c = load.cases[0];
     EXPECT_TRUE(c.load_error.empty()) << c.load_error;
     EXPECT_EQ(c.family, "subgroups.shuffle");
+    EXPECT_EQ(c.module, "subgroups/a.spv");
+    EXPECT_EQ(c.module_hash, "crc32:0123abcd");
+    EXPECT_EQ(c.kernel, "test");
     EXPECT_EQ(c.params.i("n"), 4);
     EXPECT_EQ(c.params.i("neg"), -1);
     EXPECT_EQ(c.params.s("s"), "x");
@@ -93,7 +98,7 @@ TEST(Manifest, ParsesEntries) {
 }
 
 TEST(Manifest, CorruptFileIsAnErrorNamingIt) {
-    for (const char* text : {"", "{", "[]", R"({"version": 1})", R"({"version": 2, "cases": []})"}) {
+    for (const char* text : {"", "{", "[]", R"({"version": 2})", R"({"version": 3, "cases": []})"}) {
         auto load = parseManifest(text, "/a/manifest.json");
         ASSERT_EQ(load.errors.size(), 1u) << text;
         EXPECT_NE(load.errors[0].find("/a/manifest.json"), std::string::npos);
@@ -103,8 +108,63 @@ TEST(Manifest, CorruptFileIsAnErrorNamingIt) {
     EXPECT_NE(missing.errors[0].find("/nonexistent/manifest.json"), std::string::npos);
 }
 
+TEST(Manifest, OldVersionIsRefusedAsAWholeWithTheFix) {
+    // Version 1 had no module hashes: running it would build modules nothing can check.
+    for (const char* text : {R"({"version": 1, "cases": [{"name": "api.x", "family": "f"}]})",
+                             R"({"cases": [{"name": "api.x", "family": "f"}]})"}) {
+        auto load = parseManifest(text, "/a/manifest.json");
+        EXPECT_TRUE(load.cases.empty()) << text;
+        ASSERT_EQ(load.errors.size(), 1u) << text;
+        EXPECT_NE(load.errors[0].find("/a/manifest.json"), std::string::npos) << load.errors[0];
+        EXPECT_NE(load.errors[0].find("rebuild the assets target"), std::string::npos) << load.errors[0];
+    }
+    EXPECT_NE(parseManifest(R"({"version": 1, "cases": []})", "m.json").errors.at(0).find("is version 1"),
+              std::string::npos);
+}
+
+TEST(Manifest, ModuleGoesWithKernelAndHash) {
+    auto load = parseManifest(R"({"version": 2, "cases": [
+        {"name": "api.ok_module", "family": "f", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": "k"},
+        {"name": "api.ok_no_module", "family": "f"},
+        {"name": "api.ok_empty_module", "family": "f", "module": "", "kernel": ""},
+        {"name": "api.no_kernel", "family": "f", "module": "a.spv", "module_hash": "crc32:00ff00ff"},
+        {"name": "api.empty_kernel", "family": "f", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": ""},
+        {"name": "api.no_module", "family": "f", "kernel": "k"},
+        {"name": "api.no_hash", "family": "f", "module": "a.spv", "kernel": "k"},
+        {"name": "api.bad_hash", "family": "f", "module": "a.spv", "module_hash": "crc32:00FF00FF", "kernel": "k"},
+        {"name": "api.other_hash", "family": "f", "module": "a.spv", "module_hash": "fnv1a64:0", "kernel": "k"},
+        {"name": "api.hash_no_module", "family": "f", "module_hash": "crc32:00ff00ff"}]})",
+                              "m.json");
+    ASSERT_TRUE(load.errors.empty());
+    std::map<std::string, std::string> err;
+    for (const auto& c : load.cases) err[c.name] = c.load_error;
+    ASSERT_EQ(err.size(), 10u);
+    EXPECT_EQ(err["api.ok_module"], "");
+    EXPECT_EQ(err["api.ok_no_module"], "");
+    EXPECT_EQ(err["api.ok_empty_module"], "");
+    for (const char* name : {"api.no_kernel", "api.empty_kernel"}) {
+        EXPECT_NE(err[name].find("no \"kernel\""), std::string::npos) << err[name];
+        EXPECT_NE(err[name].find(name), std::string::npos) << err[name];
+    }
+    EXPECT_NE(err["api.no_module"].find("no \"module\""), std::string::npos) << err["api.no_module"];
+    EXPECT_NE(err["api.no_hash"].find("no \"module_hash\""), std::string::npos) << err["api.no_hash"];
+    EXPECT_NE(err["api.bad_hash"].find("crc32:00FF00FF"), std::string::npos) << err["api.bad_hash"];
+    EXPECT_NE(err["api.other_hash"].find("fnv1a64:0"), std::string::npos) << err["api.other_hash"];
+    EXPECT_NE(err["api.hash_no_module"].find("no \"module\""), std::string::npos)
+        << err["api.hash_no_module"];
+    // Such a case is an InternalError before any device query, whatever its family.
+    DeviceInfo device;
+    Registry registry;
+    for (const auto& c : load.cases) {
+        if (c.load_error.empty()) continue;
+        Outcome o = checkCaseSupport(c, registry, device);
+        EXPECT_EQ(o.status, Status::InternalError) << c.name;
+        EXPECT_EQ(o.message, c.load_error);
+    }
+}
+
 TEST(Manifest, BadEntriesBecomeCaseErrorsOrRunErrors) {
-    auto load = parseManifest(R"({"version": 1, "cases": [
+    auto load = parseManifest(R"({"version": 2, "cases": [
         {"name": "api.ok", "family": "f"},
         {"name": "api.no_family"},
         {"name": "api.bad_params", "family": "f", "params": {"x": {"y": 1}}},

@@ -21,6 +21,17 @@ bool isValidCaseName(const std::string& name) {
 
 namespace {
 
+// Version 2 added "module_hash"; scripts/spvgen.py MANIFEST_VERSION writes it.
+constexpr int kManifestVersion = 2;
+
+bool isValidModuleHash(const std::string& hash) {
+    const std::string kind = "crc32:";
+    if (hash.size() != kind.size() + 8 || hash.compare(0, kind.size(), kind) != 0) return false;
+    for (size_t i = kind.size(); i < hash.size(); ++i)
+        if (!((hash[i] >= '0' && hash[i] <= '9') || (hash[i] >= 'a' && hash[i] <= 'f'))) return false;
+    return true;
+}
+
 // Returns "" or what is wrong with the entry; fills spec.
 std::string readEntry(const nlohmann::json& e, CaseSpec& spec) {
     auto str = [&](const char* key, std::string& out, bool required) -> std::string {
@@ -43,6 +54,7 @@ std::string readEntry(const nlohmann::json& e, CaseSpec& spec) {
     std::string err;
     if (!(err = str("family", spec.family, true)).empty()) return err;
     if (!(err = str("module", spec.module, false)).empty()) return err;
+    if (!(err = str("module_hash", spec.module_hash, false)).empty()) return err;
     if (!(err = str("kernel", spec.kernel, false)).empty()) return err;
     if (!(err = str("origin", spec.origin, false)).empty()) return err;
     if (!(err = strings("requires", spec.requires)).empty()) return err;
@@ -66,6 +78,16 @@ std::string readEntry(const nlohmann::json& e, CaseSpec& spec) {
             }
         }
     }
+    // A module goes with a kernel and a hash; a case without a module has neither.
+    if (!spec.module.empty()) {
+        if (spec.kernel.empty()) return "has a \"module\" (" + spec.module + ") but no \"kernel\"";
+        if (spec.module_hash.empty()) return "has a \"module\" (" + spec.module + ") but no \"module_hash\"";
+        if (!isValidModuleHash(spec.module_hash))
+            return "\"module_hash\" '" + spec.module_hash + "' is not crc32:<8 lowercase hex digits>";
+    } else {
+        if (!spec.kernel.empty()) return "has a \"kernel\" (" + spec.kernel + ") but no \"module\"";
+        if (!spec.module_hash.empty()) return "has a \"module_hash\" but no \"module\"";
+    }
     return "";
 }
 
@@ -84,8 +106,13 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path) {
         load.errors.push_back("manifest " + path + " is corrupt: no \"cases\" array");
         return load;
     }
-    if (!doc.contains("version") || doc["version"] != 1) {
-        load.errors.push_back("manifest " + path + " has an unsupported \"version\" (expected 1)");
+    if (!doc.contains("version") || doc["version"] != kManifestVersion) {
+        std::string what = doc.contains("version") ? " is version " + doc["version"].dump()
+                                                   : std::string(" has no \"version\"");
+        load.errors.push_back("manifest " + path + what + "; this runner reads version " +
+                              std::to_string(kManifestVersion) +
+                              " (with a hash of every module): rebuild the assets target "
+                              "(cmake --build <build dir> --target assets)");
         return load;
     }
     std::set<std::string> seen;
