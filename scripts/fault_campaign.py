@@ -83,7 +83,11 @@ def run_cases(args, profile, fault):
             raise SystemExit("fault_campaign: runner failed (exit %d) for profile %s fault %s:\n%s" %
                              (proc.returncode, profile or "default", fault or "none", tail))
         with open(json_path, encoding="utf-8") as f:
-            results = json.load(f).get("results", {})
+            doc = json.load(f)
+        if doc.get("aborted") == "device":  # no device (e.g. an unknown fault name): the report says nothing ran
+            raise SystemExit("fault_campaign: runner found no device for profile %s fault %s: %s" %
+                             (profile or "default", fault or "none", "; ".join(doc.get("errors", []))))
+        results = doc.get("results", {})
     counts = {}
     failing, passing = [], []
     for name, status in sorted(results.items()):

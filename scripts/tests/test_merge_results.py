@@ -21,6 +21,14 @@ def shard(cases, **extra):
     return doc
 
 
+def runner_shard(cases, index, count, not_run=(), aborted=None, **extra):
+    """A shard report as the current runner writes it: with its I/N, selected count and not-run list."""
+    fields = {"shard": {"index": index, "count": count}, "selected": len(cases) + len(not_run),
+              "not_run": list(not_run), "aborted": aborted}
+    fields.update(extra)
+    return shard(cases, **fields)
+
+
 class MergeResultsTest(TempFiles, unittest.TestCase):
     def run_merge(self, *args):
         out = os.path.join(self.tmp.name, "merged.json")
@@ -71,6 +79,98 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         self.assertIn("bad.json: cannot read JSON", err)
         rc, _, err = self.run_merge(self.write("x.json", {"cases": []}))
         self.assertIn("not a runner JSON report", err)
+
+    def test_complete_recorded_shards_merge(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2))
+        b = self.write("b.json", runner_shard([("api.b", "Pass"), ("api.c", "Pass")], 1, 2))
+        rc, merged, err = self.run_merge(b, a)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(list(merged["results"]), ["api.a", "api.b", "api.c"])
+        self.assertEqual(merged["shard"], {"index": 0, "count": 1})
+        self.assertEqual(merged["selected"], 3)
+        self.assertEqual(merged["not_run"], [])
+        self.assertIsNone(merged["aborted"])
+        self.assertEqual([(s["index"], s["count"]) for s in merged["shards"]], [(0, 2), (1, 2)])
+
+    def test_missing_shard_is_an_error(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 3))
+        c = self.write("c.json", runner_shard([("api.c", "Pass")], 2, 3))
+        rc, merged, err = self.run_merge(a, c)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("missing shard 1/3", err)
+        self.assertIsNone(merged)
+        rc, _, err = self.run_merge(a)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("missing shards 1/3, 2/3", err)
+
+    def test_duplicated_shard_is_an_error(self):
+        # Empty shards have no case to overlap: the recorded I/N is what catches the second copy.
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2))
+        b1 = self.write("b1.json", runner_shard([], 1, 2))
+        b2 = self.write("b2.json", runner_shard([], 1, 2))
+        rc, merged, err = self.run_merge(a, b1, b2)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("shard 1/2 is in both", err)
+        self.assertIn("b1.json", err)
+        self.assertIsNone(merged)
+
+    def test_shard_counts_must_agree(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2))
+        b = self.write("b.json", runner_shard([("api.b", "Pass")], 1, 3))
+        rc, _, err = self.run_merge(a, b)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("1/3", err)
+        self.assertIn("0/2", err)
+
+    def test_shard_record_without_shard_record_is_an_error(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2))
+        b = self.write("b.json", shard([("api.b", "Pass")]))
+        rc, _, err = self.run_merge(a, b)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("records no shard", err)
+
+    def test_aborted_shard_is_refused_unless_allowed(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2))
+        b = self.write("b.json", runner_shard([("api.b", "Pass")], 1, 2, not_run=["api.c", "api.d"],
+                                              aborted="SIGTERM"))
+        rc, merged, err = self.run_merge(a, b)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("b.json", err)
+        self.assertIn("aborted (SIGTERM)", err)
+        self.assertIn("2 case(s) not run", err)
+        self.assertIn("--allow-aborted", err)
+        self.assertIsNone(merged)
+        rc, merged, err = self.run_merge("--allow-aborted", a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(merged["not_run"], ["api.c", "api.d"])
+        self.assertEqual(merged["selected"], 4)
+        self.assertIn("SIGTERM", merged["aborted"])
+        self.assertIn("2 not run", err)
+        rc, _, _ = self.run_merge("--allow-aborted", "--fail-on-failures", a, b)
+        self.assertEqual(rc, 1, "not-run cases fail --fail-on-failures")
+
+    def test_report_missing_cases_without_abort_is_an_error(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 1, selected=3))
+        rc, _, err = self.run_merge(a)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("1 of 3 selected", err)
+
+    def test_unwritable_output_is_a_clear_error(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 1))
+        for out in ("/proc/x.json", os.path.join(self.tmp.name, "no_such_dir", "m.json"), self.tmp.name):
+            p = subprocess.run([sys.executable, MERGE, "-o", out, a], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertNotIn("Traceback", p.stderr)
+            self.assertIn("merge_results: error: cannot write %s" % out, p.stderr)
+
+    def test_output_replaces_an_earlier_file_atomically(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 1))
+        out = self.write("merged.json", "earlier")
+        rc, merged, err = self.run_merge(a)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(list(merged["results"]), ["api.a"])
+        self.assertEqual(sorted(os.listdir(self.tmp.name)), ["a.json", "merged.json"], "no temporary files")
 
 
 if __name__ == "__main__":

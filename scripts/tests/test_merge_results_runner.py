@@ -14,10 +14,19 @@ RUNNER = os.environ.get("CTS_RUNNER", "")
 
 @unittest.skipUnless(RUNNER and os.path.exists(RUNNER), "CTS_RUNNER not built")
 class MergeRunnerShardsTest(unittest.TestCase):
-    def run_runner(self, *args):
+    def run_runner(self, *args, env=None):
+        full_env = dict(os.environ)
+        for k in ("GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX", "CL_CONFORMANCE_RESULTS_FILENAME"):
+            full_env.pop(k, None)
+        full_env.update(env or {})
         p = subprocess.run([RUNNER] + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
+                           universal_newlines=True, env=full_env)
         self.assertEqual(p.returncode, 0, p.stdout[-2000:])
+
+    def merge(self, out, *shards):
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, "merge_results.py"), "-o", out] +
+                              list(shards), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True)
 
     def test_three_shards_merge_to_the_full_run(self):
         with tempfile.TemporaryDirectory() as d:
@@ -42,6 +51,48 @@ class MergeRunnerShardsTest(unittest.TestCase):
             self.assertEqual({c["name"]: c["seed"] for c in got["cases"]},
                              {c["name"]: c["seed"] for c in want["cases"]})
             self.assertEqual(got["device"], want["device"])
+            # Each shard records its I/N and how many cases it selected; the full run is shard 0/1.
+            self.assertEqual(want["shard"], {"index": 0, "count": 1})
+            self.assertEqual(want["selected"], len(want["results"]))
+            for i, path in enumerate(shards):
+                with open(path) as f:
+                    doc = json.load(f)
+                self.assertEqual(doc["shard"], {"index": i, "count": 3})
+                self.assertEqual(doc["selected"], len(doc["results"]))
+                self.assertEqual(doc["not_run"], [])
+                self.assertIsNone(doc["aborted"])
+            self.assertEqual(got["selected"], want["selected"])
+
+    def test_missing_or_repeated_shard_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            shards = []
+            for i in range(3):
+                shards.append(os.path.join(d, "shard%d.json" % i))
+                self.run_runner("api", "--shard=%d/3" % i, "--json=" + shards[-1])
+            merged = os.path.join(d, "merged.json")
+            p = self.merge(merged, shards[0], shards[2])
+            self.assertEqual(p.returncode, 2, p.stdout)
+            self.assertIn("missing shard 1/3", p.stdout)
+            self.assertFalse(os.path.exists(merged))
+            p = self.merge(merged, shards[0], shards[1], shards[2], shards[1])
+            self.assertEqual(p.returncode, 2, p.stdout)
+            self.assertIn("shard 1/3", p.stdout)
+            self.assertFalse(os.path.exists(merged))
+
+    def test_gtest_sharding_is_recorded(self):
+        with tempfile.TemporaryDirectory() as d:
+            by_option, by_env = os.path.join(d, "opt.json"), os.path.join(d, "env.json")
+            self.run_runner("api", "--shard=1/3", "--json=" + by_option)
+            self.run_runner("api", "--json=" + by_env, env={"GTEST_TOTAL_SHARDS": "3", "GTEST_SHARD_INDEX": "1"})
+            with open(by_option) as f:
+                want = json.load(f)
+            with open(by_env) as f:
+                got = json.load(f)
+            self.assertEqual(got["shard"], {"index": 1, "count": 3})
+            self.assertEqual(got["results"], want["results"])
+            self.assertEqual(got["selected"], want["selected"])
+            self.assertIn("GTEST_TOTAL_SHARDS=3", got["cmd"])
+            self.assertIn("GTEST_SHARD_INDEX=1", got["cmd"])
 
 
 if __name__ == "__main__":

@@ -36,19 +36,47 @@ void progressLine(size_t index, size_t total, size_t bad, const std::string& nam
 }  // namespace
 
 void Recorder::started(const std::string& name) {
+    size_t index;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (closed_) return;
+        index = results_.size() + 1;
+    }
     log_.start(name);
-    if (tty_) progressLine(results_.size() + 1, total_, total_bad_, name);
+    if (tty_) progressLine(index, total_, total_bad_, name);
+}
+
+std::vector<CaseResult> Recorder::results() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return results_;
+}
+
+Tally Recorder::tally() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return tally_;
+}
+
+std::vector<CaseResult> Recorder::close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    return results_;
 }
 
 void Recorder::finished(const CaseResult& r) {
-    results_.push_back(r);
-    tally_.add(r.status);
+    size_t count;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (closed_) return;
+        results_.push_back(r);
+        tally_.add(r.status);
+        count = results_.size();
+    }
     log_.finish(r);
     bool bad = r.status != Status::Pass && r.status != Status::NotSupported;
     if (bad) ++total_bad_;
     if (tty_) {
         if (!bad) {
-            progressLine(results_.size(), total_, total_bad_, r.name);
+            progressLine(count, total_, total_bad_, r.name);
             return;
         }
         std::printf("\r\033[K");

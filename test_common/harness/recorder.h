@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,17 @@ public:
     void finished(const CaseResult& result);
     void endProgress();  // ends the TTY progress line
 
-    const std::vector<CaseResult>& results() const { return results_; }
-    const Tally& tally() const { return tally_; }
+    // The results so far (a copy: another thread may be recording).
+    std::vector<CaseResult> results() const;
+    Tally tally() const;
+    // Stops recording and returns the results so far: events after it are ignored. For the reports of an
+    // interrupted run, written on another thread while a case may still be running (or ending because the
+    // interrupt killed its worker, which is not that case's result).
+    std::vector<CaseResult> close();
 
 private:
+    mutable std::mutex mutex_;  // results_, tally_, closed_
+    bool closed_ = false;
     size_t total_;
     size_t total_bad_ = 0;  // cases neither passed nor not supported
     bool tty_;

@@ -1,7 +1,14 @@
 #include "test_common/harness/report.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +42,24 @@ const char* ctsResultWord(Status s) {
     }
 }
 
+namespace {
+
+// "run interrupted by SIGTERM", "run aborted after a timeout (without --isolate)", ...
+std::string abortReason(const std::string& aborted) {
+    if (aborted.rfind("SIG", 0) == 0) return "run interrupted by " + aborted;
+    if (aborted == "timeout") return "run aborted after a case timed out (without --isolate)";
+    if (aborted == "device") return "run aborted: no device could be opened";
+    return "run aborted (" + aborted + ")";
+}
+
+}  // namespace
+
+std::string abortMessage(const RunInfo& info) {
+    if (info.aborted.empty()) return "";
+    return abortReason(info.aborted) + ": " + std::to_string(info.not_run.size()) + " of " +
+           std::to_string(info.selected) + " selected case(s) not run";
+}
+
 std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& results) {
     nlohmann::ordered_json doc;
     doc["cmd"] = info.command;
@@ -53,15 +78,67 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["driver"] = info.driver;
     doc["seed"] = info.seed;
     doc["quick"] = info.quick;
+    doc["shard"] = {{"index", info.shard_index}, {"count", info.shard_count}};
+    doc["selected"] = info.selected;
+    // An aborted run says so, and which selected cases it never ran; the abort is a run-level error too,
+    // so a reader that only looks at "errors" does not take the report for a complete run.
+    doc["aborted"] =
+        info.aborted.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(info.aborted);
+    doc["not_run"] = info.not_run;
     doc["errors"] = info.errors;
+    if (!info.aborted.empty()) doc["errors"].push_back(abortMessage(info));
     // Driver and case messages may hold arbitrary bytes: replace invalid UTF-8 instead of throwing.
     return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+// The length of the UTF-8 sequence starting at text[i] when it is valid and encodes a character XML 1.0
+// allows (no surrogate, no U+FFFE/U+FFFF, at most U+10FFFF, shortest form); else 0. ASCII is length 1.
+size_t xmlCharLength(const std::string& text, size_t i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) return 1;
+    size_t n;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2, cp = c & 0x1fu;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3, cp = c & 0x0fu;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4, cp = c & 0x07u;
+    } else {
+        return 0;  // a continuation byte, 0xc0/0xc1 (always overlong) or 0xf5..0xff
+    }
+    if (i + n > text.size()) return 0;
+    for (size_t k = 1; k < n; ++k) {
+        unsigned char d = static_cast<unsigned char>(text[i + k]);
+        if ((d & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (d & 0x3fu);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff))) return 0;
+    if ((cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff) return 0;
+    return n;
+}
+
+}  // namespace
+
 std::string xmlEscape(const std::string& text) {
     std::string out;
     out.reserve(text.size());
-    for (unsigned char c : text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            size_t n = xmlCharLength(text, i);
+            if (n == 0) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\x%02x", c);
+                out += buf;
+            } else {
+                out.append(text, i, n);
+                i += n - 1;
+            }
+            continue;
+        }
         switch (c) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
@@ -91,12 +168,16 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
         t.add(r.status);
         total_ms += r.duration_ms;
     }
-    size_t errors = t.internal + t.crashed + t.timed_out + info.errors.size();
+    // An aborted run adds one error (harness.aborted) and a <skipped message="not run: ..."> per case it
+    // never ran, so the counts cover every selected case.
+    size_t aborted = info.aborted.empty() ? 0 : 1;
+    size_t errors = t.internal + t.crashed + t.timed_out + info.errors.size() + aborted;
     char time[32];
     std::snprintf(time, sizeof time, "%.3f", total_ms / 1000.0);
-    std::string head = "tests=\"" + std::to_string(results.size() + info.errors.size()) + "\" failures=\"" +
-                       std::to_string(t.failed) + "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" +
-                       std::to_string(t.skipped) + "\" time=\"" + time + "\"";
+    std::string head =
+        "tests=\"" + std::to_string(results.size() + info.errors.size() + aborted + info.not_run.size()) +
+        "\" failures=\"" + std::to_string(t.failed) + "\" errors=\"" + std::to_string(errors) +
+        "\" skipped=\"" + std::to_string(t.skipped + info.not_run.size()) + "\" time=\"" + time + "\"";
     std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     x += "<testsuites name=\"spirv_intel_cts\" " + head + ">\n";
     x += "  <testsuite name=\"spirv_intel_cts\" " + head + ">\n";
@@ -110,10 +191,21 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("driver", info.driver);
     prop("seed", std::to_string(info.seed));
     prop("quick", info.quick ? "true" : "false");
+    prop("shard", std::to_string(info.shard_index) + "/" + std::to_string(info.shard_count));
+    prop("selected", std::to_string(info.selected));
+    if (aborted) {
+        prop("aborted", info.aborted);
+        prop("not_run", std::to_string(info.not_run.size()));
+    }
     x += "    </properties>\n";
     for (const auto& e : info.errors)
         x += "    <testcase classname=\"harness\" name=\"setup\" time=\"0\">\n      <error message=\"" +
              xmlEscape(e) + "\" type=\"InternalError\">" + xmlEscape(e) + "</error>\n    </testcase>\n";
+    if (aborted) {
+        std::string e = xmlEscape(abortMessage(info));
+        x += "    <testcase classname=\"harness\" name=\"aborted\" time=\"0\">\n      <error message=\"" + e +
+             "\" type=\"Aborted\">" + e + "</error>\n    </testcase>\n";
+    }
     for (const auto& r : results) {
         size_t dot = r.name.rfind('.');
         std::string cls = dot == std::string::npos ? r.name : r.name.substr(0, dot);
@@ -133,8 +225,119 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
         }
         x += "    </testcase>\n";
     }
+    std::string not_run = xmlEscape("not run: " + abortReason(info.aborted));
+    for (const auto& name : info.not_run) {
+        size_t dot = name.rfind('.');
+        std::string cls = dot == std::string::npos ? name : name.substr(0, dot);
+        x += "    <testcase classname=\"" + xmlEscape(cls) + "\" name=\"" + xmlEscape(name) +
+             "\" time=\"0\">\n      <skipped message=\"" + not_run + "\"/>\n    </testcase>\n";
+    }
     x += "  </testsuite>\n</testsuites>\n";
     return x;
+}
+
+namespace {
+
+std::string dirName(const std::string& path) {
+    size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string baseName(const std::string& path) {
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Creates a temporary file in the directory of `target`: ".NAME.tmp.XXXXXX". Returns its descriptor, or -1
+// with errno set.
+int makeTemp(const std::string& target, std::string& tmp) {
+    std::string pattern = dirName(target) + "/." + baseName(target) + ".tmp.XXXXXX";
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    int fd = mkostemp(buf.data(), O_CLOEXEC);
+    if (fd >= 0) tmp = buf.data();
+    return fd;
+}
+
+}  // namespace
+
+ReportFile::~ReportFile() {
+    if (direct_) std::fclose(direct_);
+}
+
+std::string ReportFile::prepare(const std::string& path) {
+    if (direct_) std::fclose(direct_);
+    direct_ = nullptr;
+    path_.clear();
+    target_.clear();
+    written_ = false;
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return std::strerror(EISDIR);
+        if (!S_ISREG(st.st_mode)) {
+            // A device or pipe: nothing to preserve and nowhere to put a temporary file.
+            if (!(direct_ = std::fopen(path.c_str(), "w"))) return std::strerror(errno);
+            path_ = path;
+            return "";
+        }
+        if (access(path.c_str(), W_OK) != 0) return std::strerror(errno);
+        char* real = realpath(path.c_str(), nullptr);
+        if (!real) return std::strerror(errno);
+        target_ = real;
+        std::free(real);
+        mode_ = st.st_mode & 0777;
+    } else if (errno == ENOENT) {
+        target_ = path;
+        mode_t mask = umask(0);
+        umask(mask);
+        mode_ = 0666 & ~mask;
+    } else {
+        return std::strerror(errno);
+    }
+    // Can a file be created beside it? (The earlier report, if any, is not touched.)
+    std::string tmp;
+    int fd = makeTemp(target_, tmp);
+    if (fd < 0) return std::strerror(errno);
+    close(fd);
+    unlink(tmp.c_str());
+    path_ = path;
+    return "";
+}
+
+std::string ReportFile::write(const std::string& text) {
+    if (path_.empty() || written_) return "";
+    written_ = true;
+    if (direct_) {
+        bool ok =
+            std::fwrite(text.data(), 1, text.size(), direct_) == text.size() && std::fflush(direct_) == 0;
+        int err = errno;
+        ok = std::fclose(direct_) == 0 && ok;
+        direct_ = nullptr;
+        return ok ? "" : std::strerror(err ? err : EIO);
+    }
+    std::string tmp;
+    int fd = makeTemp(target_, tmp);
+    if (fd < 0) return std::strerror(errno);
+    int err = 0;
+    for (size_t done = 0; done < text.size();) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            err = n < 0 ? errno : EIO;
+            break;
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (!err && fchmod(fd, mode_) != 0) err = errno;
+    if (!err && fsync(fd) != 0) err = errno;
+    if (close(fd) != 0 && !err) err = errno;
+    if (!err && rename(tmp.c_str(), target_.c_str()) != 0) err = errno;
+    if (err) {
+        unlink(tmp.c_str());
+        return std::strerror(err);
+    }
+    return "";
 }
 
 std::string shellQuote(const std::string& word) {

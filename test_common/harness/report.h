@@ -20,12 +20,21 @@ struct CaseResult {
 };
 
 struct RunInfo {
-    std::string command;  // the command line, shell-quoted
+    std::string command;  // the command line, shell-quoted, after the environment variables that shaped it
     std::string platform, device, driver;
     uint64_t seed = 0;
     bool quick = false;
-    std::vector<std::string> errors;  // run-level internal errors (e.g. a broken manifest)
+    std::vector<std::string> errors;            // run-level internal errors (e.g. a broken manifest)
+    unsigned shard_index = 0, shard_count = 1;  // --shard=I/N or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
+    size_t selected = 0;                        // cases selected for this run (this shard)
+    // Why the run stopped before every selected case had a result ("" = it did not): "SIGINT", "SIGTERM",
+    // "timeout" (a case timed out without --isolate) or "device" (no device could be opened).
+    std::string aborted;
+    std::vector<std::string> not_run;  // selected cases without a result, in selection order
 };
+
+// "run interrupted by SIGTERM: 3 of 5 selected case(s) not run"; "" when the run was not aborted.
+std::string abortMessage(const RunInfo& info);
 
 struct Tally {
     size_t passed = 0, failed = 0, skipped = 0, internal = 0, crashed = 0, timed_out = 0;
@@ -41,12 +50,42 @@ const char* ctsResultWord(Status s);
 std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& results);
 std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& results);
 
-// Escapes text for XML character data and attribute values; control characters that XML 1.0 cannot
-// carry at all are written as the visible text \xNN.
+// Escapes text for XML character data and attribute values. Bytes XML 1.0 cannot carry are written as the
+// visible text \xNN: control characters, and every byte of an invalid UTF-8 sequence (a driver message in
+// Latin-1, a truncated or overlong sequence, an encoded surrogate, U+FFFE/U+FFFF), so the document stays
+// well-formed UTF-8 whatever the message holds.
 std::string xmlEscape(const std::string& text);
 
 // Quotes one word for a POSIX shell when needed.
 std::string shellQuote(const std::string& word);
+
+// A report file (--json, --junit). prepare() checks before the run that the file can be written without
+// touching an existing file (a temporary file is created and removed beside it); write() replaces it
+// atomically (a temporary file in the same directory, then rename), so an interrupted or crashed run never
+// leaves a truncated report or destroys an earlier one. A path that exists and is not a regular file
+// (/dev/null, /dev/stdout, a FIFO) is opened by prepare() and written in place. Symbolic links to a regular
+// file are followed: the file they point to is replaced.
+class ReportFile {
+public:
+    ReportFile() = default;
+    ~ReportFile();
+    ReportFile(const ReportFile&) = delete;
+    ReportFile& operator=(const ReportFile&) = delete;
+    // Returns "" when `path` can be written, else why not (strerror text).
+    std::string prepare(const std::string& path);
+    bool active() const { return !path_.empty(); }
+    const std::string& path() const { return path_; }
+    // Writes the whole report; returns "" on success, else why it failed (the earlier file is left as it
+    // was). Only the first call writes.
+    std::string write(const std::string& text);
+
+private:
+    std::string path_;    // as given
+    std::string target_;  // the regular file to replace
+    unsigned mode_ = 0644;
+    FILE* direct_ = nullptr;
+    bool written_ = false;
+};
 
 // One line per event, flushed at once, so a crash leaves the name of the case that was running.
 class LineLog {

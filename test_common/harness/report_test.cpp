@@ -1,6 +1,14 @@
 #include "test_common/harness/report.h"
 
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -81,7 +89,7 @@ bool wellFormed(const std::string& x, std::string& why) {
         size_t end = i + 1;
         char quote = 0;
         for (; end < x.size(); ++end) {
-            char d = x[end];
+            unsigned char d = static_cast<unsigned char>(x[end]);
             if (quote) {
                 if (d == quote)
                     quote = 0;
@@ -121,6 +129,192 @@ TEST(Junit, WellFormedWithNastyMessages) {
     EXPECT_NE(x.find("type=\"Timeout\""), std::string::npos);
     EXPECT_NE(x.find("failures=\"1\" errors=\"3\" skipped=\"1\""), std::string::npos);
     EXPECT_NE(x.find("\\x01"), std::string::npos);
+}
+
+// True when text is well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF).
+bool validUtf8(const std::string& text, std::string& why) {
+    for (size_t i = 0; i < text.size();) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        size_t n = c < 0x80                 ? 1
+                   : c >= 0xc2 && c <= 0xdf ? 2
+                   : c >= 0xe0 && c <= 0xef ? 3
+                   : c >= 0xf0 && c <= 0xf4 ? 4
+                                            : 0;
+        if (n == 0 || i + n > text.size()) return why = "bad lead byte at " + std::to_string(i), false;
+        uint32_t cp = n == 1 ? c : c & (0x7fu >> n);
+        for (size_t k = 1; k < n; ++k) {
+            unsigned char d = static_cast<unsigned char>(text[i + k]);
+            if ((d & 0xc0) != 0x80) return why = "bad continuation at " + std::to_string(i + k), false;
+            cp = (cp << 6) | (d & 0x3fu);
+        }
+        if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return why = "bad code point at " + std::to_string(i), false;
+        if (cp == 0xfffe || cp == 0xffff) return why = "non-character at " + std::to_string(i), false;
+        i += n;
+    }
+    return true;
+}
+
+TEST(Junit, InvalidUtf8InADriverMessageIsEscaped) {
+    // A driver message in Latin-1, a truncated sequence, an overlong '/', an encoded surrogate, a lone
+    // continuation byte, a non-character and bytes that never occur in UTF-8 — next to valid text that must
+    // survive unchanged (2, 3 and 4 byte sequences).
+    const std::string valid = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";
+    auto results = sample();
+    results[1].message =
+        "build log: r\xe9sultat " + valid + " \xe2\x82 \xc0\xaf \xed\xa0\x80 \x80 \xef\xbf\xbf \xff\xfe";
+    RunInfo i = info();
+    i.driver = "drv \xb5 1.0";
+    std::string x = junitReport(i, results);
+    std::string why;
+    EXPECT_TRUE(validUtf8(x, why)) << why;
+    EXPECT_TRUE(wellFormed(x, why)) << why << "\n" << x;
+    EXPECT_NE(x.find("r\\xe9sultat " + valid +
+                     " \\xe2\\x82 \\xc0\\xaf \\xed\\xa0\\x80 \\x80 \\xef\\xbf\\xbf \\xff\\xfe"),
+              std::string::npos)
+        << x;
+    EXPECT_NE(x.find("value=\"drv \\xb5 1.0\""), std::string::npos);
+    EXPECT_EQ(xmlEscape(valid), valid);
+    EXPECT_EQ(xmlEscape("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // above U+10FFFF
+    EXPECT_EQ(xmlEscape("end \xe2"), "end \\xe2");                     // truncated at the end of the text
+}
+
+RunInfo abortedInfo() {
+    RunInfo i = info();
+    i.shard_index = 1;
+    i.shard_count = 3;
+    i.selected = 8;
+    i.aborted = "SIGTERM";
+    i.not_run = {"api.g", "api.h"};
+    return i;
+}
+
+TEST(Json, RecordsShardSelectionAndCompleteness) {
+    RunInfo i = info();
+    i.shard_index = 2;
+    i.shard_count = 4;
+    i.selected = 6;
+    auto doc = nlohmann::json::parse(jsonReport(i, sample()));
+    EXPECT_EQ(doc["shard"], (nlohmann::json{{"index", 2}, {"count", 4}}));
+    EXPECT_EQ(doc["selected"], 6u);
+    EXPECT_TRUE(doc["aborted"].is_null());
+    EXPECT_EQ(doc["not_run"], nlohmann::json::array());
+    EXPECT_EQ(doc["errors"], nlohmann::json::array());
+}
+
+TEST(Json, AnAbortedRunListsTheCasesItDidNotRun) {
+    auto doc = nlohmann::json::parse(jsonReport(abortedInfo(), sample()));
+    EXPECT_EQ(doc["aborted"], "SIGTERM");
+    EXPECT_EQ(doc["not_run"], (nlohmann::json{"api.g", "api.h"}));
+    EXPECT_EQ(doc["cases"].size() + doc["not_run"].size(), doc["selected"].get<size_t>());
+    EXPECT_EQ(doc["results"].size(), 6u) << "not-run cases have no CTS result word";
+    ASSERT_EQ(doc["errors"].size(), 1u);
+    EXPECT_EQ(doc["errors"][0], "run interrupted by SIGTERM: 2 of 8 selected case(s) not run");
+    EXPECT_EQ(abortMessage(info()), "");
+}
+
+TEST(Junit, AnAbortedRunMarksTheCasesItDidNotRun) {
+    std::string x = junitReport(abortedInfo(), sample());
+    std::string why;
+    EXPECT_TRUE(wellFormed(x, why)) << why << "\n" << x;
+    // 6 results + 2 not run + the abort; the abort is an error, the not-run cases are skipped.
+    EXPECT_NE(x.find("tests=\"9\" failures=\"1\" errors=\"4\" skipped=\"3\""), std::string::npos) << x;
+    EXPECT_NE(
+        x.find("<testcase classname=\"api\" name=\"api.g\" time=\"0\">\n      <skipped message=\"not run: "
+               "run interrupted by SIGTERM\"/>"),
+        std::string::npos)
+        << x;
+    EXPECT_NE(x.find("name=\"aborted\""), std::string::npos);
+    EXPECT_NE(x.find("type=\"Aborted\""), std::string::npos);
+    EXPECT_NE(x.find("<property name=\"shard\" value=\"1/3\"/>"), std::string::npos);
+    EXPECT_NE(x.find("<property name=\"aborted\" value=\"SIGTERM\"/>"), std::string::npos);
+}
+
+class ReportFileTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/cts_report_test.XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        dir_ = tmpl;
+    }
+    void TearDown() override {
+        for (const auto& n : entries()) unlink((dir_ + "/" + n).c_str());
+        rmdir((dir_ + "/sub").c_str());
+        rmdir(dir_.c_str());
+    }
+    std::vector<std::string> entries() const {
+        std::vector<std::string> out;
+        DIR* d = opendir(dir_.c_str());
+        while (dirent* e = d ? readdir(d) : nullptr)
+            if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") out.push_back(e->d_name);
+        if (d) closedir(d);
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+    static std::string slurp(const std::string& path) {
+        std::ifstream f(path);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        return ss.str();
+    }
+    static void put(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+    std::string dir_;
+};
+
+TEST_F(ReportFileTest, PrepareLeavesAnEarlierReportAlone) {
+    std::string path = dir_ + "/r.json";
+    put(path, "earlier");
+    ReportFile f;
+    EXPECT_EQ(f.prepare(path), "");
+    EXPECT_EQ(slurp(path), "earlier") << "checking the path must not truncate the file";
+    EXPECT_EQ(entries(), std::vector<std::string>{"r.json"}) << "no probe file left behind";
+    EXPECT_EQ(f.write("new report\n"), "");
+    EXPECT_EQ(slurp(path), "new report\n");
+    EXPECT_EQ(entries(), std::vector<std::string>{"r.json"}) << "no temporary file left behind";
+    EXPECT_EQ(f.write("again"), "") << "only the first write writes";
+    EXPECT_EQ(slurp(path), "new report\n");
+}
+
+TEST_F(ReportFileTest, NewFileGetsTheUsualPermissions) {
+    std::string path = dir_ + "/new.xml";
+    mode_t mask = umask(022);
+    ReportFile f;
+    ASSERT_EQ(f.prepare(path), "");
+    EXPECT_NE(access(path.c_str(), F_OK), 0) << "prepare must not create the report";
+    ASSERT_EQ(f.write("<x/>"), "");
+    umask(mask);
+    struct stat st;
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0644u);
+}
+
+TEST_F(ReportFileTest, UnwritablePathsAreRefusedUpFront) {
+    ReportFile f;
+    EXPECT_EQ(f.prepare(dir_ + "/no_such_dir/r.json"), std::strerror(ENOENT));
+    EXPECT_EQ(f.prepare(dir_), std::strerror(EISDIR));
+    EXPECT_FALSE(f.active());
+}
+
+TEST_F(ReportFileTest, SymbolicLinkIsFollowed) {
+    ASSERT_EQ(mkdir((dir_ + "/sub").c_str(), 0777), 0);
+    std::string real = dir_ + "/sub/real.json", link = dir_ + "/link.json";
+    put(real, "earlier");
+    ASSERT_EQ(symlink(real.c_str(), link.c_str()), 0);
+    ReportFile f;
+    ASSERT_EQ(f.prepare(link), "");
+    ASSERT_EQ(f.write("new"), "");
+    EXPECT_EQ(slurp(real), "new");
+    struct stat st;
+    ASSERT_EQ(lstat(link.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link stays a link";
+    unlink(real.c_str());
+}
+
+TEST_F(ReportFileTest, DevicesAreWrittenInPlace) {
+    ReportFile f;
+    ASSERT_EQ(f.prepare("/dev/null"), "");
+    EXPECT_EQ(f.write("discarded"), "");
 }
 
 TEST(Junit, TheCheckerRejectsBrokenXml) {

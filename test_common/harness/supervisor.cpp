@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -21,6 +23,9 @@ namespace cts {
 namespace {
 
 constexpr int kEventFd = 3;
+
+std::atomic<bool> g_stop{false};
+std::atomic<pid_t> g_worker{-1};  // the running worker, until it has ended (not yet reaped)
 
 bool writeAll(int fd, const std::string& text) {
     size_t done = 0;
@@ -43,9 +48,15 @@ struct Worker {
 Worker spawn(const std::vector<std::string>& argv, const std::vector<std::string>& names) {
     int in[2], ev[2];
     if (pipe(in) != 0 || pipe(ev) != 0) throw InternalError(std::string("pipe: ") + std::strerror(errno));
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) throw InternalError(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
+        // Die with the runner, however it ends (the death signal survives execv). The runner may have
+        // died between fork and prctl: then this process already has another parent.
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(1);
         dup2(in[0], 0);
         dup2(ev[1], kEventFd);
         dup2(2, 1);  // stray prints from a case must not mix with the supervisor's console
@@ -58,6 +69,9 @@ Worker spawn(const std::vector<std::string>& argv, const std::vector<std::string
         std::fprintf(stderr, "cannot re-execute /proc/self/exe: %s\n", std::strerror(errno));
         _exit(127);
     }
+    setpgid(pid, pid);  // also here, so no signal sent to the group can miss the child that has not run yet
+    g_worker.store(pid);
+    if (g_stop.load()) kill(pid, SIGKILL);  // stopped while starting: the worker must not run anything
     close(in[0]);
     close(ev[1]);
     std::string list;
@@ -80,13 +94,29 @@ std::string describeExit(int wstatus) {
 
 constexpr double kWorkerStartSeconds = 120.0;
 
+// Waits for the worker after its events ended; it may no longer be signalled by pid once reaped.
+int reap(Worker& w) {
+    int wstatus = 0;
+    g_worker.store(-1);
+    while (waitpid(w.pid, &wstatus, 0) < 0 && errno == EINTR) {
+    }
+    close(w.events);
+    return wstatus;
+}
+
 }  // namespace
+
+void stopIsolatedRun(int sig) {
+    g_stop.store(true);
+    pid_t pid = g_worker.load();
+    if (pid > 0) kill(pid, sig);
+}
 
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
                  double timeout_seconds, uint64_t run_seed, Recorder& recorder) {
     using Clock = std::chrono::steady_clock;
     size_t next = 0;  // first case without a result
-    while (next < case_names.size()) {
+    while (next < case_names.size() && !g_stop.load()) {
         std::vector<std::string> rest(case_names.begin() + static_cast<long>(next), case_names.end());
         Worker w = spawn(worker_argv, rest);
         std::string buffer, running;
@@ -146,12 +176,10 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
                 }
             }
         }
-        int wstatus = 0;
         if (timed_out) kill(w.pid, SIGKILL);
-        while (waitpid(w.pid, &wstatus, 0) < 0 && errno == EINTR) {
-        }
-        close(w.events);
-        if (next >= case_names.size()) break;
+        int wstatus = reap(w);
+        // Stopped (the runner was interrupted): the worker's end is not the running case's result.
+        if (next >= case_names.size() || g_stop.load()) break;
 
         CaseResult r;
         r.name = running.empty() ? case_names[next] : running;

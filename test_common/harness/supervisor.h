@@ -14,8 +14,17 @@ namespace cts {
 
 // worker_argv: program and arguments of the worker (it reads case names on stdin, one per line, and
 // writes events to file descriptor 3).
+//
+// A worker never outlives the runner: it runs in a process group of its own (a Ctrl-C at the terminal
+// reaches the runner only, which forwards it, see stopIsolatedRun) and has SIGKILL as its parent-death
+// signal, so it dies even when the runner is killed with SIGKILL or crashes.
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
                  double timeout_seconds, uint64_t run_seed, Recorder& recorder);
+
+// Ends an isolated run early (SIGINT/SIGTERM to the runner): no new worker is started, the end of the
+// running worker is not recorded as that case's result, and `sig` is forwarded to the running worker.
+// Safe to call from any thread, also before or without runIsolated.
+void stopIsolatedRun(int sig);
 
 // The worker side; returns the process exit status.
 int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings);
