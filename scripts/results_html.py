@@ -3,9 +3,11 @@
 
 The page has a header (platform, device, driver, seed, quick/extended, command, totals by status), then one
 grid per top-level group: rows are the second level of the case name (the operation, e.g. shuffle_down),
-columns the third level (e.g. the type or element size), and each cell counts its cases by status, coloured
-red when any case failed (Fail, Crash, Timeout, InternalError), green when all passed, grey when none was
-supported. Then it lists every case that neither passed nor was NotSupported, with its message, and the
+columns the third level (e.g. the type or element size), and each cell counts its cases by status, each status
+under its own word and colour (pass, fail, crash, timeout, error = InternalError, skip = NotSupported, other =
+an unknown status), the cell coloured red when any case did not pass (Fail, Crash, Timeout, InternalError),
+green when all passed, grey when none was supported. A table before the grids totals every group with one column
+per status. Wide grids scroll sideways in a box of their own, with the row names kept in view. Then it lists every case that neither passed nor was NotSupported, with its message, and the
 NotSupported reasons with their counts. Several inputs are merged first with the rules of merge_results.py
 (same device and seed, no case twice). Bad input (missing file, not JSON, not a runner report) is one error
 line and exit 2.
@@ -34,12 +36,29 @@ table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.85em; }
 th, td { border: 1px solid #bbb; padding: 3px 6px; text-align: center; vertical-align: top; }
 th { background: #eee; } th.row { text-align: left; }
 table.meta th, table.meta td { text-align: left; }
+table.meta td { overflow-wrap: anywhere; }
+table.fails td { overflow-wrap: anywhere; }
+table.totals td { text-align: right; } table.totals tr.all th, table.totals tr.all td { font-weight: bold; }
+.gridwrap { max-width: 100%; overflow-x: auto; }
+.gridwrap table { margin: 0; }
+table.grid th.row { position: sticky; left: 0; z-index: 1; min-width: 8em; overflow-wrap: anywhere; }
+table.grid th.corner { position: sticky; left: 0; z-index: 2; }
 td.bad { background: #f4a6a6; } td.good { background: #a8e0a8; } td.mixed { background: #d8f0c8; }
 td.unsup { background: #d0d0d0; } td.empty { background: #fff; }
-pre { margin: 0; text-align: left; white-space: pre-wrap; font-size: 0.95em; }
-span.n { display: block; white-space: nowrap; }
+pre { margin: 0; text-align: left; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.95em; }
+span.n { display: block; white-space: nowrap; margin: 1px 0; padding: 0 4px; border-radius: 3px; }
+.st-pass { background: #2e7d32; color: #fff; }
+.st-fail { background: #c62828; color: #fff; }
+.st-crash { background: #6a1b9a; color: #fff; }
+.st-timeout { background: #ef6c00; color: #fff; }
+.st-error { background: #1565c0; color: #fff; }
+.st-skip { background: #757575; color: #fff; }
+.st-other { background: #4e342e; color: #fff; }
 """
-CELL_LETTERS = (("Pass", "pass"), ("fail", "fail"), ("NotSupported", "skip"), ("other", "other"))
+# The word (and CSS class st-WORD) under which each status is counted in a grid cell, in STATUS_ORDER; statuses
+# the runner does not write (a newer or foreign report) are counted as "other".
+STATUS_WORD = {"Pass": "pass", "Fail": "fail", "Crash": "crash", "Timeout": "timeout", "InternalError": "error",
+               "NotSupported": "skip"}
 
 
 def natural_key(text):
@@ -95,23 +114,47 @@ def cell_html(counts):
     kind = cell_kind(counts)
     if kind == "empty":
         return '<td class="empty"></td>'
-    fail = sum(counts.get(s, 0) for s in BAD)
-    other = sum(n for s, n in counts.items() if s not in STATUS_ORDER)
-    values = {"Pass": counts.get("Pass", 0), "fail": fail, "NotSupported": counts.get("NotSupported", 0),
-              "other": other}
+    values = [(STATUS_WORD[s], counts.get(s, 0)) for s in STATUS_ORDER]
+    values.append(("other", sum(n for s, n in counts.items() if s not in STATUS_ORDER)))
     detail = ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items()))
-    spans = "".join('<span class="n">%d %s</span>' % (values[key], word)
-                    for key, word in CELL_LETTERS if values[key])
+    spans = "".join('<span class="n st-%s">%d %s</span>' % (word, n, word) for word, n in values if n)
     return '<td class="%s" title="%s">%s</td>' % (kind, html.escape(detail), spans)
 
 
 def grid_html(group, rows):
     cols = sorted({col for cells in rows.values() for col in cells}, key=natural_key)
-    out = ["<h2>%s</h2>" % html.escape(group), '<table class="grid">',
-           "<tr><th></th>%s</tr>" % "".join("<th>%s</th>" % html.escape(c) for c in cols)]
+    out = ["<h2>%s</h2>" % html.escape(group), '<div class="gridwrap">', '<table class="grid">',
+           '<tr><th class="corner"></th>%s</tr>' % "".join("<th>%s</th>" % html.escape(c) for c in cols)]
     for row in sorted(rows, key=natural_key):
         cells = "".join(cell_html(rows[row].get(col, {})) for col in cols)
         out.append('<tr><th class="row">%s</th>%s</tr>' % (html.escape(row), cells))
+    out.append("</table>")
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def totals_html(cases):
+    """One row per top-level group and an "all" row; one column per status (and "other" when a report holds a
+    status the runner does not write), then the total."""
+    per_group = {}
+    for c in cases:
+        key = c["status"] if c["status"] in STATUS_ORDER else "other"
+        row = per_group.setdefault(c["name"].split(".")[0], {})
+        row[key] = row.get(key, 0) + 1
+    columns = list(STATUS_ORDER)
+    if any("other" in row for row in per_group.values()):
+        columns.append("other")
+    head = "".join('<th class="st-%s">%s</th>' % (STATUS_WORD.get(s, "other"), s) for s in columns)
+    out = ['<table class="totals">', "<tr><th>group</th>%s<th>total</th></tr>" % head]
+    everything = {}
+    for group in sorted(per_group, key=natural_key):
+        row = per_group[group]
+        for s, n in row.items():
+            everything[s] = everything.get(s, 0) + n
+        out.append('<tr><th class="row">%s</th>%s<td>%d</td></tr>' % (
+            html.escape(group), "".join("<td>%d</td>" % row.get(s, 0) for s in columns), sum(row.values())))
+    out.append('<tr class="all"><th class="row">all</th>%s<td>%d</td></tr>' % (
+        "".join("<td>%d</td>" % everything.get(s, 0) for s in columns), sum(everything.values())))
     out.append("</table>")
     return "\n".join(out)
 
@@ -137,7 +180,8 @@ def render(doc, cases, title):
     if doc.get("shards"):
         meta.append(("Shards", "; ".join("%s (%s cases)" % (s.get("file", "?"), s.get("cases", "?"))
                                          for s in doc["shards"] if isinstance(s, dict))))
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', "<title>%s</title>" % e(title),
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">', "<title>%s</title>" % e(title),
            "<style>%s</style></head><body>" % CSS, "<h1>%s</h1>" % e(title), '<table class="meta">']
     out += ["<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))) for k, v in meta]
     out.append("</table>")
@@ -145,9 +189,14 @@ def render(doc, cases, title):
     if errors:
         out.append("<h2>Run-level errors</h2><ul>%s</ul>" % "".join(
             "<li><pre>%s</pre></li>" % e(str(x)) for x in errors))
-    out.append("<p>Cells: rows are the operation (second name level), columns the third level; red: a case "
-               "failed, crashed, timed out or hit an internal error; green: all passed; pale green: passes "
-               "and NotSupported; grey: all NotSupported.</p>")
+    out.append("<h2>Totals</h2>")
+    out.append(totals_html(cases))
+    out.append("<p>Cells: rows are the operation (second name level), columns the third level; each cell counts "
+               "its cases by status: %s. Cell colour: red: a case failed, crashed, timed out or hit an internal "
+               "error; green: all passed; pale green: passes and NotSupported; grey: all NotSupported. A wide "
+               "grid scrolls sideways.</p>" % ", ".join(
+                   '<span class="st-%s">&nbsp;%s&nbsp;</span>%s' % (w, w, "" if w == s.lower() else " (%s)" % s)
+                   for s, w in list(STATUS_WORD.items()) + [("a status this page does not know", "other")]))
     grids = build_grids(cases)
     for group in sorted(grids, key=natural_key):
         out.append(grid_html(group, grids[group]))

@@ -41,6 +41,10 @@ SYNTHETIC = [
 ]
 
 
+def CSS_OF(text):
+    return re.search(r"<style>(.*?)</style>", text, re.S).group(1)
+
+
 class Parsed(html.parser.HTMLParser):
     """Collects grid cells as {(group, row, column): (class, text)}, <pre> texts, and start/end balance."""
 
@@ -51,6 +55,7 @@ class Parsed(html.parser.HTMLParser):
         self.stack, self.group, self.cells, self.pres = [], None, {}, []
         self.cols, self.texts, self.row_cells, self.cell_class = [], [], [], None
         self.in_pre, self.pre, self.errors = False, [], []
+        self.table_class, self.totals = None, []
 
     def handle_starttag(self, tag, attrs):
         if tag not in self.VOID:
@@ -66,6 +71,8 @@ class Parsed(html.parser.HTMLParser):
             self.in_pre, self.pre = True, []
         elif tag == "table" and attrs.get("class") == "grid":
             self.cols = None  # the next row names the columns
+        if tag == "table":
+            self.table_class = attrs.get("class")
 
     def handle_endtag(self, tag):
         if not self.stack or self.stack[-1] != tag:
@@ -80,6 +87,8 @@ class Parsed(html.parser.HTMLParser):
         elif tag == "pre":
             self.in_pre = False
             self.pres.append("".join(self.pre))
+        elif tag == "tr" and self.table_class == "totals":
+            self.totals.append([t for _, _, t in self.row_cells])
         elif tag == "tr" and self.cols is None:
             self.cols = [t for _, _, t in self.row_cells[1:]]
         elif tag == "tr" and self.cols is not None and self.row_cells and self.row_cells[0][0] == "th" \
@@ -137,9 +146,9 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertEqual(cells[("subgroups", "shuffle_down", "i32")], ("mixed", "2 pass1 skip"))
         self.assertEqual(cells[("subgroups", "shuffle_down", "i8")], ("bad", "1 pass1 fail"))
         self.assertEqual(cells[("subgroups", "shuffle_up", "i32")], ("unsup", "2 skip"))
-        self.assertEqual(cells[("subgroups", "shuffle_up", "i8")], ("bad", "1 fail"))
+        self.assertEqual(cells[("subgroups", "shuffle_up", "i8")], ("bad", "1 timeout"))
         self.assertEqual(cells[("2d_block_io", "load_transform", "e16")], ("good", "1 pass"))
-        self.assertEqual(cells[("2d_block_io", "load_transform", "e8")], ("bad", "1 fail1 skip"))
+        self.assertEqual(cells[("2d_block_io", "load_transform", "e8")], ("bad", "1 crash1 skip"))
         self.assertEqual(len(cells), 6)
         # Columns sort by number: i8 before i32, e8 before e16.
         self.assertLess(text.index("<th>i8</th>"), text.index("<th>i32</th>"))
@@ -151,6 +160,67 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertRegex(text, r"<tr><td><pre>no 2D block IO</pre></td><td>1</td></tr>")
         self.assertIn("<th>Seed</th><td>42</td>", text)
         self.assertIn("<th>Quick</th><td>yes</td>", text)
+
+    def test_crash_timeout_and_internal_error_are_their_own_statuses(self):
+        cases = [("g.op.a.%d" % i, st, "m") for i, st in enumerate(
+            ["Pass", "Fail", "Fail", "Crash", "Timeout", "Timeout", "Timeout", "InternalError", "NotSupported",
+             "Weird"])] + [("g.op.b.0", "Crash", "signal 6"), ("h.x.y", "Timeout", "t"), ("h.x.z", "Pass", "")]
+        rc, text, err = self.run_tool(self.write("r.json", report(cases)))
+        self.assertEqual(rc, 0, err)
+        parsed = self.parse(text)
+        # Each status is counted under its own word, in its own colour, never folded into "fail".
+        self.assertEqual(parsed.cells[("g", "op", "a")],
+                         ("bad", "1 pass2 fail1 crash3 timeout1 error1 skip1 other"))
+        self.assertEqual(parsed.cells[("g", "op", "b")], ("bad", "1 crash"))
+        self.assertEqual(parsed.cells[("h", "x", "y")], ("bad", "1 timeout"))
+        for word in ("pass", "fail", "crash", "timeout", "error", "skip", "other"):
+            self.assertRegex(text, r'<span class="n st-%s">\d+ %s</span>' % (word, word))
+            self.assertRegex(CSS_OF(text), r"\.st-%s\s*\{[^}]*background" % word)
+        colours = {re.search(r"\.st-%s\s*\{([^}]*)\}" % w, CSS_OF(text)).group(1)
+                   for w in ("pass", "fail", "crash", "timeout", "error", "skip")}
+        self.assertEqual(len(colours), 6, "every status needs a colour of its own")
+        # The per-cell counts add up to the number of cases.
+        counted = sum(int(n) for _, txt in parsed.cells.values() for n in re.findall(r"(\d+) [a-z]+", txt))
+        self.assertEqual(counted, len(cases))
+        # Totals: one column per status, one row per group, and an "all" row; the numbers add up.
+        self.assertIn("13: 2 Pass, 2 Fail, 2 Crash, 4 Timeout, 1 InternalError, 1 NotSupported, 1 Weird", text)
+        self.assertEqual(parsed.totals[0], ["group", "Pass", "Fail", "Crash", "Timeout", "InternalError",
+                                            "NotSupported", "other", "total"])
+        self.assertEqual(parsed.totals[1:], [["g", "1", "2", "2", "3", "1", "1", "1", "11"],
+                                             ["h", "1", "0", "0", "1", "0", "0", "0", "2"],
+                                             ["all", "2", "2", "2", "4", "1", "1", "1", "13"]])
+        self.assertIn("Cases that did not pass (10)", text)
+
+    def test_totals_without_unknown_statuses_have_no_other_column(self):
+        rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC)))
+        self.assertEqual(rc, 0, err)
+        totals = self.parse(text).totals
+        self.assertEqual(totals[0], ["group", "Pass", "Fail", "Crash", "Timeout", "InternalError", "NotSupported",
+                                     "total"])
+        self.assertEqual(totals[-1], ["all", "4", "1", "1", "1", "0", "4", "11"])
+
+    def test_wide_grid_scrolls_instead_of_running_off_the_page(self):
+        cases = [("subgroups.op_%d.c%d.x" % (r, c), "Pass", "") for r in range(3) for c in range(80)]
+        cases.append(("api." + "very_long_name_" * 20 + ".x", "Fail", "m"))
+        long_cmd = "spirv_intel_cts " + "--filter=" + ":".join("subgroups.op_%d.c%d" % (i, i) for i in range(80))
+        rc, text, err = self.run_tool(self.write("r.json", report(cases, cmd=long_cmd)))
+        self.assertEqual(rc, 0, err)
+        parsed = self.parse(text)
+        css = CSS_OF(text)
+        self.assertIn('<meta name="viewport" content="width=device-width, initial-scale=1">', text.split("<style>")[0])
+        # Every grid sits in its own horizontally scrolling box no wider than the page.
+        grids = text.count('<table class="grid">')
+        self.assertEqual(grids, 2)
+        self.assertEqual(len(re.findall(r'<div class="gridwrap">\s*<h2>[^<]*</h2>\s*<table class="grid">', text))
+                         + len(re.findall(r'<h2>[^<]*</h2>\s*<div class="gridwrap">\s*<table class="grid">', text)),
+                         grids)
+        self.assertRegex(css, r"\.gridwrap\s*\{[^}]*overflow-x:\s*auto")
+        self.assertRegex(css, r"\.gridwrap\s*\{[^}]*max-width:\s*100%")
+        # The row names stay in view while scrolling, and long unbroken text (command, case names) wraps.
+        self.assertRegex(css, r"table\.grid th\.row\s*\{[^}]*position:\s*sticky[^}]*left:\s*0")
+        self.assertRegex(css, r"table\.meta td\s*\{[^}]*overflow-wrap:\s*anywhere")
+        self.assertRegex(css, r"table\.fails td\s*\{[^}]*overflow-wrap:\s*anywhere")
+        self.assertEqual(len(parsed.cells), 3 * 80 + 1)
 
     def test_shards_are_merged(self):
         a = self.write("a.json", report(SYNTHETIC[:4]))
@@ -208,7 +278,7 @@ class ResultsHtmlRunnerTest(ReportFiles, unittest.TestCase):
         rc, text, err = self.run_tool(report_path)
         self.assertEqual(rc, 0, err)
         cells = self.parse(text).cells
-        counts = [re.findall(r"(\d+) (?:pass|fail|skip|other)", txt) for _, txt in cells.values()]
+        counts = [re.findall(r"(\d+) (?:pass|fail|crash|timeout|error|skip|other)", txt) for _, txt in cells.values()]
         counted = sum(int(n) for found in counts for n in found)
         self.assertEqual(counted, len(cases))
         failing = [c for c in cases if c["status"] == "Fail"]

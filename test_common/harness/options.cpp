@@ -1,10 +1,13 @@
 #include "test_common/harness/options.h"
 
 #include <CL/cl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 
 namespace cts {
@@ -36,12 +39,98 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
     return true;
 }
 
-// Options that take a value, as `--name=value` or `--name value`.
+// Options that take a value, as `--name=value` or `--name value` (file options: `--name=value` only).
 const char* const kValueOptions[] = {
     "filter", "caselist-file", "exclude-file", "platform", "device",  "device-type", "icd",       "shard",
     "seed",   "json",          "junit",        "log",      "timeout", "dump-dir",    "assets-dir"};
 const char* const kFlagOptions[] = {"help",  "list", "isolate", "quick", "extended", "fail-if-all-skipped",
                                     "worker"};
+
+// Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
+// `api` would silently become the report's file name. Each with the word for its value and an example.
+struct FileOption {
+    const char* name;
+    const char* what;
+    const char* example;
+};
+const FileOption kFileOptions[] = {{"json", "FILE", "results.json"},
+                                   {"junit", "FILE", "results.xml"},
+                                   {"log", "FILE", "run.log"},
+                                   {"caselist-file", "FILE", "cases.txt"},
+                                   {"exclude-file", "FILE", "known_issues.txt"},
+                                   {"dump-dir", "DIR", "dump"},
+                                   {"assets-dir", "DIR", "build/assets"}};
+
+const double kMaxTimeoutSeconds = 1e7;  // about 115 days
+const char* const kTimeoutRange = "a number of seconds, 0 < SECONDS <= 10000000";
+
+// `path` made absolute against the working directory, with ".", ".." and repeated slashes removed by text.
+std::string lexicalAbsolute(const std::string& path) {
+    std::string full = path;
+    if (full.empty() || full[0] != '/') {
+        char cwd[PATH_MAX];
+        full = std::string(getcwd(cwd, sizeof cwd) ? cwd : ".") + "/" + full;
+    }
+    std::vector<std::string> parts;
+    size_t pos = 0;
+    while (pos <= full.size()) {
+        size_t slash = full.find('/', pos);
+        if (slash == std::string::npos) slash = full.size();
+        std::string part = full.substr(pos, slash - pos);
+        if (part == "..") {
+            if (!parts.empty()) parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        pos = slash + 1;
+    }
+    std::string out;
+    for (const auto& p : parts) out += "/" + p;
+    return out.empty() ? "/" : out;
+}
+
+// The file a report path writes, for telling whether two reports share one: the whole path resolved when it
+// exists (symbolic links included), else the resolved directory plus the name, else the path by text.
+// Empty for an existing path that is not a regular file (/dev/null, a terminal, a pipe): writing it twice
+// corrupts nothing, and a directory fails when opened.
+std::string reportFileIdentity(const std::string& path) {
+    char resolved[PATH_MAX];
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0) {
+        if (!S_ISREG(st.st_mode)) return "";
+        if (realpath(path.c_str(), resolved)) return resolved;
+    }
+    size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (!name.empty() && name != "." && name != ".." && realpath(dir.c_str(), resolved)) {
+        std::string d = resolved;
+        return (d == "/" ? "" : d) + "/" + name;
+    }
+    return lexicalAbsolute(path);
+}
+
+// Two reports (or a report and the line log) on one file interleave into a corrupt file.
+std::string checkReportFiles(const Options& o, bool json_from_env) {
+    struct Report {
+        std::string option, path, identity;
+    };
+    std::vector<Report> reports;
+    auto add = [&](const std::string& option, const std::string& path) {
+        if (path.empty()) return;
+        std::string id = reportFileIdentity(path);
+        if (!id.empty()) reports.push_back({option, path, id});
+    };
+    add(json_from_env ? "CL_CONFORMANCE_RESULTS_FILENAME (the JSON report)" : "--json", o.json_file);
+    add("--junit", o.junit_file);
+    add("--log", o.log_file);
+    for (size_t i = 0; i < reports.size(); ++i)
+        for (size_t j = i + 1; j < reports.size(); ++j)
+            if (reports[i].identity == reports[j].identity)
+                return reports[i].option + " and " + reports[j].option + " both write " +
+                       reports[i].identity + ": give each report a file of its own";
+    return "";
+}
 
 }  // namespace
 
@@ -115,7 +204,11 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             continue;
         }
         if (!has_value) {
-            // `--json --list` is a forgotten value, not a file called "--list".
+            for (const auto& f : kFileOptions)
+                if (name == f.name)
+                    return "--" + name + " needs =" + f.what + ", e.g. --" + name + "=" + f.example +
+                           " (the value goes after '=' in the same argument)";
+            // `--seed --list` is a forgotten value, not a seed called "--list".
             if (a + 1 >= args.size() || args[a + 1].rfind("--", 0) == 0)
                 return "option '--" + name + "' needs a value";
             value = args[++a];
@@ -124,8 +217,11 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             return "option '--" + name + "=" + value + "': expected " + want;
         };
         if (name == "filter") {
-            if (value.empty()) return bad("a pattern list POS:POS-NEG:NEG");
+            size_t before = out.positive.size() + out.negative.size();
             parseFilter(value, out.positive, out.negative);
+            // `--filter=`, `--filter=-`, `--filter=::` would otherwise select every case.
+            if (out.positive.size() + out.negative.size() == before)
+                return bad("a pattern list POS:POS-NEG:NEG, found no pattern");
         } else if (name == "caselist-file" || name == "exclude-file") {
             if (value.empty()) return bad("a file name");
             (name == "caselist-file" ? out.caselist_files : out.exclude_files).push_back(value);
@@ -158,8 +254,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             char* end = nullptr;
             errno = 0;
             double t = std::strtod(value.c_str(), &end);
-            if (value.empty() || errno != 0 || *end != '\0' || !(t > 0) || t > 1e7)
-                return bad("a positive number of seconds");
+            if (value.empty() || errno != 0 || *end != '\0' || !(t > 0) || t > kMaxTimeoutSeconds)
+                return bad(kTimeoutRange);
             out.timeout_seconds = t;
         } else {
             if (value.empty()) return bad("a file or directory name");
@@ -203,7 +299,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
     if (!json_given && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty()) out.json_file = v;
     if (!fail_skipped_given && var("CTS_FAIL_IF_ALL_SKIPPED") == "1") out.fail_if_all_skipped = true;
     if (out.quick && out.extended) return "--quick and --extended exclude each other";
-    return "";
+    return checkReportFiles(out, !json_given && !out.json_file.empty());
 }
 
 std::string usageText(const std::string& program) {
@@ -229,13 +325,13 @@ Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options
 
 Execution:
   --seed=N                    run seed mixed into every per-case seed (default 0)
-  --timeout=SECONDS           per-case time limit
+  --timeout=SECONDS           per-case time limit, 0 < SECONDS <= 10000000
   --isolate                   run cases in a child process; a crash or timeout is recorded and the
                               run continues
   --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets)
   --dump-dir=DIR              cases write their inputs, outputs and module there
 
-Reports:
+Reports (each on a file of its own; file and directory options need the = form):
   --json=FILE                 JSON results (also CL_CONFORMANCE_RESULTS_FILENAME)
   --junit=FILE                JUnit XML
   --log=FILE                  crash-safe line log, flushed as each case starts and ends

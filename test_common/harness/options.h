@@ -1,5 +1,5 @@
-// Command line and environment of the runner. Parsing is a pure function so every usage error (exit 2)
-// can be unit-tested.
+// Command line and environment of the runner. Parsing is a function of its arguments (and, to tell whether
+// two report paths name one file, of the file system) so every usage error (exit 2) can be unit-tested.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,9 @@ struct Options {
 using EnvLookup = std::function<const char*(const char*)>;
 
 // Parses argv[1..] (args excludes argv[0]) and the CTS environment variables; options win over the
-// environment. Returns "" on success, else one line describing the usage error.
+// environment. Returns "" on success, else one line describing the usage error. Usage errors include a file
+// or directory option without '=' (`--json api`), a --filter holding no pattern, and two of --json (or
+// CL_CONFORMANCE_RESULTS_FILENAME), --junit and --log naming one regular file, however spelled.
 std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out);
 
 std::string usageText(const std::string& program);

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 
 namespace cts {
@@ -33,7 +39,7 @@ TEST(Options, Defaults) {
 TEST(Options, ValuesBothSpellings) {
     Options o;
     EXPECT_EQ(parse({"--seed=42", "--platform", "1", "--device=2", "--device-type=gpu", "--shard=1/3",
-                     "--json", "r.json", "--timeout=2.5", "--isolate", "--icd=system", "subgroups"},
+                     "--json=r.json", "--timeout", "2.5", "--isolate", "--icd=system", "subgroups"},
                     o),
               "");
     EXPECT_EQ(o.seed, 42u);
@@ -69,6 +75,129 @@ TEST(Options, UsageErrorsAreOneLineNamingTheProblem) {
     }
     Options o;
     EXPECT_NE(parse({"--bogus"}, o).find("--bogus"), std::string::npos);
+}
+
+// `--json api` used to write a report called "api" and run every case: a file or directory option takes
+// its value only after '=', and the error shows the form to use.
+TEST(Options, FileOptionsNeedTheEqualsForm) {
+    for (auto opt_word : std::vector<std::pair<std::string, std::string>>{{"--json", "FILE"},
+                                                                          {"--junit", "FILE"},
+                                                                          {"--log", "FILE"},
+                                                                          {"--caselist-file", "FILE"},
+                                                                          {"--exclude-file", "FILE"},
+                                                                          {"--dump-dir", "DIR"},
+                                                                          {"--assets-dir", "DIR"}}) {
+        const std::string& opt = opt_word.first;
+        for (const auto& args : std::vector<std::vector<std::string>>{
+                 {opt, "api"}, {opt, "results.json"}, {opt}, {"--list", opt, "--quick"}}) {
+            Options o;
+            std::string err = parse(args, o);
+            EXPECT_NE(err.find(opt + " needs =" + opt_word.second + ", e.g. " + opt + "="), std::string::npos)
+                << opt << ": " << err;
+            EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+        }
+    }
+    // Options whose value cannot be mistaken for a case pattern keep both spellings.
+    Options o;
+    EXPECT_EQ(parse({"--filter", "api", "--seed", "3", "--shard", "0/2", "--device-type", "cpu"}, o), "");
+    ASSERT_EQ(o.positive.size(), 1u);
+    EXPECT_EQ(o.positive[0].text, "api");
+}
+
+TEST(Options, TimeoutErrorStatesTheAcceptedRange) {
+    for (const char* bad :
+         {"--timeout=1e9", "--timeout=0", "--timeout=-1", "--timeout=inf", "--timeout=nan"}) {
+        Options o;
+        std::string err = parse({bad}, o);
+        EXPECT_NE(err.find("0 < SECONDS <= 10000000"), std::string::npos) << bad << ": " << err;
+    }
+    Options o;
+    EXPECT_EQ(parse({"--timeout=10000000"}, o), "");
+    EXPECT_DOUBLE_EQ(o.timeout_seconds, 1e7);
+    EXPECT_EQ(parse({"--timeout=0.5"}, o), "");
+}
+
+// `--filter=-` or `--filter=::` holds no pattern at all and used to run every case, unlike `--filter=`.
+TEST(Options, FilterWithoutAnyPatternIsAnError) {
+    for (const char* bad : {"--filter=", "--filter=-", "--filter=::", "--filter=-:", "--filter=:-:"}) {
+        Options o;
+        std::string err = parse({bad}, o);
+        EXPECT_NE(err.find(bad), std::string::npos) << bad << ": " << err;
+        EXPECT_NE(err.find("no pattern"), std::string::npos) << bad << ": " << err;
+    }
+    Options o;
+    EXPECT_EQ(parse({"--filter=-api"}, o), "");
+    EXPECT_EQ(o.negative.size(), 1u);
+    EXPECT_EQ(parse({"--filter=api-"}, o), "");
+    EXPECT_EQ(o.positive.size(), 1u);
+}
+
+// A scratch directory with a sub-directory `real` and a symbolic link `link` to it.
+struct ScratchDir {
+    std::string path;
+    ScratchDir() {
+        std::string templ = testing::TempDir() + "/cts_options_XXXXXX";
+        std::vector<char> buf(templ.begin(), templ.end());
+        buf.push_back('\0');
+        char* made = mkdtemp(buf.data());
+        EXPECT_NE(made, nullptr);
+        char resolved[PATH_MAX];
+        path = made && realpath(made, resolved) ? resolved : "";
+        mkdir((path + "/real").c_str(), 0777);
+        EXPECT_EQ(symlink((path + "/real").c_str(), (path + "/link").c_str()), 0);
+    }
+    ~ScratchDir() {
+        if (!path.empty()) std::system(("rm -rf '" + path + "'").c_str());
+    }
+};
+
+// Two reports on one file used to interleave into a corrupt file and exit 0.
+TEST(Options, ReportsOnOneFileAreAUsageError) {
+    ScratchDir dir;
+    char cwd[PATH_MAX];
+    ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
+    const std::string here = std::string(cwd) == "/" ? "" : cwd;
+    struct Case {
+        std::vector<std::string> args;
+        std::string first, second, path;
+    };
+    const std::vector<Case> clashes = {
+        {{"--json=x", "--junit=x"}, "--json", "--junit", here + "/x"},
+        {{"--json=./x", "--junit=x"}, "--json", "--junit", here + "/x"},
+        {{"--junit=x", "--log=" + here + "/x"}, "--junit", "--log", here + "/x"},
+        {{"--json=" + dir.path + "/real/r", "--log=" + dir.path + "/link/r"},
+         "--json",
+         "--log",
+         dir.path + "/real/r"},
+        {{"--json=" + dir.path + "/real/../r", "--log=" + dir.path + "//r"},
+         "--json",
+         "--log",
+         dir.path + "/r"},
+        {{"--json=" + dir.path + "/nosuch/./r", "--junit=" + dir.path + "/nosuch/r"},
+         "--json",
+         "--junit",
+         dir.path + "/nosuch/r"},
+    };
+    for (const auto& c : clashes) {
+        Options o;
+        std::string err = parse(c.args, o);
+        EXPECT_NE(err.find(c.first), std::string::npos) << c.args[0] << " " << c.args[1] << ": " << err;
+        EXPECT_NE(err.find(c.second), std::string::npos) << err;
+        EXPECT_NE(err.find(c.path), std::string::npos) << err;
+        EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+    }
+    // The JSON report named by the environment clashes too, and the message says where it came from.
+    FakeEnv env;
+    env.vars = {{"CL_CONFORMANCE_RESULTS_FILENAME", "./x"}};
+    Options o;
+    std::string err = parse({"--log=x"}, o, env);
+    EXPECT_NE(err.find("CL_CONFORMANCE_RESULTS_FILENAME"), std::string::npos) << err;
+    EXPECT_NE(err.find("--log"), std::string::npos) << err;
+    // Different files are fine; so is throwing two reports away into /dev/null (not a regular file).
+    EXPECT_EQ(parse({"--json=x.json", "--junit=x.xml", "--log=x.log"}, o), "");
+    EXPECT_EQ(parse({"--json=" + dir.path + "/real/a", "--junit=" + dir.path + "/link/b"}, o), "");
+    EXPECT_EQ(parse({"--json=/dev/null", "--junit=/dev/null", "--log=/dev/null"}, o), "");
+    EXPECT_EQ(parse({"--json=x"}, o, env), "");  // --json wins over the environment
 }
 
 TEST(Options, EnvironmentFillsWhatOptionsLeaveOpen) {

@@ -1,5 +1,7 @@
 #include "test_common/harness/selection.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -63,11 +65,25 @@ std::vector<Pattern> parsePatternText(const std::string& text, const std::string
 }
 
 std::string readPatternFile(const std::string& path, std::vector<Pattern>& out) {
+    // A directory opens and reads as empty: it must not pass for an empty list.
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        return "cannot read " + path + ": is a directory";
     std::ifstream in(path);
     if (!in) return "cannot read " + path;
     std::stringstream text;
     text << in.rdbuf();
     auto patterns = parsePatternText(text.str(), path);
+    out.insert(out.end(), patterns.begin(), patterns.end());
+    return "";
+}
+
+std::string readCaseListFile(const std::string& path, std::vector<Pattern>& out) {
+    std::vector<Pattern> patterns;
+    std::string err = readPatternFile(path, patterns);
+    if (!err.empty()) return err;
+    if (patterns.empty())
+        return path + " holds no case name or pattern (an empty case list would run every case)";
     out.insert(out.end(), patterns.begin(), patterns.end());
     return "";
 }
@@ -88,17 +104,45 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
                 result.error = "pattern '" + p.text + "' (" + p.source + ") matches no case";
                 return result;
             }
+    size_t positive = 0, negative = 0, not_quick = 0, extended = 0;  // cases each step selects or drops
     for (const auto& c : all) {
         bool in = request.positive.empty() ||
                   std::any_of(request.positive.begin(), request.positive.end(),
                               [&](const Pattern& p) { return patternSelects(p.text, c.name); });
         if (!in) continue;
+        ++positive;
         if (std::any_of(request.negative.begin(), request.negative.end(),
-                        [&](const Pattern& p) { return patternSelects(p.text, c.name); }))
+                        [&](const Pattern& p) { return patternSelects(p.text, c.name); })) {
+            ++negative;
             continue;
-        if (request.quick && !hasTag(c, "quick")) continue;
-        if (!request.extended && hasTag(c, "extended")) continue;
+        }
+        if (request.quick && !hasTag(c, "quick")) {
+            ++not_quick;
+            continue;
+        }
+        if (!request.extended && hasTag(c, "extended")) {
+            ++extended;
+            continue;
+        }
         result.cases.push_back(&c);
+    }
+    // Selecting nothing is a usage error like a pattern matching nothing; an empty shard (below) is not.
+    if (result.cases.empty()) {
+        auto count = [](size_t n) { return std::to_string(n) + (n == 1 ? " case" : " cases"); };
+        std::string why;
+        if (positive == 0)
+            why = "there are no cases";
+        else if (negative == positive)
+            why = "the negative patterns (--filter=...-NEG, --exclude-file) exclude all " + count(positive) +
+                  (request.positive.empty() ? "" : " the positive patterns select");
+        else {
+            why = "of the " + count(positive - negative) + " left after the patterns,";
+            if (not_quick) why += " " + std::to_string(not_quick) + " not tagged quick (--quick)";
+            if (not_quick && extended) why += " and";
+            if (extended) why += " " + std::to_string(extended) + " tagged extended (add --extended)";
+        }
+        result.error = "no case selected: " + why;
+        return result;
     }
     std::sort(result.cases.begin(), result.cases.end(),
               [](const CaseSpec* a, const CaseSpec* b) { return a->name < b->name; });

@@ -26,8 +26,10 @@ struct Pattern {
 void parseFilter(const std::string& filter, std::vector<Pattern>& positive, std::vector<Pattern>& negative);
 
 // Reads one pattern per line; `#` starts a comment; blank lines are ignored.
-// Returns "" on success, else an error naming the file.
+// Returns "" on success, else an error naming the file (a directory is an error, an empty file is not).
 std::string readPatternFile(const std::string& path, std::vector<Pattern>& out);
+// readPatternFile for a --caselist-file: a file holding no pattern is an error too (it would run every case).
+std::string readCaseListFile(const std::string& path, std::vector<Pattern>& out);
 std::vector<Pattern> parsePatternText(const std::string& text, const std::string& source_name);
 
 struct SelectionRequest {
@@ -40,7 +42,9 @@ struct SelectionRequest {
 
 struct Selection {
     std::vector<const CaseSpec*> cases;  // sorted by name, after tags and sharding
-    std::string error;                   // a pattern that matched no case (usage error)
+    // Usage error: a pattern that matched no case, or no case left after patterns and tags ("no case
+    // selected: ..."). A shard left empty by a selection smaller than the shard count is not an error.
+    std::string error;
 };
 
 Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request);

@@ -1,7 +1,10 @@
 #include "test_common/harness/selection.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
 #include <set>
 
 namespace cts {
@@ -109,6 +112,51 @@ TEST(Selection, PatternMatchingNothingIsAnErrorNamingIt) {
     EXPECT_FALSE(selectCases(kTree, r).error.empty());
 }
 
+// Used to give an empty list and exit 0; a positive pattern matching nothing was already an error.
+TEST(Selection, SelectingNothingIsAnErrorSayingWhy) {
+    SelectionRequest r;
+    r.negative = {{"*", "skip.txt:1"}};
+    Selection s = selectCases(kTree, r);
+    EXPECT_TRUE(s.cases.empty());
+    EXPECT_NE(s.error.find("no case selected"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("negative"), std::string::npos) << s.error;
+
+    r = {};
+    r.positive = {{"api", "command line"}};
+    r.negative = {{"api.*", "--filter"}};
+    s = selectCases(kTree, r);
+    EXPECT_NE(s.error.find("no case selected"), std::string::npos) << s.error;
+
+    r = {};
+    r.positive = {{"2d_block_io", "command line"}};
+    r.quick = true;
+    s = selectCases(kTree, r);
+    EXPECT_NE(s.error.find("no case selected"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("--quick"), std::string::npos) << s.error;
+
+    r = {};
+    r.positive = {{"subgroups.shuffle.i16", "command line"}};  // tagged extended
+    s = selectCases(kTree, r);
+    EXPECT_NE(s.error.find("no case selected"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("--extended"), std::string::npos) << s.error;
+    r.extended = true;
+    EXPECT_EQ(selectCases(kTree, r).error, "");
+
+    EXPECT_NE(selectCases({}, {}).error.find("no case selected"), std::string::npos);
+}
+
+// More shards than selected cases (a fixed CI matrix over a small selection) leaves some shards empty;
+// that is not a usage error.
+TEST(Selection, AnEmptyShardOfANonEmptySelectionIsFine) {
+    SelectionRequest r;
+    r.positive = {{"api", "command line"}};
+    r.shard_index = 1;
+    r.shard_count = 2;
+    Selection s = selectCases(kTree, r);
+    EXPECT_EQ(s.error, "");
+    EXPECT_TRUE(s.cases.empty());
+}
+
 TEST(Selection, ShardsAreDisjointAndCoverTheList) {
     std::vector<std::pair<std::string, std::vector<std::string>>> many;
     for (int i = 0; i < 53; ++i) many.push_back({"g.case_" + std::to_string(i), {}});
@@ -139,6 +187,46 @@ TEST(PatternFile, CommentsBlankLinesAndLineNumbers) {
     EXPECT_EQ(p[1].source, "list.txt:4");
     std::vector<Pattern> out;
     EXPECT_NE(readPatternFile("/nonexistent/list.txt", out).find("/nonexistent/list.txt"), std::string::npos);
+}
+
+// `--caselist-file=/tmp` used to read as an empty list and run the whole suite.
+TEST(PatternFile, ADirectoryIsAnError) {
+    std::vector<Pattern> out;
+    std::string dir = testing::TempDir();
+    std::string err = readPatternFile(dir, out);
+    EXPECT_NE(err.find(dir), std::string::npos) << err;
+    EXPECT_NE(err.find("directory"), std::string::npos) << err;
+    EXPECT_TRUE(out.empty());
+    err = readCaseListFile(dir, out);
+    EXPECT_NE(err.find("directory"), std::string::npos) << err;
+}
+
+// An empty case list used to select every case; an empty exclude list rightly excludes nothing.
+TEST(PatternFile, AnEmptyCaseListIsAnErrorAnEmptyExcludeListIsNot) {
+    std::string path = testing::TempDir() + "cts_selection_empty_list_" + std::to_string(getpid()) + ".txt";
+    for (const char* text : {"", "\n\n", "# only a comment\n   # and another\n"}) {
+        {
+            std::ofstream f(path);
+            f << text;
+        }
+        std::vector<Pattern> out;
+        EXPECT_EQ(readPatternFile(path, out), "");
+        EXPECT_TRUE(out.empty());
+        std::string err = readCaseListFile(path, out);
+        EXPECT_NE(err.find(path), std::string::npos) << err;
+        EXPECT_NE(err.find("no case name or pattern"), std::string::npos) << err;
+        EXPECT_TRUE(out.empty());
+    }
+    {
+        std::ofstream f(path);
+        f << "# one\napi\n";
+    }
+    std::vector<Pattern> out = {{"earlier", "command line"}};
+    EXPECT_EQ(readCaseListFile(path, out), "");
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[1].text, "api");
+    EXPECT_EQ(out[1].source, path + ":2");
+    std::remove(path.c_str());
 }
 
 TEST(Seed, StableAndDependsOnNameAndRunSeed) {
