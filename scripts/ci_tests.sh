@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # What CI runs (README's second command). Every step runs; the exit status is 1 if any failed.
-#   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks)
+#   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks, and
+#      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg 25 s
+#      each, building and launching mutated suite modules under both profiles)
 #   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in --isolate mode,
 #      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
-#      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check'
+#      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
+#      fuzz is seeded with step 1's build/assets/modules, as this build does not build the assets)
 # Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -61,7 +64,7 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
 fi
 
 if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then
-    step "configure (asan)" cmake --preset asan
+    step "configure (asan)" cmake --preset asan -DREFDEV_LAUNCH_FUZZ_SEEDS="$root/build/assets/modules"
     targets=$(cmake --build build-asan --target help | sed -n 's/^\.\.\. \([A-Za-z0-9_]*\).*/\1/p' |
               grep -E '^(refdev|RefDev)|^spirv_check_test$' | tr '\n' ' ')
     # shellcheck disable=SC2086

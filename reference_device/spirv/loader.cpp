@@ -146,6 +146,9 @@ bool Loader::checkIds() {
                     continue;
                 }
                 useId(1);
+                // defineId leaves an id outside the bound to the use check: queue it there, as for core
+                // results (the function decoder indexes per-id tables with every result id).
+                if (r.w[2] == 0 || r.w[2] >= c.bound) uses.emplace_back(r.w[2], ri);
                 defineId(2);
                 k = 3;
             }

@@ -116,6 +116,28 @@ TEST(Loader, RejectsIdOutsideTheBound) {
     expectRejected(buildWords(w), "is outside the id bound 6");
 }
 
+// The result id of an extension instruction outside the core grammar is checked against the bound like a
+// core one. It was let through, and the function decoder then indexed its per-id table with it: a crash
+// refdev_launch_fuzz found in a mutated MMA module. spirv-as does not know OpSubgroupMatrixMultiplyAccumulate
+// INTEL (6237), so it is patched over the OpExtInst, its K Dim operand (the u_min literal) made an id and its
+// result left unused.
+TEST(Loader, RejectsExtensionResultIdOutsideTheBound) {
+    const auto valid = assemble(replaced(baseText(), "OpStore %pd %v3", "OpStore %pd %v2"));
+    const size_t at = findInstruction(valid, 12);  // %v3 = OpExtInst %uint %std u_min %v2 %uint_1
+    ASSERT_NE(at, 0u);
+    ASSERT_EQ(valid[at] >> 16, 7u);
+    for (uint32_t id : {0xFFFFFFFEu, valid[3], 0u}) {
+        auto w = valid;
+        w[at] = (7u << 16) | 6237u;  // Result Type, Result, K Dim, A, B, C
+        w[at + 4] = w[at + 5];
+        w[at + 2] = id;
+        BuildResult r = buildWords(w);
+        EXPECT_FALSE(r.module) << id;
+        EXPECT_NE(r.log.find("id %" + std::to_string(id) + " is outside the id bound"), std::string::npos)
+            << r.log;
+    }
+}
+
 TEST(Loader, RejectsIdUsedButNeverDefined) {
     expectRejected(buildWords(assemble(replaced(baseText(), "OpStore %pd %v3", "OpStore %pd %nowhere"))),
                    "is used but never defined");

@@ -13,9 +13,17 @@ namespace refdev::spirv::block_io_2d {
 namespace {
 
 constexpr int64_t kTwoTo24 = int64_t(1) << 24;
+constexpr int64_t kInt32Min = -(int64_t(1) << 31), kInt32Max = (int64_t(1) << 31) - 1;
 
-uint32_t ceilPow2(uint32_t v) {
-    uint32_t p = 1;
+// Shape bounds checked before any arithmetic on the shape operands (every supported shape lies within
+// them; see unsupportedShape): they keep the products below (padded row bytes, lane slots, destination
+// bytes) far from overflow and every loop over the block short.
+constexpr uint32_t kMaxBlockWidth = 64, kMaxBlockHeight = 32, kMaxBlockCount = 4;
+
+// Smallest power of two >= v. 64-bit, so that it terminates for every 32-bit v (a 32-bit loop never
+// reaches a v above 2^31: p overflows to 0 and stays there).
+uint64_t ceilPow2(uint32_t v) {
+    uint64_t p = 1;
     while (p < v) p <<= 1;
     return p;
 }
@@ -57,25 +65,35 @@ Assigned assigned(const Operands& o, uint32_t sub_group_size) {
     if (o.opcode == kOpLoadTransform) {
         a.pack = o.element_size == 1 ? 4 : 2;  // 1-byte: four rows per 32-bit value; 2-byte: two
         a.rows = (o.block_height + a.pack - 1) / a.pack;
-        a.cols = ceilPow2(o.block_width);
+        a.cols = uint32_t(ceilPow2(o.block_width));
         a.element_bytes = 4;
     } else if (o.opcode == kOpLoadTranspose) {
         a.rows = o.block_width;  // transpose pads Block Height to a power of two; it becomes the columns
-        a.cols = ceilPow2(o.block_height);
+        a.cols = uint32_t(ceilPow2(o.block_height));
         a.element_bytes = o.element_size;
     } else {
         a.rows = o.block_height;
-        a.cols = ceilPow2(o.block_width);
+        a.cols = uint32_t(ceilPow2(o.block_width));
         a.element_bytes = o.element_size;
     }
     a.per_lane = (a.rows * a.cols + sub_group_size - 1) / sub_group_size;
     return a;
 }
 
+// Component `component` of integer operand k, sign-extended from its own width (decode checks the width is
+// 8, 16, 32 or 64 bits before calling this, so the read stays within the operand's bytes).
 int64_t signedValue(const OpContext& ctx, uint32_t lane, uint32_t k, uint32_t component) {
-    const TypeInfo& t = ctx.operandType(k);
-    if (t.component_bits == 64) return ctx.get<int64_t>(lane, k, component);
-    return ctx.get<int32_t>(lane, k, component);
+    switch (ctx.operandType(k).component_bits) {
+        case 8: return ctx.get<int8_t>(lane, k, component);
+        case 16: return ctx.get<int16_t>(lane, k, component);
+        case 64: return ctx.get<int64_t>(lane, k, component);
+        default: return ctx.get<int32_t>(lane, k, component);
+    }
+}
+
+bool integerBits(const TypeInfo& t) {
+    return t.component_bits == 8 || t.component_bits == 16 || t.component_bits == 32 ||
+           t.component_bits == 64;
 }
 
 uint32_t firstActive(const OpContext& ctx) {
@@ -120,13 +138,17 @@ bool decode(OpContext& ctx, Operands* o) {
     o->block_height = uint32_t(ctx.getUint(lane0, 2));
     o->block_count = uint32_t(ctx.getUint(lane0, 3));
     const uint32_t e = o->element_size;
-    if (e != 1 && e != 2 && e != 4 && e != 8) return ub("the Element Size must be 1, 2, 4, or 8 bytes");
+    if (e != 1 && e != 2 && e != 4 && e != 8)
+        return ub("the Element Size must be 1, 2, 4, or 8 bytes (it is " + std::to_string(e) + ")");
     if ((e == 1 && o->block_width % 4) || (e == 2 && o->block_width % 2))
         return ub(
             "the Block Width must be a multiple of four for 1-byte elements, or a multiple of two for "
             "2-byte elements");
-    if (const char* why = unsupportedShape(op, e, o->block_width, o->block_height, o->block_count); *why)
-        return ub(std::string("block shape not supported by this device: ") + why);
+    // unsupportedShape bounds Block Width, Height and Count before it computes with them; nothing below
+    // runs on a shape it rejects.
+    if (std::string why = unsupportedShape(op, e, o->block_width, o->block_height, o->block_count);
+        !why.empty())
+        return ub("block shape not supported by this device: " + why);
 
     // "Behavior is undefined unless Block Width, Block Height, Block Count, <base pointer>, Memory Width,
     // Memory Height, Memory Pitch, and Coordinate are dynamically uniform for all invocations".
@@ -144,8 +166,14 @@ bool decode(OpContext& ctx, Operands* o) {
             return ub(std::string(op == kOpStore ? "Src Pointer" : "Dst Pointer") +
                       " must be a pointer to the Function storage class");
     }
+    for (uint32_t k = 0; k < 3; ++k) {
+        const TypeInfo& t = ctx.operandType(o->memory_k + k);
+        if (t.kind != TypeInfo::Kind::Int || !integerBits(t))
+            return ub(std::string(kUniformNames[k]) + " must be an integer type scalar");
+    }
     const TypeInfo& coord_type = ctx.operandType(o->coord_k);
-    if (coord_type.components != 2 || coord_type.component_kind != TypeInfo::Kind::Int)
+    if (coord_type.kind != TypeInfo::Kind::Vector || coord_type.components != 2 ||
+        coord_type.component_kind != TypeInfo::Kind::Int || !integerBits(coord_type))
         return ub("Coordinate must be a vector of two integer type components");
 
     o->base = ctx.getUint(lane0, o->base_k);
@@ -169,6 +197,15 @@ bool decode(OpContext& ctx, Operands* o) {
     if (o->memory_pitch < o->memory_width || o->memory_pitch % 16)
         return ub("Memory Pitch " + std::to_string(o->memory_pitch) +
                   " must be >= Memory Width and a multiple of 16 bytes (OpenCL environment)");
+    // Only 64-bit operands (which the OpenCL environment does not allow: its pitch and coordinates are
+    // 32-bit ints) can go further; bounding them keeps every element offset, (y + row) * pitch + (x + column)
+    // * Element Size, well inside 64 bits.
+    if (o->memory_pitch > kInt32Max)
+        return ub("Memory Pitch " + std::to_string(o->memory_pitch) +
+                  " is above 2^31 - 1 bytes, the largest the OpenCL environment's 32-bit pitch can express");
+    if (o->x < kInt32Min || o->x > kInt32Max || o->y < kInt32Min || o->y > kInt32Max)
+        return ub("Coordinate (" + std::to_string(o->x) + ", " + std::to_string(o->y) +
+                  ") is outside the 32-bit range of the OpenCL environment's int2 coordinate");
     if ((e == 1 && o->x % 4) || (e == 2 && o->x % 2))
         return ub("the first component of Coordinate (" + std::to_string(o->x) +
                   ") must be a multiple of four for 1-byte elements, or of two for 2-byte elements");
@@ -247,9 +284,20 @@ void laneSlot(const Assigned& a, uint32_t sg, uint32_t row, uint32_t col, bool h
 
 }  // namespace
 
-const char* unsupportedShape(uint32_t opcode, uint32_t e, uint32_t w, uint32_t h, uint32_t c) {
+std::string unsupportedShape(uint32_t opcode, uint32_t e, uint32_t w, uint32_t h, uint32_t c) {
     if (!w || !h || !c) return "zero Block Width, Height or Count";
-    uint32_t row_bytes = ceilPow2(w) * e * c;
+    // Range first, so that the arithmetic below cannot overflow (a Block Width above 2^31 used to hang
+    // ceilPow2, and 2^30 wrapped the row bytes to 0).
+    if (e != 1 && e != 2 && e != 4 && e != 8)
+        return "Element Size " + std::to_string(e) + " is not 1, 2, 4 or 8 bytes";
+    if (w > kMaxBlockWidth)
+        return "Block Width " + std::to_string(w) + " is above " + std::to_string(kMaxBlockWidth) +
+               " elements (no supported block has more than 64 bytes per row)";
+    if (h > kMaxBlockHeight)
+        return "Block Height " + std::to_string(h) + " is above " + std::to_string(kMaxBlockHeight) + " rows";
+    if (c > kMaxBlockCount)
+        return "Block Count " + std::to_string(c) + " is above " + std::to_string(kMaxBlockCount);
+    const uint64_t row_bytes = ceilPow2(w) * e * c;  // at most 64 * 8 * 4
     switch (opcode) {
         case kOpLoad:
         case kOpPrefetch:

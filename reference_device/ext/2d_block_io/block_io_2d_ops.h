@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "reference_device/spirv/ext_ops.h"
 
@@ -19,8 +20,9 @@ constexpr uint32_t kStorageCrossWorkgroup = 5, kStorageFunction = 7;
 // The shapes this device accepts beyond the OpenCL environment table (device-specific, as the SPIR-V spec
 // allows): a padded block row of at most 64 bytes over all blocks, at most 32 rows (8 for stores), block
 // count 1, 2 or 4 (1 for stores and transposes), transform for 1/2-byte and transpose for 4/8-byte data.
-// Returns "" when supported, else why not.
-const char* unsupportedShape(uint32_t opcode, uint32_t element_size, uint32_t block_width,
+// Returns "" when supported, else why not. Any 32-bit values are safe: out-of-range ones are rejected
+// before they are computed with.
+std::string unsupportedShape(uint32_t opcode, uint32_t element_size, uint32_t block_width,
                              uint32_t block_height, uint32_t block_count);
 
 void executeLoad(OpContext& ctx);      // OpSubgroup2DBlockLoadINTEL, LoadTransform, LoadTranspose

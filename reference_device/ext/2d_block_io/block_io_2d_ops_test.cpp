@@ -4,7 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <map>
+#include <mutex>
+#include <thread>
 
 namespace refdev::spirv::block_io_2d {
 namespace {
@@ -20,6 +27,10 @@ public:
         i32_.kind = TypeInfo::Kind::Int, i32_.component_kind = TypeInfo::Kind::Int, i32_.component_bits = 32;
         i32_.byte_size = 4;
         v2_ = i32_, v2_.kind = TypeInfo::Kind::Vector, v2_.components = 2, v2_.byte_size = 8;
+        i16_ = i32_, i16_.component_bits = 16, i16_.byte_size = 2;
+        i64_ = i32_, i64_.component_bits = 64, i64_.byte_size = 8;
+        v2i16_ = v2_, v2i16_.component_bits = 16, v2i16_.byte_size = 4;
+        v2i64_ = v2_, v2i64_.component_bits = 64, v2i64_.byte_size = 16;
         global_.kind = TypeInfo::Kind::Pointer, global_.component_bits = 64, global_.byte_size = 8;
         global_.storage_class = kStorageCrossWorkgroup;
         private_ = global_, private_.storage_class = kStorageFunction;
@@ -53,6 +64,17 @@ public:
         for (uint32_t l = 0; l < lanes_; ++l) {
             values_[k][l].resize(words.size() * 4);
             std::memcpy(values_[k][l].data(), words.data(), words.size() * 4);
+        }
+    }
+    // Operand k becomes a value of integer type t (scalar or vector) holding `components`, in every lane.
+    // Eight 0xFF bytes follow the value, so a read past its width shows as a wrong value.
+    void setTyped(uint32_t k, const TypeInfo* t, std::vector<int64_t> components) {
+        types_[k] = t;
+        const uint32_t bytes = t->component_bits / 8;
+        for (uint32_t l = 0; l < lanes_; ++l) {
+            values_[k][l].assign(components.size() * bytes + 8, 0xFF);
+            for (size_t i = 0; i < components.size(); ++i)
+                std::memcpy(values_[k][l].data() + i * bytes, &components[i], bytes);
         }
     }
     void setAll64(uint32_t k, uint64_t v) {
@@ -105,7 +127,7 @@ public:
     uint32_t opcode_, lanes_, max_lanes_;
     bool non_constant_ = false;
     std::vector<bool> active_;
-    TypeInfo void_, i32_, v2_, global_, private_;
+    TypeInfo void_, i32_, v2_, global_, private_, i16_, i64_, v2i16_, v2i64_;
     std::vector<const TypeInfo*> types_;
     std::vector<std::vector<std::vector<uint8_t>>> values_;
     std::vector<uint8_t> surface_;
@@ -403,6 +425,168 @@ TEST(BlockIo2dOps, EveryFaultChangesSomething) {
     ctx.setup(1, 32, 8, 1, 64, 4, 256, -64, -4);
     executePrefetch(ctx);
     EXPECT_TRUE(ctx.failed());
+}
+
+// Runs `body` and kills the test binary if it has not returned after `seconds`: an operand value that
+// makes an op loop forever must fail the test, not stall it until the CTest timeout.
+void finishesWithin(double seconds, const std::string& what, const std::function<void()>& body) {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread worker([&] {
+        body();
+        std::lock_guard<std::mutex> lock(m);
+        done = true;
+        cv.notify_one();
+    });
+    std::unique_lock<std::mutex> lock(m);
+    if (!cv.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done; })) {
+        std::fprintf(stderr, "HANG: %s did not return within %.0f s\n", what.c_str(), seconds);
+        std::fflush(stderr);
+        std::_Exit(1);
+    }
+    lock.unlock();
+    worker.join();
+}
+
+// Shape operands far outside the supported range (the first, 0xEA197FFA, is a Block Width that made the
+// device loop forever in ceilPow2; 2^30 and 2^28 wrapped the padded row bytes to 0, so the shape was
+// accepted and walked 2^30 columns) are reported as undefined behaviour, quickly, naming the operand, and
+// nothing is written.
+TEST(BlockIo2dOps, HugeShapeOperandsAreRejected) {
+    struct Op {
+        uint32_t opcode;
+        uint32_t shape[4];  // a supported Element Size, Block Width, Block Height, Block Count
+        void (*run)(OpContext&);
+    };
+    const Op ops[] = {{kOpLoad, {2, 16, 8, 1}, executeLoad},
+                      {kOpLoadTransform, {2, 16, 16, 1}, executeLoad},
+                      {kOpLoadTranspose, {4, 8, 16, 1}, executeLoad},
+                      {kOpPrefetch, {2, 16, 8, 1}, executePrefetch},
+                      {kOpStore, {2, 16, 8, 1}, executeStore}};
+    const uint32_t huge[] = {0xEA197FFAu, 0x80000000u, 0x80000001u, 0xFFFFFFFFu, 0x7FFFFFFFu, 0xFFFFFFFEu,
+                             1u << 30,    1u << 29,    1u << 28,    1u << 26,    1u << 16,    68};
+    static const char* kNames[] = {"Element Size", "Block Width", "Block Height", "Block Count"};
+    for (const Op& op : ops)
+        for (uint32_t k = 0; k < 4; ++k)
+            for (uint32_t v : huge) {
+                uint32_t s[4] = {op.shape[0], op.shape[1], op.shape[2], op.shape[3]};
+                s[k] = v;
+                const std::string what =
+                    "opcode " + std::to_string(op.opcode) + " with " + kNames[k] + " " + std::to_string(v);
+                FakeContext ctx(op.opcode, 16);
+                fillSurface(ctx, 4);
+                const std::vector<uint8_t> surface = ctx.surface_;
+                ctx.setup(s[0], s[1], s[2], s[3], 256, 64, 256, 0, 0);
+                finishesWithin(10, what, [&] { op.run(ctx); });
+                EXPECT_TRUE(ctx.failed()) << what;
+                EXPECT_NE(ctx.error_.find(kNames[k]), std::string::npos) << what << ": " << ctx.error_;
+                EXPECT_EQ(ctx.priv<uint32_t>(0, 0), 0xA5A5A5A5u) << what << ": destination written";
+                EXPECT_EQ(ctx.surface_, surface) << what << ": surface written";
+            }
+}
+
+// The shape check itself bounds every operand before multiplying: the products that wrapped in 32 bits
+// (padded width x Element Size x Block Count, width x Element Size for transposes) are rejected, and the
+// supported extremes still pass.
+TEST(BlockIo2dOps, UnsupportedShapeCannotOverflow) {
+    struct Shape {
+        uint32_t opcode, e, w, h, c;
+    };
+    const Shape rejected[] = {
+        {kOpLoad, 4, 1u << 30, 4, 1},           {kOpLoad, 1, 1u << 30, 1, 4},
+        {kOpLoad, 8, 1u << 29, 1, 1},           {kOpPrefetch, 2, 1u << 31, 1, 2},
+        {kOpLoadTranspose, 4, 1u << 30, 8, 1},  {kOpLoadTranspose, 8, 1u << 29, 8, 1},
+        {kOpLoadTransform, 2, 1u << 31, 16, 1}, {kOpStore, 8, 1u << 29, 1, 1},
+        {kOpStore, 2, 0xEA197FFAu, 2, 1},       {kOpLoad, 2, 16, 0xFFFFFFFFu, 1},
+        {kOpLoad, 2, 16, 2, 0xFFFFFFFFu},       {kOpLoad, 0xFFFFFFFFu, 16, 2, 1},
+    };
+    for (const Shape& s : rejected) {
+        const std::string what = "opcode " + std::to_string(s.opcode) + " e" + std::to_string(s.e) + " w" +
+                                 std::to_string(s.w) + " h" + std::to_string(s.h) + " c" +
+                                 std::to_string(s.c);
+        std::string why;
+        finishesWithin(10, what, [&] { why = unsupportedShape(s.opcode, s.e, s.w, s.h, s.c); });
+        EXPECT_FALSE(why.empty()) << what << " accepted";
+    }
+    const Shape accepted[] = {{kOpLoad, 1, 64, 32, 1},         {kOpLoad, 2, 16, 32, 2},
+                              {kOpLoad, 1, 16, 32, 4},         {kOpLoadTransform, 1, 16, 32, 4},
+                              {kOpLoadTranspose, 4, 8, 32, 1}, {kOpLoadTranspose, 8, 4, 32, 1},
+                              {kOpStore, 4, 16, 8, 1},         {kOpPrefetch, 8, 8, 32, 1}};
+    for (const Shape& s : accepted)
+        EXPECT_EQ(std::string(unsupportedShape(s.opcode, s.e, s.w, s.h, s.c)), "")
+            << "opcode " << s.opcode << " e" << s.e << " w" << s.w << " h" << s.h << " c" << s.c;
+}
+
+// 64-bit memory operands and coordinates (the OpenCL environment only has 32-bit ones) beyond the 32-bit
+// range are reported before the element offsets (y + row) * pitch + (x + column) * size are computed,
+// which would otherwise overflow and wrap back into the surface.
+TEST(BlockIo2dOps, HugeMemoryOperandsAreRejected) {
+    struct Case {
+        const char* what;
+        uint32_t k;  // operand (load numbering): 5 width, 6 height, 7 pitch, 8 Coordinate
+        std::vector<int64_t> value;
+        const char* expect;
+    };
+    const int64_t two62 = int64_t(1) << 62;
+    const Case cases[] = {
+        {"pitch 2^62 + 64", 7, {two62 + 64}, "Memory Pitch"},
+        {"pitch 2^31", 7, {int64_t(1) << 31}, "Memory Pitch"},
+        {"width 2^32 + 64", 5, {(int64_t(1) << 32) + 64}, "Memory Width"},
+        {"height 2^40", 6, {int64_t(1) << 40}, "Memory Height"},
+        {"x 2^62", 8, {two62, 1}, "Coordinate"},
+        {"x -2^62", 8, {-two62, 1}, "Coordinate"},
+        {"y 2^62 + 1", 8, {0, two62 + 1}, "Coordinate"},
+        {"y 2^31", 8, {0, int64_t(1) << 31}, "Coordinate"},
+        {"x INT64_MIN", 8, {INT64_MIN, 0}, "Coordinate"},
+    };
+    for (const Case& c : cases) {
+        FakeContext ctx(kOpLoad, 16);
+        fillSurface(ctx, 2);
+        ctx.setup(2, 16, 8, 1, 256, 64, 256, 0, 4);
+        ctx.setTyped(c.k, c.k == 8 ? &ctx.v2i64_ : &ctx.i64_, c.value);
+        finishesWithin(10, c.what, [&] { executeLoad(ctx); });
+        EXPECT_TRUE(ctx.failed()) << c.what;
+        EXPECT_NE(ctx.error_.find(c.expect), std::string::npos) << c.what << ": " << ctx.error_;
+        EXPECT_EQ(ctx.priv<uint32_t>(0, 0), 0xA5A5A5A5u) << c.what << ": destination written despite UB";
+    }
+    // The 32-bit extremes are fine: the block is out of bounds and reads as zero.
+    const int32_t extremes[][3] = {
+        {INT32_MIN, INT32_MAX, 256}, {INT32_MAX - 1, INT32_MIN, 256}, {0, INT32_MAX, INT32_MAX - 15}};
+    for (const auto& x : extremes) {
+        FakeContext ctx(kOpLoad, 16);
+        fillSurface(ctx, 2);
+        ctx.setup(2, 16, 8, 1, 256, 64, x[2], x[0], x[1]);
+        executeLoad(ctx);
+        ASSERT_FALSE(ctx.failed()) << x[0] << ", " << x[1] << ": " << ctx.error_;
+        for (uint32_t l = 0; l < 16; ++l) EXPECT_EQ(ctx.priv<uint32_t>(l, 0), 0u) << x[0] << ", " << x[1];
+    }
+}
+
+// Memory operands and Coordinate components narrower than 32 bits are read at their own width (the spec
+// asks for integer scalars / a two-component integer vector, of any width).
+TEST(BlockIo2dOps, NarrowMemoryOperandsAreReadAtTheirWidth) {
+    FakeContext wide(kOpLoad, 16), narrow(kOpLoad, 16);
+    for (FakeContext* ctx : {&wide, &narrow}) {
+        fillSurface(*ctx, 2);
+        ctx->setup(2, 16, 8, 1, 256, 64, 256, 2, 3);
+    }
+    narrow.setTyped(5, &narrow.i16_, {256});
+    narrow.setTyped(6, &narrow.i16_, {64});
+    narrow.setTyped(7, &narrow.i16_, {256});
+    narrow.setTyped(8, &narrow.v2i16_, {2, 3});
+    executeLoad(wide);
+    executeLoad(narrow);
+    ASSERT_FALSE(wide.failed()) << wide.error_;
+    ASSERT_FALSE(narrow.failed()) << narrow.error_;
+    EXPECT_EQ(narrow.priv_, wide.priv_);
+    // Anything but an integer scalar is reported, not read.
+    FakeContext vector_pitch(kOpLoad, 16);
+    vector_pitch.setup(2, 16, 8, 1, 256, 64, 256, 0, 0);
+    vector_pitch.setTyped(7, &vector_pitch.v2_, {256, 256});
+    executeLoad(vector_pitch);
+    EXPECT_NE(vector_pitch.error_.find("Memory Pitch must be an integer type scalar"), std::string::npos)
+        << vector_pitch.error_;
 }
 
 TEST(BlockIo2dOps, RegistersFiveInstructions) {

@@ -11,16 +11,19 @@
 #include "reference_device/ext/media_block_io/media_block_io_ops.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace refdev::spirv::media_block_io {
 namespace {
 
 using Kind = TypeInfo::Kind;
 
+// Smallest power of two >= v (v is at most 32 here: shapeError bounds the row first). 64-bit, so that it
+// would terminate for any 32-bit v.
 uint32_t ceilPow2(uint32_t v) {
-    uint32_t p = 1;
+    uint64_t p = 1;
     while (p < v) p <<= 1;
-    return p;
+    return uint32_t(p);
 }
 
 int64_t floorDiv(int64_t a, int64_t b) {
@@ -113,6 +116,12 @@ bool decode(OpContext& ctx, const char* name, const TypeInfo& data_type, const c
     b->width = uint32_t(width), b->height = uint32_t(height);
     b->x_bytes = signedComponent(ctx, lane0, kCoordinateK, 0);
     b->y = signedComponent(ctx, lane0, kCoordinateK, 1);
+    // Only 64-bit components can go further. Bounding them keeps x + column bytes, y + row (and x times the
+    // element size under a fault) far from overflow.
+    constexpr int64_t kMin = std::numeric_limits<int32_t>::min(), kMax = std::numeric_limits<int32_t>::max();
+    if (b->x_bytes < kMin || b->x_bytes > kMax || b->y < kMin || b->y > kMax)
+        return ub("Coordinate (" + std::to_string(b->x_bytes) + ", " + std::to_string(b->y) +
+                  ") is outside the 32-bit range of the OpenCL environment's int2 coordinate");
     if (b->x_bytes % 4)
         return ub("Coordinate x is " + std::to_string(b->x_bytes) +
                   " bytes; the OpenCL environment requires a multiple of 4 bytes");
@@ -207,6 +216,11 @@ uint32_t maxHeightForRowBytes(uint32_t row_bytes) {
 std::string shapeError(uint64_t width, uint64_t height, uint32_t element_bytes) {
     if (width == 0) return "Width is 0: the block has no columns";
     if (height == 0) return "Height is 0: the block has no rows";
+    // Over 32 elements is over 32 bytes for any element size. Said before multiplying, so that a 64-bit
+    // Width cannot wrap Width x element size back into range (2^62 + 1 four-byte elements "= 4 bytes").
+    if (width > 32 || element_bytes > 32)
+        return "Width " + std::to_string(width) + " x " + std::to_string(element_bytes) +
+               "-byte elements exceeds the OpenCL environment's maximum block row of 32 bytes";
     const uint64_t row_bytes = width * element_bytes;
     const std::string row = "Width " + std::to_string(width) + " x " + std::to_string(element_bytes) +
                             "-byte elements = " + std::to_string(row_bytes) + " bytes";

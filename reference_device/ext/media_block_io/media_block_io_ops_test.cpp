@@ -59,6 +59,8 @@ public:
         image_t_.kind = TypeInfo::Kind::Image, image_t_.byte_size = 8;
         i32_.kind = i32_.component_kind = TypeInfo::Kind::Int, i32_.component_bits = 32, i32_.byte_size = 4;
         coord_ = i32_, coord_.kind = TypeInfo::Kind::Vector, coord_.components = 2, coord_.byte_size = 8;
+        i64_ = i32_, i64_.component_bits = 64, i64_.byte_size = 8;
+        coord64_ = coord_, coord64_.component_bits = 64, coord64_.byte_size = 16;
         types_ = {&image_t_, &coord_, &i32_, &i32_};
         if (c.opcode == kOpWrite) types_.push_back(&data_);
         values_.assign(types_.size(), std::vector<std::vector<uint8_t>>(lanes_));
@@ -137,7 +139,7 @@ public:
     uint32_t lanes_, max_lanes_;
     bool constant_ = true;
     std::vector<bool> active_;
-    TypeInfo void_, data_, image_t_, i32_, coord_;
+    TypeInfo void_, data_, image_t_, i32_, coord_, i64_, coord64_;
     std::vector<const TypeInfo*> types_;
     std::vector<std::vector<std::vector<uint8_t>>> values_;
     std::vector<std::vector<uint8_t>> results_;
@@ -837,6 +839,64 @@ TEST(MediaBlockIoOps, BuildCheckRejectsIllegalOperands) {
         expectRejected(view(t, write, 5, 9), write, "Height 9 exceeds the maximum of 8 rows");
         expectRejected(view(t, write, 0, 1), write, "Width is 0");
     }
+}
+
+// A 64-bit Width or Height far out of range is rejected however Width x element size wraps in 64 bits
+// (2^62 + 1 four-byte elements used to pass as a 4-byte row, and ran as Width 1).
+TEST(MediaBlockIoOps, HugeWidthAndHeightAreRejected) {
+    const uint64_t two62 = uint64_t(1) << 62;
+    const uint64_t shapes[][3] = {{two62 + 1, 1, 4},       {(two62 << 1) + 2, 1, 2}, {two62 * 3 + 1, 1, 4},
+                                  {UINT64_MAX, 1, 1},      {0xFFFFFFFFu, 1, 4},      {0x100000001u, 1, 4},
+                                  {0x40000001u, 1, 4},     {1, UINT64_MAX, 4},       {1, 0x100000040u, 4},
+                                  {(two62 << 1) + 1, 1, 4}};
+    for (const auto& s : shapes)
+        EXPECT_NE(shapeError(s[0], s[1], uint32_t(s[2])), "") << s[0] << " x " << s[1] << " x " << s[2];
+    for (bool write : {false, true}) {
+        BuildTypes t(32, 2);
+        expectRejected(view(t, write, two62 + 1, 1), write,
+                       "exceeds the OpenCL environment's maximum block row");
+        BuildTypes shorts(16, 2);
+        expectRejected(view(shorts, write, (two62 << 1) + 2, 1), write,
+                       "exceeds the OpenCL environment's maximum block row");
+    }
+    // At run time, through 64-bit Width constants.
+    expectUb(kLegal, "exceeds the OpenCL environment's maximum block row", [](FakeContext& ctx) {
+        ctx.types_[kWidthK] = &ctx.i64_;
+        const uint64_t w = (uint64_t(1) << 62) + 1;
+        for (uint32_t l = 0; l < ctx.lanes_; ++l) ctx.set(l, kWidthK, &w, 8);
+    });
+    expectUb(kLegal, "Height", [](FakeContext& ctx) {
+        ctx.types_[kHeightK] = &ctx.i64_;
+        const uint64_t h = (uint64_t(1) << 32) + 1;
+        for (uint32_t l = 0; l < ctx.lanes_; ++l) ctx.set(l, kHeightK, &h, 8);
+    });
+}
+
+// 64-bit Coordinate components beyond the 32-bit range of the OpenCL environment's int2 are reported before
+// x + column bytes, y + row (or x x element size under a fault) are computed, which could overflow.
+void setCoord64(FakeContext& ctx, int64_t x, int64_t y) {
+    ctx.types_[kCoordinateK] = &ctx.coord64_;
+    const int64_t xy[2] = {x, y};
+    for (uint32_t l = 0; l < ctx.lanes_; ++l) ctx.set(l, kCoordinateK, xy, 16);
+}
+
+TEST(MediaBlockIoOps, HugeCoordinatesAreRejected) {
+    const char* fragment = "outside the 32-bit range";
+    expectUb(kLegal, fragment, [](FakeContext& ctx) { setCoord64(ctx, int64_t(1) << 62, 0); });
+    expectUb(kLegal, fragment, [](FakeContext& ctx) { setCoord64(ctx, INT64_MAX - 3, 0); });
+    expectUb(kLegal, fragment, [](FakeContext& ctx) { setCoord64(ctx, 4, INT64_MIN); });
+    expectUb(kLegal, fragment, [](FakeContext& ctx) { setCoord64(ctx, 0, int64_t(1) << 31); });
+    expectUb(kLegal, fragment, [](FakeContext& ctx) { setCoord64(ctx, -(int64_t(1) << 31) - 4, 0); });
+    Config fault = kLegal;
+    fault.faults = "media_x_offset_as_elements";
+    expectUb(fault, fragment, [](FakeContext& ctx) { setCoord64(ctx, int64_t(1) << 62, 0); });
+    // In range, a 64-bit Coordinate reads what the 32-bit one does.
+    FakeContext narrow(kLegal), wide(kLegal);
+    setCoord64(wide, kLegal.x_bytes, kLegal.y);
+    narrow.run();
+    wide.run();
+    ASSERT_EQ(wide.error_, "");
+    EXPECT_EQ(wide.results_, narrow.results_);
 }
 
 TEST(MediaBlockIoOps, RegisteredWithCapabilityAndCheck) {

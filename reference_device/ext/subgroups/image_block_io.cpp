@@ -6,6 +6,7 @@
 // of a row starts L elements right of x. Out of bounds (OpenCL environment): 4-byte texel formats clamp
 // reads to the edge texel and drop writes; other texel sizes are undefined (junk on reads, undefined
 // behaviour reported on writes). Writes need x to be a multiple of 4.
+#include <cstdint>
 #include <cstring>
 
 #include "reference_device/ext/subgroups/subgroups_ops.h"
@@ -32,9 +33,31 @@ bool prepare(OpContext& ctx, const char* op, BlockOrigin* origin) {
     origin->image = ctx.image(lane, 0);
     if (!origin->image) return false;
     const TypeInfo& coord = ctx.operandType(1);
-    int32_t xy[2] = {0, 0};
-    std::memcpy(&xy[0], ctx.operand(lane, 1), 4);
-    if (coord.components >= 2) std::memcpy(&xy[1], ctx.operand(lane, 1) + coord.component_bits / 8, 4);
+    // Each component at its own width (a 32-bit read of a narrower one would take in the next component's
+    // bytes, and a truncated 64-bit one would land back in the image).
+    const uint32_t bits = coord.component_bits;
+    if (coord.component_kind != TypeInfo::Kind::Int ||
+        (bits != 8 && bits != 16 && bits != 32 && bits != 64)) {
+        ctx.undefinedBehavior(lane, std::string(op) + ": Coordinate must be an integer vector");
+        return false;
+    }
+    int64_t xy[2] = {0, 0};
+    for (uint32_t i = 0; i < 2 && i < coord.components; ++i) {
+        const uint8_t* p = ctx.operand(lane, 1) + size_t(i) * bits / 8;
+        int64_t v = 0;
+        std::memcpy(&v, p, bits / 8);
+        xy[i] = bits == 64 ? v : int64_t(uint64_t(v) << (64 - bits)) >> (64 - bits);  // sign-extend
+    }
+    // Only 64-bit components can go further; bounding them keeps x + lane bytes and y + rows (and x times
+    // the element size under a fault) far from overflow.
+    for (int64_t v : xy)
+        if (v < INT32_MIN || v > INT32_MAX) {
+            ctx.undefinedBehavior(lane, std::string(op) + ": Coordinate (" + std::to_string(xy[0]) + ", " +
+                                            std::to_string(xy[1]) +
+                                            ") is outside the 32-bit range of the OpenCL environment's int2 "
+                                            "coordinate");
+            return false;
+        }
     origin->x_bytes = xy[0];
     origin->y = xy[1];
     return true;

@@ -403,6 +403,49 @@ TEST(SubgroupsOps, ImageBlockWriteDropsAndChecks) {
     EXPECT_EQ(small->errors.size(), 1u);
 }
 
+// Coordinate components are read at their own width: 16-bit ones give what 32-bit ones do (they used to be
+// read as 32 bits, taking the next component's bytes), and 64-bit ones beyond the 32-bit range of the
+// OpenCL environment's int2 are reported (they used to be truncated back into the image).
+TEST(SubgroupsOps, ImageBlockCoordinateIsReadAtItsWidth) {
+    for (uint32_t op : {kOpImageBlockRead, kOpImageBlockWrite}) {
+        auto wide = imageContext(op, 8, 32, 2, 4, 1, 16, 4, 4);
+        auto narrow = imageContext(op, 8, 32, 2, 4, 1, 16, 4, 4);
+        narrow->setOperand(1, scalarInt(16, 2));
+        // x = 4, y = 1 as 16-bit components, then bytes that a 32-bit read would take in.
+        narrow->setAll<uint8_t>(
+            1, [](uint32_t) { return std::vector<uint8_t>{4, 0, 1, 0, 0xff, 0xff, 0xff, 0xff}; });
+        auto in_range = imageContext(op, 8, 32, 2, 4, 1, 16, 4, 4);
+        in_range->setOperand(1, scalarInt(64, 2));
+        in_range->setAll<int64_t>(1, [](uint32_t) { return std::vector<int64_t>{4, 1}; });
+        for (FakeContext* ctx : {wide.get(), narrow.get(), in_range.get()}) {
+            op == kOpImageBlockRead ? executeImageBlockRead(*ctx) : executeImageBlockWrite(*ctx);
+            ASSERT_TRUE(ctx->errors.empty()) << ctx->errors.front();
+        }
+        EXPECT_EQ(narrow->mem, wide->mem) << op;
+        EXPECT_EQ(in_range->mem, wide->mem) << op;
+        if (op == kOpImageBlockRead)
+            for (uint32_t l = 0; l < 8; ++l)
+                for (uint32_t j = 0; j < 2; ++j) {
+                    EXPECT_EQ(narrow->out<uint32_t>(l, j), wide->out<uint32_t>(l, j)) << l << " " << j;
+                    EXPECT_EQ(in_range->out<uint32_t>(l, j), wide->out<uint32_t>(l, j)) << l << " " << j;
+                }
+        const int64_t huge[][2] = {{(int64_t(1) << 32) + 4, 1},
+                                   {4, (int64_t(1) << 32) + 1},
+                                   {INT64_MIN, 0},
+                                   {0, -(int64_t(1) << 40)}};
+        for (const auto& xy : huge) {
+            auto ctx = imageContext(op, 8, 32, 2, 4, 1, 16, 4, 4);
+            const std::vector<uint8_t> before = ctx->mem;
+            ctx->setOperand(1, scalarInt(64, 2));
+            ctx->setAll<int64_t>(1, [&](uint32_t) { return std::vector<int64_t>{xy[0], xy[1]}; });
+            op == kOpImageBlockRead ? executeImageBlockRead(*ctx) : executeImageBlockWrite(*ctx);
+            ASSERT_EQ(ctx->errors.size(), 1u) << op << " (" << xy[0] << ", " << xy[1] << ")";
+            EXPECT_NE(ctx->errors[0].find("outside the 32-bit range"), std::string::npos) << ctx->errors[0];
+            EXPECT_EQ(ctx->mem, before);
+        }
+    }
+}
+
 TEST(SubgroupsOps, RegistrationCoversAllOpcodes) {
     ExtOpTable table;
     registerSubgroupsOps(table);
