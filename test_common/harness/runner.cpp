@@ -1,8 +1,12 @@
 #include "test_common/harness/runner.h"
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -12,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "test_common/harness/case_runner.h"
@@ -56,21 +61,179 @@ bool makeDirs(const std::string& path) {
     return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// Report files are opened before anything runs, so a typo in a path costs seconds, not a whole run.
-struct ReportFiles {
-    FILE* json = nullptr;
-    FILE* junit = nullptr;
-    ~ReportFiles() {
-        if (json) std::fclose(json);
-        if (junit) std::fclose(junit);
+// The reports of a run. Their paths are checked before anything runs (a typo in a path costs seconds, not
+// a whole run) without touching an earlier report; they are written once, atomically, by whichever comes
+// first: the end of the run, an abort (a timeout without --isolate, no device), or SIGINT/SIGTERM (on the
+// interrupt thread, while the main thread may be inside a case). An aborted run's reports hold the results
+// that finished and list the selected cases that did not run.
+class RunReports {
+public:
+    ReportFile json, junit;
+
+    explicit RunReports(std::string program) : program_(std::move(program)) {}
+    void setLog(LineLog* log) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        log_ = log;
     }
+    void setInfo(const RunInfo& info, const std::vector<std::string>& selected) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        info_ = info;
+        selected_ = selected;
+    }
+    void setRecorder(Recorder* recorder) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        recorder_ = recorder;
+    }
+
+    // Writes the reports; aborted = "" for a run that reached its end, else RunInfo::aborted. Returns false
+    // when a report could not be written (the error is printed). Once an interrupt is being handled this
+    // waits for the interrupt thread, which writes the reports and ends the process.
+    bool write(const std::string& aborted) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (written_) return true;
+            if (!interrupting_.load()) {
+                std::string message;
+                return writeLocked(aborted, message);
+            }
+        }
+        waitForTheEnd();
+    }
+
+    // runnerMain's log and recorder are going away (it returns or throws).
+    void detach() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        log_ = nullptr;
+        recorder_ = nullptr;
+    }
+
+    // On the interrupt thread, after SIGINT/SIGTERM: stops the run (and an --isolate worker) and writes the
+    // reports of what finished, unless the run had already written complete ones.
+    void interrupted(int sig) {
+        interrupting_.store(true);  // before the worker dies of the forwarded signal: see write()
+        stopIsolatedRun(sig);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (written_) return;
+        std::string name = sig == SIGINT    ? "SIGINT"
+                           : sig == SIGTERM ? "SIGTERM"
+                                            : "signal " + std::to_string(sig);
+        std::string message;
+        writeLocked(name, message);
+        if (log_) log_->note(message);
+        std::printf("\n%s\n", message.c_str());
+        std::fflush(stdout);
+    }
+
+private:
+    [[noreturn]] static void waitForTheEnd() {
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+
+    bool writeLocked(const std::string& aborted, std::string& message) {
+        std::vector<CaseResult> results;
+        if (recorder_) results = recorder_->close();
+        recorder_ = nullptr;  // the recorder lives in runnerMain; this object outlives it
+        RunInfo info = info_;
+        info.aborted = aborted;
+        if (!aborted.empty()) {
+            std::set<std::string> done;
+            for (const auto& r : results) done.insert(r.name);
+            for (const auto& name : selected_)
+                if (!done.count(name)) info.not_run.push_back(name);
+        }
+        message = abortMessage(info);
+        written_ = true;
+        bool ok = true;
+        auto put = [&](ReportFile& file, const char* what, const std::string& text) {
+            if (!file.active()) return;
+            std::string err = file.write(text);
+            if (err.empty()) return;
+            std::fprintf(stderr, "%s: cannot write %s report %s: %s\n", program_.c_str(), what,
+                         file.path().c_str(), err.c_str());
+            ok = false;
+        };
+        put(json, "JSON", jsonReport(info, results));
+        put(junit, "JUnit", junitReport(info, results));
+        return ok;
+    }
+
+    std::string program_;
+    std::atomic<bool> interrupting_{false};
+    std::mutex mutex_;  // everything below
+    LineLog* log_ = nullptr;
+    bool written_ = false;
+    RunInfo info_;
+    std::vector<std::string> selected_;
+    Recorder* recorder_ = nullptr;
 };
 
-void writeFile(FILE*& f, const std::string& text) {
-    if (!f) return;
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-    f = nullptr;
+// SIGINT/SIGTERM: the handler only wakes the interrupt thread through a pipe; that thread writes the
+// reports (RunReports::interrupted) and then ends the process by the same signal. A second signal ends
+// the process at once. A signal the runner was started with ignored (nohup, background jobs) stays ignored.
+int g_interrupt_pipe[2] = {-1, -1};
+pid_t g_runner_pid = 0;
+volatile sig_atomic_t g_interrupted = 0;
+
+extern "C" void onInterrupt(int sig) {
+    int saved = errno;
+    if (g_interrupted || getpid() != g_runner_pid) {
+        // The second signal, or a forked worker that has not reached execv yet: the default action.
+        signal(sig, SIG_DFL);
+        raise(sig);
+    } else {
+        g_interrupted = sig;
+        unsigned char b = static_cast<unsigned char>(sig);
+        ssize_t n = write(g_interrupt_pipe[1], &b, 1);
+        (void)n;
+    }
+    errno = saved;
+}
+
+void handleInterrupts(const std::shared_ptr<RunReports>& reports) {
+    if (pipe2(g_interrupt_pipe, O_CLOEXEC) != 0)
+        return;  // no reports on interrupt, the signals kill as before
+    fcntl(g_interrupt_pipe[1], F_SETFL, O_NONBLOCK);
+    g_runner_pid = getpid();
+    // The thread keeps the reports alive: a signal may come after runnerMain has returned.
+    std::thread([reports] {
+        unsigned char b = 0;
+        while (read(g_interrupt_pipe[0], &b, 1) < 0 && errno == EINTR) {
+        }
+        int sig = b;
+        if (sig == 0) return;
+        reports->interrupted(sig);
+        std::fflush(nullptr);
+        signal(sig, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+        raise(sig);
+        _exit(128 + sig);
+    }).detach();
+    for (int sig : {SIGINT, SIGTERM}) {
+        struct sigaction old {};
+        if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        struct sigaction sa {};
+        sa.sa_handler = onInterrupt;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(sig, &sa, nullptr);
+    }
+}
+
+// The command as run: the environment variables that shaped the run (device choice, sharding, reference
+// device), then the arguments.
+std::string recordedCommand(int argc, char** argv, bool icd_env_from_user) {
+    std::string cmd;
+    for (const char* var : {"OCL_ICD_VENDORS", "REFDEV_PROFILE", "REFDEV_FAULTS", "CL_PLATFORM_INDEX",
+                            "CL_DEVICE_INDEX", "CL_DEVICE_TYPE", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}) {
+        const char* v = std::getenv(var);
+        if (!v || !*v || (std::string(var) == "OCL_ICD_VENDORS" && !icd_env_from_user)) continue;
+        cmd += std::string(var) + "=" + shellQuote(v) + " ";
+    }
+    for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + shellQuote(argv[i]);
+    return cmd;
 }
 
 std::string typeName(cl_device_type t) {
@@ -195,7 +358,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     request.positive = opt.positive;
     request.negative = opt.negative;
     for (const auto& f : opt.caselist_files) {
-        std::string e = readPatternFile(f, request.positive);
+        std::string e = readCaseListFile(f, request.positive);
         if (!e.empty()) return usageError(program, "--caselist-file: " + e);
     }
     for (const auto& f : opt.exclude_files) {
@@ -225,13 +388,13 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         return run_errors.empty() ? 0 : 1;
     }
 
-    ReportFiles reports;
+    auto reports = std::make_shared<RunReports>(program);
     LineLog log;
-    if (!opt.json_file.empty() && !(reports.json = std::fopen(opt.json_file.c_str(), "w")))
-        return usageError(program, "cannot write JSON report " + opt.json_file + ": " + std::strerror(errno));
-    if (!opt.junit_file.empty() && !(reports.junit = std::fopen(opt.junit_file.c_str(), "w")))
-        return usageError(program,
-                          "cannot write JUnit report " + opt.junit_file + ": " + std::strerror(errno));
+    std::string report_err;
+    if (!opt.json_file.empty() && !(report_err = reports->json.prepare(opt.json_file)).empty())
+        return usageError(program, "cannot write JSON report " + opt.json_file + ": " + report_err);
+    if (!opt.junit_file.empty() && !(report_err = reports->junit.prepare(opt.junit_file)).empty())
+        return usageError(program, "cannot write JUnit report " + opt.junit_file + ": " + report_err);
     if (!opt.log_file.empty()) {
         FILE* f = std::fopen(opt.log_file.c_str(), "w");
         if (!f) return usageError(program, "cannot write log " + opt.log_file + ": " + std::strerror(errno));
@@ -239,6 +402,24 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
     if (!opt.dump_dir.empty() && !makeDirs(opt.dump_dir))
         return usageError(program, "cannot create dump directory " + opt.dump_dir);
+
+    RunInfo info;
+    info.command = recordedCommand(argc, argv, icd_env_from_user);
+    info.seed = opt.seed;
+    info.quick = opt.quick;
+    info.errors = run_errors;
+    info.shard_index = opt.shard_index;
+    info.shard_count = opt.shard_count;
+    info.selected = sel.cases.size();
+    std::vector<std::string> selected_names;
+    for (const auto* c : sel.cases) selected_names.push_back(c->name);
+    reports->setLog(&log);
+    reports->setInfo(info, selected_names);
+    struct Detach {
+        std::shared_ptr<RunReports> reports;
+        ~Detach() { reports->detach(); }
+    } detach_on_exit{reports};
+    handleInterrupts(reports);
 
     DeviceUnderTest dut;
     std::string dev_err;
@@ -254,17 +435,17 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
                          "%s: the default is the reference device built next to this program; "
                          "use --icd=system for the installed OpenCL drivers\n",
                          program.c_str());
+        // The reports say that nothing ran and why, instead of keeping (or truncating) an earlier run's.
+        info.errors.push_back(dev_err);
+        reports->setInfo(info, selected_names);
+        reports->write("device");
         return 1;
     }
 
-    RunInfo info;
-    for (int i = 0; i < argc; ++i) info.command += (i ? " " : "") + shellQuote(argv[i]);
     info.platform = dut.info.platform_name;
     info.device = dut.info.device_name;
     info.driver = dut.info.driver_version;
-    info.seed = opt.seed;
-    info.quick = opt.quick;
-    info.errors = run_errors;
+    reports->setInfo(info, selected_names);
 
     printHeader(dut.info, opt, sel.cases.size(), registry.cases().size());
     for (const auto& e : run_errors) {
@@ -291,10 +472,14 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     auto rerun = [rerun_prefix](const std::string& name) { return rerun_prefix + " " + shellQuote(name); };
 
     Recorder recorder(sel.cases.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
+    reports->setRecorder(&recorder);
+    struct ForgetRecorder {
+        RunReports& reports;
+        ~ForgetRecorder() { reports.setRecorder(nullptr); }
+    } forget_recorder{*reports};
     bool aborted = false;
     if (opt.isolate) {
-        std::vector<std::string> names;
-        for (const auto* c : sel.cases) names.push_back(c->name);
+        const std::vector<std::string>& names = selected_names;
         std::vector<std::string> worker = {program,
                                            "--worker",
                                            "--icd=system",
@@ -329,14 +514,14 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
     recorder.endProgress();
 
-    writeFile(reports.json, jsonReport(info, recorder.results()));
-    writeFile(reports.junit, junitReport(info, recorder.results()));
+    size_t recorded = recorder.results().size();
+    bool reports_ok = reports->write(aborted ? "timeout" : "");
     Tally tally = recorder.tally();
     std::string summary = tally.summary();
     if (!run_errors.empty())
         summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
     std::printf("%s\n", summary.c_str());
-    bool bad = !tally.allGood() || !run_errors.empty();
+    bool bad = !tally.allGood() || !run_errors.empty() || !reports_ok;
     if (opt.fail_if_all_skipped && tally.passed == 0) {
         std::printf("no case passed and --fail-if-all-skipped is set\n");
         bad = true;
@@ -345,7 +530,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         std::printf(
             "run aborted: a case timed out and the process cannot safely continue "
             "(%zu case(s) not run; use --isolate to carry on past hangs)\n",
-            sel.cases.size() - recorder.results().size());
+            sel.cases.size() - recorded);
         log.note("run aborted after timeout");
         std::fflush(nullptr);
         _exit(1);  // the timed-out case still owns a thread and the device queue

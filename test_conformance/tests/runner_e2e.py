@@ -4,15 +4,19 @@
 usage: runner_e2e.py <check> <path to spirv_intel_cts> <build dir>
 Exit 0 = pass, 1 = fail, 77 = skipped (CTest SKIP_RETURN_CODE) with the reason printed.
 """
+import binascii
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import xml.dom.minidom
 
 SKIP = 77
+MANIFEST_VERSION = 2  # scripts/spvgen.py MANIFEST_VERSION, test_common/harness/manifest.cpp kManifestVersion
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 
 
@@ -25,7 +29,7 @@ def expect(cond, what):
         raise CheckFailed(what)
 
 
-def run(runner, args, env_extra=None, timeout=600, env_drop=()):
+def run(runner, args, env_extra=None, timeout=600, env_drop=(), cwd=None):
     env = dict(os.environ)
     for k in ("OCL_ICD_VENDORS", "CL_CONFORMANCE_RESULTS_FILENAME", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX",
               "CL_PLATFORM_INDEX", "CL_DEVICE_INDEX", "CL_DEVICE_TYPE", "CTS_FAIL_IF_ALL_SKIPPED", "REFDEV_FAULTS"):
@@ -34,12 +38,105 @@ def run(runner, args, env_extra=None, timeout=600, env_drop=()):
         env.pop(k, None)
     env.update(env_extra or {})
     p = subprocess.run([runner] + args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
-                       universal_newlines=True, errors="replace")
+                       universal_newlines=True, errors="replace", cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 
 def describe(rc, out, err):
     return "exit %d\n--- stdout ---\n%s\n--- stderr ---\n%s" % (rc, out[-3000:], err[-3000:])
+
+
+def clean_env(env_extra=None):
+    env = dict(os.environ)
+    for k in ("OCL_ICD_VENDORS", "CL_CONFORMANCE_RESULTS_FILENAME", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX",
+              "CL_PLATFORM_INDEX", "CL_DEVICE_INDEX", "CL_DEVICE_TYPE", "CTS_FAIL_IF_ALL_SKIPPED", "REFDEV_FAULTS"):
+        env.pop(k, None)
+    env.update(env_extra or {})
+    return env
+
+
+def load_json_report(path, what):
+    """The parsed JSON report; a missing, empty or truncated file is a failed check, not a traceback."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise CheckFailed("%s: %s is not a readable JSON report (%s)" % (what, path, e))
+
+
+def load_junit_report(path, what):
+    try:
+        return xml.dom.minidom.parse(path)
+    except Exception as e:  # noqa: BLE001 (expat and OS errors alike)
+        raise CheckFailed("%s: %s is not a readable JUnit report (%s)" % (what, path, e))
+
+
+def read_text(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def temp_leftovers(directory):
+    return [n for n in os.listdir(directory) if ".tmp." in n]
+
+
+def process_alive(pid):
+    """True while pid exists and is not a zombie (a zombie has ended; only its exit status is left)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] not in "ZX"
+
+
+def children(pid):
+    """Process ids whose parent is pid (from /proc/*/stat)."""
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            out.append(int(name))
+    return out
+
+
+def wait_for(cond, seconds, step=0.1):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = cond()
+        if value:
+            return value
+        time.sleep(step)
+    return cond()
+
+
+def check_not_run_report(js, ju, cases, reason, what):
+    """An interrupted run's reports: parseable, marked aborted, every selected case either recorded or not run."""
+    doc = load_json_report(js, what)
+    expect(doc.get("aborted") == reason, "%s: JSON aborted should be %r: %r" % (what, reason, doc.get("aborted")))
+    recorded = [c["name"] for c in doc["cases"]]
+    expect(sorted(recorded + doc.get("not_run", [])) == sorted(cases),
+           "%s: recorded %s + not_run %s should be the selected cases %s" % (what, recorded, doc.get("not_run"),
+                                                                             cases))
+    expect(doc.get("not_run"), "%s: the hanging case was not run: %r" % (what, doc.get("not_run")))
+    expect(doc.get("selected") == len(cases), "%s: selected %r" % (what, doc.get("selected")))
+    expect(any(reason in e and "not run" in e for e in doc["errors"]), "%s: errors %r" % (what, doc["errors"]))
+    dom = load_junit_report(ju, what)
+    skipped = [e.getAttribute("message") for e in dom.getElementsByTagName("skipped")]
+    expect(sum(1 for m in skipped if m.startswith("not run")) == len(doc["not_run"]),
+           "%s: JUnit should mark the %d not-run case(s) skipped 'not run': %r" % (what, len(doc["not_run"]),
+                                                                                  skipped))
+    suite = dom.getElementsByTagName("testsuite")[0]
+    expect(int(suite.getAttribute("tests")) >= len(cases), "%s: JUnit tests count" % what)
+    expect(any(e.getAttribute("type") == "Aborted" for e in dom.getElementsByTagName("error")),
+           "%s: JUnit should carry an Aborted error" % what)
+    return doc
 
 
 def assets_args(build, tmp):
@@ -50,7 +147,7 @@ def assets_args(build, tmp):
     d = os.path.join(tmp, "assets")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "manifest.json"), "w") as f:
-        json.dump({"version": 1, "cases": []}, f)
+        json.dump({"version": MANIFEST_VERSION, "cases": []}, f)
     print("note: %s missing; using an empty manifest" % manifest)
     return ["--assets-dir=" + d]
 
@@ -89,6 +186,93 @@ def check_usage(runner, build, tmp):
     # The not-matching pattern is named in the message.
     rc, out, err = run(runner, extra + ["--list", "zz_missing_pattern*"])
     expect("zz_missing_pattern*" in err, "message should name the pattern\n" + err)
+    # A file or directory option with its value as the next argument would swallow a case pattern
+    # (`--json api` wrote a report called "api" and ran everything): only the = form is accepted.
+    for opt, word in (("--json", "FILE"), ("--junit", "FILE"), ("--log", "FILE"), ("--caselist-file", "FILE"),
+                      ("--exclude-file", "FILE"), ("--dump-dir", "DIR"), ("--assets-dir", "DIR")):
+        rc, out, err = run(runner, extra + ["--list", opt, "api"])
+        expect(rc == 2 and (opt + " needs =" + word) in err and "e.g. " + opt + "=" in err,
+               "%s api: expected exit 2 asking for %s=%s\n%s" % (opt, opt, word, describe(rc, out, err)))
+        expect(not out, "%s api: nothing may be listed\n%s" % (opt, out))
+    # An out-of-range timeout says what the accepted range is.
+    rc, out, err = run(runner, extra + ["--list", "--timeout=1e9"])
+    expect(rc == 2 and "10000000" in err, "--timeout=1e9 should name the limit\n" + describe(rc, out, err))
+
+
+def usage_error(runner, args, words, cwd=None, env=None):
+    """Expects exit 2, one error line containing every one of words, the --help hint, nothing run."""
+    rc, out, err = run(runner, args, env, cwd=cwd)
+    expect(rc == 2, "%s: expected exit 2\n%s" % (args, describe(rc, out, err)))
+    lines = [l for l in err.splitlines() if l.strip()]
+    expect(len(lines) == 2 and "error:" in lines[0] and "--help" in lines[1],
+           "%s: expected one error line and the --help hint\n%s" % (args, err))
+    for w in words:
+        expect(w in lines[0], "%s: the error should mention %r\n%s" % (args, w, err))
+    expect("passed" not in out and "Device:" not in out, "%s: the run must not start\n%s" % (args, out))
+    return lines[0]
+
+
+def check_report_collisions(runner, build, tmp):
+    """Two reports (or a report and the line log) on one file used to interleave into a corrupt file and exit
+    0; now that is a usage error, whatever the spelling of the path."""
+    extra = assets_args(build, tmp)
+    work = os.path.join(os.path.realpath(tmp), "work")  # the messages name the resolved path
+    os.makedirs(os.path.join(work, "sub"))
+    os.symlink(os.path.join(work, "sub"), os.path.join(work, "link"))
+    x = os.path.join(work, "x")
+    with open(x, "w") as f:
+        f.write("keep me")
+    for args, words in (
+            (["--json=x", "--junit=x"], ["--json", "--junit", x]),
+            (["--json=./x", "--junit=x"], ["--json", "--junit", x]),
+            (["--json=x", "--log=" + x], ["--json", "--log", x]),
+            (["--junit=sub/../x", "--log=./x"], ["--junit", "--log", x]),
+            (["--json=link/r.json", "--junit=sub/r.json"], ["--json", "--junit", os.path.join(work, "sub/r.json")]),
+            (["--json=new.out", "--log=" + work + "//new.out"], ["--json", "--log", os.path.join(work, "new.out")])):
+        usage_error(runner, extra + args, words, cwd=work, env=pocl_env())
+        usage_error(runner, extra + args + ["--list"], words, cwd=work)
+    # CL_CONFORMANCE_RESULTS_FILENAME is the JSON report too.
+    usage_error(runner, extra + ["--junit=x"], ["CL_CONFORMANCE_RESULTS_FILENAME", "--junit", x], cwd=work,
+                env={"OCL_ICD_VENDORS": POCL_ICD, "CL_CONFORMANCE_RESULTS_FILENAME": "./x"})
+    expect(open(x).read() == "keep me", "a refused run must not touch the report file")
+    expect(not os.path.exists(os.path.join(work, "new.out")), "a refused run must not create the report file")
+    # Distinct files are fine, and so is discarding two reports into /dev/null.
+    rc, out, err = run(runner, extra + ["--list", "--json=a.json", "--junit=a.xml", "--log=a.log", "api"], cwd=work)
+    expect(rc == 0, "distinct report files\n" + describe(rc, out, err))
+    rc, out, err = run(runner, extra + ["--list", "--json=/dev/null", "--junit=/dev/null", "api"], cwd=work)
+    expect(rc == 0, "two reports into /dev/null\n" + describe(rc, out, err))
+
+
+def check_empty_selection(runner, build, tmp):
+    """A run that selects nothing is a usage error, like a pattern that matches nothing: a directory or an
+    empty file as the case list, an exclude file holding *, a negative filter removing everything, a filter
+    with no pattern in it."""
+    extra = assets_args(build, tmp)
+    empty = os.path.join(tmp, "empty.txt")
+    with open(empty, "w") as f:
+        f.write("# nothing here yet\n\n")
+    star = os.path.join(tmp, "star.txt")
+    with open(star, "w") as f:
+        f.write("*\n")
+    for list_flag in ([], ["--list"]):
+        usage_error(runner, extra + list_flag + ["--caselist-file=" + tmp], ["--caselist-file", tmp, "directory"],
+                    env=pocl_env())
+        usage_error(runner, extra + list_flag + ["--exclude-file=" + tmp], ["--exclude-file", tmp, "directory"],
+                    env=pocl_env())
+        usage_error(runner, extra + list_flag + ["--caselist-file=" + empty], ["--caselist-file", empty, "no case"],
+                    env=pocl_env())
+        usage_error(runner, extra + list_flag + ["--exclude-file=" + star], ["no case selected"], env=pocl_env())
+        usage_error(runner, extra + list_flag + ["--filter=-*"], ["no case selected"], env=pocl_env())
+        usage_error(runner, extra + list_flag + ["api", "--filter=-api.*"], ["no case selected"], env=pocl_env())
+        for f in ("--filter=-", "--filter=::", "--filter=-:", "--filter="):
+            usage_error(runner, extra + list_flag + [f], [f], env=pocl_env())
+    # An empty exclude file excludes nothing.
+    expect(list_names(runner, extra, ["--exclude-file=" + empty]) == list_names(runner, extra),
+           "an empty --exclude-file should change nothing")
+    # An empty shard of a non-empty selection is not an error (more shards than cases in a CI matrix).
+    api = list_names(runner, extra, ["api"])
+    n = len(api) + 1
+    expect(list_names(runner, extra, ["api", "--shard=%d/%d" % (n - 1, n)]) == [], "the last shard is empty")
 
 
 def check_report_paths(runner, build, tmp):
@@ -102,6 +286,43 @@ def check_report_paths(runner, build, tmp):
     rc, out, err = run(runner, extra, {"OCL_ICD_VENDORS": POCL_ICD,
                                        "CL_CONFORMANCE_RESULTS_FILENAME": "/nonexistent_dir_for_cts/r.json"})
     expect(rc == 2, "unwritable CL_CONFORMANCE_RESULTS_FILENAME\n" + describe(rc, out, err))
+
+
+def check_report_preserved(runner, build, tmp):
+    """Report paths are checked without truncating: a run that stops before any case leaves an earlier report
+    as it was, and a device-selection error writes a report that says nothing ran (never a 0-byte file)."""
+    extra = assets_args(build, tmp)
+    js, ju = os.path.join(tmp, "old.json"), os.path.join(tmp, "old.xml")
+    for path in (js, ju):
+        with open(path, "w") as f:
+            f.write("earlier report\n")
+    for bad in (["--log=/nonexistent_dir_for_cts/x.log"], ["--dump-dir=/proc/no_dump_dir_for_cts"]):
+        rc, out, err = run(runner, extra + ["--json=" + js, "--junit=" + ju] + bad)
+        expect(rc == 2, "%s: expected exit 2\n%s" % (bad, describe(rc, out, err)))
+        for path in (js, ju):
+            expect(read_text(path) == "earlier report\n", "%s: %s was touched: %r" % (bad, path, read_text(path)))
+    expect(not temp_leftovers(tmp), "temporary files left: %s" % temp_leftovers(tmp))
+    if reference_icd(build):
+        env = {}
+    elif os.path.exists(POCL_ICD):
+        env = pocl_env()
+        extra = extra + ["--icd=system"]
+    else:
+        print("skipped (device part): neither the reference device nor %s" % POCL_ICD)
+        sys.exit(SKIP)
+    selected = list_names(runner, extra, ["api"], env)
+    rc, out, err = run(runner, extra + ["--platform=7", "--json=" + js, "--junit=" + ju, "api"], env)
+    expect(rc == 1 and "out of range" in err, "platform index out of range\n" + describe(rc, out, err))
+    doc = load_json_report(js, "device-selection error")
+    expect(doc["cases"] == [] and doc["results"] == {}, "nothing ran: %r" % doc["cases"])
+    expect(doc.get("aborted") == "device", "aborted: %r" % doc.get("aborted"))
+    expect(doc.get("not_run") == selected, "not_run should list the selected cases: %r" % doc.get("not_run"))
+    expect(doc.get("selected") == len(selected), "selected: %r" % doc.get("selected"))
+    expect(any("out of range" in e for e in doc["errors"]), "errors should carry the device error: %r" % doc["errors"])
+    dom = load_junit_report(ju, "device-selection error")
+    expect(len(dom.getElementsByTagName("skipped")) == len(selected), "JUnit: every selected case skipped")
+    expect(dom.getElementsByTagName("error"), "JUnit: an error for the run")
+    expect(not temp_leftovers(tmp), "temporary files left: %s" % temp_leftovers(tmp))
 
 
 NAME_RE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
@@ -213,8 +434,9 @@ def check_manifest_errors(runner, build, tmp):
     expect(doc["errors"] and manifest in doc["errors"][0], "JSON errors should name the manifest")
     expect(not any(c["status"] == "Fail" for c in doc["cases"]), "a broken manifest is never a Fail")
     with open(manifest, "w") as f:
-        json.dump({"version": 1, "cases": [
+        json.dump({"version": MANIFEST_VERSION, "cases": [
             {"name": "subgroups.unknown_family_case", "family": "no.such.family", "module": "x.spv",
+             "module_hash": "crc32:00000000",
              "kernel": "k", "requires": []},
             {"name": "subgroups.bad_token_case", "family": "no.such.family", "requires": [7]},
             {"name": "subgroups.nasty_message_case", "family": "x<&\"'>\u0001\n\u00e9y"}]}, f)
@@ -233,6 +455,15 @@ def check_manifest_errors(runner, build, tmp):
     expect("no.such.family" in statuses["subgroups.unknown_family_case"]["message"], "message names family")
     expect("x<&\"'>\u0001\n\u00e9y" in statuses["subgroups.nasty_message_case"]["message"], "JSON message round trip")
     expect("rerun:" in out and "subgroups.unknown_family_case" in out, "rerun command printed\n" + out)
+    # A manifest from before module hashes is refused as a whole, with the way out in the message.
+    with open(manifest, "w") as f:
+        json.dump({"version": 1, "cases": [{"name": "subgroups.old_case", "family": "no.such.family"}]}, f)
+    rc, out, err = run(runner, ["--icd=system", "--assets-dir=" + d, "--json=" + js], pocl_env())
+    expect(rc == 1 and manifest in out and "version 1" in out and "rebuild the assets target" in out,
+           "old manifest version: exit 1 naming the file and the fix\n" + describe(rc, out, err))
+    doc = json.load(open(js))
+    expect(doc["errors"] and "rebuild the assets target" in doc["errors"][0], "JSON errors: %s" % doc["errors"])
+    expect(not any(c["name"] == "subgroups.old_case" for c in doc["cases"]), "no case from an old manifest runs")
 
 
 def kernel_cases_or_skip(runner, build, tmp):
@@ -280,20 +511,118 @@ def check_refdev_crash(runner, build, tmp):
     expect([c["name"] for c in doc["cases"]] == sorted(cases), "every case recorded")
     expect(all(c["status"] == "Crash" for c in doc["cases"]), "all Crash: %s" % doc["cases"])
     expect("crashed" in out and "rerun:" in out, "summary and rerun line\n" + out)
-    # Without --isolate the process dies; the line log shows which case was running.
-    rc, out, err = run(runner, ["--log=" + log] + cases, {"REFDEV_FAULTS": "crash"}, timeout=120)
+    # Without --isolate the process dies; the line log shows which case was running, and the reports written
+    # by the earlier run stay as they were (no handler can run; the reports are replaced only by a rename).
+    earlier = read_text(js)
+    ju = os.path.join(tmp, "crash.xml")
+    with open(ju, "w") as f:
+        f.write("earlier junit\n")
+    rc, out, err = run(runner, ["--log=" + log, "--json=" + js, "--junit=" + ju] + cases, {"REFDEV_FAULTS": "crash"},
+                       timeout=120)
     expect(rc != 0, "crash without --isolate must not exit 0")
     last = open(log).read().splitlines()[-1]
     expect(last == "start\t" + sorted(cases)[0], "log should end with the crashing case's start line: %r" % last)
+    expect(read_text(js) == earlier, "the earlier JSON report was destroyed: %r" % read_text(js)[:200])
+    expect(read_text(ju) == "earlier junit\n", "the earlier JUnit report was destroyed: %r" % read_text(ju)[:200])
+    expect(not temp_leftovers(tmp), "temporary files left: %s" % temp_leftovers(tmp))
 
 
 def check_refdev_abort(runner, build, tmp):
     cases = kernel_cases_or_skip(runner, build, tmp)
     js = os.path.join(tmp, "abort.json")
-    rc, out, err = run(runner, ["--timeout=3", "--json=" + js] + cases, {"REFDEV_FAULTS": "hang"}, timeout=120)
+    ju = os.path.join(tmp, "abort.xml")
+    rc, out, err = run(runner, ["--timeout=3", "--json=" + js, "--junit=" + ju] + cases, {"REFDEV_FAULTS": "hang"},
+                       timeout=120)
     expect(rc == 1 and "aborted" in out, "timeout without --isolate aborts with exit 1\n" + describe(rc, out, err))
     doc = json.load(open(js))
     expect(len(doc["cases"]) == 1 and doc["cases"][0]["status"] == "Timeout", "one Timeout recorded: %s" % doc)
+    # The cases after the timeout are not lost: the report says the run was aborted and lists them.
+    expect(doc.get("aborted") == "timeout", "aborted: %r" % doc.get("aborted"))
+    expect(doc.get("not_run") == sorted(cases)[1:], "not_run: %r" % doc.get("not_run"))
+    expect(doc.get("selected") == len(cases), "selected: %r" % doc.get("selected"))
+    dom = load_junit_report(ju, "timeout abort")
+    not_run = [e for e in dom.getElementsByTagName("skipped") if e.getAttribute("message").startswith("not run")]
+    expect(len(not_run) == len(cases) - 1, "JUnit not-run cases: %d" % len(not_run))
+
+
+def start_hanging_run(runner, tmp, cases, args, tag):
+    """Starts the runner on cases that hang (REFDEV_FAULTS=hang) and waits until a kernel hangs; returns the
+    Popen, the JSON and JUnit paths and the stdout/stderr file names."""
+    js, ju, log = (os.path.join(tmp, tag + ext) for ext in (".json", ".xml", ".log"))
+    out, err = os.path.join(tmp, tag + ".out"), os.path.join(tmp, tag + ".err")
+    with open(out, "w") as o, open(err, "w") as e:
+        p = subprocess.Popen([runner, "--json=" + js, "--junit=" + ju, "--log=" + log] + args + cases,
+                             env=clean_env({"REFDEV_FAULTS": "hang"}), stdout=o, stderr=e)
+    hung = wait_for(lambda: p.poll() is not None or "fault 'hang'" in read_text(err), 60)
+    if p.poll() is not None or not hung:
+        p.kill()
+        p.wait()
+        raise CheckFailed("%s: the run did not reach a hanging kernel\n%s" % (tag, read_text(out) + read_text(err)))
+    return p, js, ju, out, err
+
+
+def check_refdev_interrupt(runner, build, tmp):
+    """SIGINT / SIGTERM while a case hangs (no --isolate): the reports say what finished and what did not run."""
+    cases = kernel_cases_or_skip(runner, build, tmp)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        name = sig.name
+        p, js, ju, out, err = start_hanging_run(runner, tmp, cases, [], "int_" + name)
+        try:
+            p.send_signal(sig)
+            rc = p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise CheckFailed("%s: the runner did not end within 30 s" % name)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        expect(rc == -sig, "%s: the runner should end by the signal, got %d\n%s" % (name, rc, read_text(out)))
+        doc = check_not_run_report(js, ju, cases, name, name)
+        expect(doc["not_run"] == sorted(cases), "%s: nothing finished: %r" % (name, doc["not_run"]))
+        expect("interrupted by " + name in read_text(out), "%s: message\n%s" % (name, read_text(out)))
+    expect(not temp_leftovers(tmp), "temporary files left: %s" % temp_leftovers(tmp))
+
+
+def check_refdev_isolate_signals(runner, build, tmp):
+    """--isolate: a worker hanging in a kernel dies with the runner (SIGTERM, SIGINT: forwarded; SIGKILL: parent
+    death signal), and the reports are written (SIGTERM, SIGINT) or the earlier ones left alone (SIGKILL)."""
+    cases = kernel_cases_or_skip(runner, build, tmp)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL):
+        name = sig.name
+        tag = "iso_" + name
+        for ext in (".json", ".xml"):
+            with open(os.path.join(tmp, tag + ext), "w") as f:
+                f.write("earlier report\n")
+        p, js, ju, out, err = start_hanging_run(runner, tmp, cases, ["--isolate"], tag)
+        workers = []
+        try:
+            workers = wait_for(lambda: children(p.pid), 10)
+            expect(workers, "%s: no worker process found" % name)
+            p.send_signal(sig)
+            try:
+                rc = p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                raise CheckFailed("%s: the runner did not end within 30 s" % name)
+            expect(rc == -sig, "%s: the runner should end by the signal, got %d\n%s" % (name, rc, read_text(out)))
+            left = wait_for(lambda: not any(process_alive(w) for w in workers), 10)
+            expect(left, "%s: worker process(es) %s still running after the runner ended" % (
+                name, [w for w in workers if process_alive(w)]))
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            for w in workers:  # the workers this check started, should the runner have left them behind
+                if process_alive(w):
+                    try:
+                        os.kill(w, signal.SIGKILL)
+                    except OSError:
+                        pass
+        if sig == signal.SIGKILL:
+            for path in (js, ju):
+                expect(read_text(path) == "earlier report\n", "SIGKILL: %s was touched: %r" % (path, read_text(path)))
+        else:
+            check_not_run_report(js, ju, cases, name, name)
+    expect(not temp_leftovers(tmp), "temporary files left: %s" % temp_leftovers(tmp))
 
 
 def check_refdev_rerun_and_dump(runner, build, tmp):
@@ -331,6 +660,67 @@ def check_refdev_rerun_and_dump(runner, build, tmp):
     js3 = os.path.join(tmp, "seed6.json")
     run(runner, ["--seed=6", "--json=" + js3, first["name"]], {"REFDEV_FAULTS": fault})
     expect(json.load(open(js3))["cases"][0]["seed"] != first["seed"], "--seed should change the per-case seed")
+
+
+def module_hash(data):
+    return "crc32:%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
+
+
+def check_refdev_corrupt_module(runner, build, tmp):
+    """A module changed after the asset build (one flipped bit; truncated to a whole number of words) and a
+    manifest case without "kernel" or "module" are InternalErrors naming the problem: never a Fail (or a Pass)
+    from the driver building a module that is not the one the suite generated."""
+    base = kernel_cases_or_skip(runner, build, tmp)[0]
+    manifest = json.load(open(os.path.join(build, "assets", "manifest.json")))
+    case = next(c for c in manifest["cases"] if c["name"] == base)
+    with open(os.path.join(build, "assets", "modules", case["module"]), "rb") as f:
+        good = f.read()
+    # Both corruptions hit the last instruction (OpFunctionEnd), so the driver rejects the module: before the
+    # hash check this was reported as the device's CL_BUILD_PROGRAM_FAILURE.
+    flipped = bytearray(good)
+    flipped[-4] ^= 0x01
+    modules = {"pristine": good, "flipped": bytes(flipped), "truncated": good[:-4]}
+    d = os.path.join(tmp, "corrupt_assets")
+    os.makedirs(os.path.join(d, "modules", "e2e"))
+    prefix = base.split(".")[0] + ".e2e_module."
+    cases = []
+    for label, data in modules.items():
+        with open(os.path.join(d, "modules", "e2e", label + ".spv"), "wb") as f:
+            f.write(data)
+        c = dict(case, name=prefix + label, module="e2e/%s.spv" % label)  # keeps the pristine module's hash
+        cases.append(c)
+    no_kernel = dict(case, name=prefix + "no_kernel", module="e2e/pristine.spv")
+    del no_kernel["kernel"]
+    no_module = dict(case, name=prefix + "no_module")
+    no_module_no_kernel = dict(case, name=prefix + "no_module_no_kernel")
+    del no_module_no_kernel["kernel"]
+    for c in (no_module, no_module_no_kernel):
+        del c["module"]
+        c.pop("module_hash", None)
+    cases += [no_kernel, no_module, no_module_no_kernel]
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump({"version": manifest["version"], "cases": cases}, f)
+    js = os.path.join(tmp, "corrupt.json")
+    rc, out, err = run(runner, ["--assets-dir=" + d, "--json=" + js, prefix[:-1]])
+    expect(os.path.exists(js), "no JSON report\n" + describe(rc, out, err))
+    got = {c["name"]: c for c in json.load(open(js))["cases"]}
+    expect(sorted(got) == sorted(c["name"] for c in cases), "every case recorded: %s" % sorted(got))
+    expect(got[prefix + "pristine"]["status"] == "Pass", "the intact copy passes: %s" % got[prefix + "pristine"])
+    for label in ("flipped", "truncated"):
+        r = got[prefix + label]
+        path = os.path.join(d, "modules", "e2e", label + ".spv")
+        expect(r["status"] == "InternalError", "%s module: InternalError, not %s" % (label, r))
+        expect(path in r["message"], "%s: the message names %s: %r" % (label, path, r["message"]))
+        if "module_hash" in case:
+            want, have = case["module_hash"], module_hash(modules[label])
+            expect(want in r["message"] and have in r["message"],
+                   "%s: the message gives both hashes (%s, %s): %r" % (label, want, have, r["message"]))
+    for label, field in (("no_kernel", "kernel"), ("no_module", "module"), ("no_module_no_kernel", "module")):
+        r = got[prefix + label]
+        expect(r["status"] == "InternalError", "%s: InternalError, not %s" % (label, r))
+        expect('"%s"' % field in r["message"] and "9223372036854775807" not in r["message"],
+               "%s: a clear message naming the missing \"%s\": %r" % (label, field, r["message"]))
+    expect(rc == 1, "internal errors exit 1\n" + describe(rc, out, err))
 
 
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
