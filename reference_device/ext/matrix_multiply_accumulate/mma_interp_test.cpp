@@ -13,6 +13,7 @@
 
 #include "reference_device/ext/matrix_multiply_accumulate/mma_test_cases.h"
 #include "reference_device/spirv/program.h"
+#include "reference_device/spirv/test_util.h"
 
 namespace refdev::spirv::mma {
 namespace {
@@ -20,35 +21,8 @@ namespace {
 using namespace test;
 
 std::vector<uint32_t> assemble(const std::string& text) {
-    char in_path[] = "/tmp/refdev_mma_XXXXXX";
-    int fd = mkstemp(in_path);
-    if (fd < 0) {
-        ADD_FAILURE() << "mkstemp failed";
-        return {};
-    }
-    FILE* f = fdopen(fd, "w");
-    fwrite(text.data(), 1, text.size(), f);
-    fclose(f);
-    const std::string out_path = std::string(in_path) + ".spv";
-    const std::string cmd = std::string(REFDEV_PYTHON) + " " + REFDEV_SPIRV_ASM + " --target-env spv1.2 " +
-                            in_path + " -o " + out_path + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    std::string msg;
-    char buf[256];
-    while (p && fgets(buf, sizeof buf, p)) msg += buf;
-    const int rc = p ? pclose(p) : -1;
-    std::remove(in_path);
-    std::vector<uint32_t> words;
-    if (rc != 0) {
-        ADD_FAILURE() << "spirv_asm.py failed: " << msg << "\n" << text;
-        return words;
-    }
-    std::ifstream bin(out_path, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(bin)), std::istreambuf_iterator<char>());
-    std::remove(out_path.c_str());
-    words.resize(bytes.size() / 4);
-    std::memcpy(words.data(), bytes.data(), words.size() * 4);
-    return words;
+    return spirv::test::assembleWith(
+        std::string(REFDEV_PYTHON) + " " + REFDEV_SPIRV_ASM + " --target-env spv1.2", text);
 }
 
 // Names of the types the kernel uses; vectors are declared once each.
