@@ -11,7 +11,7 @@ import json
 import math
 import re
 
-TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate")
+TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate", "workloads")
 TAGS = ("quick", "extended")
 _LEVEL = r"[a-z0-9_]+"
 _NAME_RE = re.compile(r"^%s(\.%s)*$" % (_LEVEL, _LEVEL))

@@ -10,4 +10,5 @@ void registerSubgroupsFamilies(Registry& registry);
 void register2dBlockIoFamilies(Registry& registry);
 void registerMatrixMultiplyAccumulateFamilies(Registry& registry);
 void registerMediaBlockIoFamilies(Registry& registry);
+void registerWorkloadsFamilies(Registry& registry);
 }  // namespace cts

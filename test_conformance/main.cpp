@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
 #ifdef CTS_HAVE_FAMILY_MEDIA_BLOCK_IO
     families.push_back(cts::registerMediaBlockIoFamilies);
 #endif
+#ifdef CTS_HAVE_FAMILY_WORKLOADS
+    families.push_back(cts::registerWorkloadsFamilies);
+#endif
     try {
         return cts::runnerMain(argc, argv, families);
     } catch (const std::exception& e) {

@@ -326,7 +326,7 @@ def check_report_preserved(runner, build, tmp):
 
 
 NAME_RE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
-TOP = {"api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate"}
+TOP = {"api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate", "workloads"}
 
 
 def list_names(runner, extra, args=(), env=None):

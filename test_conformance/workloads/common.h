@@ -1,0 +1,29 @@
+// Pieces the workloads.* families share: the completion record and D-matrix checks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "test_common/harness/mismatch.h"
+#include "test_conformance/workloads/gemm_host.h"
+
+namespace cts::workloads {
+
+constexpr uint32_t kDoneMagic = 0x1000;  // the kernels write done[s] = s + kDoneMagic last
+
+// Every work-item's record: a kernel that never ran, or ran only in part, fails here.
+void checkDone(const std::vector<uint8_t>& done, size_t work_items, MismatchLog& log);
+
+uint32_t loadBits(const uint8_t* p, unsigned bytes);
+void storeBits(uint8_t* p, uint32_t bits, unsigned bytes);
+
+// Compares D element (i, j) (bits read from the device) with the host GEMM.
+void checkElement(const FormatInfo& f, const GemmExpectation& want, uint32_t n, uint32_t i, uint32_t j,
+                  uint32_t actual_bits, MismatchLog& log);
+
+// Sub-groups to launch for `tiles` tiles: rounded up to whole work-groups (the extra tiles lie wholly
+// outside the matrix: their loads read zeros and their stores are dropped).
+uint32_t launchSubGroups(uint32_t tiles, uint32_t sub_groups_per_work_group);
+
+}  // namespace cts::workloads

@@ -1,0 +1,89 @@
+// workloads.gemm_block_read.*: the Xe-HPG-like GEMM (sub-group size 8, MMA with N = 8) whose A rows and
+// VNNI-packed B rows come through sub-group buffer block reads from host-padded buffers, chained over K, with
+// per-lane stores inside m x n (see scripts/generators/workloads.py). D is checked element by element against
+// the plain host GEMM; every work-item's done record must be there.
+#include <random>
+
+#include "test_common/cl/kernel_util.h"
+#include "test_conformance/workloads/common.h"
+#include "test_conformance/workloads/families.h"
+
+namespace cts::workloads {
+namespace {
+
+constexpr uint32_t kSubGroup = 8, kTile = 8;
+
+class GemmBlockReadFamily : public Family {
+public:
+    std::string name() const override { return "workloads_gemm_block_read"; }
+
+    Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
+        const Params& p = spec.params;
+        const FormatInfo& f = gemmFormat(p.s("format"));
+        const bool is_signed = p.b("signed");
+        const std::string data = p.s("data");
+        const uint32_t m = uint32_t(p.u("m")), n = uint32_t(p.u("n")), k = uint32_t(p.u("k"));
+        const uint32_t sgs = uint32_t(p.u("sub_groups_per_work_group"));
+        // N = 8: K is 32 for int8 and 16 for fp16/bf16; elements per 32-bit word 4 or 2.
+        const uint32_t k_step = f.integer ? 32 : 16, per_word = 4 / f.element_bytes, bits = 8 * f.element_bytes;
+        const uint32_t tiles_m = (m + kTile - 1) / kTile, tiles_n = (n + kTile - 1) / kTile;
+        const uint32_t steps = (k + k_step - 1) / k_step, kp = steps * k_step;
+        const uint32_t a_words = kp / per_word, b_words = tiles_n * kTile;
+        std::mt19937_64 rng(ctx.seed);
+        const std::vector<uint32_t> a = makeElements(f, data, size_t(m) * k, rng);
+        const std::vector<uint32_t> b = makeElements(f, data, size_t(k) * n, rng);
+
+        // Zero padding to whole tiles: block reads have no bounds, so the host provides the zeros.
+        std::vector<uint32_t> a_packed(size_t(tiles_m) * kTile * a_words), b_packed(size_t(kp / per_word) * b_words);
+        for (uint32_t i = 0; i < m; ++i)
+            for (uint32_t t = 0; t < k; ++t)
+                a_packed[size_t(i) * a_words + t / per_word] |= a[size_t(i) * k + t] << (bits * (t % per_word));
+        for (uint32_t t = 0; t < k; ++t)
+            for (uint32_t j = 0; j < n; ++j)
+                b_packed[size_t(t / per_word) * b_words + j] |= b[size_t(t) * n + j] << (bits * (t % per_word));
+
+        const uint32_t groups = launchSubGroups(tiles_m * tiles_n, sgs);
+        KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
+        GuardedBuffer a_buf(ctx, a_packed.size() * 4), b_buf(ctx, b_packed.size() * 4),
+            d_buf(ctx, size_t(m) * n * f.accumulator_bytes), done(ctx, size_t(groups) * kSubGroup * 4);
+        a_buf.write(a_packed.data(), a_packed.size() * 4);
+        b_buf.write(b_packed.data(), b_packed.size() * 4);
+        setArg(kernel, 0, a_buf.mem());
+        setArg(kernel, 1, b_buf.mem());
+        setArg(kernel, 2, d_buf.mem());
+        setArg(kernel, 3, done.mem());
+        const cl_uint args[] = {m, n, a_words, b_words, steps, tiles_n};
+        for (cl_uint i = 0; i < 6; ++i) setArg(kernel, 4 + i, args[i]);
+        const size_t local = size_t(sgs) * kSubGroup, global = size_t(groups) * kSubGroup;
+        runNDRange(ctx, kernel, 1, &global, &local);
+        const std::vector<uint8_t> d = d_buf.read();
+        dumpBytes(ctx, "a_packed", a_packed.data(), a_packed.size() * 4);
+        dumpBytes(ctx, "b_packed", b_packed.data(), b_packed.size() * 4);
+        dumpBytes(ctx, "d", d.data(), d.size());
+
+        MismatchLog log(f.integer ? "GEMM D = A * B: integer MMA results are the low-order bits of the exact sum"
+                        : data == "exact"
+                            ? "GEMM D = A * B: every partial sum of this data is exact, so every order gives D"
+                            : "GEMM D = A * B within (K + 2)(T + 1) eps sum|a b|");
+        const GemmExpectation want = hostGemm(f, is_signed, data == "exact", m, n, k, a, b);
+        for (uint32_t i = 0; i < m; ++i)
+            for (uint32_t j = 0; j < n; ++j)
+                checkElement(f, want, n, i, j,
+                             loadBits(d.data() + (size_t(i) * n + j) * f.accumulator_bytes, f.accumulator_bytes),
+                             log);
+        checkDone(done.read(), size_t(groups) * kSubGroup, log);
+        for (const GuardedBuffer* g : {&a_buf, &b_buf, &d_buf, &done})
+            if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+        Outcome out = log.outcome();
+        if (out.status != Status::Pass)
+            out.message = std::string(f.name) + " GEMM " + std::to_string(m) + " x " + std::to_string(n) + " x " +
+                          std::to_string(k) + " through sub-group block reads\n" + out.message;
+        return out;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Family> makeGemmBlockReadFamily() { return std::make_unique<GemmBlockReadFamily>(); }
+
+}  // namespace cts::workloads
