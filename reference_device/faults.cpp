@@ -34,9 +34,11 @@ const std::vector<FaultInfo>& allFaults() {
 #endif
 #ifdef REFDEV_HAVE_EXT_2D_BLOCK_IO
         for (FaultInfo& f : blockIo2dFaults()) v.push_back(std::move(f));
+        for (FaultInfo& f : blockIo2dCompositionFaults()) v.push_back(std::move(f));
 #endif
 #ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
         for (FaultInfo& f : mmaFaults()) v.push_back(std::move(f));
+        for (FaultInfo& f : mmaCompositionFaults()) v.push_back(std::move(f));
 #endif
 #ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
         for (FaultInfo& f : mediaBlockIoFaults()) v.push_back(std::move(f));

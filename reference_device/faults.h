@@ -23,6 +23,10 @@ std::vector<FaultInfo> subgroupsFaults();     // reference_device/ext/subgroups/
 std::vector<FaultInfo> blockIo2dFaults();     // reference_device/ext/2d_block_io/faults.cpp
 std::vector<FaultInfo> mmaFaults();           // reference_device/ext/matrix_multiply_accumulate/faults.cpp
 std::vector<FaultInfo> mediaBlockIoFaults();  // reference_device/ext/media_block_io/faults.cpp
+// Faults that show only when instructions are combined (workloads.*), in each family's
+// composition_faults.cpp.
+std::vector<FaultInfo> blockIo2dCompositionFaults();
+std::vector<FaultInfo> mmaCompositionFaults();
 
 class Faults {
 public:

@@ -53,6 +53,18 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
     # Media block IO exists on the Xe-HPG-like profile only.
     step "fault campaign (media_block_io)" python3 scripts/fault_campaign.py media_block_io --build-dir build \
         --faults-source reference_device/ext/media_block_io/faults.cpp --profile xe_hpg --show 1
+    # The workloads (GEMM tiles, block-read GEMM, media filter) catch the faults that only composition shows
+    # and, through the combined kernels, the faults of each instruction family they use.
+    step "fault campaign (workloads)" python3 scripts/fault_campaign.py workloads --build-dir build \
+        --faults-source reference_device/ext/2d_block_io/composition_faults.cpp \
+        reference_device/ext/matrix_multiply_accumulate/composition_faults.cpp \
+        --profile xe_hpc --profile xe_hpg --show 1
+    step "fault campaign (workloads: instruction faults, xe_hpc)" python3 scripts/fault_campaign.py workloads \
+        --build-dir build --profile xe_hpc --show 1 --faults \
+        shuffle_zero_when_some_workgroups,oob_load_stale,transform_row_order_swapped,store_writes_oob_or_padding,memory_width_as_elements,pitch_ignored,coord_x_as_bytes,right_edge_from_pitch,prefetch_touches_oob,mma_c_ignored,mma_a_signed_ignored,mma_b_signed_ignored,mma_a_columns_reversed,mma_b_vnni_rows_swapped,mma_tf32_a_interleave_wrong,mma_m_from_a_components,mma_half_k,mma_bf16_c_as_fp16,mma_lane0_broadcast,mma_odd_workgroups_zero
+    step "fault campaign (workloads: instruction faults, xe_hpg)" python3 scripts/fault_campaign.py workloads \
+        --build-dir build --profile xe_hpg --show 1 --faults \
+        shuffle_down_ignores_next,shuffle_up_off_by_one,shuffle_zero_when_some_workgroups,mma_c_ignored,mma_a_signed_ignored,mma_b_signed_ignored,mma_a_columns_reversed,mma_b_vnni_rows_swapped,mma_half_k,mma_lane0_broadcast,mma_n8_uses_16_lane_layout,mma_odd_workgroups_zero,media_x_offset_as_elements,media_width_as_bytes,media_edge_replicated_as_zero,media_negative_coords_clamped
     # A kernel that never ran, or results not read back intact, must fail every case that runs.
     step "fault campaign (kernel never ran / corrupt read-back)" python3 scripts/fault_campaign.py \
         matrix_multiply_accumulate media_block_io --build-dir build --faults kernel_not_run,read_back_corrupt \

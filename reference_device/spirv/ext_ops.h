@@ -81,6 +81,14 @@ public:
     // Linear id of the work-group this sub-group belongs to. Only planted faults look at it (e.g. a fault
     // that misbehaves in some work-groups); an interpreter that does not track it may keep this default.
     virtual uint64_t workGroupLinearId() const { return 0; }
+    // Per-sub-group words (slot < kFaultStateSlots), zero when its work-group starts, that only planted
+    // faults use to model a stateful driver bug (e.g. a prefetch buffer a later load is served from).
+    // nullptr where a context keeps none (the fault then stays dormant).
+    static constexpr uint32_t kFaultStateSlots = 4;
+    virtual uint64_t* faultState(uint32_t slot) {
+        (void)slot;
+        return nullptr;
+    }
     // Stops the launch with an error. The interpreter prefixes kernel, instruction and work-item; `what`
     // says which rule was broken, e.g. "OpSubgroupBlockReadINTEL: Ptr is not uniform across the sub-group".
     virtual void undefinedBehavior(uint32_t lane, const std::string& what) = 0;

@@ -2,9 +2,11 @@
 // the per-family execute functions called from the interpreter loop. Internal.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -68,6 +70,8 @@ struct GroupRun {
     uint64_t group_linear = 0;
     bool failed = false;
     std::string error;
+    // OpContext::faultState of each sub-group (keyed by its first lane); planted faults only.
+    std::map<const Lane*, std::array<uint64_t, 4>> fault_state;  // 4: OpContext::kFaultStateSlots
 
     // Records the first error of this group, prefixed with kernel, instruction and work-item.
     void fail(const Lane& lane, const Insn& insn, const std::string& what);

@@ -18,7 +18,9 @@ namespace {
 
 constexpr uint32_t kSubGroup = 16, kTileM = 8, kTileN = 16;
 
-uint32_t align(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+uint32_t align(uint32_t v, uint32_t a) {
+    return (v + a - 1) / a * a;
+}
 
 // A row-major surface of `rows` x `width_bytes` at a pitch with a 64-byte gap the kernel must not read as
 // data; the gap holds junk.
@@ -67,8 +69,9 @@ public:
         const uint32_t row_slots = (groups + tiles_n - 1) / tiles_n * kTileM * tiles_n;
 
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
-        GuardedBuffer a_buf(ctx, as.bytes.size()), b_buf(ctx, bs.bytes.size()), d_buf(ctx, size_t(d_pitch) * m),
-            done(ctx, size_t(groups) * kSubGroup * 4), rows(ctx, size_t(row_slots) * 4);
+        GuardedBuffer a_buf(ctx, as.bytes.size()), b_buf(ctx, bs.bytes.size()),
+            d_buf(ctx, size_t(d_pitch) * m), done(ctx, size_t(groups) * kSubGroup * 4),
+            rows(ctx, size_t(row_slots) * 4);
         a_buf.write(as.bytes.data(), as.bytes.size());
         b_buf.write(bs.bytes.data(), bs.bytes.size());
         setArg(kernel, 0, a_buf.mem());
@@ -85,11 +88,12 @@ public:
         dumpBytes(ctx, "b", bs.bytes.data(), bs.bytes.size());
         dumpBytes(ctx, "d", d.data(), d.size());
 
-        MismatchLog log(f.integer ? "GEMM D = A * B: integer MMA results are the low-order bits of the exact sum"
-                        : data == "exact"
-                            ? "GEMM D = A * B: every partial sum of this data is exact, so every order gives D"
-                            : "GEMM D = A * B within (K + 2)(T + 1) eps sum|a b| (implementation-defined "
-                              "float order and rounding)");
+        MismatchLog log(
+            f.integer ? "GEMM D = A * B: integer MMA results are the low-order bits of the exact sum"
+            : data == "exact"
+                ? "GEMM D = A * B: every partial sum of this data is exact, so every order gives D"
+                : "GEMM D = A * B within (K + 2)(T + 1) eps sum|a b| (implementation-defined "
+                  "float order and rounding)");
         const GemmExpectation want = hostGemm(f, is_signed, data == "exact", m, n, k, a, b);
         for (uint32_t i = 0; i < m; ++i) {
             for (uint32_t j = 0; j < n; ++j)
@@ -137,7 +141,8 @@ private:
                 hi = std::max(hi, v + bound);
             }
             const uint32_t got = loadBits(rows.data() + 4 * size_t(slot), 4);
-            const std::string where = "epilogue row " + std::to_string(i) + " of tile column " + std::to_string(tn);
+            const std::string where =
+                "epilogue row " + std::to_string(i) + " of tile column " + std::to_string(tn);
             log.checked();
             if (f.integer) {
                 if (got != sum) log.add(where + " (ShuffleXor butterfly sum)", sum, got, 4);
@@ -146,8 +151,9 @@ private:
             const double v = decodeAccumulator(f, got);
             if (!(v >= lo && v <= hi)) {
                 char text[160];
-                std::snprintf(text, sizeof text, " (ShuffleXor butterfly max): expected in [%a, %a], actual 0x%08x (%a)",
-                              lo, hi, got, v);
+                std::snprintf(text, sizeof text,
+                              " (ShuffleXor butterfly max): expected in [%a, %a], actual 0x%08x (%a)", lo, hi,
+                              got, v);
                 log.addLine(where + text);
             }
         }
@@ -156,6 +162,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Family> makeGemm2dFamily() { return std::make_unique<Gemm2dFamily>(); }
+std::unique_ptr<Family> makeGemm2dFamily() {
+    return std::make_unique<Gemm2dFamily>();
+}
 
 }  // namespace cts::workloads

@@ -25,7 +25,8 @@ public:
         const uint32_t m = uint32_t(p.u("m")), n = uint32_t(p.u("n")), k = uint32_t(p.u("k"));
         const uint32_t sgs = uint32_t(p.u("sub_groups_per_work_group"));
         // N = 8: K is 32 for int8 and 16 for fp16/bf16; elements per 32-bit word 4 or 2.
-        const uint32_t k_step = f.integer ? 32 : 16, per_word = 4 / f.element_bytes, bits = 8 * f.element_bytes;
+        const uint32_t k_step = f.integer ? 32 : 16, per_word = 4 / f.element_bytes,
+                       bits = 8 * f.element_bytes;
         const uint32_t tiles_m = (m + kTile - 1) / kTile, tiles_n = (n + kTile - 1) / kTile;
         const uint32_t steps = (k + k_step - 1) / k_step, kp = steps * k_step;
         const uint32_t a_words = kp / per_word, b_words = tiles_n * kTile;
@@ -34,13 +35,16 @@ public:
         const std::vector<uint32_t> b = makeElements(f, data, size_t(k) * n, rng);
 
         // Zero padding to whole tiles: block reads have no bounds, so the host provides the zeros.
-        std::vector<uint32_t> a_packed(size_t(tiles_m) * kTile * a_words), b_packed(size_t(kp / per_word) * b_words);
+        std::vector<uint32_t> a_packed(size_t(tiles_m) * kTile * a_words),
+            b_packed(size_t(kp / per_word) * b_words);
         for (uint32_t i = 0; i < m; ++i)
             for (uint32_t t = 0; t < k; ++t)
-                a_packed[size_t(i) * a_words + t / per_word] |= a[size_t(i) * k + t] << (bits * (t % per_word));
+                a_packed[size_t(i) * a_words + t / per_word] |= a[size_t(i) * k + t]
+                                                                << (bits * (t % per_word));
         for (uint32_t t = 0; t < k; ++t)
             for (uint32_t j = 0; j < n; ++j)
-                b_packed[size_t(t / per_word) * b_words + j] |= b[size_t(t) * n + j] << (bits * (t % per_word));
+                b_packed[size_t(t / per_word) * b_words + j] |= b[size_t(t) * n + j]
+                                                                << (bits * (t % per_word));
 
         const uint32_t groups = launchSubGroups(tiles_m * tiles_n, sgs);
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
@@ -61,29 +65,32 @@ public:
         dumpBytes(ctx, "b_packed", b_packed.data(), b_packed.size() * 4);
         dumpBytes(ctx, "d", d.data(), d.size());
 
-        MismatchLog log(f.integer ? "GEMM D = A * B: integer MMA results are the low-order bits of the exact sum"
-                        : data == "exact"
-                            ? "GEMM D = A * B: every partial sum of this data is exact, so every order gives D"
-                            : "GEMM D = A * B within (K + 2)(T + 1) eps sum|a b|");
+        MismatchLog log(
+            f.integer ? "GEMM D = A * B: integer MMA results are the low-order bits of the exact sum"
+            : data == "exact"
+                ? "GEMM D = A * B: every partial sum of this data is exact, so every order gives D"
+                : "GEMM D = A * B within (K + 2)(T + 1) eps sum|a b|");
         const GemmExpectation want = hostGemm(f, is_signed, data == "exact", m, n, k, a, b);
         for (uint32_t i = 0; i < m; ++i)
             for (uint32_t j = 0; j < n; ++j)
-                checkElement(f, want, n, i, j,
-                             loadBits(d.data() + (size_t(i) * n + j) * f.accumulator_bytes, f.accumulator_bytes),
-                             log);
+                checkElement(
+                    f, want, n, i, j,
+                    loadBits(d.data() + (size_t(i) * n + j) * f.accumulator_bytes, f.accumulator_bytes), log);
         checkDone(done.read(), size_t(groups) * kSubGroup, log);
         for (const GuardedBuffer* g : {&a_buf, &b_buf, &d_buf, &done})
             if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
         if (out.status != Status::Pass)
-            out.message = std::string(f.name) + " GEMM " + std::to_string(m) + " x " + std::to_string(n) + " x " +
-                          std::to_string(k) + " through sub-group block reads\n" + out.message;
+            out.message = std::string(f.name) + " GEMM " + std::to_string(m) + " x " + std::to_string(n) +
+                          " x " + std::to_string(k) + " through sub-group block reads\n" + out.message;
         return out;
     }
 };
 
 }  // namespace
 
-std::unique_ptr<Family> makeGemmBlockReadFamily() { return std::make_unique<GemmBlockReadFamily>(); }
+std::unique_ptr<Family> makeGemmBlockReadFamily() {
+    return std::make_unique<GemmBlockReadFamily>();
+}
 
 }  // namespace cts::workloads

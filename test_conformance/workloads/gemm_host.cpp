@@ -9,9 +9,12 @@ namespace cts::workloads {
 namespace {
 
 const FormatInfo kFormats[] = {
-    {GemmFormat::Int8, "int8", 1, 4, 32, true},          {GemmFormat::Fp16Fp32, "fp16_fp32", 2, 4, 16, false},
-    {GemmFormat::Fp16Fp16, "fp16_fp16", 2, 2, 16, false}, {GemmFormat::Bf16Fp32, "bf16_fp32", 2, 4, 16, false},
-    {GemmFormat::Bf16Bf16, "bf16_bf16", 2, 2, 16, false}, {GemmFormat::Tf32Fp32, "tf32_fp32", 4, 4, 8, false},
+    {GemmFormat::Int8, "int8", 1, 4, 32, true},
+    {GemmFormat::Fp16Fp32, "fp16_fp32", 2, 4, 16, false},
+    {GemmFormat::Fp16Fp16, "fp16_fp16", 2, 2, 16, false},
+    {GemmFormat::Bf16Fp32, "bf16_fp32", 2, 4, 16, false},
+    {GemmFormat::Bf16Bf16, "bf16_bf16", 2, 2, 16, false},
+    {GemmFormat::Tf32Fp32, "tf32_fp32", 4, 4, 8, false},
 };
 
 bool fp16Elements(const FormatInfo& f) {
@@ -48,8 +51,8 @@ uint32_t halfBits(double v) {
     v = std::fabs(v);
     if (v == 0) return sign;
     int e;
-    const double mant = std::frexp(v, &e);  // v = mant * 2^e, mant in [0.5, 1)
-    const int exponent = e + 14;            // biased exponent of 1.xxx * 2^(e-1)
+    const double mant = std::frexp(v, &e);                         // v = mant * 2^e, mant in [0.5, 1)
+    const int exponent = e + 14;                                   // biased exponent of 1.xxx * 2^(e-1)
     if (exponent <= 0) return sign | uint32_t(std::ldexp(v, 24));  // subnormal
     return sign | uint32_t(exponent) << 10 | (uint32_t(std::ldexp(mant, 11)) & 0x3ff);
 }
@@ -116,9 +119,9 @@ GemmExpectation hostGemm(const FormatInfo& f, bool is_signed, bool exact_data, u
     e.bound.assign(size_t(m) * n, 0.0);
     const uint32_t steps = (k + f.k_step - 1) / f.k_step;
     // Accumulator precision: eps = 2^-(p-1) and the smallest normal.
-    const double eps = f.accumulator_bytes == 4 ? std::ldexp(1.0, -23)
+    const double eps = f.accumulator_bytes == 4           ? std::ldexp(1.0, -23)
                        : f.format == GemmFormat::Fp16Fp16 ? std::ldexp(1.0, -10)
-                                                         : std::ldexp(1.0, -7);
+                                                          : std::ldexp(1.0, -7);
     const double min_normal = f.format == GemmFormat::Fp16Fp16 ? std::ldexp(1.0, -14) : std::ldexp(1.0, -126);
     for (uint32_t i = 0; i < m; ++i)
         for (uint32_t j = 0; j < n; ++j) {
@@ -139,8 +142,9 @@ GemmExpectation hostGemm(const FormatInfo& f, bool is_signed, bool exact_data, u
             }
             e.value[size_t(i) * n + j] = sum;
             if (!exact_data)
-                e.bound[size_t(i) * n + j] = double(f.k_step + 2) * double(steps + 1) * eps * magnitude * 1.0001 +
-                                             double(f.k_step + 2) * steps * min_normal;
+                e.bound[size_t(i) * n + j] =
+                    double(f.k_step + 2) * double(steps + 1) * eps * magnitude * 1.0001 +
+                    double(f.k_step + 2) * steps * min_normal;
         }
     return e;
 }

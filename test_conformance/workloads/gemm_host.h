@@ -14,10 +14,10 @@ enum class GemmFormat { Int8, Fp16Fp32, Fp16Fp16, Bf16Fp32, Bf16Bf16, Tf32Fp32 }
 
 struct FormatInfo {
     GemmFormat format;
-    const char* name;           // "int8", "fp16_fp32", ... (the generator's names)
-    unsigned element_bytes;     // bytes of one A or B element in memory
+    const char* name;            // "int8", "fp16_fp32", ... (the generator's names)
+    unsigned element_bytes;      // bytes of one A or B element in memory
     unsigned accumulator_bytes;  // bytes of one D element
-    uint32_t k_step;            // K of one MMA
+    uint32_t k_step;             // K of one MMA
     bool integer;
 };
 // Throws InternalError for a name the generator does not emit.

@@ -21,7 +21,9 @@ struct Row {
     const char* data;
 };
 
-void PrintTo(const Row& r, std::ostream* os) { *os << r.format << "/" << r.data; }
+void PrintTo(const Row& r, std::ostream* os) {
+    *os << r.format << "/" << r.data;
+}
 
 class GemmHostVsReference : public ::testing::TestWithParam<Row> {};
 
@@ -35,8 +37,8 @@ TEST_P(GemmHostVsReference, OneTileAgrees) {
     const bool is_signed = f.integer;
     const GemmExpectation host = hostGemm(f, is_signed, std::string(row.data) == "exact", m, n, k, a, b);
 
-    reference::MmaShape s{16, k, m, row.element, row.element, is_signed, is_signed, row.accumulator,
-                          row.accumulator};
+    reference::MmaShape s{
+        16, k, m, row.element, row.element, is_signed, is_signed, row.accumulator, row.accumulator};
     reference::RawMatrix ra(m, k), rb(k, n), rc(m, n);
     for (uint32_t i = 0; i < m; ++i)
         for (uint32_t t = 0; t < k; ++t) ra.at(i, t) = a[size_t(i) * k + t];
@@ -59,14 +61,14 @@ TEST_P(GemmHostVsReference, OneTileAgrees) {
         }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Formats, GemmHostVsReference,
-    ::testing::Values(Row{"int8", MmaElement::Int8, MmaAccumulator::Int32, "full_range"},
-                      Row{"fp16_fp32", MmaElement::Fp16, MmaAccumulator::Fp32, "random"},
-                      Row{"fp16_fp16", MmaElement::Fp16, MmaAccumulator::Fp16, "random"},
-                      Row{"bf16_fp32", MmaElement::Bf16, MmaAccumulator::Fp32, "random"},
-                      Row{"bf16_bf16", MmaElement::Bf16, MmaAccumulator::Bf16, "exact"},
-                      Row{"tf32_fp32", MmaElement::Tf32, MmaAccumulator::Fp32, "random"}));
+INSTANTIATE_TEST_SUITE_P(Formats, GemmHostVsReference,
+                         ::testing::Values(Row{"int8", MmaElement::Int8, MmaAccumulator::Int32, "full_range"},
+                                           Row{"fp16_fp32", MmaElement::Fp16, MmaAccumulator::Fp32, "random"},
+                                           Row{"fp16_fp16", MmaElement::Fp16, MmaAccumulator::Fp16, "random"},
+                                           Row{"bf16_fp32", MmaElement::Bf16, MmaAccumulator::Fp32, "random"},
+                                           Row{"bf16_bf16", MmaElement::Bf16, MmaAccumulator::Bf16, "exact"},
+                                           Row{"tf32_fp32", MmaElement::Tf32, MmaAccumulator::Fp32,
+                                               "random"}));
 
 TEST(GemmHost, ElementCodecsRoundTrip) {
     for (const char* name : {"fp16_fp32", "bf16_fp32", "tf32_fp32"}) {

@@ -34,7 +34,8 @@ public:
         desc.image_height = h;
         MemHandle img(clCreateImage(ctx.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
                                     image.data(), &err));
-        checkInternal(err, "clCreateImage(CL_R/CL_UNSIGNED_INT32, " + std::to_string(w) + "x" + std::to_string(h) + ")");
+        checkInternal(err, "clCreateImage(CL_R/CL_UNSIGNED_INT32, " + std::to_string(w) + "x" +
+                               std::to_string(h) + ")");
 
         const uint32_t tiles_x = (w + kTile - 1) / kTile, tiles_y = (h + kTile - 1) / kTile;
         const uint32_t groups = launchSubGroups(tiles_x * tiles_y, sgs);
@@ -53,7 +54,8 @@ public:
         dumpBytes(ctx, "image", image.data(), image.size() * 4);
         dumpBytes(ctx, "out", got.data(), got.size());
 
-        MismatchLog log("media block read (edges replicated) + ShuffleUp/ShuffleDown filter left + 2 centre + right");
+        MismatchLog log(
+            "media block read (edges replicated) + ShuffleUp/ShuffleDown filter left + 2 centre + right");
         for (uint32_t y = 0; y < h; ++y)
             for (uint32_t x = 0; x < w; ++x) {
                 const uint32_t* row = image.data() + size_t(y) * w;
@@ -61,9 +63,10 @@ public:
                 const uint32_t actual = loadBits(got.data() + 4 * (size_t(y) * w + x), 4);
                 log.checked();
                 if (actual != want)
-                    log.add("pixel (" + std::to_string(x) + ", " + std::to_string(y) + ") of sub-group tile (" +
-                                std::to_string(x / kTile) + ", " + std::to_string(y / kTile) + ") lane " +
-                                std::to_string(x % kTile) + " row " + std::to_string(y % kTile),
+                    log.add("pixel (" + std::to_string(x) + ", " + std::to_string(y) +
+                                ") of sub-group tile (" + std::to_string(x / kTile) + ", " +
+                                std::to_string(y / kTile) + ") lane " + std::to_string(x % kTile) + " row " +
+                                std::to_string(y % kTile),
                             want, actual, 4);
             }
         checkDone(done.read(), size_t(groups) * kSubGroup, log);
@@ -71,13 +74,16 @@ public:
             if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome result = log.outcome();
         if (result.status != Status::Pass)
-            result.message = std::to_string(w) + " x " + std::to_string(h) + " r32ui image\n" + result.message;
+            result.message =
+                std::to_string(w) + " x " + std::to_string(h) + " r32ui image\n" + result.message;
         return result;
     }
 };
 
 }  // namespace
 
-std::unique_ptr<Family> makeMediaFilterFamily() { return std::make_unique<MediaFilterFamily>(); }
+std::unique_ptr<Family> makeMediaFilterFamily() {
+    return std::make_unique<MediaFilterFamily>();
+}
 
 }  // namespace cts::workloads

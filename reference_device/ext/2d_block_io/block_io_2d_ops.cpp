@@ -322,11 +322,29 @@ std::string unsupportedShape(uint32_t opcode, uint32_t e, uint32_t w, uint32_t h
     return "unknown instruction";
 }
 
+// prefetch_serves_next_load: a prefetch records (base, coordinate) in fault state slots 1-2; the next load
+// from that base takes the recorded coordinate.
+void recordPrefetch(OpContext& ctx, const Operands& o) {
+    uint64_t *base = ctx.faultState(1), *coord = ctx.faultState(2);
+    if (!base || !coord || !ctx.faults().has("prefetch_serves_next_load")) return;
+    *base = o.base;
+    *coord = uint64_t(uint32_t(o.x)) | uint64_t(uint32_t(o.y)) << 32;
+}
+
+void servedFromPrefetch(OpContext& ctx, Operands* o) {
+    uint64_t *base = ctx.faultState(1), *coord = ctx.faultState(2);
+    if (!base || !coord || *base == 0 || *base != o->base || !ctx.faults().has("prefetch_serves_next_load"))
+        return;
+    o->x = int32_t(uint32_t(*coord)), o->y = int32_t(uint32_t(*coord >> 32));
+    *base = 0;
+}
+
 void executeLoad(OpContext& ctx) {
     Operands o;
     if (!decode(ctx, &o)) return;
     const Faults& faults = ctx.faults();
     const uint32_t sg = ctx.lanes();
+    servedFromPrefetch(ctx, &o);
     // A one-row multi-block load mapped (wrongly) as one block as wide as all blocks together.
     bool one_wide = faults.has("one_row_multiblock_noncontiguous") && o.opcode == kOpLoad &&
                     o.block_height == 1 && o.block_count > 1;
@@ -392,6 +410,7 @@ void executeLoad(OpContext& ctx) {
 void executePrefetch(OpContext& ctx) {
     Operands o;
     if (!decode(ctx, &o)) return;
+    recordPrefetch(ctx, o);
     // A prefetch has no effect on memory or on any invocation. The planted fault touches every address of
     // the block, in bounds or not.
     if (!ctx.faults().has("prefetch_touches_oob")) return;

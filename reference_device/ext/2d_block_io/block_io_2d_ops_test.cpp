@@ -107,6 +107,9 @@ public:
     }
     const ImageDesc* image(uint32_t, uint32_t) override { return nullptr; }
     const Faults& faults() const override { return faults_; }
+    uint64_t* faultState(uint32_t slot) override {
+        return fault_state_ && slot < kFaultStateSlots ? fault_state_ + slot : nullptr;
+    }
     void undefinedBehavior(uint32_t, const std::string& what) override {
         if (error_.empty()) error_ = what;
     }
@@ -133,6 +136,7 @@ public:
     std::vector<uint8_t> surface_;
     std::vector<std::vector<uint8_t>> priv_;
     Faults faults_;
+    uint64_t* fault_state_ = nullptr;  // shared by the contexts of one sub-group's instructions
     std::string error_;
 };
 
@@ -373,6 +377,31 @@ TEST(BlockIo2dOps, UndefinedBehaviourIsReported) {
     transform.setup(4, 16, 8, 1, 256, 64, 256, 0, 0);
     executeLoad(transform);
     EXPECT_NE(transform.error_.find("transform needs"), std::string::npos) << transform.error_;
+}
+
+// prefetch_serves_next_load (a composition fault, blockIo2dCompositionFaults): after a prefetch of row 8, a
+// load of row 0 from the same base gets row 8; without the prefetch, or clean, it gets row 0.
+TEST(BlockIo2dCompositionFaults, PrefetchServesTheNextLoadFromTheSameBase) {
+    for (const char* faults : {"", "prefetch_serves_next_load"})
+        for (bool prefetch_first : {false, true}) {
+            uint64_t state[OpContext::kFaultStateSlots] = {};
+            FakeContext pre(kOpPrefetch, 16), load(kOpLoad, 16);
+            std::string error;
+            ASSERT_TRUE(pre.faults_.parse(faults, &error)) << error;
+            ASSERT_TRUE(load.faults_.parse(faults, &error)) << error;
+            pre.fault_state_ = load.fault_state_ = state;
+            for (int64_t r = 0; r < 16; ++r)
+                for (int64_t b = 0; b < 256; ++b) load.at(r * 256 + b) = uint8_t(r + 1);
+            pre.setup(4, 16, 1, 1, 256, 16, 256, 0, 8);
+            load.setup(4, 16, 1, 1, 256, 16, 256, 0, 0);
+            if (prefetch_first) executePrefetch(pre);
+            executeLoad(load);
+            ASSERT_FALSE(load.failed()) << load.error_;
+            const bool served = *faults && prefetch_first;
+            EXPECT_EQ(load.priv<uint32_t>(5, 0), served ? 0x09090909u : 0x01010101u)
+                << faults << (prefetch_first ? " after a prefetch" : " without a prefetch");
+        }
+    EXPECT_EQ(blockIo2dCompositionFaults().size(), 1u);
 }
 
 // Each fault changes the result of a scenario it targets (the suite's cases must see the same).

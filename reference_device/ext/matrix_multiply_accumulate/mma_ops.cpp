@@ -150,6 +150,15 @@ void execute(OpContext& ctx) {
     Matrix c = unpackC(readOperand(ctx, 3), m);
     if (faults.has("mma_second_site_b_zero") && ctx.siteOrdinal() >= 1) b = Matrix(k, n);
     if (faults.has("mma_c_ignored")) c = Matrix(m, n);
+    if (faults.has("mma_chain_drops_c")) {
+        // Slot 0 holds a bit per instruction site this sub-group has executed: from its second execution
+        // on (a loop-carried accumulator), the site reads C as zero.
+        if (uint64_t* seen = ctx.faultState(0)) {
+            const uint64_t bit = uint64_t(1) << (ctx.siteOrdinal() % 64);
+            if (*seen & bit) c = Matrix(m, n);
+            *seen |= bit;
+        }
+    }
     const bool a_signed = s.a_signed && !faults.has("mma_a_signed_ignored");
     const bool b_signed = s.b_signed && !faults.has("mma_b_signed_ignored");
     const bool bf16_c_as_fp16 = faults.has("mma_bf16_c_as_fp16");

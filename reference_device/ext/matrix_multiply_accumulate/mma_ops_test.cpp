@@ -54,6 +54,9 @@ public:
     const Profile* profile() const override { return profile_; }
     uint32_t siteOrdinal() const override { return site_; }
     uint64_t workGroupLinearId() const override { return group_; }
+    uint64_t* faultState(uint32_t slot) override {
+        return slot < kFaultStateSlots ? &fault_state_[slot] : nullptr;
+    }
     void undefinedBehavior(uint32_t, const std::string& what) override {
         if (error_.empty()) error_ = what;
     }
@@ -69,6 +72,7 @@ public:
     const Profile* profile_ = nullptr;
     uint32_t site_ = 0;
     uint64_t group_ = 0;
+    uint64_t fault_state_[kFaultStateSlots] = {};
     Faults faults_;
     std::string error_;
 };
@@ -442,6 +446,35 @@ TEST(MmaFaults, NoFaultActsOutsideItsSituation) {
     };
     for (const FaultScenario& s : misses)
         EXPECT_FALSE(changes(s)) << s.fault << " changed " << rowName(s.row) << " N " << s.n << " M " << s.m;
+}
+
+// mma_chain_drops_c (a composition fault, mmaCompositionFaults): the same site executed again by the same
+// sub-group reads C as zero; its first execution, and another site's first, are exact.
+TEST(MmaCompositionFaults, ChainDropsCFromTheSecondExecutionOfASite) {
+    const Case cs = randomCase(Row::Int8, 16, 4, 5, true, true);
+    for (const char* faults : {"", "mma_chain_drops_c"}) {
+        FakeContext ctx(cs.n);
+        ctx.profile_ = profileFor(cs.n);
+        std::string error;
+        ASSERT_TRUE(ctx.faults_.parse(faults, &error)) << error;
+        load(ctx, cs);
+        std::vector<Columns> results;
+        for (uint32_t site : {0u, 1u, 0u}) {
+            ctx.site_ = site;
+            execute(ctx);
+            ASSERT_EQ(ctx.error_, "");
+            Columns got(ctx.lanes_, std::vector<uint32_t>(cs.m));
+            for (uint32_t l = 0; l < ctx.lanes_; ++l)
+                for (uint32_t r = 0; r < cs.m; ++r)
+                    std::memcpy(&got[l][r], ctx.results_[l].data() + r * 4, 4);
+            results.push_back(got);
+        }
+        const bool faulty = *faults != 0;
+        EXPECT_EQ(results[0], expected(cs)) << faults;
+        EXPECT_EQ(results[1], expected(cs)) << faults << ": another site's first execution";
+        EXPECT_EQ(results[2] == expected(cs), !faulty) << faults << ": the first site again";
+    }
+    EXPECT_EQ(mmaCompositionFaults().size(), 1u);
 }
 
 TEST(MmaOps, RegistersTheInstruction) {
