@@ -37,6 +37,8 @@ HPC_REQ = ["ext=cl_intel_subgroup_2d_block_io@1.1", "ext=cl_intel_subgroup_matri
            "min_sg_size=16"]
 HPG_REQ = ["ext=cl_intel_subgroup_matrix_multiply_accumulate@1.1", "ext=cl_intel_spirv_subgroups",
            "min_sg_size=8"]
+MEDIA_REQ = ["ext=cl_intel_spirv_media_block_io", "ext=cl_intel_spirv_subgroups", "sg_size=8", "images",
+             "image_format=CL_R/CL_UNSIGNED_INT32"]
 DONE_MAGIC = 0x1000
 
 # Formats of the N = 16 GEMM: name -> (K, A element bytes, B element bytes, A lane type, B lane type,
@@ -448,6 +450,25 @@ def media_filter_text():
     return "\n".join(lines)
 
 
+def generate_scale(emit):
+    """workloads.scale.*: the same kernels over 1024 work-groups (one sub-group each, one tile each), so every
+    sub-group of a large dispatch computes its own part of one big result."""
+    module = emit.module("workloads/gemm_2d_int8_signed_row_major_prefetch",
+                         gemm2d_text("int8", "row_major", True, False, True))
+    emit.case("workloads.scale.gemm_2d.int8.signed.b_row_major.prefetch.full_range.groups_1024",
+              "workloads_gemm_2d", module, "test",
+              params=dict(format="int8", signed=True, b_layout="row_major", prefetch=True, epilogue=False,
+                          data="full_range", m=256, n=512, k=64, sub_groups_per_work_group=1),
+              requires=HPC_REQ)
+    module = emit.module("workloads/gemm_block_read_int8_signed", gemm_block_read_text("int8", True))
+    emit.case("workloads.scale.gemm_block_read.int8.signed.full_range.groups_1024", "workloads_gemm_block_read",
+              module, "test", params=dict(format="int8", signed=True, data="full_range", m=256, n=256, k=64,
+                                          sub_groups_per_work_group=1), requires=HPG_REQ)
+    module = emit.module("workloads/media_filter", media_filter_text())
+    emit.case("workloads.scale.media_filter.r32ui.w256_h256.groups_1024", "workloads_media_filter", module, "test",
+              params=dict(width=256, height=256, sub_groups_per_work_group=1), requires=MEDIA_REQ)
+
+
 def generate(emit):
     for fmt, (_, _, _, _, _, _, _, _, extra) in FORMATS_16.items():
         m, n, k = SIZES_16[fmt]
@@ -489,6 +510,5 @@ def generate(emit):
     for w, h in ((61, 21), (8, 8), (3, 13)):
         emit.case("workloads.media_filter.r32ui.w%d_h%d" % (w, h), "workloads_media_filter", module, "test",
                   params=dict(width=w, height=h, sub_groups_per_work_group=2),
-                  requires=["ext=cl_intel_spirv_media_block_io", "ext=cl_intel_spirv_subgroups", "sg_size=8",
-                            "images", "image_format=CL_R/CL_UNSIGNED_INT32"],
-                  tags=["quick"] if w == 61 else [])
+                  requires=MEDIA_REQ, tags=["quick"] if w == 61 else [])
+    generate_scale(emit)
