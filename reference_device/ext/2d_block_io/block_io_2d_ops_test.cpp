@@ -97,12 +97,17 @@ public:
     bool active(uint32_t lane) const override { return active_.at(lane); }
     const uint8_t* operand(uint32_t lane, uint32_t k) const override { return values_.at(k).at(lane).data(); }
     uint8_t* result(uint32_t) override { return nullptr; }
-    uint8_t* memory(uint32_t lane, uint64_t address, size_t bytes, bool) override {
+    uint8_t* memory(uint32_t lane, uint64_t address, size_t bytes, bool write) override {
+        if (uint8_t* p = probeMemory(lane, address, bytes, write)) return p;
+        undefinedBehavior(lane, "access outside any allocation at " + std::to_string(address));
+        return nullptr;
+    }
+    // Answered like memory(), so that in-bounds blocks take the ops' direct path here too.
+    uint8_t* probeMemory(uint32_t lane, uint64_t address, size_t bytes, bool) override {
         if (address >= kSurfaceAddr && address + bytes <= kSurfaceAddr + surface_.size())
             return surface_.data() + (address - kSurfaceAddr);
         uint64_t own = kPrivateAddr + lane * 0x1000;
         if (address >= own && address + bytes <= own + 0x1000) return priv_[lane].data() + (address - own);
-        undefinedBehavior(lane, "access outside any allocation at " + std::to_string(address));
         return nullptr;
     }
     const ImageDesc* image(uint32_t, uint32_t) override { return nullptr; }
