@@ -69,6 +69,12 @@ public:
     // Host address for `bytes` bytes at pointer `address` as seen by `lane`; the whole range must lie in
     // one allocation the lane may access. On violation it reports undefined behaviour and returns nullptr.
     virtual uint8_t* memory(uint32_t lane, uint64_t address, size_t bytes, bool write) = 0;
+    // The same lookup without reporting: nullptr when the range is not within one allocation `lane` may
+    // access. Fast paths ask it once for a whole region and otherwise take their element-wise path, whose
+    // memory() calls report the violation. The default (nullptr) always sends them to that path.
+    virtual uint8_t* probeMemory(uint32_t lane, uint64_t address, size_t bytes, bool write) {
+        return nullptr;
+    }
     // The image behind operand k (an OpTypeImage value) for `lane`; nullptr (after reporting) if invalid.
     virtual const ImageDesc* image(uint32_t lane, uint32_t k) = 0;
 
@@ -102,9 +108,10 @@ public:
         return v;
     }
     uint64_t getUint(uint32_t lane, uint32_t k) const;  // scalar integer operand, zero-extended
-    // True when operand k has the same bytes in every active lane.
-    bool uniform(uint32_t k) const;
-    bool allActive() const;  // every lane of the sub-group reached the instruction
+    // True when operand k has the same bytes in every active lane. Virtual so that the interpreter can answer
+    // these from its registers without a virtual call per lane (they run at every collective).
+    virtual bool uniform(uint32_t k) const;
+    virtual bool allActive() const;  // every lane of the sub-group reached the instruction
     // A full sub-group (lanes() == maxLanes()) all of whose invocations reached the instruction: what
     // block IO, 2D block IO and MMA require.
     bool fullSubgroup() const { return lanes() == maxLanes() && allActive(); }

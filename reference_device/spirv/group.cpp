@@ -152,7 +152,11 @@ public:
           in_(in),
           m_(*g.m),
           info_(*m_.ext_infos[in.a]),
-          ops_(m_.aux.data() + in.aux) {}
+          ops_(m_.aux.data() + in.aux) {
+        // Operand types are looked up again and again by the checks; the deque lookup once per operand.
+        for (uint32_t k = 0; k < in_.n && k < kCachedTypes; ++k)
+            types_[k] = ops_[2 * k + 1] == UINT32_MAX ? &literalType() : &m_.types[ops_[2 * k + 1]].info;
+    }
 
     uint32_t opcode() const override { return in_.opcode; }
     const char* opName() const override { return info_.name; }
@@ -161,6 +165,7 @@ public:
         return in_.b == UINT32_MAX ? voidType() : m_.types[in_.b].info;
     }
     const TypeInfo& operandType(uint32_t k) const override {
+        if (k < kCachedTypes && k < in_.n) return *types_[k];
         if (k >= in_.n || ops_[2 * k + 1] == UINT32_MAX) return literalType();
         return m_.types[ops_[2 * k + 1]].info;
     }
@@ -171,6 +176,26 @@ public:
     uint32_t lanes() const override { return count_; }
     uint32_t maxLanes() const override { return g_.shared->sub_group_size; }
     bool active(uint32_t lane) const override { return lane < count_ && active_[lane]; }
+    bool uniform(uint32_t k) const override {
+        // Literals and missing operands read the same bytes in every lane.
+        if (k >= in_.n || ops_[2 * k + 1] == UINT32_MAX) return true;
+        const uint32_t off = ops_[2 * k], size = operandType(k).byte_size;
+        const uint8_t* first = nullptr;
+        for (uint32_t lane = 0; lane < count_; ++lane) {
+            if (!active_[lane]) continue;
+            const uint8_t* v = sg_[lane].regs + off;
+            if (!first)
+                first = v;
+            else if (std::memcmp(first, v, size) != 0)
+                return false;
+        }
+        return true;
+    }
+    bool allActive() const override {
+        for (uint32_t lane = 0; lane < count_; ++lane)
+            if (!active_[lane]) return false;
+        return true;
+    }
     const uint8_t* operand(uint32_t lane, uint32_t k) const override {
         if (k >= in_.n || lane >= count_) return zeros();
         if (ops_[2 * k + 1] == UINT32_MAX) return reinterpret_cast<const uint8_t*>(&ops_[2 * k]);
@@ -183,6 +208,10 @@ public:
     uint8_t* memory(uint32_t lane, uint64_t address, size_t bytes, bool write) override {
         if (lane >= count_) return nullptr;
         return g_.access(sg_[lane], in_, address, bytes, write);
+    }
+    uint8_t* probeMemory(uint32_t lane, uint64_t address, size_t bytes, bool write) override {
+        bool readonly = false;
+        return lane < count_ ? g_.lookup(sg_[lane], address, bytes, write, &readonly) : nullptr;
     }
     const ImageDesc* image(uint32_t lane, uint32_t k) override {
         uint64_t p = rd<uint64_t>(operand(lane, k), 0);
@@ -225,6 +254,8 @@ private:
     const Module& m_;
     const ExtOpInfo& info_;
     const uint32_t* ops_;
+    static constexpr uint32_t kCachedTypes = 16;
+    const TypeInfo* types_[kCachedTypes] = {};
     uint8_t scratch_[512] = {};
 };
 

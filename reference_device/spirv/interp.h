@@ -79,13 +79,22 @@ struct GroupRun {
 
     // Host address for an access of `bytes` at `address`, or nullptr after reporting the violation.
     uint8_t* access(Lane& lane, const Insn& insn, uint64_t address, size_t bytes, bool write) {
+        bool readonly = false;
+        if (uint8_t* p = lookup(lane, address, bytes, write, &readonly)) return p;
+        return accessError(lane, insn, address, bytes, write, readonly);
+    }
+    // The host address, or nullptr (with *readonly set when a write hit constant memory); reports nothing.
+    uint8_t* lookup(const Lane& lane, uint64_t address, size_t bytes, bool write, bool* readonly) const {
         const uint64_t end = address + bytes;
         const uint64_t priv = uint64_t(uintptr_t(lane.priv));
         if (address >= priv && end <= priv + m->private_size && end >= address)
             return (uint8_t*)uintptr_t(address);
         for (const Region& r : shared->buffers)
             if (address >= r.lo && end <= r.hi && end >= address) {
-                if (write && !r.writable) return accessError(lane, insn, address, bytes, write, true);
+                if (write && !r.writable) {
+                    *readonly = true;
+                    return nullptr;
+                }
                 return (uint8_t*)uintptr_t(address);
             }
         const uint64_t loc = uint64_t(uintptr_t(local));
@@ -93,7 +102,7 @@ struct GroupRun {
         const uint64_t bi = uint64_t(uintptr_t(lane.builtins));
         if (address >= bi && end <= bi + builtin::BlockSize && end >= address && !write)
             return (uint8_t*)uintptr_t(address);
-        return accessError(lane, insn, address, bytes, write, false);
+        return nullptr;
     }
     uint8_t* accessError(Lane& lane, const Insn& insn, uint64_t address, size_t bytes, bool write,
                          bool readonly);

@@ -60,6 +60,21 @@ struct Assigned {
     uint32_t rows = 0, cols = 0, element_bytes = 0, pack = 1, per_lane = 0;
 };
 
+// Every lane's private bytes of one instruction, in one allocation (on the stack for every shape this
+// device supports).
+class LaneBuffer {
+public:
+    LaneBuffer(uint32_t lanes, size_t lane_bytes) : lane_bytes_(lane_bytes) {
+        if (size_t(lanes) * lane_bytes > sizeof small_) big_.resize(size_t(lanes) * lane_bytes);
+    }
+    uint8_t* lane(uint32_t l) { return (big_.empty() ? small_ : big_.data()) + l * lane_bytes_; }
+
+private:
+    size_t lane_bytes_;
+    uint8_t small_[4096];
+    std::vector<uint8_t> big_;
+};
+
 Assigned assigned(const Operands& o, uint32_t sub_group_size) {
     Assigned a;
     if (o.opcode == kOpLoadTransform) {
@@ -106,10 +121,10 @@ uint32_t firstActive(const OpContext& ctx) {
 // undefined behaviour (and returns false) on the first violation.
 bool decode(OpContext& ctx, Operands* o) {
     const uint32_t op = ctx.opcode();
-    const std::string name = opName(op);
+    const char* name = opName(op);  // no string built unless a rule is broken
     uint32_t lane0 = firstActive(ctx);
     auto ub = [&](const std::string& what) {
-        ctx.undefinedBehavior(lane0, name + ": " + what);
+        ctx.undefinedBehavior(lane0, std::string(name) + ": " + what);
         return false;
     };
     o->opcode = op;
@@ -213,7 +228,7 @@ bool decode(OpContext& ctx, Operands* o) {
         for (uint32_t l = 0; l < ctx.lanes(); ++l)
             if (ctx.getUint(l, o->private_k) % e) {
                 ctx.undefinedBehavior(
-                    l, name + ": the per-invocation address is not aligned to the Element Size");
+                    l, std::string(name) + ": the per-invocation address is not aligned to the Element Size");
                 return false;
             }
     }
@@ -280,6 +295,111 @@ void laneSlot(const Assigned& a, uint32_t sg, uint32_t row, uint32_t col, bool h
         uint32_t flat = row * a.cols + col;
         *lane = flat % sg, *slot = flat / sg;
     }
+}
+
+// The memory of all blocks when every element lies inside Memory Width x Memory Height, and the rows from
+// the first element to the last lie in one allocation that each of `lanes` lanes may access: then no element
+// is out of bounds and no access can fail, and the block is read or written directly. Otherwise nullptr,
+// and the element-wise path decides (and reports) element by element.
+uint8_t* wholeBlocks(OpContext& ctx, const Operands& o, uint32_t lanes, bool write) {
+    const int64_t e = o.element_size, row_bytes = int64_t(o.block_width) * o.block_count * e;
+    if (o.x < 0 || o.y < 0 || o.x * e + row_bytes > o.memory_width || o.y + o.block_height > o.memory_height)
+        return nullptr;
+    const uint64_t first = o.base + uint64_t(o.y * o.memory_pitch + o.x * e);
+    const size_t span = size_t((int64_t(o.block_height) - 1) * o.memory_pitch + row_bytes);
+    uint8_t* p = nullptr;
+    for (uint32_t l = 0; l < lanes; ++l)
+        if (!(p = ctx.probeMemory(l, first, span, write))) return nullptr;
+    return p;
+}
+
+// Each lane's Dst bytes from `dst`.
+void writeBack(OpContext& ctx, const Operands& o, LaneBuffer& dst, uint32_t sg, size_t lane_bytes) {
+    for (uint32_t l = 0; l < sg; ++l) {
+        uint8_t* p = ctx.memory(l, ctx.getUint(l, o.private_k), lane_bytes, true);
+        if (!p) return;
+        std::memcpy(p, dst.lane(l), lane_bytes);
+    }
+}
+
+// One element of `bytes` (1, 2, 4 or 8) bytes; fixed-size copies compile to plain moves.
+void copyElement(uint8_t* out, const uint8_t* in, uint32_t bytes) {
+    switch (bytes) {
+        case 1: *out = *in; break;
+        case 2: std::memcpy(out, in, 2); break;
+        case 4: std::memcpy(out, in, 4); break;
+        default: std::memcpy(out, in, 8); break;
+    }
+}
+
+// Blocks at least as wide as the sub-group, where lane l takes the run of columns l * run ... l * run + run -
+// 1 of every assigned row (laneSlot). A plain load copies each run of a row at once.
+void loadRuns(const uint8_t* blocks, const Operands& o, const Assigned& a, uint32_t sg, LaneBuffer& dst) {
+    const uint32_t e = o.element_size, run = a.cols / sg;
+    for (uint32_t b = 0; b < o.block_count; ++b)
+        for (uint32_t row = 0; row < a.rows; ++row) {
+            const uint8_t* in = blocks + size_t(row) * size_t(o.memory_pitch) + size_t(b) * o.block_width * e;
+            for (uint32_t lane = 0; lane < sg; ++lane) {
+                const uint32_t first = lane * run;
+                const uint32_t data = first >= o.block_width ? 0 : std::min(run, o.block_width - first);
+                uint8_t* out = dst.lane(lane) + (size_t(b) * a.per_lane + size_t(row) * run) * e;
+                if (data == run && run * e <= 8) {
+                    copyElement(out, in + size_t(first) * e, run * e);  // the usual interior run
+                    continue;
+                }
+                std::memcpy(out, in + size_t(first) * e, size_t(data) * e);
+                std::memset(out + size_t(data) * e, 0, size_t(run - data) * e);  // padding
+            }
+        }
+}
+
+// The same for a transform of E-byte data: each assigned element packs a.pack rows of one column, lower rows
+// in lower bytes.
+template <uint32_t E>
+void transformRuns(const uint8_t* blocks, const Operands& o, const Assigned& a, uint32_t sg,
+                   LaneBuffer& dst) {
+    const uint32_t run = a.cols / sg;
+    const size_t pitch = size_t(o.memory_pitch);
+    for (uint32_t b = 0; b < o.block_count; ++b)
+        for (uint32_t row = 0; row < a.rows; ++row)
+            for (uint32_t lane = 0; lane < sg; ++lane)
+                for (uint32_t j = 0; j < run; ++j) {
+                    const uint32_t col = lane * run + j;
+                    uint8_t* out = dst.lane(lane) + (size_t(b) * a.per_lane + size_t(row) * run + j) * 4;
+                    for (uint32_t part = 0, brow = row * a.pack; part < a.pack; ++part, ++brow, out += E) {
+                        if (col < o.block_width && brow < o.block_height)
+                            std::memcpy(out, blocks + brow * pitch + (size_t(b) * o.block_width + col) * E,
+                                        E);
+                        else
+                            std::memset(out, 0, E);  // padding
+                    }
+                }
+}
+
+// executeLoad's mapping on the clean device for wholeBlocks() memory: no element is out of bounds, so each
+// part is read straight from memory and padding is zero.
+void loadDirect(const uint8_t* blocks, const Operands& o, const Assigned& a, uint32_t sg, LaneBuffer& dst) {
+    const uint32_t e = o.element_size;
+    const size_t pitch = size_t(o.memory_pitch);
+    if (a.cols >= sg && o.opcode == kOpLoad) return loadRuns(blocks, o, a, sg, dst);
+    if (a.cols >= sg && o.opcode == kOpLoadTransform)
+        return e == 1 ? transformRuns<1>(blocks, o, a, sg, dst) : transformRuns<2>(blocks, o, a, sg, dst);
+    for (uint32_t b = 0; b < o.block_count; ++b)
+        for (uint32_t row = 0; row < a.rows; ++row)
+            for (uint32_t col = 0; col < a.cols; ++col) {
+                uint32_t lane, slot;
+                laneSlot(a, sg, row, col, false, &lane, &slot);
+                uint8_t* out = dst.lane(lane) + (size_t(b) * a.per_lane + slot) * a.element_bytes;
+                for (uint32_t part = 0; part < a.pack; ++part, out += e) {
+                    uint32_t brow = row, bcol = col;
+                    if (o.opcode == kOpLoadTranspose) brow = col, bcol = row;
+                    if (o.opcode == kOpLoadTransform) brow = row * a.pack + part;
+                    if (brow >= o.block_height || bcol >= o.block_width)
+                        std::memset(out, 0, e);
+                    else
+                        copyElement(out, blocks + brow * pitch + (size_t(b) * o.block_width + bcol) * e, e);
+                }
+            }
 }
 
 }  // namespace
@@ -355,11 +475,16 @@ void executeLoad(OpContext& ctx) {
     const size_t lane_bytes = size_t(real.per_lane) * real.element_bytes * o.block_count;
 
     // Start from the destination's current bytes: slots the spec leaves undefined are not written.
-    std::vector<std::vector<uint8_t>> dst(sg, std::vector<uint8_t>(lane_bytes));
+    LaneBuffer dst(sg, lane_bytes);
     for (uint32_t l = 0; l < sg; ++l) {
         const uint8_t* p = ctx.memory(l, ctx.getUint(l, o.private_k), lane_bytes, false);
         if (!p) return;
-        std::memcpy(dst[l].data(), p, lane_bytes);
+        std::memcpy(dst.lane(l), p, lane_bytes);
+    }
+    // Planted faults change the element-wise path only; the clean device reads in-bounds blocks directly.
+    if (const uint8_t* blocks = faults.any() ? nullptr : wholeBlocks(ctx, o, 1, false)) {
+        loadDirect(blocks, o, real, sg, dst);
+        return writeBack(ctx, o, dst, sg, lane_bytes);
     }
 
     Surface surface{o, faults};
@@ -376,7 +501,7 @@ void executeLoad(OpContext& ctx) {
                 uint32_t lane, slot;
                 laneSlot(a, sg, row, col, h32, &lane, &slot);
                 uint32_t index = interleaved ? slot * o.block_count + b : b * a.per_lane + slot;
-                uint8_t* out = dst[lane].data() + size_t(index) * a.element_bytes;
+                uint8_t* out = dst.lane(lane) + size_t(index) * a.element_bytes;
                 if (size_t(index + 1) * a.element_bytes > lane_bytes) continue;  // only under one_wide
                 for (uint32_t part = 0; part < a.pack; ++part) {
                     uint32_t brow = row, bcol = col;
@@ -399,12 +524,7 @@ void executeLoad(OpContext& ctx) {
                     std::memcpy(out + position * part_bytes, &v, part_bytes);
                 }
             }
-
-    for (uint32_t l = 0; l < sg; ++l) {
-        uint8_t* p = ctx.memory(l, ctx.getUint(l, o.private_k), lane_bytes, true);
-        if (!p) return;
-        std::memcpy(p, dst[l].data(), lane_bytes);
-    }
+    writeBack(ctx, o, dst, sg, lane_bytes);
 }
 
 void executePrefetch(OpContext& ctx) {
@@ -430,14 +550,27 @@ void executeStore(OpContext& ctx) {
     const uint32_t sg = ctx.lanes();
     const Assigned a = assigned(o, sg);
     const size_t lane_bytes = size_t(a.per_lane) * a.element_bytes * o.block_count;
-    std::vector<std::vector<uint8_t>> src(sg, std::vector<uint8_t>(lane_bytes));
+    LaneBuffer src(sg, lane_bytes);
     for (uint32_t l = 0; l < sg; ++l) {
         const uint8_t* p = ctx.memory(l, ctx.getUint(l, o.private_k), lane_bytes, false);
         if (!p) return;
-        std::memcpy(src[l].data(), p, lane_bytes);
+        std::memcpy(src.lane(l), p, lane_bytes);
     }
     Surface surface{o, ctx.faults()};
     const bool writes_all = ctx.faults().has("store_writes_oob_or_padding");
+    // Every lane writes its own elements, so every lane must be able to reach the blocks' memory.
+    if (uint8_t* blocks = ctx.faults().any() ? nullptr : wholeBlocks(ctx, o, sg, true)) {
+        for (uint32_t row = 0; row < a.rows; ++row)
+            for (uint32_t col = 0; col < a.cols; ++col) {
+                // Padded elements are ignored; Block Count is 1 for stores.
+                if (col >= o.block_width || row >= o.block_height) continue;
+                uint32_t lane, slot;
+                laneSlot(a, sg, row, col, false, &lane, &slot);
+                std::memcpy(blocks + size_t(row) * size_t(o.memory_pitch) + size_t(col) * o.element_size,
+                            src.lane(lane) + size_t(slot) * o.element_size, o.element_size);
+            }
+        return;
+    }
     for (uint32_t b = 0; b < o.block_count; ++b)
         for (uint32_t row = 0; row < a.rows; ++row)
             for (uint32_t col = 0; col < a.cols; ++col) {
@@ -458,7 +591,7 @@ void executeStore(OpContext& ctx) {
                 if (!write) continue;
                 uint8_t* p = ctx.memory(lane, o.base + uint64_t(offset), o.element_size, true);
                 if (!p) return;
-                std::memcpy(p, src[lane].data() + (size_t(b) * a.per_lane + slot) * o.element_size,
+                std::memcpy(p, src.lane(lane) + (size_t(b) * a.per_lane + slot) * o.element_size,
                             o.element_size);
             }
 }

@@ -98,11 +98,19 @@ public:
     const uint8_t* operand(uint32_t lane, uint32_t k) const override { return values_.at(k).at(lane).data(); }
     uint8_t* result(uint32_t) override { return nullptr; }
     uint8_t* memory(uint32_t lane, uint64_t address, size_t bytes, bool) override {
+        if (uint8_t* p = find(lane, address, bytes)) return p;
+        undefinedBehavior(lane, "access outside any allocation at " + std::to_string(address));
+        return nullptr;
+    }
+    // Answered like memory() (unless probe_ is false), so that in-bounds blocks take the ops' direct path.
+    uint8_t* probeMemory(uint32_t lane, uint64_t address, size_t bytes, bool) override {
+        return probe_ ? find(lane, address, bytes) : nullptr;
+    }
+    uint8_t* find(uint32_t lane, uint64_t address, size_t bytes) {
         if (address >= kSurfaceAddr && address + bytes <= kSurfaceAddr + surface_.size())
             return surface_.data() + (address - kSurfaceAddr);
         uint64_t own = kPrivateAddr + lane * 0x1000;
         if (address >= own && address + bytes <= own + 0x1000) return priv_[lane].data() + (address - own);
-        undefinedBehavior(lane, "access outside any allocation at " + std::to_string(address));
         return nullptr;
     }
     const ImageDesc* image(uint32_t, uint32_t) override { return nullptr; }
@@ -129,6 +137,7 @@ public:
 
     uint32_t opcode_, lanes_, max_lanes_;
     bool non_constant_ = false;
+    bool probe_ = true;
     std::vector<bool> active_;
     TypeInfo void_, i32_, v2_, global_, private_, i16_, i64_, v2i16_, v2i64_;
     std::vector<const TypeInfo*> types_;
@@ -616,6 +625,46 @@ TEST(BlockIo2dOps, NarrowMemoryOperandsAreReadAtTheirWidth) {
     executeLoad(vector_pitch);
     EXPECT_NE(vector_pitch.error_.find("Memory Pitch must be an integer type scalar"), std::string::npos)
         << vector_pitch.error_;
+}
+
+// The direct path (probeMemory answered) and the element-wise path (not answered) leave the same bytes in the
+// surface and in every lane's private memory, for every shape this device supports, with the blocks inside
+// the surface and across its right and bottom edges (where the direct path declines); heights include the
+// ones a transform pads.
+TEST(BlockIo2dOps, DirectPathMatchesElementWisePath) {
+    uint32_t compared = 0;
+    for (uint32_t op : {kOpLoad, kOpLoadTransform, kOpLoadTranspose, kOpStore})
+        for (uint32_t e : {1u, 2u, 4u, 8u})
+            for (uint32_t w = 1; w <= 64; ++w)
+                for (uint32_t h : {1u, 2u, 3u, 4u, 5u, 8u, 15u, 16u, 30u, 31u, 32u})
+                    for (uint32_t c : {1u, 2u, 4u}) {
+                        if ((e == 1 && w % 4) || (e == 2 && w % 2) ||
+                            !unsupportedShape(op, e, w, h, c).empty())
+                            continue;
+                        for (int32_t x : {8, int32_t(256 / e) - 4}) {
+                            std::vector<uint8_t> bytes[2];
+                            for (bool probe : {false, true}) {
+                                FakeContext ctx(op, 16);
+                                ctx.probe_ = probe;
+                                fillSurface(ctx, e);
+                                for (uint32_t l = 0; l < 16; ++l)
+                                    for (size_t i = 0; i < ctx.priv_[l].size(); ++i)
+                                        ctx.priv_[l][i] = uint8_t(l * 37 + i * 7);
+                                ctx.setup(e, w, h, c, 256, 64, 256, x, x == 8 ? 3 : 62);
+                                (op == kOpStore ? executeStore : executeLoad)(ctx);
+                                ASSERT_FALSE(ctx.failed())
+                                    << ctx.error_ << " opcode " << op << " e" << e << " w" << w << " h" << h
+                                    << " c" << c << " x " << x;
+                                bytes[probe] = ctx.surface_;
+                                for (const auto& p : ctx.priv_)
+                                    bytes[probe].insert(bytes[probe].end(), p.begin(), p.end());
+                            }
+                            EXPECT_EQ(bytes[0], bytes[1]) << "opcode " << op << " e" << e << " w" << w << " h"
+                                                          << h << " c" << c << " x " << x;
+                            ++compared;
+                        }
+                    }
+    EXPECT_GT(compared, 100u);
 }
 
 TEST(BlockIo2dOps, RegistersFiveInstructions) {

@@ -130,11 +130,74 @@ bool decode(OpContext& ctx, Shape* shape) {
     return why.empty() ? true : ub(why);
 }
 
+// Component c of a lane's operand of `bytes`-byte components, zero-extended (as readOperand reads it).
+uint32_t component(const uint8_t* p, uint32_t bytes, uint32_t c) {
+    uint32_t w = 0;
+    std::memcpy(&w, p + size_t(c) * bytes, std::min<uint32_t>(bytes, 4));
+    return w;
+}
+
+// Elements first ... first + count - 1 of a little-endian stream of Bits-bit (8 or 4) packed integers, as
+// intValue reads them.
+template <uint32_t Bits>
+void unpackStream(const uint8_t* p, uint32_t first, uint32_t count, bool is_signed, int16_t* out) {
+    const int32_t negative = is_signed ? 1 << Bits : 0;  // subtracted when the sign bit is set
+    for (uint32_t i = first; i < first + count; ++i) {
+        const uint32_t v = Bits == 8 ? p[i] : (p[i / 2] >> (i % 2 * 4)) & 0xF;
+        *out++ = int16_t(int32_t(v) - (v >> (Bits - 1) ? negative : 0));
+    }
+}
+
+// Sum over j < K of a[j] * b[j]: 16-bit elements (every int8 and int4 value fits) and a constant K let the
+// compiler vectorize it as 16 x 16 -> 32-bit multiply-adds.
+template <uint32_t K>
+int32_t dot(const int16_t* a, const int16_t* b) {
+    int32_t sum = 0;
+    for (uint32_t j = 0; j < K; ++j) sum += int32_t(a[j]) * b[j];
+    return sum;
+}
+
+// Packed integer rows (int8, int4; C and Result i32) on the clean device: the mapping of mma_layout.cpp
+// without its general matrices, operands read once per lane straight into signed or unsigned values. Every
+// product sum fits in 32 bits (at most 64 x 255 x 255), so 32-bit wrapping arithmetic gives "the low-order
+// N bits of the correct result". Returns false (nothing written) for shapes it does not handle.
+bool executePackedInteger(OpContext& ctx, const Shape& s) {
+    const uint32_t m = s.m, n = s.n, k = s.k, bits = elementBits(s.a);
+    const uint32_t per = n ? k / n : 0, a_bits = ctx.operandType(1).component_bits;
+    if (!isInteger(s.a) || s.b != s.a || (k != 32 && k != 64) || n > 32 || k % n || m > 8 ||
+        a_bits != per * bits || ctx.operandType(2).component_bits != 32 ||
+        ctx.operandType(2).components * 32 < k * bits || ctx.operandType(3).component_bits != 32 ||
+        ctx.resultType().component_bits != 32)
+        return false;
+    // Both operands are little-endian streams of packed elements: lane l's A component r holds columns
+    // l * per ... l * per + per - 1 of row r, low columns in low bits, and exactly fills the component; lane
+    // col's B components hold column col, low rows in low bits.
+    int16_t a[8][64], bt[32][64];  // A row-major, B column-major (bt[col] is column col)
+    const auto unpack = bits == 8 ? unpackStream<8> : unpackStream<4>;
+    for (uint32_t l = 0; l < n; ++l) {
+        const uint8_t* p = ctx.operand(l, 1);
+        for (uint32_t r = 0; r < m; ++r) unpack(p, r * per, per, s.a_signed, &a[r][l * per]);
+    }
+    for (uint32_t col = 0; col < n; ++col) unpack(ctx.operand(col, 2), 0, k, s.b_signed, bt[col]);
+    for (uint32_t col = 0; col < n; ++col) {
+        const uint8_t* c = ctx.operand(col, 3);
+        uint8_t* out = ctx.result(col);
+        for (uint32_t r = 0; r < m; ++r) {
+            const uint32_t sum = uint32_t(k == 32 ? dot<32>(a[r], bt[col]) : dot<64>(a[r], bt[col]));
+            const uint32_t v = component(c, 4, r) + sum;
+            std::memcpy(out + size_t(r) * 4, &v, 4);
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 void execute(OpContext& ctx) {
     Shape s;
     if (!decode(ctx, &s)) return;
+    // Planted faults change the general path only.
+    if (!ctx.faults().any() && executePackedInteger(ctx, s)) return;
     const Faults& faults = ctx.faults();
     LayoutFaults lf;
     lf.a_columns_reversed = faults.has("mma_a_columns_reversed");
