@@ -4,7 +4,8 @@
 #      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg 25 s
 #      each, building and launching mutated suite modules under both profiles)
 #   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in --isolate mode,
-#      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/
+#      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/; then the
+#      same run as CTest shards (ctest -L conformance), whose merged report must equal the unsharded one
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
 #      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
 #      fuzz is seeded with step 1's build/assets/modules, as this build does not build the assets)
@@ -38,6 +39,14 @@ for profile in xe_hpc xe_hpg; do
         --json=build/ci/results_$profile.json --junit=build/ci/results_$profile.xml \
         --log=build/ci/run_$profile.log ${CTS_CI_SUITE_ARGS:-}
 done
+
+# The same suite as CTest shards (ctest -L conformance: GoogleTest sharding, one JSON/JUnit per shard, merged):
+# the merged report must equal the unsharded xe_hpc run above, case by case.
+if [ -z "${CTS_CI_SUITE_ARGS:-}" ]; then
+    step "ctest -L conformance (shards + merge)" ctest --test-dir build -L conformance -j2 --output-on-failure
+    step "sharded report equals the unsharded one" python3 scripts/compare_results.py --fail-on-change --show 5 \
+        build/ci/results_xe_hpc.json build/conformance/merged.json
+fi
 
 # Mutation campaign: every planted driver bug must fail at least one case, the clean device none.
 if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then

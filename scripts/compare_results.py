@@ -13,10 +13,11 @@ cases an aborted run never reached. Printed, each with the case names:
 - cases added and removed (present in only one report).
 A note says when the two reports come from different devices, drivers or seeds.
 
-Exit status: 1 when there is a regression, 0 otherwise, 2 for bad input (unreadable or malformed report, bad
+Exit status: 1 when there is a regression (with --fail-on-change: any difference at all, e.g. to check that
+a sharded run reproduces an unsharded one), 0 otherwise, 2 for bad input (unreadable or malformed report, bad
 option, an output that cannot be written). --html FILE also writes the same comparison as a self-contained page.
 
-Usage: compare_results.py BASE.json NEW.json [--html FILE] [--show N]
+Usage: compare_results.py BASE.json NEW.json [--html FILE] [--show N] [--fail-on-change]
 """
 
 import argparse
@@ -131,6 +132,7 @@ def main(argv=None):
     ap.add_argument("new", help="new report (JSON)")
     ap.add_argument("--html", metavar="FILE", help="also write the comparison as an HTML page")
     ap.add_argument("--show", type=int, default=50, metavar="N", help="case names printed per section (50)")
+    ap.add_argument("--fail-on-change", action="store_true", help="exit 1 on any difference, not only regressions")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
@@ -150,8 +152,10 @@ def main(argv=None):
         sys.stderr.write("compare_results: %s\n" % e)
         return 2
     regressions = len(found["regressions"])
-    print("compare_results: %s" % ("%d regression(s)" % regressions if regressions else "no regression"))
-    return 1 if regressions else 0
+    changes = sum(len(rows) for rows in found.values())
+    print("compare_results: %s, %d change(s) in all" % (
+        "%d regression(s)" % regressions if regressions else "no regression", changes))
+    return 1 if regressions or (args.fail_on_change and changes) else 0
 
 
 if __name__ == "__main__":

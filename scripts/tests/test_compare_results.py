@@ -67,6 +67,14 @@ class CompareResultsTest(TempFiles, unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertEqual(self.section(out, "Fixes"), ["a.x"])
 
+    def test_fail_on_change_fails_on_any_difference(self):
+        base, new = shard([("a.x", "Fail"), ("a.y", "Pass")]), shard([("a.x", "Pass"), ("a.y", "Pass")])
+        self.assertEqual(self.compare(base, new)[0], 0)
+        rc, out, _ = self.compare(base, new, "--fail-on-change")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("1 change(s) in all", out)
+        self.assertEqual(self.compare(base, base, "--fail-on-change")[0], 0)
+
     def test_different_devices_are_noted(self):
         rc, out, _ = self.compare(shard([("a.x", "Pass")]), shard([("a.x", "Pass")], device="other"))
         self.assertEqual(rc, 0)
