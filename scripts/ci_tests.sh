@@ -53,10 +53,12 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
     # Media block IO exists on the Xe-HPG-like profile only.
     step "fault campaign (media_block_io)" python3 scripts/fault_campaign.py media_block_io --build-dir build \
         --faults-source reference_device/ext/media_block_io/faults.cpp --profile xe_hpg --show 1
-    # A kernel that never ran, or results not read back intact, must fail every case that runs.
-    step "fault campaign (kernel never ran / corrupt read-back)" python3 scripts/fault_campaign.py \
-        matrix_multiply_accumulate media_block_io --build-dir build --faults kernel_not_run,read_back_corrupt \
-        --profile xe_hpc --profile xe_hpg --require-every-case --show 3
+    # A kernel that never ran, or results not read back intact, must fail every case that runs a kernel, in
+    # every group (extended cases included); the api.* query cases run none and are listed, not counted.
+    step "fault campaign (kernel never ran / corrupt read-back, all groups)" python3 scripts/fault_campaign.py \
+        api subgroups 2d_block_io matrix_multiply_accumulate media_block_io --build-dir build \
+        --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --require-every-case \
+        --runner-arg=--extended --show 3
     # The query faults of the ICD (reference_device/faults.cpp); every api case they target runs on xe_hpc.
     step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
         --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_1_0 \

@@ -173,6 +173,24 @@ SUBGROUP_INDEX_CODE = [
 ]
 
 
+# The completion record (test_common/harness/done_record.h): the last thing every invocation does is
+# done[s] = s + DONE_MAGIC, s its global lane index g * SubgroupSize + SubgroupLocalInvocationId. The checker
+# requires every record, so a case passes only when every invocation ran to its end, even where the operation
+# under test must leave no other trace (a store wholly out of bounds). s + magic, not a constant, so a record
+# written to the wrong slot or by the wrong invocation shows. Needs %uint, the generator's CrossWorkgroup
+# uint pointer type and DONE_MAGIC_CONSTANT among the constants.
+DONE_MAGIC = 0x1000
+DONE_MAGIC_CONSTANT = " %%done_magic = OpConstant %%uint %d" % DONE_MAGIC
+
+
+def done_record_code(s, done, ptr_cw_uint):
+    """Stores the completion record of invocation s (a %uint id) to done (a CrossWorkgroup uint pointer)."""
+    return [
+        "     %%done_v = OpIAdd %%uint %s %%done_magic" % s,
+        "   %%done_ptr = OpInBoundsPtrAccessChain %s %s %s" % (ptr_cw_uint, done, s),
+        "               OpStore %done_ptr %done_v",
+    ]
+
 # ----------------------------------------------------------------------------------------------------------
 # Hand-written asset header
 

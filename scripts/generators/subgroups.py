@@ -3,8 +3,10 @@
 One module per (instruction, component type, component count, sub-group size); the index pattern,
 work-group shape, control flow, offsets and coordinates are kernel arguments or buffer contents chosen by
 the C++ families in test_conformance/subgroups/ from the case parameters. Every kernel also writes, per
-work-item, SubgroupLocalInvocationId, SubgroupId, SubgroupSize and SubgroupMaxSize to a side buffer, so
-the checker takes the work-item to sub-group mapping from the device instead of assuming one.
+work-item, SubgroupLocalInvocationId, SubgroupId, SubgroupSize and SubgroupMaxSize to a side buffer (argument 1,
+info[gid*4 .. +4)), so the checker takes the work-item to sub-group mapping from the device instead of
+assuming one. The checker requires every work-item's record, so it is also the record that the kernel ran
+(the role of the done buffer in the 2d_block_io and media_block_io kernels).
 
 Case names: subgroups.<op>.<type>.v<n>.sg<S>.<index|offset|format>...; see docs/subgroups.md.
 """
