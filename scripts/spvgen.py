@@ -12,7 +12,9 @@ import math
 import re
 
 TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate")
-TAGS = ("quick", "extended")
+# quick: the --quick smoke subset; extended: outside the conformance list (--extended); regression: the cases
+# docs/known_driver_bugs.md names for a public driver or compiler bug (--tag=regression).
+TAGS = ("quick", "extended", "regression")
 _LEVEL = r"[a-z0-9_]+"
 _NAME_RE = re.compile(r"^%s(\.%s)*$" % (_LEVEL, _LEVEL))
 _RELPATH_RE = re.compile(r"^%s(/%s)*$" % (_LEVEL, _LEVEL))

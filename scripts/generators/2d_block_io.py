@@ -282,6 +282,16 @@ def variants(op, e, w, h, c, extended=False):
     return out
 
 
+# Shapes and variants docs/known_driver_bugs.md names (tag regression): a load shape once lowered with the
+# wrong width, the store shapes once wrong below sub-group size 16, and Memory Height cutting a packed row
+# group of a transform load (a packed-row-granular bounds check zeroes the last valid rows).
+REGRESSION_SHAPES = {("load", 4, 8, 8, 2), ("store", 1, 32, 1, 1), ("store", 2, 16, 2, 1)}
+
+
+def regression(op, e, w, h, c, variant):
+    return (op, e, w, h, c) in REGRESSION_SHAPES or variant.startswith("vnni_group_cut_")
+
+
 def emit_config(emit, op, e, w, h, c, extended):
     follow = prefetch_follow(e, w, h, c) if op == "prefetch" else None
     if extended and op == "prefetch":
@@ -298,6 +308,8 @@ def emit_config(emit, op, e, w, h, c, extended):
             params.update(load_element_size=follow[0], load_block_width=follow[1], load_block_height=follow[2],
                           load_block_count=follow[3])
         tags = ["extended"] if extended else (["quick"] if variant == "coord_corner" else [])
+        if not extended and regression(op, e, w, h, c, variant):
+            tags.append("regression")
         emit.case("%s.%s.e%d.w%d.h%d.c%d.%s" % (prefix, op, e, w, h, c, variant), "2d_block_io", module, "test",
                   params=params, requires=requires, tags=tags)
 

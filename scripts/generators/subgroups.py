@@ -379,6 +379,16 @@ def shuffle_requires(type_name, sg):
     return req
 
 
+def shuffle_regression(op, type_name, n, sg, pname, cf):
+    """Whether docs/known_driver_bugs.md names the case (tag regression)."""
+    # An indexed float/double shuffle inside a branch that only some work-groups take.
+    if op == "shuffle" and type_name in ("f32", "f64") and n == 1 and cf == "cf_some_groups":
+        return True
+    # A 32-wide float shuffle whose source lanes lie above 15.
+    return (op == "shuffle" and type_name == "f32" and n == 1 and sg == 32 and cf == "cf_all"
+            and pname in ("index_smax_minus_1", "index_varying"))
+
+
 def generate_shuffles(emit):
     for op in SHUFFLE_OPS:
         for type_name, widths in SHUFFLE_WIDTHS.items():
@@ -402,10 +412,12 @@ def generate_shuffles(emit):
                                          and pparams["pattern"] in ("const", "varying"))
                                 name = "subgroups.%s.%s.v%d.sg%d.%s.%s.%s" % (op, type_name, n, sg, pname,
                                                                               shape, cf)
+                                tags = ["quick"] if quick else []
+                                if shuffle_regression(op, type_name, n, sg, pname, cf):
+                                    tags.append("regression")
                                 emit.case(name, "subgroups.shuffle", module,
                                           "test_const" if pparams["pattern"] == "const" else "test",
-                                          params=params, requires=shuffle_requires(type_name, sg),
-                                          tags=["quick"] if quick else [])
+                                          params=params, requires=shuffle_requires(type_name, sg), tags=tags)
 
 
 # ----------------------------------------------------------------------------------------------------------
