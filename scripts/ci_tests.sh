@@ -70,14 +70,16 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
         --profile xe_hpc --profile xe_hpg --show 1
     step "fault campaign (workloads: instruction faults, xe_hpc)" python3 scripts/fault_campaign.py workloads \
         --build-dir build --profile xe_hpc --show 1 --faults \
-        shuffle_zero_when_some_workgroups,oob_load_stale,transform_row_order_swapped,store_writes_oob_or_padding,memory_width_as_elements,pitch_ignored,coord_x_as_bytes,right_edge_from_pitch,prefetch_touches_oob,mma_c_ignored,mma_a_signed_ignored,mma_b_signed_ignored,mma_a_columns_reversed,mma_b_vnni_rows_swapped,mma_tf32_a_interleave_wrong,mma_m_from_a_components,mma_half_k,mma_bf16_c_as_fp16,mma_lane0_broadcast,mma_odd_workgroups_zero
+        shuffle_zero_when_some_workgroups,oob_load_stale,transform_row_order_swapped,store_writes_oob_or_padding,memory_width_as_elements,pitch_ignored,coord_x_as_bytes,right_edge_from_pitch,prefetch_touches_oob,mma_c_ignored,mma_a_signed_ignored,mma_b_signed_ignored,mma_a_columns_reversed,mma_b_vnni_rows_swapped,mma_tf32_a_interleave_wrong,mma_m_from_a_components,mma_half_k,mma_bf16_c_as_fp16,mma_lane0_broadcast,mma_odd_workgroups_zero,oob_check_4byte_granularity
     step "fault campaign (workloads: instruction faults, xe_hpg)" python3 scripts/fault_campaign.py workloads \
         --build-dir build --profile xe_hpg --show 1 --faults \
         shuffle_down_ignores_next,shuffle_up_off_by_one,shuffle_zero_when_some_workgroups,mma_c_ignored,mma_a_signed_ignored,mma_b_signed_ignored,mma_a_columns_reversed,mma_b_vnni_rows_swapped,mma_half_k,mma_lane0_broadcast,mma_n8_uses_16_lane_layout,mma_odd_workgroups_zero,media_x_offset_as_elements,media_width_as_bytes,media_edge_replicated_as_zero,media_negative_coords_clamped
-    # A kernel that never ran, or results not read back intact, must fail every case that runs.
-    step "fault campaign (kernel never ran / corrupt read-back)" python3 scripts/fault_campaign.py \
-        matrix_multiply_accumulate media_block_io --build-dir build --faults kernel_not_run,read_back_corrupt \
-        --profile xe_hpc --profile xe_hpg --require-every-case --show 3
+    # A kernel that never ran, or results not read back intact, must fail every case that runs a kernel, in
+    # every group (extended cases included); the api.* query cases run none and are listed, not counted.
+    step "fault campaign (kernel never ran / corrupt read-back, all groups)" python3 scripts/fault_campaign.py \
+        api subgroups 2d_block_io matrix_multiply_accumulate media_block_io workloads --build-dir build \
+        --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --require-every-case \
+        --runner-arg=--extended --show 3
     # The query faults of the ICD (reference_device/faults.cpp); every api case they target runs on xe_hpc.
     step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
         --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_1_0 \

@@ -12,7 +12,9 @@ import math
 import re
 
 TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate", "workloads")
-TAGS = ("quick", "extended")
+# quick: the --quick smoke subset; extended: outside the conformance list (--extended); regression: the cases
+# docs/known_driver_bugs.md names for a public driver or compiler bug (--tag=regression).
+TAGS = ("quick", "extended", "regression")
 _LEVEL = r"[a-z0-9_]+"
 _NAME_RE = re.compile(r"^%s(\.%s)*$" % (_LEVEL, _LEVEL))
 _RELPATH_RE = re.compile(r"^%s(/%s)*$" % (_LEVEL, _LEVEL))
@@ -172,6 +174,24 @@ SUBGROUP_INDEX_CODE = [
     "          %g = OpIAdd %uint %g_base %sg",
 ]
 
+
+# The completion record (test_common/harness/done_record.h): the last thing every invocation does is
+# done[s] = s + DONE_MAGIC, s its global lane index g * SubgroupSize + SubgroupLocalInvocationId. The checker
+# requires every record, so a case passes only when every invocation ran to its end, even where the operation
+# under test must leave no other trace (a store wholly out of bounds). s + magic, not a constant, so a record
+# written to the wrong slot or by the wrong invocation shows. Needs %uint, the generator's CrossWorkgroup
+# uint pointer type and DONE_MAGIC_CONSTANT among the constants.
+DONE_MAGIC = 0x1000
+DONE_MAGIC_CONSTANT = " %%done_magic = OpConstant %%uint %d" % DONE_MAGIC
+
+
+def done_record_code(s, done, ptr_cw_uint):
+    """Stores the completion record of invocation s (a %uint id) to done (a CrossWorkgroup uint pointer)."""
+    return [
+        "     %%done_v = OpIAdd %%uint %s %%done_magic" % s,
+        "   %%done_ptr = OpInBoundsPtrAccessChain %s %s %s" % (ptr_cw_uint, done, s),
+        "               OpStore %done_ptr %done_v",
+    ]
 
 # ----------------------------------------------------------------------------------------------------------
 # Hand-written asset header

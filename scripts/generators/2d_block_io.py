@@ -7,6 +7,9 @@ Kernel arguments of every module:
     1 lanes     CrossWorkgroup T*       per-lane data: loads write it, stores read it
     2 coords    CrossWorkgroup uint2*   one Coordinate per sub-group g = WorkgroupId.x * NumSubgroups + SubgroupId
     3 memory_width_bytes, 4 memory_height_rows, 5 memory_pitch_bytes, 6 base_offset_bytes (uint)
+    7 done      CrossWorkgroup uint*    done[s] = s + 0x1000 as the kernel's last store, s = g * 16 + L: the
+                                        completion record (spvgen.done_record_code) that proves every
+                                        invocation ran, which a store wholly out of bounds leaves nowhere else
 Lane L of sub-group g owns lanes[(g * 16 + L) * N .. + N), N = per-lane elements of type T.
 """
 
@@ -133,11 +136,14 @@ def kernel_text(op, e, w, h, c, follow=None):
     ]
     if t != "uchar":
         lines.append("%s = OpTypePointer CrossWorkgroup %%%s" % (ptr_cw_t, t))
+    if t != "uint":
+        lines.append("%ptr_cw_uint = OpTypePointer CrossWorkgroup %uint")
     lines += [
         "%ptr_cw_v2uint = OpTypePointer CrossWorkgroup %v2uint",
         "     %uint_0 = OpConstant %uint 0",
         "     %uint_1 = OpConstant %uint 1",
         "    %uint_16 = OpConstant %uint 16",
+        spvgen.DONE_MAGIC_CONSTANT,
         " %%lane_elems = OpConstant %%uint %d" % n,
         "     %%poison = OpConstant %%%s %s" % (t, POISON[tb]),
         "%%element_size = OpConstant %%uint %d" % e,
@@ -155,8 +161,8 @@ def kernel_text(op, e, w, h, c, follow=None):
         "%ptr_fn_array = OpTypePointer Function %lane_array",
         "%%ptr_fn_elem = OpTypePointer Function %%%s" % t,
     ] + spvgen.SUBGROUP_INDEX_VARIABLES + [
-        "  %%kernel_ty = OpTypeFunction %%void %%ptr_cw_uchar %s %%ptr_cw_v2uint %%uint %%uint %%uint %%uint"
-        % ptr_cw_t,
+        "  %%kernel_ty = OpTypeFunction %%void %%ptr_cw_uchar %s %%ptr_cw_v2uint %%uint %%uint %%uint %%uint "
+        "%%ptr_cw_uint" % ptr_cw_t,
         "       %test = OpFunction %void None %kernel_ty",
         "    %surface = OpFunctionParameter %ptr_cw_uchar",
         "      %%lanes = OpFunctionParameter %s" % ptr_cw_t,
@@ -165,6 +171,7 @@ def kernel_text(op, e, w, h, c, follow=None):
         "%memory_height = OpFunctionParameter %uint",
         "%memory_pitch = OpFunctionParameter %uint",
         "%base_offset = OpFunctionParameter %uint",
+        "       %done = OpFunctionParameter %ptr_cw_uint",
         "      %entry = OpLabel",
         "       %priv = OpVariable %ptr_fn_array Function",
     ] + spvgen.SUBGROUP_INDEX_CODE + [
@@ -222,6 +229,7 @@ def kernel_text(op, e, w, h, c, follow=None):
         lines += loop("copy", lambda k, nm: [priv_at(k, nm)] + lanes_at(k, nm) + [
             "%%%s_v = OpLoad %%%s %%%s_pp" % (nm, t, nm), "               OpStore %%%s_gp %%%s_v" % (nm, nm)],
             "fill_end")
+    lines += spvgen.done_record_code("%lane_index", "%done", "%ptr_cw_uint")
     lines += ["               OpReturn", "               OpFunctionEnd", ""]
     return "\n".join(lines), lane_bytes
 
@@ -274,6 +282,16 @@ def variants(op, e, w, h, c, extended=False):
     return out
 
 
+# Shapes and variants docs/known_driver_bugs.md names (tag regression): a load shape once lowered with the
+# wrong width, the store shapes once wrong below sub-group size 16, and Memory Height cutting a packed row
+# group of a transform load (a packed-row-granular bounds check zeroes the last valid rows).
+REGRESSION_SHAPES = {("load", 4, 8, 8, 2), ("store", 1, 32, 1, 1), ("store", 2, 16, 2, 1)}
+
+
+def regression(op, e, w, h, c, variant):
+    return (op, e, w, h, c) in REGRESSION_SHAPES or variant.startswith("vnni_group_cut_")
+
+
 def emit_config(emit, op, e, w, h, c, extended):
     follow = prefetch_follow(e, w, h, c) if op == "prefetch" else None
     if extended and op == "prefetch":
@@ -290,6 +308,8 @@ def emit_config(emit, op, e, w, h, c, extended):
             params.update(load_element_size=follow[0], load_block_width=follow[1], load_block_height=follow[2],
                           load_block_count=follow[3])
         tags = ["extended"] if extended else (["quick"] if variant == "coord_corner" else [])
+        if not extended and regression(op, e, w, h, c, variant):
+            tags.append("regression")
         emit.case("%s.%s.e%d.w%d.h%d.c%d.%s" % (prefix, op, e, w, h, c, variant), "2d_block_io", module, "test",
                   params=params, requires=requires, tags=tags)
 

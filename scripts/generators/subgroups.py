@@ -3,8 +3,10 @@
 One module per (instruction, component type, component count, sub-group size); the index pattern,
 work-group shape, control flow, offsets and coordinates are kernel arguments or buffer contents chosen by
 the C++ families in test_conformance/subgroups/ from the case parameters. Every kernel also writes, per
-work-item, SubgroupLocalInvocationId, SubgroupId, SubgroupSize and SubgroupMaxSize to a side buffer, so
-the checker takes the work-item to sub-group mapping from the device instead of assuming one.
+work-item, SubgroupLocalInvocationId, SubgroupId, SubgroupSize and SubgroupMaxSize to a side buffer (argument 1,
+info[gid*4 .. +4)), so the checker takes the work-item to sub-group mapping from the device instead of
+assuming one. The checker requires every work-item's record, so it is also the record that the kernel ran
+(the role of the done buffer in the 2d_block_io and media_block_io kernels).
 
 Case names: subgroups.<op>.<type>.v<n>.sg<S>.<index|offset|format>...; see docs/subgroups.md.
 """
@@ -377,6 +379,16 @@ def shuffle_requires(type_name, sg):
     return req
 
 
+def shuffle_regression(op, type_name, n, sg, pname, cf):
+    """Whether docs/known_driver_bugs.md names the case (tag regression)."""
+    # An indexed float/double shuffle inside a branch that only some work-groups take.
+    if op == "shuffle" and type_name in ("f32", "f64") and n == 1 and cf == "cf_some_groups":
+        return True
+    # A 32-wide float shuffle whose source lanes lie above 15.
+    return (op == "shuffle" and type_name == "f32" and n == 1 and sg == 32 and cf == "cf_all"
+            and pname in ("index_smax_minus_1", "index_varying"))
+
+
 def generate_shuffles(emit):
     for op in SHUFFLE_OPS:
         for type_name, widths in SHUFFLE_WIDTHS.items():
@@ -400,10 +412,12 @@ def generate_shuffles(emit):
                                          and pparams["pattern"] in ("const", "varying"))
                                 name = "subgroups.%s.%s.v%d.sg%d.%s.%s.%s" % (op, type_name, n, sg, pname,
                                                                               shape, cf)
+                                tags = ["quick"] if quick else []
+                                if shuffle_regression(op, type_name, n, sg, pname, cf):
+                                    tags.append("regression")
                                 emit.case(name, "subgroups.shuffle", module,
                                           "test_const" if pparams["pattern"] == "const" else "test",
-                                          params=params, requires=shuffle_requires(type_name, sg),
-                                          tags=["quick"] if quick else [])
+                                          params=params, requires=shuffle_requires(type_name, sg), tags=tags)
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -39,7 +39,6 @@ HPG_REQ = ["ext=cl_intel_subgroup_matrix_multiply_accumulate@1.1", "ext=cl_intel
            "min_sg_size=8"]
 MEDIA_REQ = ["ext=cl_intel_spirv_media_block_io", "ext=cl_intel_spirv_subgroups", "sg_size=8", "images",
              "image_format=CL_R/CL_UNSIGNED_INT32"]
-DONE_MAGIC = 0x1000
 
 # Formats of the N = 16 GEMM: name -> (K, A element bytes, B element bytes, A lane type, B lane type,
 # accumulator lane type, accumulator bytes, operand mask, extra requirements)
@@ -68,10 +67,12 @@ SIGNED_MASK = "MatrixASignedComponentsINTEL|MatrixBSignedComponentsINTEL|"
 SCALAR = {"v8ushort": "ushort", "v8uint": "uint", "v8float": "float", "v8half": "half", "v4float": "float"}
 COUNT = {"v8ushort": 8, "v8uint": 8, "v8float": 8, "v8half": 8, "v4float": 4}
 
-# Matrix sizes (m, n, k) per format: none a multiple of the tile, every 2D surface at least 64 bytes wide and
-# a multiple of 4 bytes, and an even tile count (two sub-groups per work-group).
-SIZES_16 = {"int8": (44, 72, 100), "fp16_fp32": (44, 40, 52), "fp16_fp16": (44, 40, 52),
-            "bf16_fp32": (44, 40, 52), "bf16_bf16": (44, 40, 52), "tf32_fp32": (44, 40, 28)}
+# Matrix sizes (m, n, k) per format: none a multiple of the tile, every 2D surface at least 64 bytes wide, and
+# an even tile count (two sub-groups per work-group).
+# k is not a multiple of the VNNI packing either (int8 99, 16-bit 51): the last K step's B block ends inside a
+# packed row group.
+SIZES_16 = {"int8": (44, 72, 99), "fp16_fp32": (44, 40, 51), "fp16_fp16": (44, 40, 51),
+            "bf16_fp32": (44, 40, 51), "bf16_bf16": (44, 40, 51), "tf32_fp32": (44, 40, 28)}
 SIZES_8 = {"int8": (20, 28, 100), "fp16_fp32": (20, 28, 52), "bf16_fp32": (20, 28, 52)}
 
 
@@ -105,10 +106,12 @@ BASE_TYPES = [
     "     %uint_0 = OpConstant %uint 0",
     "     %uint_1 = OpConstant %uint 1",
     "     %uint_2 = OpConstant %uint 2",
+    "     %uint_3 = OpConstant %uint 3",
     "     %uint_4 = OpConstant %uint 4",
+    "  %uint_not3 = OpConstant %uint 0xfffffffc",
     "     %uint_8 = OpConstant %uint 8",
     "    %uint_16 = OpConstant %uint 16",
-    " %%done_magic = OpConstant %%uint %d" % DONE_MAGIC,
+    spvgen.DONE_MAGIC_CONSTANT,
 ]
 
 
@@ -124,10 +127,7 @@ def vector_types(names, have):
 
 def done_record(sg_size):
     return ["    %%g_lanes = OpIMul %%uint %%g %s" % sg_size,
-            "          %s = OpIAdd %uint %g_lanes %lane",
-            "   %done_val = OpIAdd %uint %s %done_magic",
-            "   %done_ptr = OpInBoundsPtrAccessChain %ptr_cw_uint %done %s",
-            "               OpStore %done_ptr %done_val"]
+            "          %s = OpIAdd %uint %g_lanes %lane"] + spvgen.done_record_code("%s", "%done", "%ptr_cw_uint")
 
 
 def gemm2d_text(fmt, b_layout, prefetch, epilogue, signed):
@@ -202,7 +202,11 @@ def gemm2d_text(fmt, b_layout, prefetch, epilogue, signed):
         "         %tn = OpUMod %uint %g %tiles_n",
         "       %row0 = OpIMul %uint %tm %uint_8",
         "       %col0 = OpIMul %uint %tn %uint_16",
-        "    %a_width = OpIMul %uint %k %a_e",
+        # Memory Width of 1- and 2-byte data must be a multiple of 4 bytes: a row of k elements is padded to
+        # one (with zeros the host provides), while B keeps exactly k rows, so K can end inside a VNNI row group.
+        "    %a_bytes = OpIMul %uint %k %a_e",
+        "    %a_bytes3 = OpIAdd %uint %a_bytes %uint_3",
+        "    %a_width = OpBitwiseAnd %uint %a_bytes3 %uint_not3",
         "    %d_width = OpIMul %uint %n %d_e",
         "      %%a_dst = OpInBoundsAccessChain %%ptr_fn_%s %%a_var %%uint_0" % SCALAR[a_t],
         "      %%b_dst = OpInBoundsAccessChain %%ptr_fn_%s %%b_var %%uint_0" % SCALAR[b_t],
@@ -211,7 +215,8 @@ def gemm2d_text(fmt, b_layout, prefetch, epilogue, signed):
     if b_layout == "row_major":
         lines += ["    %b_width = OpIMul %uint %n %eb", "   %b_height = OpCopyObject %uint %k"]
     else:
-        lines += ["    %b_width = OpIMul %uint %k %eb", "   %b_height = OpCopyObject %uint %n"]
+        lines += ["    %b_bytes = OpIMul %uint %k %eb", "    %b_bytes3 = OpIAdd %uint %b_bytes %uint_3",
+                  "    %b_width = OpBitwiseAnd %uint %b_bytes3 %uint_not3", "   %b_height = OpCopyObject %uint %n"]
 
     def coords(tag, kk):
         out = ["   %%%s_ca = OpCompositeConstruct %%v2uint %s %%row0" % (tag, kk)]
@@ -492,6 +497,11 @@ def generate(emit):
                         requires = HPC_REQ + extra + (["ext=cl_intel_spirv_subgroups"] if epilogue else [])
                         tags = ["quick"] if (variant == "plain" and b_layout == "row_major" and
                                              data in ("full_range", "random")) else []
+                        # docs/known_driver_bugs.md: the K edge inside a packed row group (4-byte / packed-row
+                        # bounds check) and the fp16 MMA destination in a GEMM.
+                        if (variant == "plain" and b_layout == "row_major" and fmt != "tf32_fp32") or \
+                                fmt == "fp16_fp16":
+                            tags.append("regression")
                         emit.case(name, "workloads_gemm_2d", module, "test", params=params, requires=requires,
                                   tags=tags)
     for fmt in FORMATS_8:

@@ -45,7 +45,7 @@ class EmitterTest(unittest.TestCase):
         self.emit.case("subgroups.b.one", "subgroups.shuffle", self.mod, "test", params={"n": 1, "l": [1, 2]},
                        requires=["ext=cl_intel_spirv_subgroups@1.0", "sg_size=16", "images",
                                  "image_format=CL_R/CL_UNSIGNED_INT8", "spirv=1.2", "min_sg_size=16"],
-                       tags=["quick"])
+                       tags=["quick", "regression"])
         self.emit.case("api.a", "api.query", None, None)
         hashes = {"subgroups/demo.spv": "crc32:0123abcd"}
         names = [c["name"] for c in self.emit.manifest(hashes)["cases"]]
@@ -54,6 +54,7 @@ class EmitterTest(unittest.TestCase):
         self.assertEqual(case["origin"], "scripts/generators/demo.py")
         self.assertEqual(case["module"], "subgroups/demo.spv")
         self.assertEqual(case["module_hash"], "crc32:0123abcd")
+        self.assertEqual(case["tags"], ["quick", "regression"])
         self.assertNotIn("module_hash", self.emit.manifest(hashes)["cases"][0])  # no module, no hash
         self.assertEqual(self.emit.manifest(hashes)["version"], 2)
 

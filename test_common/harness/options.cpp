@@ -41,10 +41,10 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
 
 // Options that take a value, as `--name=value` or `--name value` (file options: `--name=value` only).
 const char* const kValueOptions[] = {
-    "filter", "caselist-file", "exclude-file", "platform", "device",  "device-type", "icd",       "shard",
-    "seed",   "json",          "junit",        "log",      "timeout", "dump-dir",    "assets-dir"};
-const char* const kFlagOptions[] = {"help",  "list", "isolate", "quick", "extended", "fail-if-all-skipped",
-                                    "worker"};
+    "filter", "caselist-file", "exclude-file", "platform", "device",  "device-type", "icd",        "shard",
+    "seed",   "json",          "junit",        "log",      "timeout", "dump-dir",    "assets-dir", "tag"};
+const char* const kFlagOptions[] = {"help",  "list",     "list-tags",           "isolate",
+                                    "quick", "extended", "fail-if-all-skipped", "worker"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
 // `api` would silently become the report's file name. Each with the word for its value and an example.
@@ -191,6 +191,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 out.help = true;
             else if (name == "list")
                 out.list = true;
+            else if (name == "list-tags")
+                out.list_tags = true;
             else if (name == "isolate")
                 out.isolate = true;
             else if (name == "quick")
@@ -222,6 +224,18 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             // `--filter=`, `--filter=-`, `--filter=::` would otherwise select every case.
             if (out.positive.size() + out.negative.size() == before)
                 return bad("a pattern list POS:POS-NEG:NEG, found no pattern");
+        } else if (name == "tag") {
+            // Whether a tag exists is known only with the case list: selectCases refuses an unknown one.
+            size_t start = 0;
+            while (start <= value.size()) {
+                size_t comma = value.find(',', start);
+                if (comma == std::string::npos) comma = value.size();
+                std::string tag = value.substr(start, comma - start);
+                if (tag.empty()) return bad("TAG[,TAG...], tags without empty names");
+                if (std::find(out.tags.begin(), out.tags.end(), tag) == out.tags.end())
+                    out.tags.push_back(tag);
+                start = comma + 1;
+            }
         } else if (name == "caselist-file" || name == "exclude-file") {
             if (value.empty()) return bad("a file name");
             (name == "caselist-file" ? out.caselist_files : out.exclude_files).push_back(value);
@@ -315,6 +329,9 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
   --list                      print the selected case names and exit
   --quick                     only cases tagged quick (not for conformance)
   --extended                  also run cases tagged extended (not for conformance)
+  --tag=TAG[,TAG...]          only cases with any of the tags (repeatable; e.g. --tag=regression); a tag
+                              no case carries is a usage error
+  --list-tags                 print every tag with the number of cases carrying it and exit
   --shard=I/N                 run shard I of N (round-robin); also GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
 
 Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options win):

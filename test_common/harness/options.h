@@ -25,7 +25,9 @@ struct Options {
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
     double timeout_seconds = 0;  // 0 = none
     bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
-    bool worker = false;  // internal: a child of --isolate, reads case names on stdin
+    std::vector<std::string> tags;  // --tag=TAG[,TAG...] (repeatable): cases with any of them
+    bool list_tags = false;         // --list-tags
+    bool worker = false;            // internal: a child of --isolate, reads case names on stdin
 };
 
 using EnvLookup = std::function<const char*(const char*)>;

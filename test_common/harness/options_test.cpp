@@ -252,12 +252,46 @@ TEST(Options, DoubleDashEndsOptions) {
     EXPECT_EQ(o.positive[0].text, "--weird");
 }
 
+TEST(Options, TagListsAndListTags) {
+    Options o;
+    EXPECT_EQ(parse({"--tag=regression,quick", "--tag", "extended", "--tag=quick", "--list-tags"}, o), "");
+    EXPECT_EQ(o.tags, (std::vector<std::string>{"regression", "quick", "extended"}));
+    EXPECT_TRUE(o.list_tags);
+    EXPECT_EQ(parse({}, o), "");
+    EXPECT_TRUE(o.tags.empty());
+    EXPECT_FALSE(o.list_tags);
+    // An empty tag name would select nothing or everything: refused, as an empty --filter is.
+    for (const char* bad : {"--tag=", "--tag=a,", "--tag=,a", "--tag=a,,b"}) {
+        std::string err = parse({bad}, o);
+        EXPECT_NE(err.find("--tag"), std::string::npos) << bad << ": " << err;
+    }
+    EXPECT_NE(parse({"--tag"}, o).find("needs a value"), std::string::npos);
+    EXPECT_NE(parse({"--list-tags=x"}, o).find("takes no value"), std::string::npos);
+}
+
 TEST(Options, HelpTextMentionsEveryOption) {
     std::string help = usageText("prog");
-    for (const char* opt :
-         {"--filter", "--caselist-file", "--exclude-file", "--list", "--quick", "--extended", "--shard",
-          "--platform", "--device-type", "--icd", "--seed", "--timeout", "--isolate", "--assets-dir",
-          "--dump-dir", "--json", "--junit", "--log", "--fail-if-all-skipped"})
+    for (const char* opt : {"--filter",
+                            "--caselist-file",
+                            "--exclude-file",
+                            "--list",
+                            "--quick",
+                            "--extended",
+                            "--shard",
+                            "--platform",
+                            "--device-type",
+                            "--icd",
+                            "--seed",
+                            "--timeout",
+                            "--isolate",
+                            "--assets-dir",
+                            "--dump-dir",
+                            "--json",
+                            "--junit",
+                            "--log",
+                            "--fail-if-all-skipped",
+                            "--tag",
+                            "--list-tags"})
         EXPECT_NE(help.find(opt), std::string::npos) << opt;
 }
 

@@ -354,6 +354,14 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         return workerMain(registry, dut, settings);
     }
 
+    if (opt.list_tags) {
+        for (const auto& [tag, count] : tagCounts(registry.cases()))
+            std::printf("%s %zu\n", tag.c_str(), count);
+        for (const auto& e : run_errors)
+            std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
+        return run_errors.empty() ? 0 : 1;
+    }
+
     SelectionRequest request;
     request.positive = opt.positive;
     request.negative = opt.negative;
@@ -367,6 +375,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
     request.quick = opt.quick;
     request.extended = opt.extended;
+    request.tags = opt.tags;
     request.shard_index = opt.shard_index;
     request.shard_count = opt.shard_count;
     Selection sel = selectCases(registry.cases(), request);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace cts {
@@ -92,8 +94,27 @@ bool hasTag(const CaseSpec& spec, const std::string& tag) {
     return std::find(spec.tags.begin(), spec.tags.end(), tag) != spec.tags.end();
 }
 
+std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseSpec>& all) {
+    std::map<std::string, size_t> counts;
+    for (const auto& c : all)
+        for (const auto& t : std::set<std::string>(c.tags.begin(), c.tags.end())) ++counts[t];
+    return {counts.begin(), counts.end()};
+}
+
 Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request) {
     Selection result;
+    // A tag no case carries is a typo or a stale list: refuse it like a pattern that matches nothing.
+    if (!request.tags.empty()) {
+        const auto known = tagCounts(all);
+        for (const auto& tag : request.tags)
+            if (std::none_of(known.begin(), known.end(), [&](const auto& k) { return k.first == tag; })) {
+                std::string names;
+                for (const auto& k : known) names += (names.empty() ? "" : ", ") + k.first;
+                result.error = "tag '" + tag +
+                               "' (--tag) is on no case; known tags: " + (names.empty() ? "none" : names);
+                return result;
+            }
+    }
     auto anyMatch = [&](const Pattern& p) {
         return std::any_of(all.begin(), all.end(),
                            [&](const CaseSpec& c) { return patternSelects(p.text, c.name); });
@@ -104,7 +125,7 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
                 result.error = "pattern '" + p.text + "' (" + p.source + ") matches no case";
                 return result;
             }
-    size_t positive = 0, negative = 0, not_quick = 0, extended = 0;  // cases each step selects or drops
+    size_t positive = 0, negative = 0, not_quick = 0, untagged = 0, extended = 0;  // each step's count
     for (const auto& c : all) {
         bool in = request.positive.empty() ||
                   std::any_of(request.positive.begin(), request.positive.end(),
@@ -118,6 +139,11 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
         }
         if (request.quick && !hasTag(c, "quick")) {
             ++not_quick;
+            continue;
+        }
+        if (!request.tags.empty() && std::none_of(request.tags.begin(), request.tags.end(),
+                                                  [&](const std::string& t) { return hasTag(c, t); })) {
+            ++untagged;
             continue;
         }
         if (!request.extended && hasTag(c, "extended")) {
@@ -137,9 +163,15 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
                   (request.positive.empty() ? "" : " the positive patterns select");
         else {
             why = "of the " + count(positive - negative) + " left after the patterns,";
-            if (not_quick) why += " " + std::to_string(not_quick) + " not tagged quick (--quick)";
-            if (not_quick && extended) why += " and";
-            if (extended) why += " " + std::to_string(extended) + " tagged extended (add --extended)";
+            std::vector<std::string> parts;
+            if (not_quick) parts.push_back(std::to_string(not_quick) + " not tagged quick (--quick)");
+            if (untagged) {
+                std::string list;
+                for (const auto& t : request.tags) list += (list.empty() ? "" : ",") + t;
+                parts.push_back(std::to_string(untagged) + " without tag " + list + " (--tag)");
+            }
+            if (extended) parts.push_back(std::to_string(extended) + " tagged extended (add --extended)");
+            for (size_t i = 0; i < parts.size(); ++i) why += (i ? " and " : " ") + parts[i];
         }
         result.error = "no case selected: " + why;
         return result;

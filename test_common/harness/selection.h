@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_common/harness/case.h"
@@ -35,21 +36,26 @@ std::vector<Pattern> parsePatternText(const std::string& text, const std::string
 struct SelectionRequest {
     std::vector<Pattern> positive;  // empty: everything
     std::vector<Pattern> negative;
-    bool quick = false;     // only cases tagged "quick"
-    bool extended = false;  // include cases tagged "extended"
+    bool quick = false;             // only cases tagged "quick"
+    bool extended = false;          // include cases tagged "extended"
+    std::vector<std::string> tags;  // --tag: only cases with any of them (empty: no tag filter)
     unsigned shard_index = 0, shard_count = 1;
 };
 
 struct Selection {
     std::vector<const CaseSpec*> cases;  // sorted by name, after tags and sharding
-    // Usage error: a pattern that matched no case, or no case left after patterns and tags ("no case
-    // selected: ..."). A shard left empty by a selection smaller than the shard count is not an error.
+    // Usage error: a pattern that matched no case, a --tag no case carries, or no case left after patterns
+    // and tags ("no case selected: ..."). A shard left empty by a selection smaller than the shard count is
+    // not an error.
     std::string error;
 };
 
 Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request);
 
 bool hasTag(const CaseSpec& spec, const std::string& tag);
+
+// Every tag some case carries, sorted, with how many cases carry it (for --list-tags).
+std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseSpec>& all);
 
 // Per-case seed: FNV-1a 64 of the case name mixed with the run seed; independent of which cases ran.
 uint64_t fnv1a64(const std::string& text);

@@ -145,6 +145,50 @@ TEST(Selection, SelectingNothingIsAnErrorSayingWhy) {
     EXPECT_NE(selectCases({}, {}).error.find("no case selected"), std::string::npos);
 }
 
+const std::vector<CaseSpec> kTagged = tree({{"subgroups.shuffle.a", {"regression"}},
+                                            {"subgroups.shuffle.b", {"quick", "regression"}},
+                                            {"subgroups.shuffle.c", {"quick"}},
+                                            {"2d_block_io.store.d", {}},
+                                            {"2d_block_io.extended.e", {"extended", "regression"}}});
+
+TEST(Selection, TagKeepsCasesWithAnyOfTheTags) {
+    SelectionRequest r;
+    r.tags = {"regression"};
+    EXPECT_EQ(names(selectCases(kTagged, r)),
+              (std::vector<std::string>{"subgroups.shuffle.a", "subgroups.shuffle.b"}));
+    r.extended = true;  // --tag narrows what --extended allows, it does not replace it
+    EXPECT_EQ(names(selectCases(kTagged, r)).size(), 3u);
+    r.extended = false;
+    r.tags = {"regression", "quick"};
+    EXPECT_EQ(
+        names(selectCases(kTagged, r)),
+        (std::vector<std::string>{"subgroups.shuffle.a", "subgroups.shuffle.b", "subgroups.shuffle.c"}));
+    r.positive = {{"2d_block_io", "command line"}};
+    r.tags = {"regression"};
+    Selection s = selectCases(kTagged, r);
+    EXPECT_NE(s.error.find("no case selected"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("(--tag)"), std::string::npos) << s.error;
+}
+
+TEST(Selection, TagOnNoCaseIsAnErrorListingTheKnownTags) {
+    SelectionRequest r;
+    r.tags = {"regresion"};
+    Selection s = selectCases(kTagged, r);
+    EXPECT_TRUE(s.cases.empty());
+    EXPECT_NE(s.error.find("tag 'regresion'"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("extended, quick, regression"), std::string::npos) << s.error;
+    r.tags = {"quick", "nosuch"};
+    EXPECT_NE(selectCases(kTagged, r).error.find("'nosuch'"), std::string::npos);
+}
+
+TEST(Selection, TagCountsCountEachCaseOncePerTag) {
+    std::vector<CaseSpec> all = kTagged;
+    all.push_back(tree({{"api.x", {"quick", "quick"}}})[0]);  // a repeated tag counts once
+    EXPECT_EQ(tagCounts(all), (std::vector<std::pair<std::string, size_t>>{
+                                  {"extended", 1}, {"quick", 3}, {"regression", 3}}));
+    EXPECT_TRUE(tagCounts({}).empty());
+}
+
 // More shards than selected cases (a fixed CI matrix over a small selection) leaves some shards empty;
 // that is not a usage error.
 TEST(Selection, AnEmptyShardOfANonEmptySelectionIsFine) {

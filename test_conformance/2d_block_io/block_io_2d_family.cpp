@@ -1,6 +1,8 @@
 // 2d_block_io.*: runs one 2D block load, transform, transpose, prefetch or store configuration at one set of
 // coordinates and checks every defined destination element (loads) or every surface byte (stores) against the
-// host reference. Cases come from scripts/generators/2d_block_io.py (see its docstring for the kernel ABI).
+// host reference, and every invocation's completion record (test_common/harness/done_record.h), so a store
+// wholly out of bounds, which must change nothing, still fails when its kernel never ran. Cases come from
+// scripts/generators/2d_block_io.py (see its docstring for the kernel ABI).
 #include <algorithm>
 #include <cstdio>
 #include <random>
@@ -8,6 +10,7 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/kernel_util.h"
+#include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
 #include "test_conformance/families.h"
@@ -195,6 +198,8 @@ public:
             coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
         GuardedBuffer coords(ctx, coord_words.size() * 4);
         coords.write(coord_words.data(), coord_words.size() * 4);
+        const DoneLayout layout{c.work_groups, c.sub_groups_per_work_group, kSubGroupSize};
+        GuardedBuffer done(ctx, layout.bytes());
 
         setArg(kernel, 0, surface.mem());
         setArg(kernel, 1, lanes.mem());
@@ -203,11 +208,13 @@ public:
         setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
         setArg(kernel, 5, cl_uint(c.surface.memory_pitch_bytes));
         setArg(kernel, 6, cl_uint(c.base_offset_bytes));
+        setArg(kernel, 7, done.mem());
         size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
         size_t global = local * c.work_groups;
         runNDRange(ctx, kernel, 1, &global, &local);
 
-        MismatchLog log;
+        MismatchLog log("completion record: every invocation's last store");
+        checkDoneRecords(done.read(), layout, log);
         std::vector<uint8_t> surface_after = surface.read();
         dumpBytes(ctx, "surface_in", surface_data.data(), surface_data.size());
         dumpBytes(ctx, "surface_out", surface_after.data(), surface_after.size());
@@ -241,7 +248,7 @@ public:
             // A load or prefetch never writes the memory it reads.
             checkSurface(c, surface_data, surface_after, "memory changed by a load or prefetch", log);
         }
-        for (const GuardedBuffer* b : {&surface, &lanes, &coords})
+        for (const GuardedBuffer* b : {&surface, &lanes, &coords, &done})
             if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
         if (out.status != Status::Pass) out.message = c.str() + "\n" + out.message;

@@ -2,7 +2,8 @@
 // region) at one coordinate of a plain image or an image created from a buffer. Reads are compared per lane
 // and component with the host reference (undefined slots skipped); writes by reading the whole image (or
 // buffer, pitch gaps included) back: every byte the write must not touch keeps its value. Every lane also
-// stores a "done" record, so a kernel that never ran fails even where the write itself is dropped. Cases come
+// stores a completion record (test_common/harness/done_record.h), so a kernel that never ran fails even where
+// the write itself is dropped. Cases come
 // from scripts/generators/media_block_io.py (its docstring gives the kernel ABI).
 #include <cstdio>
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/kernel_util.h"
+#include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/media_block_io.h"
 #include "test_conformance/families.h"
@@ -20,7 +22,6 @@ namespace {
 using reference::MediaBlockShape;
 using reference::MediaImage;
 
-constexpr uint32_t kDoneMagic = 0x1000;
 constexpr size_t kBufferPitchAlign = 64;  // images from buffers: row pitch a multiple of 64 (OpenCL env)
 
 struct FormatInfo {
@@ -143,8 +144,9 @@ public:
 
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
         const int32_t xy[2] = {c.x, c.y};
-        GuardedBuffer coords(ctx, sizeof xy), lanes(ctx, sg * c.laneBytes()), done(ctx, sg * 4),
-            back(ctx, sg * c.laneBytes());
+        const DoneLayout one_sub_group{1, 1, sg};
+        GuardedBuffer coords(ctx, sizeof xy), lanes(ctx, sg * c.laneBytes()),
+            done(ctx, one_sub_group.bytes()), back(ctx, sg * c.laneBytes());
         coords.write(xy, sizeof xy);
         std::vector<uint8_t> data;
         if (c.op != Op::Read) {
@@ -162,7 +164,7 @@ public:
         runNDRange(ctx, kernel, 1, &global, &global);
 
         MismatchLog log;
-        checkDone(done.read(), sg, log);
+        checkDoneRecords(done.read(), one_sub_group, log);
         const std::vector<std::vector<uint64_t>> lane_values = split(c, data);
         if (c.op == Op::Read) {
             log.setRule("SPV_INTEL_media_block_io read: region re-tiled S elements wide, edges replicated");
@@ -205,16 +207,6 @@ private:
                 v[l][j] = loadLe(bytes.data() + l * c.laneBytes() + j * c.shape.element_bytes,
                                  c.shape.element_bytes);
         return v;
-    }
-
-    static void checkDone(const std::vector<uint8_t>& done, uint32_t sg, MismatchLog& log) {
-        for (uint32_t l = 0; l < sg; ++l) {
-            const uint64_t got = loadLe(done.data() + 4 * l, 4);
-            log.checked();
-            if (got != l + kDoneMagic)
-                log.add("lane " + std::to_string(l) + " done record (did the kernel run?)", l + kDoneMagic,
-                        got, 4);
-        }
     }
 
     static void checkRead(const MediaCase& c, const std::vector<std::vector<reference::MediaValue>>& want,

@@ -169,6 +169,7 @@ def check_usage(runner, build, tmp):
         ["--bogus"], ["--seed=abc"], ["--shard=2/2"], ["--platform=x"], ["--device-type=fpga"], ["--icd=nope"],
         ["--timeout=-1"], ["--json"], ["-q"], ["no_such_group"], ["--filter=api-no_such_thing"],
         ["--caselist-file=" + os.path.join(tmp, "missing.txt")], ["--quick", "--extended"],
+        ["--tag=no_such_tag"], ["--tag="], ["--tag=quick,"],
     ]
     listfile = os.path.join(tmp, "cases.txt")
     with open(listfile, "w") as f:
@@ -366,6 +367,23 @@ def check_list_and_shards(runner, build, tmp):
         expect(want_quick <= set(quick) and not (set(quick) - want_quick - {n for n in quick if n.startswith("api.")}),
                "--quick should list exactly the quick-tagged cases")
         expect(want_ext <= set(extended) and not (want_ext & set(names)), "extended cases only with --extended")
+        # --tag selects the cases carrying any of the tags (still without extended ones unless --extended);
+        # --list-tags counts every case, C++ ones included, so the manifest gives a lower bound.
+        want_reg = {c["name"] for c in cases if "regression" in c.get("tags", [])}
+        if want_reg:
+            # C++ cases (api.*) carry tags outside the manifest.
+            reg = set(list_names(runner, extra, ["--tag=regression"]))
+            expect(want_reg - want_ext <= reg and all(n.startswith("api.") for n in reg - want_reg),
+                   "--tag=regression should list the regression-tagged cases")
+            both = set(list_names(runner, extra, ["--tag=regression,quick", "--extended"]))
+            expect(both == want_reg | reg | set(quick), "--tag=a,b selects cases with either tag")
+        rc, out, err = run(runner, extra + ["--list-tags"])
+        expect(rc == 0, "--list-tags\n" + describe(rc, out, err))
+        counts = dict((w[0], int(w[1])) for w in (l.split() for l in out.splitlines()) if len(w) == 2)
+        for tag in ("quick", "extended", "regression"):
+            in_manifest = sum(1 for c in cases if tag in c.get("tags", []))
+            expect(counts.get(tag, 0) >= in_manifest and (tag != "extended" or counts[tag] == in_manifest),
+                   "--list-tags count of %s\n%s" % (tag, out))
     # Subtree selection, globs and negative filters.
     api = list_names(runner, extra, ["api"])
     expect(api and all(n.startswith("api.") for n in api), "'api' should select the api subtree")

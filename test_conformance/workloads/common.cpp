@@ -5,16 +5,6 @@
 
 namespace cts::workloads {
 
-void checkDone(const std::vector<uint8_t>& done, size_t work_items, MismatchLog& log) {
-    for (size_t s = 0; s < work_items; ++s) {
-        const uint32_t got = loadBits(done.data() + 4 * s, 4);
-        log.checked();
-        if (got != s + kDoneMagic)
-            log.add("work-item " + std::to_string(s) + " done record (did the kernel run to its end?)",
-                    s + kDoneMagic, got, 4);
-    }
-}
-
 uint32_t loadBits(const uint8_t* p, unsigned bytes) {
     uint32_t v = 0;
     for (unsigned i = 0; i < bytes; ++i) v |= uint32_t(p[i]) << (8 * i);

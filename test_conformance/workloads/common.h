@@ -1,4 +1,5 @@
-// Pieces the workloads.* families share: the completion record and D-matrix checks.
+// Pieces the workloads.* families share: D-matrix checks and the launch size (completion records:
+// test_common/harness/done_record.h).
 #pragma once
 
 #include <cstdint>
@@ -9,11 +10,6 @@
 #include "test_conformance/workloads/gemm_host.h"
 
 namespace cts::workloads {
-
-constexpr uint32_t kDoneMagic = 0x1000;  // the kernels write done[s] = s + kDoneMagic last
-
-// Every work-item's record: a kernel that never ran, or ran only in part, fails here.
-void checkDone(const std::vector<uint8_t>& done, size_t work_items, MismatchLog& log);
 
 uint32_t loadBits(const uint8_t* p, unsigned bytes);
 void storeBits(uint8_t* p, uint32_t bits, unsigned bytes);

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "test_common/cl/kernel_util.h"
+#include "test_common/harness/done_record.h"
 #include "test_conformance/families.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
@@ -22,14 +23,18 @@ uint32_t align(uint32_t v, uint32_t a) {
     return (v + a - 1) / a * a;
 }
 
-// A row-major surface of `rows` x `width_bytes` at a pitch with a 64-byte gap the kernel must not read as
-// data; the gap holds junk.
+// A row-major surface of `rows` rows of `data_bytes`, zero-padded to a Memory Width that is a multiple of 4
+// (the kernel rounds the same way), at a pitch with a 64-byte gap the kernel must not read as data; the gap
+// holds junk.
 struct Surface {
     uint32_t width_bytes = 0, rows = 0, pitch = 0;
     std::vector<uint8_t> bytes;
-    Surface(uint32_t width, uint32_t height, std::mt19937_64& rng)
-        : width_bytes(width), rows(height), pitch(align(width, 64) + 64), bytes(size_t(pitch) * height) {
-        for (auto& b : bytes) b = uint8_t(rng());
+    Surface(uint32_t data_bytes, uint32_t height, std::mt19937_64& rng)
+        : width_bytes(align(data_bytes, 4)),
+          rows(height),
+          pitch(align(width_bytes, 64) + 64),
+          bytes(size_t(pitch) * height) {
+        for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = i % pitch < width_bytes ? 0 : uint8_t(rng());
     }
     void put(uint32_t row, uint32_t col, uint32_t bits, unsigned bytes_per) {
         storeBits(bytes.data() + size_t(row) * pitch + size_t(col) * bytes_per, bits, bytes_per);
@@ -109,7 +114,7 @@ public:
             }
         }
         if (epilogue) checkRows(f, want, m, n, tiles_n, groups, row_slots, rows.read(), log);
-        checkDone(done.read(), size_t(groups) * kSubGroup, log);
+        checkDoneRecords(done.read(), DoneLayout{groups / sgs, sgs, kSubGroup}, log);
         for (const GuardedBuffer* g : {&a_buf, &b_buf, &d_buf, &done, &rows})
             if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();

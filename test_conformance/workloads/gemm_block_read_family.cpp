@@ -5,6 +5,7 @@
 #include <random>
 
 #include "test_common/cl/kernel_util.h"
+#include "test_common/harness/done_record.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 
@@ -76,7 +77,7 @@ public:
                 checkElement(
                     f, want, n, i, j,
                     loadBits(d.data() + (size_t(i) * n + j) * f.accumulator_bytes, f.accumulator_bytes), log);
-        checkDone(done.read(), size_t(groups) * kSubGroup, log);
+        checkDoneRecords(done.read(), DoneLayout{groups / sgs, sgs, kSubGroup}, log);
         for (const GuardedBuffer* g : {&a_buf, &b_buf, &d_buf, &done})
             if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();

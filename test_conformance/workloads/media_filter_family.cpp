@@ -7,6 +7,7 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/kernel_util.h"
+#include "test_common/harness/done_record.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 
@@ -69,7 +70,7 @@ public:
                                 std::to_string(y % kTile),
                             want, actual, 4);
             }
-        checkDone(done.read(), size_t(groups) * kSubGroup, log);
+        checkDoneRecords(done.read(), DoneLayout{groups / sgs, sgs, kSubGroup}, log);
         for (const GuardedBuffer* g : {&out, &done})
             if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome result = log.outcome();

@@ -1,0 +1,63 @@
+"""Tests of scripts/fault_campaign.py --require-every-case with a stand-in runner (no device needed)."""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+from common import SCRIPTS_DIR, TempFiles
+
+CAMPAIGN = os.path.join(SCRIPTS_DIR, "fault_campaign.py")
+
+# Writes the JSON report the campaign reads: FAKE_RESULTS maps "clean" or the fault name to {case: status}.
+FAKE_RUNNER = """import json, os, sys
+results = json.loads(os.environ["FAKE_RESULTS"])[os.environ.get("REFDEV_FAULTS") or "clean"]
+path = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--json=")][0]
+with open(path, "w") as f:
+    json.dump({"results": results, "aborted": None, "errors": []}, f)
+"""
+
+
+class RequireEveryCase(TempFiles, unittest.TestCase):
+    def campaign(self, results, manifest_cases):
+        runner = self.write("runner.py", FAKE_RUNNER)
+        wrapper = self.write("runner.sh", "#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, runner))
+        os.chmod(wrapper, 0o755)
+        os.makedirs(os.path.join(self.tmp.name, "assets"))
+        self.write(os.path.join("assets", "manifest.json"), {"version": 2, "cases": manifest_cases})
+        env = dict(os.environ, FAKE_RESULTS=json.dumps(results))
+        proc = subprocess.run([sys.executable, CAMPAIGN, "grp", "--runner", wrapper, "--icd", self.tmp.name,
+                               "--assets-dir", os.path.join(self.tmp.name, "assets"), "--faults",
+                               "kernel_not_run", "--require-every-case"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, env=env)
+        return proc.returncode, proc.stdout
+
+    MANIFEST = [{"name": "grp.kernel_a", "module": "m.spv"}, {"name": "grp.kernel_b", "module": "m.spv"}]
+
+    def test_every_kernel_case_failing_passes(self):
+        rc, out = self.campaign({"clean": {"grp.kernel_a": "pass", "grp.kernel_b": "pass"},
+                                 "kernel_not_run": {"grp.kernel_a": "fail", "grp.kernel_b": "fail"}},
+                                self.MANIFEST)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("2 kernel case(s) passed clean, 0 of them pass", out)
+
+    def test_a_kernel_case_that_survives_the_fault_fails_the_campaign(self):
+        rc, out = self.campaign({"clean": {"grp.kernel_a": "pass", "grp.kernel_b": "pass"},
+                                 "kernel_not_run": {"grp.kernel_a": "fail", "grp.kernel_b": "pass"}},
+                                self.MANIFEST)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("ERROR: 1 case(s) pass with kernel_not_run: grp.kernel_b", out)
+
+    def test_cases_without_a_module_are_listed_not_counted(self):
+        # A case the manifest lists without a module, or not at all (C++ cases), runs no kernel.
+        rc, out = self.campaign({"clean": {"grp.kernel_a": "pass", "grp.query": "pass", "grp.cpp": "pass"},
+                                 "kernel_not_run": {"grp.kernel_a": "fail", "grp.query": "pass", "grp.cpp": "pass"}},
+                                self.MANIFEST[:1] + [{"name": "grp.query", "module": ""}])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("not counted: 2 case(s) that run no kernel", out)
+        self.assertIn("1 kernel case(s) passed clean", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
