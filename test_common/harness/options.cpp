@@ -43,8 +43,8 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
 const char* const kValueOptions[] = {
     "filter", "caselist-file", "exclude-file", "platform", "device",  "device-type", "icd",       "shard",
     "seed",   "json",          "junit",        "log",      "timeout", "dump-dir",    "assets-dir"};
-const char* const kFlagOptions[] = {"help",  "list", "isolate", "quick", "extended", "fail-if-all-skipped",
-                                    "worker"};
+const char* const kFlagOptions[] = {
+    "help", "list", "isolate", "quick", "extended", "huge", "fail-if-all-skipped", "worker"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
 // `api` would silently become the report's file name. Each with the word for its value and an example.
@@ -197,6 +197,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 out.quick = true;
             else if (name == "extended")
                 out.extended = true;
+            else if (name == "huge")
+                out.huge = true;
             else if (name == "worker")
                 out.worker = true;
             else if (name == "fail-if-all-skipped")
@@ -315,6 +317,8 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
   --list                      print the selected case names and exit
   --quick                     only cases tagged quick (not for conformance)
   --extended                  also run cases tagged extended (not for conformance)
+  --huge                      also run cases tagged huge: 2D block IO past 2^31 and 2^32 bytes, with
+                              buffers of over 4 GiB (off by default: device and host memory)
   --shard=I/N                 run shard I of N (round-robin); also GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
 
 Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options win):

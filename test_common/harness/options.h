@@ -25,6 +25,7 @@ struct Options {
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
     double timeout_seconds = 0;  // 0 = none
     bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
+    bool huge = false;    // --huge: also run cases tagged huge (buffers of several GiB)
     bool worker = false;  // internal: a child of --isolate, reads case names on stdin
 };
 

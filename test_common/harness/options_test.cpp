@@ -255,9 +255,10 @@ TEST(Options, DoubleDashEndsOptions) {
 TEST(Options, HelpTextMentionsEveryOption) {
     std::string help = usageText("prog");
     for (const char* opt :
-         {"--filter", "--caselist-file", "--exclude-file", "--list", "--quick", "--extended", "--shard",
-          "--platform", "--device-type", "--icd", "--seed", "--timeout", "--isolate", "--assets-dir",
-          "--dump-dir", "--json", "--junit", "--log", "--fail-if-all-skipped"})
+         {"--filter",   "--caselist-file", "--exclude-file", "--list",     "--quick",
+          "--extended", "--huge",          "--shard",        "--platform", "--device-type",
+          "--icd",      "--seed",          "--timeout",      "--isolate",  "--assets-dir",
+          "--dump-dir", "--json",          "--junit",        "--log",      "--fail-if-all-skipped"})
         EXPECT_NE(help.find(opt), std::string::npos) << opt;
 }
 

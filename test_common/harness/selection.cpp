@@ -104,7 +104,8 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
                 result.error = "pattern '" + p.text + "' (" + p.source + ") matches no case";
                 return result;
             }
-    size_t positive = 0, negative = 0, not_quick = 0, extended = 0;  // cases each step selects or drops
+    // cases each step selects or drops
+    size_t positive = 0, negative = 0, not_quick = 0, extended = 0, huge = 0;
     for (const auto& c : all) {
         bool in = request.positive.empty() ||
                   std::any_of(request.positive.begin(), request.positive.end(),
@@ -124,6 +125,10 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
             ++extended;
             continue;
         }
+        if (!request.huge && hasTag(c, "huge")) {
+            ++huge;
+            continue;
+        }
         result.cases.push_back(&c);
     }
     // Selecting nothing is a usage error like a pattern matching nothing; an empty shard (below) is not.
@@ -140,6 +145,8 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
             if (not_quick) why += " " + std::to_string(not_quick) + " not tagged quick (--quick)";
             if (not_quick && extended) why += " and";
             if (extended) why += " " + std::to_string(extended) + " tagged extended (add --extended)";
+            if ((not_quick || extended) && huge) why += " and";
+            if (huge) why += " " + std::to_string(huge) + " tagged huge (add --huge)";
         }
         result.error = "no case selected: " + why;
         return result;

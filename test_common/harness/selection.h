@@ -37,6 +37,7 @@ struct SelectionRequest {
     std::vector<Pattern> negative;
     bool quick = false;     // only cases tagged "quick"
     bool extended = false;  // include cases tagged "extended"
+    bool huge = false;      // include cases tagged "huge"
     unsigned shard_index = 0, shard_count = 1;
 };
 
