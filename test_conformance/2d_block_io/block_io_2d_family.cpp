@@ -10,6 +10,7 @@
 #include "test_common/cl/kernel_util.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
+#include "test_conformance/2d_block_io/windowed_family.h"
 #include "test_conformance/families.h"
 
 namespace cts {
@@ -253,6 +254,7 @@ public:
 
 void register2dBlockIoFamilies(Registry& registry) {
     registry.addFamily(std::make_unique<BlockIo2dFamily>());
+    register2dBlockIoWindowedFamily(registry);
 }
 
 }  // namespace cts
