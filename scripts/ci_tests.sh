@@ -43,20 +43,24 @@ done
 if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
     step "fault campaign (subgroups)" python3 scripts/fault_campaign.py subgroups --build-dir build \
         --faults-source reference_device/ext/subgroups/faults.cpp --profile xe_hpc --profile xe_hpg --show 1
-    # No OpenCL-table shape needs padding, so padding_not_zeroed is caught only by the extended cases.
+    # No OpenCL-table shape needs padding, so padding_not_zeroed is caught only by the extended cases; 32-bit
+    # offset arithmetic (offset_32bit_wrap, offset_int32_overflow) only by the huge cases (buffers past 4 GiB,
+    # zero pages on the reference device: no memory cost).
     step "fault campaign (2d_block_io)" python3 scripts/fault_campaign.py 2d_block_io --build-dir build \
         --faults-source reference_device/ext/2d_block_io/faults.cpp --profile xe_hpc --runner-arg=--extended \
-        --show 1
+        --runner-arg=--huge --show 1
     step "fault campaign (matrix_multiply_accumulate)" python3 scripts/fault_campaign.py matrix_multiply_accumulate \
         --build-dir build --faults-source reference_device/ext/matrix_multiply_accumulate/faults.cpp \
         --profile xe_hpc --profile xe_hpg --show 1
     # Media block IO exists on the Xe-HPG-like profile only.
     step "fault campaign (media_block_io)" python3 scripts/fault_campaign.py media_block_io --build-dir build \
         --faults-source reference_device/ext/media_block_io/faults.cpp --profile xe_hpg --show 1
-    # A kernel that never ran, or results not read back intact, must fail every case that runs.
+    # A kernel that never ran, or results not read back intact, must fail every case that runs (the scale
+    # cases of every group included, the huge ones too).
     step "fault campaign (kernel never ran / corrupt read-back)" python3 scripts/fault_campaign.py \
-        matrix_multiply_accumulate media_block_io --build-dir build --faults kernel_not_run,read_back_corrupt \
-        --profile xe_hpc --profile xe_hpg --require-every-case --show 3
+        matrix_multiply_accumulate media_block_io '*.scale.*' --build-dir build \
+        --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --runner-arg=--huge \
+        --require-every-case --show 3
     # The query faults of the ICD (reference_device/faults.cpp); every api case they target runs on xe_hpc.
     step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
         --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_1_0 \
