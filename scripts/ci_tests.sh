@@ -52,10 +52,12 @@ fi
 if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
     step "fault campaign (subgroups)" python3 scripts/fault_campaign.py subgroups --build-dir build \
         --faults-source reference_device/ext/subgroups/faults.cpp --profile xe_hpc --profile xe_hpg --show 1
-    # No OpenCL-table shape needs padding, so padding_not_zeroed is caught only by the extended cases.
+    # No OpenCL-table shape needs padding, so padding_not_zeroed is caught only by the extended cases; 32-bit
+    # offset arithmetic (offset_32bit_wrap, offset_int32_overflow) only by the huge cases (buffers past 4 GiB,
+    # zero pages on the reference device: no memory cost).
     step "fault campaign (2d_block_io)" python3 scripts/fault_campaign.py 2d_block_io --build-dir build \
         --faults-source reference_device/ext/2d_block_io/faults.cpp --profile xe_hpc --runner-arg=--extended \
-        --show 1
+        --runner-arg=--huge --show 1
     step "fault campaign (matrix_multiply_accumulate)" python3 scripts/fault_campaign.py matrix_multiply_accumulate \
         --build-dir build --faults-source reference_device/ext/matrix_multiply_accumulate/faults.cpp \
         --profile xe_hpc --profile xe_hpg --show 1
@@ -75,11 +77,12 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
         --build-dir build --profile xe_hpg --show 1 --faults \
         shuffle_down_ignores_next,shuffle_up_off_by_one,shuffle_zero_when_some_workgroups,mma_c_ignored,mma_a_signed_ignored,mma_b_signed_ignored,mma_a_columns_reversed,mma_b_vnni_rows_swapped,mma_half_k,mma_lane0_broadcast,mma_n8_uses_16_lane_layout,mma_odd_workgroups_zero,media_x_offset_as_elements,media_width_as_bytes,media_edge_replicated_as_zero,media_negative_coords_clamped
     # A kernel that never ran, or results not read back intact, must fail every case that runs a kernel, in
-    # every group (extended cases included); the api.* query cases run none and are listed, not counted.
+    # every group (extended, scale and huge cases included); the api.* query cases run none and are listed,
+    # not counted.
     step "fault campaign (kernel never ran / corrupt read-back, all groups)" python3 scripts/fault_campaign.py \
         api subgroups 2d_block_io matrix_multiply_accumulate media_block_io workloads --build-dir build \
         --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --require-every-case \
-        --runner-arg=--extended --show 3
+        --runner-arg=--extended --runner-arg=--huge --show 3
     # The query faults of the ICD (reference_device/faults.cpp); every api case they target runs on xe_hpc.
     step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
         --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_1_0 \

@@ -13,8 +13,9 @@ import re
 
 TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate", "workloads")
 # quick: the --quick smoke subset; extended: outside the conformance list (--extended); regression: the cases
-# docs/known_driver_bugs.md names for a public driver or compiler bug (--tag=regression).
-TAGS = ("quick", "extended", "regression")
+# docs/known_driver_bugs.md names for a public driver or compiler bug (--tag=regression); huge: cases needing
+# buffers of several GiB, run only with --huge (docs/2d_block_io.md, "Scale").
+TAGS = ("quick", "extended", "regression", "huge")
 _LEVEL = r"[a-z0-9_]+"
 _NAME_RE = re.compile(r"^%s(\.%s)*$" % (_LEVEL, _LEVEL))
 _RELPATH_RE = re.compile(r"^%s(/%s)*$" % (_LEVEL, _LEVEL))
@@ -27,6 +28,7 @@ _REQUIRE_RES = [
     re.compile(r"^(min_)?sg_size=[1-9]\d*$"),
     re.compile(r"^(images|fp16|fp64|int64)$"),
     re.compile(r"^image_format=CL_[A-Z0-9_]+/CL_[A-Z0-9_]+$"),
+    re.compile(r"^(max_alloc|global_mem)=[1-9]\d{0,18}$"),
 ]
 _VERSION_RE = re.compile(r"^\s*;\s*@version\s+(\d+)\.(\d+)\s*$", re.M)
 DEFAULT_SPIRV_VERSION = (1, 2)

@@ -15,8 +15,10 @@ constexpr size_t kMaxWorkGroupSize = 1024;
 constexpr size_t kImage2dMaxSize = 16384;
 constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes; sub-buffer origins must be multiples of it
 constexpr cl_ulong kLocalMemSize = 64 * 1024;
-constexpr cl_ulong kMaxMemAlloc = 1ull << 30;
-constexpr cl_ulong kGlobalMemSize = 4ull << 30;
+// Large enough for 2D block IO past 2^32 bytes (the huge cases), as devices of the Xe-HPC class allow; the
+// storage is allocated lazily (memory.cpp), so only the pages a kernel or a transfer touches cost memory.
+constexpr cl_ulong kMaxMemAlloc = 8ull << 30;
+constexpr cl_ulong kGlobalMemSize = 16ull << 30;
 constexpr cl_uint kImagePitchAlignment = 4;        // pixels, for images created from buffers
 constexpr cl_uint kImageBaseAddressAlignment = 4;  // pixels
 

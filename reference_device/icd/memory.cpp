@@ -1,4 +1,6 @@
 // Memory objects (buffers, sub-buffers, 2D images incl. images from buffers) and samplers.
+#include <sys/mman.h>
+
 #include <cstdlib>
 
 #include "reference_device/icd/common.h"
@@ -30,10 +32,25 @@ cl_int checkFlags(cl_mem_flags flags, void* host_ptr) {
     return CL_SUCCESS;
 }
 
-uint8_t* allocate(size_t bytes) {
-    // Page alignment satisfies CL_DEVICE_MEM_BASE_ADDR_ALIGN and the 64-byte 2D block IO base rule.
+// From this size on, storage is an anonymous mapping: the kernel hands out zero pages on first touch, so a
+// buffer of several GiB of which a case uses a few rows costs only those rows (no memset of the whole).
+constexpr size_t kMappedFrom = size_t(1) << 20;
+
+// Zero-filled storage. Page alignment satisfies CL_DEVICE_MEM_BASE_ADDR_ALIGN and the 64-byte 2D block IO
+// base rule. *mapped_bytes is the mapping's length (0 for heap storage, which releaseMem frees).
+uint8_t* allocate(size_t bytes, size_t* mapped_bytes) {
     size_t rounded = (bytes + 4095) & ~size_t(4095);
-    return static_cast<uint8_t*>(std::aligned_alloc(4096, rounded ? rounded : 4096));
+    *mapped_bytes = 0;
+    if (rounded >= kMappedFrom) {
+        void* p = mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+        if (p == MAP_FAILED) return nullptr;
+        *mapped_bytes = rounded;
+        return static_cast<uint8_t*>(p);
+    }
+    auto* p = static_cast<uint8_t*>(std::aligned_alloc(4096, rounded ? rounded : 4096));
+    if (p) std::memset(p, 0, bytes);
+    return p;
 }
 
 // Fills storage for a new memory object: the host pointer itself (USE_HOST_PTR) or a fresh allocation.
@@ -43,13 +60,10 @@ cl_int attachStorage(cl_mem m, void* host_ptr, size_t bytes) {
         m->host_ptr = host_ptr;
         return CL_SUCCESS;
     }
-    m->data = allocate(bytes);
+    m->data = allocate(bytes, &m->mapped_bytes);
     if (!m->data) return CL_OUT_OF_HOST_MEMORY;
     m->owns_data = true;
-    if (m->flags & CL_MEM_COPY_HOST_PTR)
-        std::memcpy(m->data, host_ptr, bytes);
-    else
-        std::memset(m->data, 0, bytes);
+    if (m->flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->data, host_ptr, bytes);
     return CL_SUCCESS;
 }
 

@@ -1,4 +1,6 @@
 // Registry of live handles, reference counting, events and context messages.
+#include <sys/mman.h>
+
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -95,7 +97,10 @@ void releaseMem(cl_mem m) {
     if (m->refs.fetch_sub(1) != 1) return;
     for (auto it = m->destructor_callbacks.rbegin(); it != m->destructor_callbacks.rend(); ++it)
         it->first(m, it->second);
-    if (m->owns_data) std::free(m->data);
+    if (m->owns_data && m->mapped_bytes)
+        munmap(m->data, m->mapped_bytes);
+    else if (m->owns_data)
+        std::free(m->data);
     cl_mem parent = m->parent, buffer = m->buffer;
     cl_context c = m->context;
     destroy(m);

@@ -86,6 +86,7 @@ struct _cl_mem : refdev::icd::ObjectBase {
     size_t size = 0;
     uint8_t* data = nullptr;   // first byte of this object (for sub-buffers: parent data + origin)
     bool owns_data = false;    // data was allocated here (freed on release)
+    size_t mapped_bytes = 0;   // owned data is an anonymous mapping of this length (unmapped on release)
     void* host_ptr = nullptr;  // as given with CL_MEM_USE_HOST_PTR
     cl_mem parent = nullptr;   // sub-buffer: the buffer it views (retained)
     size_t origin = 0;         // sub-buffer offset in parent

@@ -322,3 +322,53 @@ def generate(emit):
         emit_config(emit, op, e, w, h, c, extended=False)
     for op, e, w, h, c in EXTENDED:
         emit_config(emit, op, e, w, h, c, extended=True)
+    generate_scale(emit)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Scale (docs/2d_block_io.md, "Scale"): 2d_block_io.scale.<op>.e<E>.w<W>.h<H>.c<C>.<variant>, the modules of
+# the table configurations with launch sizes and offsets that only real workloads reach.
+
+SCALE_GROUPS = 1024          # work-groups of the groups_1024 variant, 2 sub-groups each
+SCALE_GRID_COLUMNS = 32      # blocks side by side; the 2048 sub-groups fill 64 rows of blocks
+HUGE_PITCH = 1 << 16         # bytes; divides 2^32, so a 32-bit wrap lands exactly 2^16 rows higher
+
+
+def scale_groups_params(e, w, h):
+    """1024 work-groups x 2 sub-groups, each sub-group its own block of a 32 x 64 grid of disjoint blocks:
+    the surface is seed-random, so a sub-group that reads or writes another's block fails."""
+    sub_groups = SCALE_GROUPS * 2
+    width = SCALE_GRID_COLUMNS * w * e
+    coords = []
+    for g in range(sub_groups):
+        coords += [(g % SCALE_GRID_COLUMNS) * w, (g // SCALE_GRID_COLUMNS) * h]
+    return {"memory_width_bytes": width, "memory_height_rows": sub_groups // SCALE_GRID_COLUMNS * h,
+            "memory_pitch_bytes": width + 64, "base_offset_bytes": 0, "coords": coords,
+            "work_groups": SCALE_GROUPS, "sub_groups_per_work_group": 2}
+
+
+def scale_huge_params(h, first_row_past):
+    """One block whose rows start 4 rows below byte offset first_row_past (2^31 or 2^32) and end 4 rows past
+    it, at x = 1024 elements of a 64 KiB pitch; the buffer ends two rows after the block."""
+    y = first_row_past // HUGE_PITCH - 4
+    return {"memory_width_bytes": HUGE_PITCH, "memory_height_rows": y + h + 1, "memory_pitch_bytes": HUGE_PITCH,
+            "base_offset_bytes": 0, "coords": [1024, y], "work_groups": 1, "sub_groups_per_work_group": 1,
+            "buffer_bytes": (y + h + 2) * HUGE_PITCH}
+
+
+def generate_scale(emit):
+    requires = [EXT_TOKEN, "min_sg_size=16"]
+    for op, e, w, h, c in (("load", 2, 16, 8, 1), ("load_transform", 2, 16, 16, 2), ("store", 4, 16, 8, 1)):
+        text, lane_bytes = kernel_text(op, e, w, h, c)
+        module = emit.module("2d_block_io/%s_e%d_w%d_h%d_c%d" % (op, e, w, h, c), text)
+        shape = dict(op=op, element_size=e, block_width=w, block_height=h, block_count=c, lane_bytes=lane_bytes)
+        emit.case("2d_block_io.scale.%s.e%d.w%d.h%d.c%d.groups_1024" % (op, e, w, h, c), "2d_block_io", module,
+                  "test", params=dict(scale_groups_params(e, w * c, h), **shape), requires=requires)
+        if op == "load_transform":
+            continue
+        for variant, past in (("offset_past_2gib", 1 << 31), ("offset_past_4gib", 1 << 32)):
+            params = dict(scale_huge_params(h, past), **shape)
+            size = params["buffer_bytes"]
+            emit.case("2d_block_io.scale.%s.e%d.w%d.h%d.c%d.%s" % (op, e, w, h, c, variant), "2d_block_io.windowed",
+                      module, "test", params=params,
+                      requires=requires + ["max_alloc=%d" % size, "global_mem=%d" % size], tags=["huge"])

@@ -249,3 +249,32 @@ def generate(emit):
         signs = SIGNEDNESS if row[6] else [("", False, False)]
         for sign_name, a_signed, b_signed in signs:
             emit_row(emit, row, sign_name, a_signed, b_signed)
+    generate_scale(emit)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Scale (docs/matrix_multiply_accumulate.md, "Scale"): matrix_multiply_accumulate.scale.<the usual levels>
+# with the kernel shape level groups_1024: the multi_group kernel on 1024 work-groups x 2 sub-groups, every
+# sub-group with operands of its own, so one that computes with another's A, B or C fails.
+
+SCALE_ROWS = [("int8_int32", 8, "sign_ab"), ("bf16_fp32", 8, ""), ("int8_int32", 16, "sign_ab"),
+              ("fp16_fp32", 16, "")]
+
+
+def generate_scale(emit):
+    for name, n, sign_name in SCALE_ROWS:
+        row = [r for r in ROWS if r[0] == name and r[1] == n][0]
+        _, _, k, elem, c_fmt, r_fmt, _ = row
+        a_signed = b_signed = sign_name == "sign_ab"
+        integer = elem in ("int8", "int4")
+        stem = "n%d_%s%s" % (n, name, "_" + sign_name if sign_name else "")
+        m = 8
+        module = emit.module("matrix_multiply_accumulate/%s_m%d_single" % (stem, m),
+                             kernel_text(row, m, "single", a_signed, b_signed))
+        d = "full_range" if integer else "exact"
+        params = dict(n=n, k=k, a=elem, b=elem, a_signed=a_signed, b_signed=b_signed, c=c_fmt, result=r_fmt, m=m,
+                      work_groups=1024, sub_groups_per_work_group=2, steps=1, outputs=1, scenario="multi_group",
+                      data=d)
+        emit.case("matrix_multiply_accumulate.scale.n%d.%s%s.m%d.groups_1024.%s" %
+                  (n, name, "." + sign_name if sign_name else "", m, d), "matrix_multiply_accumulate", module,
+                  "test", params=params, requires=[EXT_TOKEN, "min_sg_size=%d" % n])

@@ -239,3 +239,50 @@ def generate(emit):
             for cname, x, y in (("interior", 8, 2), ("corner_bottom_right", 40, 10)):
                 emit_case(emit, modules, "media_block_io.round_trip.e%d.w%d.h%d.sg%d.c%d.r32ui.image.%s" % (
                     e, w, h, sg, comps, cname), "round_trip", e, comps, w, h, sg, "r32ui", "image", (x, y), 48, 12)
+    generate_scale(emit)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Scale (docs/media_block_io.md, "Scale"): media_block_io.scale.<the usual levels>, where
+#   - the coordinate level groups_1024: 1024 work-groups of one sub-group, sub-group g at its own region of a
+#     32 x 32 grid (the image is seed-random, so a sub-group reading or writing another's region fails);
+#   - the backing level image_max_width / image_max_height: a plain image CL_DEVICE_IMAGE2D_MAX_WIDTH texels
+#     wide and 12 rows high, or 48 bytes wide and MAX_HEIGHT rows high; the coordinate classes then count x
+#     from the right edge and y from the bottom edge (the family adds the device's size).
+
+SCALE_GROUPS = 1024
+SCALE_GRID = 32
+
+
+def generate_scale(emit):
+    modules = Module(emit)
+    e, w, h, sg, fmt = 1, 16, 4, 16, "r8ui"
+    comps = fitting_count(e, w, h, sg)
+    image_w, image_h = SCALE_GRID * (w * e + 4) + 8, SCALE_GRID * (h + 1) + 2
+    coords = []
+    for g in range(SCALE_GROUPS):
+        coords += [4 + (g % SCALE_GRID) * (w * e + 4), 1 + (g // SCALE_GRID) * (h + 1)]
+    for op in ("read", "write"):
+        module = modules.get(op, e, comps, w, h, sg)
+        params = dict(op=op, element_bytes=e, components=comps, width=w, height=h, sg=sg, format=fmt,
+                      texel_bytes=FORMATS[fmt], backing="image", image_width_bytes=image_w, image_height=image_h,
+                      x=coords[0], y=coords[1], coords=coords)
+        emit.case("media_block_io.scale.%s.e%d.w%d.h%d.sg%d.c%d.%s.image.groups_1024" % (op, e, w, h, sg, comps, fmt),
+                  "media_block_io", module, "test", params=params, requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"])
+    # 4-byte texels: at the maximum width the byte coordinate passes 2^16.
+    e, w, h, fmt = 4, 4, 4, "r32ui"
+    row_bytes = w * e
+    comps = fitting_count(e, w, h, sg)
+    half = row_bytes // 2
+    for op in ("read", "write"):
+        for size, image_w, image_h, classes in (
+                ("max_width", 0, 12, (("right_edge", -half, 2), ("corner_bottom_right", -half, 12 - h // 2))),
+                ("max_height", 48, 0, (("bottom_edge", 8, -(h // 2)), ("corner_bottom_right", 48 - half, -(h // 2))))):
+            for cname, x, y in classes:
+                module = modules.get(op, e, comps, w, h, sg)
+                params = dict(op=op, element_bytes=e, components=comps, width=w, height=h, sg=sg, format=fmt,
+                              texel_bytes=FORMATS[fmt], backing="image", image_width_bytes=image_w,
+                              image_height=image_h, x=x, y=y, image_size=size)
+                emit.case("media_block_io.scale.%s.e%d.w%d.h%d.sg%d.c%d.%s.image_%s.%s" % (
+                    op, e, w, h, sg, comps, fmt, size, cname), "media_block_io", module, "test", params=params,
+                    requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"])

@@ -550,3 +550,48 @@ def generate(emit):
     generate_shuffles(emit)
     generate_buffer_block_io(emit)
     generate_image_block_io(emit)
+    generate_scale(emit)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Scale (docs/subgroups.md, "Scale"): subgroups.scale.<the usual levels>, with the shape level groups_1024
+# (1024 work-groups of several sub-groups; every work-item's data is seed-random, so a sub-group that reads
+# another's data fails) or the image size level size_max_width / size_max_height (CL_DEVICE_IMAGE2D_MAX_WIDTH
+# texels wide or MAX_HEIGHT rows high, blocks at the far edges).
+
+SCALE_GROUPS = 1024
+
+
+def generate_scale(emit):
+    for op, type_name, n, sg, (pname, pparams) in (
+            ("shuffle_down", "i32", 2, 16, ("delta_varying", {"pattern": "varying", "index_range": 34})),
+            ("shuffle_xor", "f32", 1, 32, ("value_varying", {"pattern": "varying", "index_range": 40})),
+            ("shuffle", "i16", 4, 8, ("index_varying", {"pattern": "varying", "index_range": 10}))):
+        assert dict(shuffle_patterns(op, sg))[pname] == pparams  # the same pattern as the sweep's
+        const_index = [p for _, p in shuffle_patterns(op, sg) if p["pattern"] == "const"][0]["index"]
+        module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg),
+                             shuffle_module(op, type_name, n, sg, const_index))
+        params = dict(pparams, op=op, type=type_name, width=n, sg=sg, local=3 * sg, groups=SCALE_GROUPS,
+                      exec_period=1, lane_mask="all")
+        emit.case("subgroups.scale.%s.%s.v%d.sg%d.%s.groups_1024.cf_all" % (op, type_name, n, sg, pname),
+                  "subgroups.shuffle", module, "test", params=params, requires=shuffle_requires(type_name, sg))
+    for write, type_name, n, sg in ((False, "u32", 4, 16), (True, "u16", 8, 32), (True, "u8", 16, 8)):
+        op = "block_write" if write else "block_read"
+        module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg),
+                             block_module(write, type_name, n, sg))
+        params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": 16, "local": 4 * sg,
+                  "groups": SCALE_GROUPS}
+        emit.case("subgroups.scale.%s.%s.v%d.sg%d.offset_16b.groups_1024" % (op, type_name, n, sg),
+                  "subgroups.block_io", module, "test", params=params, requires=block_requires(type_name, n, sg))
+    order, ctype, _ = IMAGE_FORMATS["r32ui"]
+    for write in (False, True):
+        op = "image_block_write" if write else "image_block_read"
+        module = emit.module("subgroups/%s_u32_v4_sg16" % op, image_module(write, "u32", 4, 16))
+        req = block_requires("u32", 4, 16) + ["images", "image_format=%s/%s" % (order, ctype)]
+        for size, coords in (("size_max_width", ("right_edge", "beyond_right")),
+                             ("size_max_height", ("bottom_edge", "beyond_bottom"))):
+            for coord in coords:
+                params = {"op": op, "type": "u32", "width": 4, "sg": 16, "format": "r32ui", "size": size,
+                          "coords": coord, "local": 32, "groups": 2}
+                emit.case("subgroups.scale.%s.u32.v4.sg16.r32ui.%s.%s" % (op, size, coord),
+                          "subgroups.image_block_io", module, "test", params=params, requires=req)

@@ -88,6 +88,15 @@ class EmitterTest(unittest.TestCase):
         self.assertFails("requirement token", self.emit.case, "subgroups.x", "f", self.mod, "test",
                          requires=["ext=CL_INTEL_X"])
         self.assertFails("unknown tag", self.emit.case, "subgroups.x", "f", self.mod, "test", tags=["quik"])
+        for bad in ("max_alloc=0", "max_alloc=4G", "global_mem=", "max_alloc=01"):
+            self.assertFails("requirement token", self.emit.case, "subgroups.x", "f", self.mod, "test",
+                             requires=[bad])
+
+    def test_memory_tokens_and_huge_tag(self):
+        self.emit.case("2d_block_io.x", "f", self.mod, "test", requires=["max_alloc=4295032896",
+                                                                         "global_mem=4295032896"],
+                       tags=["huge"])
+        self.assertEqual(self.emit.cases["2d_block_io.x"]["tags"], ["huge"])
 
     def test_module_version(self):
         self.assertEqual(spvgen.module_version(KERNEL), (1, 2))

@@ -194,6 +194,10 @@ DeviceInfo probeDevice(cl_platform_id platform, cl_device_id device) {
     info.mem_base_addr_align_bits =
         deviceScalar<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, "CL_DEVICE_MEM_BASE_ADDR_ALIGN");
     optionalScalar(device, CL_DEVICE_MAX_NUM_SUB_GROUPS, info.max_num_sub_groups);
+    info.max_mem_alloc_size =
+        deviceScalar<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    info.global_mem_size =
+        deviceScalar<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
 
     // Extensions: with versions when the driver has CL 3.0 extended versioning, names only otherwise.
     std::vector<cl_name_version> nv;

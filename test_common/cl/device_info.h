@@ -48,6 +48,8 @@ struct DeviceInfo {
     bool fp16 = false, fp64 = false, int64 = true;
     cl_uint mem_base_addr_align_bits = 0;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN: sub-buffer origin alignment
     cl_uint max_num_sub_groups = 0;        // CL_DEVICE_MAX_NUM_SUB_GROUPS (0 when not reported)
+    cl_ulong max_mem_alloc_size = 0;       // CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest single buffer
+    cl_ulong global_mem_size = 0;          // CL_DEVICE_GLOBAL_MEM_SIZE
 
     bool has_spirv_queries = false;  // cl_khr_spirv_queries
     std::vector<std::string> spirv_extensions;

@@ -82,9 +82,13 @@ struct CaseSpec {
     //   images  fp16  fp64  int64
     //   image_format=<CL_R|CL_RG|CL_RGBA>/<CL_UNSIGNED_INT8|CL_UNSIGNED_INT16|CL_UNSIGNED_INT32|...>
     //                                (2D read-write image format supported)
+    //   max_alloc=<bytes>             (CL_DEVICE_MAX_MEM_ALLOC_SIZE >= bytes: one buffer of that size)
+    //   global_mem=<bytes>            (CL_DEVICE_GLOBAL_MEM_SIZE >= bytes)
     std::vector<std::string> requires;
-    std::vector<std::string> tags;  // "quick": in the --quick subset; "extended": only with --extended
-    std::string origin;             // file the case came from (manifest, asset), for messages
+    // "quick": in the --quick subset; "extended": only with --extended; "huge": only with --huge (buffers of
+    // several GiB)
+    std::vector<std::string> tags;
+    std::string origin;  // file the case came from (manifest, asset), for messages
     // Set when the manifest entry is malformed: the case is recorded as InternalError with this text.
     std::string load_error;
 };

@@ -43,8 +43,8 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
 const char* const kValueOptions[] = {
     "filter", "caselist-file", "exclude-file", "platform", "device",  "device-type", "icd",        "shard",
     "seed",   "json",          "junit",        "log",      "timeout", "dump-dir",    "assets-dir", "tag"};
-const char* const kFlagOptions[] = {"help",  "list",     "list-tags",           "isolate",
-                                    "quick", "extended", "fail-if-all-skipped", "worker"};
+const char* const kFlagOptions[] = {"help",  "list",     "list-tags", "isolate",
+                                    "quick", "extended", "huge",      "fail-if-all-skipped", "worker"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
 // `api` would silently become the report's file name. Each with the word for its value and an example.
@@ -199,6 +199,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 out.quick = true;
             else if (name == "extended")
                 out.extended = true;
+            else if (name == "huge")
+                out.huge = true;
             else if (name == "worker")
                 out.worker = true;
             else if (name == "fail-if-all-skipped")
@@ -332,6 +334,8 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
   --tag=TAG[,TAG...]          only cases with any of the tags (repeatable; e.g. --tag=regression); a tag
                               no case carries is a usage error
   --list-tags                 print every tag with the number of cases carrying it and exit
+  --huge                      also run cases tagged huge: 2D block IO past 2^31 and 2^32 bytes, with
+                              buffers of over 4 GiB (off by default: device and host memory)
   --shard=I/N                 run shard I of N (round-robin); also GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
 
 Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options win):

@@ -27,6 +27,7 @@ struct Options {
     bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
     std::vector<std::string> tags;  // --tag=TAG[,TAG...] (repeatable): cases with any of them
     bool list_tags = false;         // --list-tags
+    bool huge = false;              // --huge: also run cases tagged huge (buffers of several GiB)
     bool worker = false;            // internal: a child of --isolate, reads case names on stdin
 };
 

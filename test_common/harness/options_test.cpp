@@ -277,6 +277,7 @@ TEST(Options, HelpTextMentionsEveryOption) {
                             "--list",
                             "--quick",
                             "--extended",
+                            "--huge",
                             "--shard",
                             "--platform",
                             "--device-type",

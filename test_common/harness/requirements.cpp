@@ -69,6 +69,21 @@ bool parseCount(const std::string& text, size_t& n) {
     return true;
 }
 
+// Byte counts of the memory tokens: decimal, at most 2^63 (a buffer size the manifest can state).
+bool parseBytes(const std::string& text, uint64_t& n) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
+        return false;
+    n = std::stoull(text);
+    return n > 0;
+}
+
+std::string gibText(uint64_t bytes) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%llu bytes (%.2f GiB)", static_cast<unsigned long long>(bytes),
+                  double(bytes) / double(1ull << 30));
+    return buf;
+}
+
 std::string sizesText(const DeviceInfo& device) {
     if (device.sub_group_sizes.empty()) return "none reported";
     std::string s;
@@ -160,6 +175,16 @@ Outcome evaluateRequirements(const std::vector<std::string>& tokens, const Devic
             if (!device.image_support) return Outcome::notSupported("device has no image support");
             if (!device.hasImageFormat(order, type))
                 return Outcome::notSupported("2D image format " + value + " not supported for read-write");
+        } else if ((key == "max_alloc" || key == "global_mem") && has_value) {
+            uint64_t need = 0;
+            if (!parseBytes(value, need)) return malformed();
+            bool alloc = key == "max_alloc";
+            uint64_t have = alloc ? device.max_mem_alloc_size : device.global_mem_size;
+            if (have < need)
+                return Outcome::notSupported(
+                    std::string("needs ") + (alloc ? "one buffer of " : "global memory of ") + gibText(need) +
+                    (alloc ? ", CL_DEVICE_MAX_MEM_ALLOC_SIZE is " : ", CL_DEVICE_GLOBAL_MEM_SIZE is ") +
+                    gibText(have));
         } else {
             return Outcome::internalError("unknown requirement token '" + token + "'");
         }

@@ -16,6 +16,8 @@ DeviceInfo device() {
     d.image2d_rw_formats = {{CL_R, CL_UNSIGNED_INT32}};
     d.fp16 = true;
     d.fp64 = false;
+    d.max_mem_alloc_size = 1ull << 30;
+    d.global_mem_size = 4ull << 30;
     return d;
 }
 
@@ -72,6 +74,20 @@ TEST(Requirements, MalformedTokensAreInternalErrors) {
         EXPECT_EQ(eval({t}, &msg), Status::InternalError) << t;
         EXPECT_NE(msg.find(t), std::string::npos) << msg;
     }
+}
+
+TEST(Requirements, MemorySizesAgainstTheDeviceQueries) {
+    std::string msg;
+    EXPECT_EQ(eval({"max_alloc=1073741824", "global_mem=4294967296"}), Status::Pass);
+    // One byte more than CL_DEVICE_MAX_MEM_ALLOC_SIZE: NotSupported naming the query and both sizes.
+    EXPECT_EQ(eval({"max_alloc=1073741825"}, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("CL_DEVICE_MAX_MEM_ALLOC_SIZE is 1073741824 bytes"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("1073741825"), std::string::npos) << msg;
+    EXPECT_EQ(eval({"global_mem=4294967297"}, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("CL_DEVICE_GLOBAL_MEM_SIZE is 4294967296 bytes"), std::string::npos) << msg;
+    for (const char* bad : {"max_alloc=", "max_alloc=0", "max_alloc=-1", "max_alloc=4G", "global_mem=1e9",
+                            "max_alloc=99999999999999999999", "max_alloc"})
+        EXPECT_EQ(eval({bad}), Status::InternalError) << bad;
 }
 
 }  // namespace

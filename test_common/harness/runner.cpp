@@ -249,6 +249,7 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
     std::printf(", seed %llu\n", static_cast<unsigned long long>(o.seed));
     if (o.quick) std::printf("quick run: not for conformance\n");
     if (o.extended) std::printf("extended run (includes extended cases): not for conformance\n");
+    if (o.huge) std::printf("huge run: includes the cases tagged huge (buffers of several GiB)\n");
     std::printf("Platform:  %s (%s)\n", d.platform_name.c_str(), d.platform_version.c_str());
     std::printf("Device:    %s [%s], %s\n", d.device_name.c_str(), typeName(d.type).c_str(),
                 d.device_version.c_str());
@@ -376,6 +377,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     request.quick = opt.quick;
     request.extended = opt.extended;
     request.tags = opt.tags;
+    request.huge = opt.huge;
     request.shard_index = opt.shard_index;
     request.shard_count = opt.shard_count;
     Selection sel = selectCases(registry.cases(), request);
@@ -477,6 +479,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (!opt.assets_dir.empty()) rerun_prefix += " --assets-dir=" + shellQuote(opt.assets_dir);
     if (opt.quick) rerun_prefix += " --quick";
     if (opt.extended) rerun_prefix += " --extended";
+    if (opt.huge) rerun_prefix += " --huge";
     rerun_prefix += " --seed=" + std::to_string(opt.seed);
     auto rerun = [rerun_prefix](const std::string& name) { return rerun_prefix + " " + shellQuote(name); };
 

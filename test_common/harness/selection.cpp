@@ -125,7 +125,8 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
                 result.error = "pattern '" + p.text + "' (" + p.source + ") matches no case";
                 return result;
             }
-    size_t positive = 0, negative = 0, not_quick = 0, untagged = 0, extended = 0;  // each step's count
+    // cases each step selects or drops
+    size_t positive = 0, negative = 0, not_quick = 0, untagged = 0, extended = 0, huge = 0;
     for (const auto& c : all) {
         bool in = request.positive.empty() ||
                   std::any_of(request.positive.begin(), request.positive.end(),
@@ -150,6 +151,10 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
             ++extended;
             continue;
         }
+        if (!request.huge && hasTag(c, "huge")) {
+            ++huge;
+            continue;
+        }
         result.cases.push_back(&c);
     }
     // Selecting nothing is a usage error like a pattern matching nothing; an empty shard (below) is not.
@@ -171,6 +176,7 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
                 parts.push_back(std::to_string(untagged) + " without tag " + list + " (--tag)");
             }
             if (extended) parts.push_back(std::to_string(extended) + " tagged extended (add --extended)");
+            if (huge) parts.push_back(std::to_string(huge) + " tagged huge (add --huge)");
             for (size_t i = 0; i < parts.size(); ++i) why += (i ? " and " : " ") + parts[i];
         }
         result.error = "no case selected: " + why;

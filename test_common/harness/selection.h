@@ -38,6 +38,7 @@ struct SelectionRequest {
     std::vector<Pattern> negative;
     bool quick = false;             // only cases tagged "quick"
     bool extended = false;          // include cases tagged "extended"
+    bool huge = false;              // include cases tagged "huge"
     std::vector<std::string> tags;  // --tag: only cases with any of them (empty: no tag filter)
     unsigned shard_index = 0, shard_count = 1;
 };

@@ -189,6 +189,20 @@ TEST(Selection, TagCountsCountEachCaseOncePerTag) {
     EXPECT_TRUE(tagCounts({}).empty());
 }
 
+// Cases tagged huge need --huge, even when named exactly; without it the error says so.
+TEST(Selection, HugeCasesOnlyWithHuge) {
+    const std::vector<CaseSpec> cases = tree(
+        {{"2d_block_io.scale.offset_past_4gib.load", {"huge"}}, {"2d_block_io.scale.groups_1024.load", {}}});
+    SelectionRequest r;
+    EXPECT_EQ(names(selectCases(cases, r)), std::vector<std::string>{"2d_block_io.scale.groups_1024.load"});
+    r.huge = true;
+    EXPECT_EQ(names(selectCases(cases, r)).size(), 2u);
+    r = {};
+    r.positive = {{"2d_block_io.scale.offset_past_4gib.load", "command line"}};
+    Selection s = selectCases(cases, r);
+    EXPECT_NE(s.error.find("1 tagged huge (add --huge)"), std::string::npos) << s.error;
+}
+
 // More shards than selected cases (a fixed CI matrix over a small selection) leaves some shards empty;
 // that is not a usage error.
 TEST(Selection, AnEmptyShardOfANonEmptySelectionIsFine) {

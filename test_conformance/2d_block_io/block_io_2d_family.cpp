@@ -13,6 +13,7 @@
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
+#include "test_conformance/2d_block_io/windowed_family.h"
 #include "test_conformance/families.h"
 
 namespace cts {
@@ -260,6 +261,7 @@ public:
 
 void register2dBlockIoFamilies(Registry& registry) {
     registry.addFamily(std::make_unique<BlockIo2dFamily>());
+    register2dBlockIoWindowedFamily(registry);
 }
 
 }  // namespace cts

@@ -49,6 +49,11 @@ struct MediaCase {
     bool from_buffer = false;
     uint32_t image_width_bytes = 0, image_height = 0;
     int32_t x = 0, y = 0;
+    // The scale cases (docs/media_block_io.md, "Scale"): several sub-groups (one per work-group), each at its
+    // own Coordinate from `coords`; or an image CL_DEVICE_IMAGE2D_MAX_WIDTH texels wide / MAX_HEIGHT rows
+    // high, with x / y counted from its right / bottom edge.
+    std::vector<std::pair<int32_t, int32_t>> coords;  // per sub-group; resolve() fills it
+    std::string image_size;                           // "", "max_width" or "max_height"
 
     static MediaCase fromParams(const Params& p) {
         MediaCase c;
@@ -69,8 +74,39 @@ struct MediaCase {
         c.x = int32_t(p.i("x")), c.y = int32_t(p.i("y"));
         if (c.format.texel_bytes != p.u("texel_bytes") || c.image_width_bytes % c.format.texel_bytes)
             throw InternalError("media_block_io: image width is not a whole number of texels");
+        if (p.has("image_size")) c.image_size = p.s("image_size");
+        if (c.image_size != "" && c.image_size != "max_width" && c.image_size != "max_height")
+            throw InternalError("media_block_io: unknown image_size '" + c.image_size + "'");
+        if (p.has("coords")) {
+            std::vector<int64_t> xy = p.list("coords");
+            if (xy.empty() || xy.size() % 2)
+                throw InternalError("media_block_io: coords must hold (x, y) pairs");
+            for (size_t i = 0; i < xy.size(); i += 2)
+                c.coords.push_back({int32_t(xy[i]), int32_t(xy[i + 1])});
+        }
         return c;
     }
+
+    // The device's maximum image size where the case asks for it, and one Coordinate per sub-group.
+    void resolve(const DeviceInfo& device) {
+        if (image_size == "max_width") {
+            if (device.image2d_max_width * format.texel_bytes > (size_t(1) << 30))
+                throw InternalError(
+                    "media_block_io: CL_DEVICE_IMAGE2D_MAX_WIDTH too large for int coordinates");
+            image_width_bytes = uint32_t(device.image2d_max_width * format.texel_bytes);
+            x += int32_t(image_width_bytes);
+        } else if (image_size == "max_height") {
+            if (device.image2d_max_height > (size_t(1) << 30))
+                throw InternalError(
+                    "media_block_io: CL_DEVICE_IMAGE2D_MAX_HEIGHT too large for int coordinates");
+            image_height = uint32_t(device.image2d_max_height);
+            y += int32_t(image_height);
+        }
+        if (coords.empty()) coords.push_back({x, y});
+        if (coords.size() > 1 && op == Op::RoundTrip)
+            throw InternalError("media_block_io: round trip runs one sub-group");
+    }
+    uint32_t subGroups() const { return uint32_t(coords.size()); }
 
     size_t laneBytes() const { return size_t(shape.components) * shape.element_bytes; }
     size_t pitch() const {
@@ -113,7 +149,8 @@ public:
     }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
-        const MediaCase c = MediaCase::fromParams(spec.params);
+        MediaCase c = MediaCase::fromParams(spec.params);
+        c.resolve(ctx.device);
         const MediaBlockShape& s = c.shape;
         const uint32_t sg = s.sub_group_size;
         std::mt19937_64 rng(ctx.seed);
@@ -143,14 +180,17 @@ public:
                                "x" + std::to_string(before.height) + ")");
 
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
-        const int32_t xy[2] = {c.x, c.y};
-        const DoneLayout one_sub_group{1, 1, sg};
-        GuardedBuffer coords(ctx, sizeof xy), lanes(ctx, sg * c.laneBytes()),
-            done(ctx, one_sub_group.bytes()), back(ctx, sg * c.laneBytes());
-        coords.write(xy, sizeof xy);
+        std::vector<int32_t> xy;
+        for (const auto& [x, y] : c.coords) xy.push_back(x), xy.push_back(y);
+        const size_t groups = c.subGroups(), lane_bytes = size_t(sg) * c.laneBytes();
+        // One sub-group per work-group: sub-group g is work-group g.
+        const DoneLayout launch{uint32_t(groups), 1, sg};
+        GuardedBuffer coords(ctx, xy.size() * 4), lanes(ctx, groups * lane_bytes), done(ctx, launch.bytes()),
+            back(ctx, sg * c.laneBytes());
+        coords.write(xy.data(), xy.size() * 4);
         std::vector<uint8_t> data;
         if (c.op != Op::Read) {
-            data.resize(sg * c.laneBytes());
+            data.resize(groups * lane_bytes);
             for (auto& b : data) b = uint8_t(rng());
             lanes.write(data.data(), data.size());
         }
@@ -160,20 +200,34 @@ public:
         setArg(kernel, 2, lanes.mem());
         setArg(kernel, 3, done.mem());
         if (c.op == Op::RoundTrip) setArg(kernel, 4, back.mem());
-        const size_t global = sg;
-        runNDRange(ctx, kernel, 1, &global, &global);
+        // One sub-group per work-group: sub-group g is work-group g.
+        const size_t global = groups * sg, local = sg;
+        runNDRange(ctx, kernel, 1, &global, &local);
 
         MismatchLog log;
-        checkDoneRecords(done.read(), one_sub_group, log);
-        const std::vector<std::vector<uint64_t>> lane_values = split(c, data);
+        checkDoneRecords(done.read(), launch, log);
         if (c.op == Op::Read) {
             log.setRule("SPV_INTEL_media_block_io read: region re-tiled S elements wide, edges replicated");
-            checkRead(c, reference::mediaBlockRead(s, before, c.x, c.y), lanes.read(), "", log);
+            const std::vector<uint8_t> got = lanes.read();
+            for (size_t g = 0; g < groups; ++g) {
+                const std::vector<uint8_t> mine(got.begin() + g * lane_bytes,
+                                                got.begin() + (g + 1) * lane_bytes);
+                checkRead(c, reference::mediaBlockRead(s, before, c.coords[g].first, c.coords[g].second),
+                          mine, groups > 1 ? "sub-group " + std::to_string(g) + " " : "", log);
+            }
         } else {
             log.setRule(
                 "SPV_INTEL_media_block_io write: region re-tiled from S-wide data, out of bounds dropped");
-            const reference::MediaWriteResult want =
-                reference::mediaBlockWrite(s, before, lane_values, c.x, c.y);
+            // Sub-groups write disjoint regions: apply them one after the other.
+            reference::MediaWriteResult want{before, std::vector<uint8_t>(before.data.size(), 0)};
+            for (size_t g = 0; g < groups; ++g) {
+                const std::vector<uint8_t> mine(data.begin() + g * lane_bytes,
+                                                data.begin() + (g + 1) * lane_bytes);
+                reference::MediaWriteResult next = reference::mediaBlockWrite(
+                    s, want.image, split(c, mine), c.coords[g].first, c.coords[g].second);
+                for (size_t i = 0; i < next.undefined.size(); ++i) next.undefined[i] |= want.undefined[i];
+                want = std::move(next);
+            }
             const std::vector<uint8_t> after = readImage(ctx, c, image.get(), buffer.get(), before);
             dumpBytes(ctx, "image_out", after.data(), after.size());
             checkImage(c, want, after, log);
@@ -182,7 +236,8 @@ public:
                 MediaImage written = want.image;
                 for (size_t i = 0; i < written.data.size(); ++i)
                     if (want.undefined[i]) written.data[i] = after[i];
-                checkRead(c, reference::mediaBlockRead(s, written, c.x, c.y), back.read(), "read back ", log);
+                checkRead(c, reference::mediaBlockRead(s, written, c.coords[0].first, c.coords[0].second),
+                          back.read(), "read back ", log);
             }
         }
         dumpBytes(ctx, "image_in", before.data.data(), before.data.size());

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "test_common/cl/device_info.h"
 #include "test_common/cl/kernel_util.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
@@ -41,6 +42,9 @@ struct ImageCase {
     uint32_t width, sg;
     FormatInfo format;
     bool wide;
+    // The scale sizes: CL_DEVICE_IMAGE2D_MAX_WIDTH texels wide (or MAX_HEIGHT rows high), the other side
+    // tight, so blocks at the far edges are addressed while the image stays small.
+    bool max_width, max_height;
     std::string coords;
     size_t local, groups;
 
@@ -55,9 +59,12 @@ struct ImageCase {
         c.sg = uint32_t(p.u("sg"));
         c.format = formatInfo(p.s("format"));
         std::string size = p.s("size");
-        if (size != "size_tight" && size != "size_wide")
+        if (size != "size_tight" && size != "size_wide" && size != "size_max_width" &&
+            size != "size_max_height")
             throw InternalError("unknown image size '" + size + "'");
         c.wide = size == "size_wide";
+        c.max_width = size == "size_max_width";
+        c.max_height = size == "size_max_height";
         c.coords = p.s("coords");
         c.local = p.u("local");
         c.groups = p.u("groups");
@@ -114,9 +121,16 @@ public:
         const size_t sgs_per_group = c.local / c.sg;
         const int32_t blocks = int32_t(c.groups * sgs_per_group);
         const int32_t block_bytes = int32_t(c.sg * bytes);
-        const int32_t image_bytes = blocks * block_bytes + 8 + (c.wide ? 64 : 0);
-        const int32_t height = blocks * int32_t(c.width + 1) + 3 + (c.wide ? 8 : 0);
         const uint32_t texel = c.format.texel_bytes;
+        int32_t image_bytes = blocks * block_bytes + 8 + (c.wide ? 64 : 0);
+        int32_t height = blocks * int32_t(c.width + 1) + 3 + (c.wide ? 8 : 0);
+        // Coordinates are 32-bit: a maximum beyond 2^30 bytes or rows would leave no room for beyond_*
+        // blocks.
+        if ((c.max_width && ctx.device.image2d_max_width * texel > (size_t(1) << 30)) ||
+            (c.max_height && ctx.device.image2d_max_height > (size_t(1) << 30)))
+            throw InternalError("CL_DEVICE_IMAGE2D_MAX_WIDTH/HEIGHT too large for 32-bit coordinates");
+        if (c.max_width) image_bytes = int32_t(ctx.device.image2d_max_width * texel);
+        if (c.max_height) height = int32_t(ctx.device.image2d_max_height);
         if (image_bytes % texel != 0) throw InternalError("image row is not a whole number of texels");
         Rng rng(ctx.seed);
 

@@ -254,6 +254,9 @@ struct Surface {
         int64_t row = y0 + brow;
         int64_t stride = faults.has("pitch_ignored") ? o.memory_width : o.memory_pitch;
         *offset = row * stride + byte;
+        // 32-bit offset arithmetic: only buffers past 2^31 / 2^32 bytes can show it (the huge cases).
+        if (faults.has("offset_32bit_wrap")) *offset = int64_t(uint32_t(*offset));
+        if (faults.has("offset_int32_overflow")) *offset = int64_t(int32_t(uint32_t(*offset)));
         if (!check) return true;
         // Out of bounds is per element, against Memory Width (bytes) and Memory Height (rows), not pitch.
         int64_t right = faults.has("right_edge_from_pitch") ? o.memory_pitch : o.memory_width;

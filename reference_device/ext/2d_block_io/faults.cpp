@@ -26,6 +26,11 @@ std::vector<FaultInfo> blockIo2dFaults() {
         {"negative_coord_clamped", "2D block IO clamps negative Coordinate components to zero"},
         {"prefetch_touches_oob",
          "2D prefetches access out-of-bounds addresses (faulting outside the buffer)"},
+        {"offset_32bit_wrap",
+         "2D block IO computes the byte offset y * Memory Pitch + x * Element Size in unsigned 32 bits "
+         "(wraps past 4 GiB)"},
+        {"offset_int32_overflow",
+         "2D block IO computes the byte offset in signed 32 bits (negative past 2 GiB: outside the buffer)"},
     };
 }
 
