@@ -42,7 +42,21 @@ def default_build_dir():
     for name in ("build", "build-h5"):
         if os.path.exists(os.path.join(REPO, name, "bin", "spirv_intel_cts")):
             return os.path.join(REPO, name)
+    # Installed: this script is <prefix>/share/spirv_intel_cts/scripts/, the runner <prefix>/bin/.
+    prefix = os.path.dirname(os.path.dirname(REPO))
+    if os.path.exists(os.path.join(prefix, "bin", "spirv_intel_cts")):
+        return prefix
     return os.path.join(REPO, "build")
+
+
+def default_icd(build_dir):
+    installed = os.path.join(build_dir, "share", "spirv_intel_cts", "icd")
+    return installed if os.path.isdir(installed) else os.path.join(build_dir, "icd")
+
+
+def default_assets(build_dir):
+    installed = os.path.join(build_dir, "share", "spirv_intel_cts", "assets")
+    return installed if os.path.isdir(installed) else os.path.join(build_dir, "assets")
 
 
 def faults_from_source(paths):
@@ -120,10 +134,12 @@ def run_cases(args, profile, fault):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("groups", nargs="+", help="case groups / patterns passed to the runner (e.g. subgroups)")
-    ap.add_argument("--build-dir", default=default_build_dir())
+    ap.add_argument("--build-dir", default=default_build_dir(), help="build tree or installed prefix")
     ap.add_argument("--runner", help="spirv_intel_cts (default: <build-dir>/bin/spirv_intel_cts)")
-    ap.add_argument("--assets-dir", help="manifest.json for --require-every-case (default: <build-dir>/assets)")
-    ap.add_argument("--icd", help="OCL_ICD_VENDORS for the reference device (default: <build-dir>/icd)")
+    ap.add_argument("--assets-dir", help="manifest.json for --require-every-case (default: <build-dir>/assets, or "
+                    "<prefix>/share/spirv_intel_cts/assets for an installed prefix)")
+    ap.add_argument("--icd", help="OCL_ICD_VENDORS for the reference device (default: <build-dir>/icd, "
+                    "or <prefix>/share/spirv_intel_cts/icd when --build-dir is an installed prefix)")
     ap.add_argument("--faults-tool", help="refdev_faults (default: <build-dir>/bin/refdev_faults)")
     ap.add_argument("--faults", help="comma-separated fault names")
     ap.add_argument("--faults-source", nargs="+", metavar="FILE", help="faults.cpp file(s) defining the faults")
@@ -135,7 +151,7 @@ def main():
                     help="each fault must fail every case the clean run passes")
     args = ap.parse_args()
     args.runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
-    args.icd = args.icd or os.path.join(args.build_dir, "icd")
+    args.icd = args.icd or default_icd(args.build_dir)
     tool = args.faults_tool or os.path.join(args.build_dir, "bin", "refdev_faults")
     if args.faults:
         faults = [f for f in args.faults.split(",") if f]
@@ -146,7 +162,7 @@ def main():
     if not faults:
         raise SystemExit("fault_campaign: no faults selected")
     profiles = args.profile or [None]
-    kernels = kernel_cases(args.assets_dir or os.path.join(args.build_dir, "assets")) \
+    kernels = kernel_cases(args.assets_dir or default_assets(args.build_dir)) \
         if args.require_every_case else set()
 
     ok = True

@@ -342,14 +342,16 @@ Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options
   --platform=N --device=N     platform and device index (default 0, 0)
   --device-type=TYPE          gpu, cpu, accelerator, default (default) or all
   --icd=reference|system      reference (default): when OCL_ICD_VENDORS is unset, use the reference
-                              device built next to this program; system: use the installed drivers
+                              device next to this program (<program dir>/../icd, or installed:
+                              ../share/spirv_intel_cts/icd); system: use the installed drivers
 
 Execution:
   --seed=N                    run seed mixed into every per-case seed (default 0)
   --timeout=SECONDS           per-case time limit, 0 < SECONDS <= 10000000
   --isolate                   run cases in a child process; a crash or timeout is recorded and the
                               run continues
-  --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets)
+  --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets, or
+                              installed: ../share/spirv_intel_cts/assets)
   --dump-dir=DIR              cases write their inputs, outputs and module there
 
 Reports (each on a file of its own; file and directory options need the = form):

@@ -76,6 +76,8 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["platform"] = info.platform;
     doc["device"] = info.device;
     doc["driver"] = info.driver;
+    doc["assets_dir"] = info.assets_dir;
+    doc["icd_vendors"] = info.icd_vendors;
     doc["seed"] = info.seed;
     doc["quick"] = info.quick;
     doc["shard"] = {{"index", info.shard_index}, {"count", info.shard_count}};
@@ -189,6 +191,8 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("platform", info.platform);
     prop("device", info.device);
     prop("driver", info.driver);
+    prop("assets_dir", info.assets_dir);
+    prop("icd_vendors", info.icd_vendors);
     prop("seed", std::to_string(info.seed));
     prop("quick", info.quick ? "true" : "false");
     prop("shard", std::to_string(info.shard_index) + "/" + std::to_string(info.shard_count));

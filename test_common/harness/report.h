@@ -31,6 +31,9 @@ struct RunInfo {
     // "timeout" (a case timed out without --isolate) or "device" (no device could be opened).
     std::string aborted;
     std::vector<std::string> not_run;  // selected cases without a result, in selection order
+    // Where the run took its kernels and its driver from: the manifest's directory and OCL_ICD_VENDORS as
+    // the loader saw it ("" when unset: the system's drivers).
+    std::string assets_dir, icd_vendors;
 };
 
 // "run interrupted by SIGTERM: 3 of 5 selected case(s) not run"; "" when the run was not aborted.

@@ -21,6 +21,7 @@
 
 #include "test_common/harness/case_runner.h"
 #include "test_common/harness/device_under_test.h"
+#include "test_common/harness/layout.h"
 #include "test_common/harness/manifest.h"
 #include "test_common/harness/recorder.h"
 #include "test_common/harness/supervisor.h"
@@ -325,15 +326,36 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         return 0;
     }
 
-    // The reference device is the default: point the ICD loader at the build tree before any CL call,
-    // unless the user already chose the vendors directory.
+    // The reference device is the default: point the ICD loader at the one next to this program (build or
+    // installed tree) before any CL call, unless the user already chose the vendors directory. Without one,
+    // the run fails instead of falling back to whatever drivers the system has.
+    DefaultPaths defaults = findDefaultPaths(treeRoot());
     bool icd_env_from_user = std::getenv("OCL_ICD_VENDORS") != nullptr;
-    if (!opt.icd_system && !icd_env_from_user) setenv("OCL_ICD_VENDORS", (treeRoot() + "/icd").c_str(), 1);
+    std::string icd_missing;
+    if (!opt.icd_system && !icd_env_from_user) {
+        if (defaults.icd_vendors.empty())
+            icd_missing = "no reference device next to this program: looked for " +
+                          joinTried(defaults.icd_tried) + "; use --icd=system or set OCL_ICD_VENDORS";
+        else
+            setenv("OCL_ICD_VENDORS", defaults.icd_vendors.c_str(), 1);
+        if (!defaults.icd_filenames.empty()) setenv("OCL_ICD_FILENAMES", defaults.icd_filenames.c_str(), 1);
+    }
 
-    std::string assets = opt.assets_dir.empty() ? treeRoot() + "/assets" : opt.assets_dir;
+    std::string assets = opt.assets_dir;
+    std::string assets_missing;
+    if (assets.empty()) {
+        assets = defaults.assets_dir.empty() ? defaults.assets_tried.front() : defaults.assets_dir;
+        if (defaults.assets_dir.empty())
+            assets_missing = "no SPIR-V assets next to this program: looked for manifest.json in " +
+                             joinTried(defaults.assets_tried) + "; use --assets-dir=DIR";
+    }
     Registry registry;
     for (auto reg : families) reg(registry);
-    ManifestLoad manifest = loadManifest(assets + "/manifest.json");
+    ManifestLoad manifest;
+    if (assets_missing.empty())
+        manifest = loadManifest(assets + "/manifest.json");
+    else
+        manifest.errors.push_back(assets_missing);
     std::vector<std::string> run_errors = manifest.errors;
     for (auto& c : manifest.cases) {
         bool clash = false;
@@ -422,6 +444,9 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     info.shard_index = opt.shard_index;
     info.shard_count = opt.shard_count;
     info.selected = sel.cases.size();
+    info.assets_dir = assets;
+    const char* vendors = std::getenv("OCL_ICD_VENDORS");
+    info.icd_vendors = vendors ? vendors : "";
     std::vector<std::string> selected_names;
     for (const auto* c : sel.cases) selected_names.push_back(c->name);
     reports->setLog(&log);
@@ -435,15 +460,15 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     DeviceUnderTest dut;
     std::string dev_err;
     try {
-        dev_err = openDevice(opt, dut);
+        dev_err = icd_missing.empty() ? openDevice(opt, dut) : icd_missing;
     } catch (const std::exception& e) {
         dev_err = e.what();
     }
     if (!dev_err.empty()) {
         std::fprintf(stderr, "%s: %s\n", program.c_str(), dev_err.c_str());
-        if (!opt.icd_system && !icd_env_from_user)
+        if (!opt.icd_system && !icd_env_from_user && icd_missing.empty())
             std::fprintf(stderr,
-                         "%s: the default is the reference device built next to this program; "
+                         "%s: the default is the reference device next to this program; "
                          "use --icd=system for the installed OpenCL drivers\n",
                          program.c_str());
         // The reports say that nothing ran and why, instead of keeping (or truncating) an earlier run's.
@@ -459,6 +484,9 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     reports->setInfo(info, selected_names);
 
     printHeader(dut.info, opt, sel.cases.size(), registry.cases().size());
+    std::printf("Assets:    %s\nICD:       %s\n", info.assets_dir.c_str(),
+                info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"
+                                         : ("OCL_ICD_VENDORS=" + info.icd_vendors).c_str());
     for (const auto& e : run_errors) {
         std::printf("[ INTERR ] %s\n", e.c_str());
         log.note("internal error: " + e);

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cts {
+
+// Where the runner finds its SPIR-V assets and the reference device when neither an option nor the
+// environment says: next to the program, so that one binary works from the build tree
+// (<build>/bin/spirv_intel_cts: <build>/assets, <build>/icd) and from an installed or unpacked package
+// (<prefix>/bin/spirv_intel_cts: <prefix>/share/spirv_intel_cts/{assets,icd}), and no path of the
+// machine that built it is compiled in.
+struct DefaultPaths {
+    std::string assets_dir;                 // the first candidate holding manifest.json; "" if none does
+    std::vector<std::string> assets_tried;  // every candidate, in the order tried
+    // OCL_ICD_VENDORS for the reference device; "" when there is none. A moved installed tree (an
+    // unpacked archive) has an .icd file naming a library that is not there: then this is the library
+    // itself, which ocl-icd loads directly, and icd_filenames is set too, for the Khronos loader.
+    std::string icd_vendors;
+    std::string icd_filenames;
+    std::vector<std::string> icd_tried;
+};
+
+// root: the parent of the directory holding the program.
+DefaultPaths findDefaultPaths(const std::string& root);
+
+// "A or B": for messages naming where the runner looked.
+std::string joinTried(const std::vector<std::string>& tried);
+
+}  // namespace cts

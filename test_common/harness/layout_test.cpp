@@ -1,0 +1,75 @@
+#include "test_common/harness/layout.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace cts {
+namespace {
+
+// A scratch tree standing in for a build or install prefix.
+class LayoutTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/cts_layout_XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        root = tmpl;
+    }
+    void TearDown() override { std::system(("rm -rf '" + root + "'").c_str()); }
+    void write(const std::string& rel, const std::string& text) {
+        std::string path = root + "/" + rel;
+        std::system(("mkdir -p \"$(dirname '" + path + "')\"").c_str());
+        std::ofstream(path) << text;
+    }
+    std::string root;
+};
+
+TEST_F(LayoutTest, NothingThereNamesEveryPlaceTried) {
+    DefaultPaths p = findDefaultPaths(root);
+    EXPECT_EQ(p.assets_dir, "");
+    EXPECT_EQ(p.icd_vendors, "");
+    EXPECT_EQ(joinTried(p.assets_tried), root + "/assets or " + root + "/share/spirv_intel_cts/assets");
+    EXPECT_EQ(joinTried(p.icd_tried), root + "/icd or " + root + "/share/spirv_intel_cts/icd/refdev.icd");
+}
+
+TEST_F(LayoutTest, BuildTreeComesFirst) {
+    write("assets/manifest.json", "{}");
+    write("icd/refdev.icd", "/x/libRefDevOpenCL.so\n");
+    write("share/spirv_intel_cts/assets/manifest.json", "{}");
+    DefaultPaths p = findDefaultPaths(root);
+    EXPECT_EQ(p.assets_dir, root + "/assets");
+    EXPECT_EQ(p.icd_vendors, root + "/icd");
+    EXPECT_EQ(p.icd_filenames, "");
+}
+
+TEST_F(LayoutTest, InstalledTreeUsesItsIcdDirectoryWhenTheLibraryIsWhereItSays) {
+    write("share/spirv_intel_cts/assets/manifest.json", "{}");
+    write("lib/spirv_intel_cts/libRefDevOpenCL.so", "");
+    write("share/spirv_intel_cts/icd/refdev.icd", root + "/lib/spirv_intel_cts/libRefDevOpenCL.so\n");
+    DefaultPaths p = findDefaultPaths(root);
+    EXPECT_EQ(p.assets_dir, root + "/share/spirv_intel_cts/assets");
+    EXPECT_EQ(p.icd_vendors, root + "/share/spirv_intel_cts/icd");
+    EXPECT_EQ(p.icd_filenames, "");
+}
+
+TEST_F(LayoutTest, MovedInstalledTreeNamesItsOwnLibrary) {
+    write("lib/spirv_intel_cts/libRefDevOpenCL.so", "");
+    write("share/spirv_intel_cts/icd/refdev.icd", "libRefDevOpenCL.so\n");
+    DefaultPaths p = findDefaultPaths(root);
+    EXPECT_EQ(p.icd_vendors, root + "/lib/spirv_intel_cts/libRefDevOpenCL.so");
+    EXPECT_EQ(p.icd_filenames, p.icd_vendors);
+}
+
+TEST_F(LayoutTest, IcdFileWithoutItsLibraryIsNotFound) {
+    write("share/spirv_intel_cts/icd/refdev.icd", "/nonexistent/libRefDevOpenCL.so\n");
+    DefaultPaths p = findDefaultPaths(root);
+    EXPECT_EQ(p.icd_vendors, "");
+    EXPECT_EQ(p.icd_tried.back(), root + "/lib/spirv_intel_cts/libRefDevOpenCL.so");
+}
+
+}  // namespace
+}  // namespace cts
