@@ -9,6 +9,7 @@
 #include <random>
 
 #include "test_common/cl/kernel_util.h"
+#include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
 #include "test_conformance/2d_block_io/windowed_family.h"
@@ -146,6 +147,8 @@ public:
             coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
         GuardedBuffer coords(ctx, coord_words.size() * 4);
         coords.write(coord_words.data(), coord_words.size() * 4);
+        const DoneLayout layout{c.work_groups, c.sub_groups_per_work_group, kSubGroupSize};
+        GuardedBuffer done(ctx, layout.bytes());
 
         setArg(kernel, 0, surface.get());
         setArg(kernel, 1, lanes.mem());
@@ -154,6 +157,7 @@ public:
         setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
         setArg(kernel, 5, cl_uint(pitch));
         setArg(kernel, 6, cl_uint(0));
+        setArg(kernel, 7, done.mem());
         size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
         size_t global = local * c.work_groups;
         runNDRange(ctx, kernel, 1, &global, &local);
@@ -162,6 +166,7 @@ public:
                                 "elements written, every other byte of the windows unchanged"
                               : "SPV_INTEL_2d_block_io load at byte offsets past 2^31 / 2^32: block data "
                                 "mapped to invocations; memory unchanged");
+        checkDoneRecords(done.read(), layout, log);
         // What each window must hold afterwards: loads leave it as seeded; stores write their blocks.
         std::vector<std::vector<uint8_t>> expected;
         for (const RowRange& w : windows) expected.push_back(w.data);
@@ -219,7 +224,7 @@ public:
                             expected[wi][i], got[i], 1);
             }
         }
-        for (const GuardedBuffer* b : {&lanes, &coords})
+        for (const GuardedBuffer* b : {&lanes, &coords, &done})
             if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
         if (out.status != Status::Pass)
