@@ -872,6 +872,10 @@ def check_waiver_file_errors(runner, build, tmp):
     usage_error(runner, extra + ["--list", "--waiver-file=" + os.path.join(tmp, "missing.json")],
                 ["cannot read", "missing.json"])
     usage_error(runner, extra + ["--list", "--waiver-file=" + tmp], ["is a directory"])
+    # The documented example stays a valid waiver file.
+    example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "waivers.example.json")
+    rc, out, err = run(runner, extra + ["--list", "--waiver-file=" + example])
+    expect(rc == 0, "docs/waivers.example.json should parse\n" + describe(rc, out, err))
 
 
 def check_refdev_rerun_failed(runner, build, tmp):
