@@ -836,7 +836,8 @@ def check_refdev_waivers(runner, build, tmp):
     # An entry that matches no selected case is stale too; with the fault its case is still waived.
     unused = os.path.join(tmp, "unused.json")
     write_waivers(unused, [{"cases": [failed[0]], "tracker": TRACKER, "reason": "r"},
-                           {"cases": ["subgroups.shuffle_down"], "tracker": "https://tracker.example/9", "reason": "r"}])
+                           {"cases": ["subgroups.shuffle_down"], "tracker": "https://tracker.example/9",
+                            "reason": "r"}])
     rc, out, err = run(runner, [failed[0], "--waiver-file=" + unused], {"REFDEV_FAULTS": WAIVER_FAULT})
     expect(rc == 0 and "[ WAIVED ] " + failed[0] in out, "waived single case\n" + describe(rc, out, err))
     line = "waiver matches no selected case: %s:4 (https://tracker.example/9)" % unused
