@@ -3,7 +3,7 @@
 
 Each input has the runner's shape: {"cmd", "results": {name: "pass"|"fail"|"skip"}, "cases": [{name, status,
 message, duration_ms, seed}], "platform", "device", "driver", "seed", "quick", "shard": {"index", "count"},
-"selected", "aborted", "not_run", "errors"}. These are errors (exit 2), because the merged report would not
+"selected", "aborted", "not_run", "errors", and with --waiver-file "waivers": {"files", "stale"}}. These are errors (exit 2), because the merged report would not
 describe one whole run:
 - a case reported by two shards, or shards that ran on different devices or with different seeds;
 - a shard missing from 0..N-1, the same shard I/N given twice, or shards of different N;
@@ -14,8 +14,10 @@ describe one whole run:
 Reports written before the runner recorded "shard" are merged without the shard checks, but not mixed with
 reports that record it.
 
-Exit 0 after a merge, or with --fail-on-failures 1 when any case is not Pass/NotSupported, a case was not run
-or a shard recorded a run-level error. The output file is replaced atomically (written beside it, then
+Exit 0 after a merge, or with --fail-on-failures 1 when any case is not Pass/NotSupported/Waived, a case was
+not run or a shard recorded a run-level error. A Waived case (a known failure a --waiver-file covers) does not
+fail: its CTS word stays "fail", so its status decides. The merged "waivers" holds every shard's files and
+stale waivers, each once. The output file is replaced atomically (written beside it, then
 renamed); an output that cannot be written is an error (exit 2).
 
 Usage: merge_results.py shard0.json shard1.json ... -o merged.json [--fail-on-failures] [--allow-aborted]
@@ -28,7 +30,7 @@ import sys
 import tempfile
 
 SAME_IN_EVERY_SHARD = ("platform", "device", "driver", "seed", "quick")
-GOOD = ("Pass", "NotSupported")
+GOOD = ("Pass", "NotSupported", "Waived")
 
 
 class MergeError(Exception):
@@ -162,6 +164,11 @@ def merge(paths, allow_aborted=False):
     merged["aborted"] = "; ".join(aborted) if aborted else None
     merged["not_run"] = sorted(not_run)
     merged["errors"] = [e for _, d in docs for e in d.get("errors", [])]
+    waivers = [d["waivers"] for _, d in docs if isinstance(d.get("waivers"), dict)]
+    if waivers:
+        # Every shard reports the entries that match nothing in the whole selection: keep each line once.
+        merged["waivers"] = {key: list(dict.fromkeys(x for w in waivers for x in w.get(key, [])))
+                             for key in ("files", "stale")}
     return merged
 
 
@@ -212,7 +219,7 @@ def main(argv=None):
     ap.add_argument("reports", nargs="+")
     ap.add_argument("-o", "--output", help="merged report (default: standard output)")
     ap.add_argument("--fail-on-failures", action="store_true",
-                    help="exit 1 when a case is not Pass/NotSupported, a case was not run or a shard has "
+                    help="exit 1 when a case is not Pass/NotSupported/Waived, a case was not run or a shard has "
                          "run-level errors")
     ap.add_argument("--allow-aborted", action="store_true",
                     help="merge shards whose run was aborted (their not-run cases are listed in \"not_run\")")
@@ -233,8 +240,10 @@ def main(argv=None):
         len(args.reports), len(merged["results"]), summary or "none",
         "; %d not run (%s)" % (len(merged["not_run"]), merged["aborted"]) if merged["not_run"] else "",
         "; %d run-level error(s)" % len(merged["errors"]) if merged["errors"] else ""), file=sys.stderr)
+    detailed = {c["name"] for c in merged["cases"]}
     bad = any(c["status"] not in GOOD for c in merged["cases"]) or \
-        any(w == "fail" for w in merged["results"].values()) or merged["errors"] or merged["not_run"]
+        any(w == "fail" for n, w in merged["results"].items() if n not in detailed) or \
+        merged["errors"] or merged["not_run"]
     return 1 if (args.fail_on_failures and bad) else 0
 
 

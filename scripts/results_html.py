@@ -4,11 +4,11 @@
 The page has a header (platform, device, driver, seed, quick/extended, command, totals by status), then one
 grid per top-level group: rows are the second level of the case name (the operation, e.g. shuffle_down),
 columns the third level (e.g. the type or element size), and each cell counts its cases by status, each status
-under its own word and colour (pass, fail, crash, timeout, error = InternalError, skip = NotSupported, other =
-an unknown status), the cell coloured red when any case did not pass (Fail, Crash, Timeout, InternalError),
-green when all passed, grey when none was supported. A table before the grids totals every group with one column
+under its own word and colour (pass, fail, crash, timeout, error = InternalError, waived = a known failure a
+--waiver-file covers, skip = NotSupported, other = an unknown status), the cell coloured red when any case did
+not pass (Fail, Crash, Timeout, InternalError), amber when a failure was waived, green when all passed, grey when none was supported. A table before the grids totals every group with one column
 per status. Wide grids scroll sideways in a box of their own, with the row names kept in view. Then it lists every case that neither passed nor was NotSupported, with its message, and the
-NotSupported reasons with their counts. Several inputs are merged first with the rules of merge_results.py
+stale waivers, and the NotSupported reasons with their counts. Several inputs are merged first with the rules of merge_results.py
 (same device and seed, no case twice). Bad input (missing file, not JSON, not a runner report) is one error
 line and exit 2.
 
@@ -24,7 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import merge_results  # noqa: E402  (same directory; shares the report loader and the shard rules)
 
-STATUS_ORDER = ("Pass", "Fail", "Crash", "Timeout", "InternalError", "NotSupported")
+STATUS_ORDER = ("Pass", "Fail", "Crash", "Timeout", "InternalError", "Waived", "NotSupported")
 BAD = ("Fail", "Crash", "Timeout", "InternalError")
 # Reports that carry only the CTS words ("results") and no "cases" details.
 WORD_STATUS = {"pass": "Pass", "skip": "NotSupported", "fail": "Fail"}
@@ -53,12 +53,13 @@ span.n { display: block; white-space: nowrap; margin: 1px 0; padding: 0 4px; bor
 .st-timeout { background: #ef6c00; color: #fff; }
 .st-error { background: #1565c0; color: #fff; }
 .st-skip { background: #757575; color: #fff; }
+.st-waived { background: #f9a825; color: #000; } td.waived { background: #fbe3a0; }
 .st-other { background: #4e342e; color: #fff; }
 """
 # The word (and CSS class st-WORD) under which each status is counted in a grid cell, in STATUS_ORDER; statuses
 # the runner does not write (a newer or foreign report) are counted as "other".
 STATUS_WORD = {"Pass": "pass", "Fail": "fail", "Crash": "crash", "Timeout": "timeout", "InternalError": "error",
-               "NotSupported": "skip"}
+               "Waived": "waived", "NotSupported": "skip"}
 
 
 def natural_key(text):
@@ -87,6 +88,8 @@ def load_reports(paths):
 def cell_kind(counts):
     if any(counts.get(s) for s in BAD):
         return "bad"
+    if counts.get("Waived"):  # a known failure (--waiver-file): not red, not green either
+        return "waived"
     total = sum(counts.values())
     if total == 0:
         return "empty"
@@ -141,7 +144,8 @@ def totals_html(cases):
         key = c["status"] if c["status"] in STATUS_ORDER else "other"
         row = per_group.setdefault(c["name"].split(".")[0], {})
         row[key] = row.get(key, 0) + 1
-    columns = list(STATUS_ORDER)
+    # A Waived column only for runs with waivers, like "other" only for unknown statuses.
+    columns = [s for s in STATUS_ORDER if s != "Waived" or any(s in row for row in per_group.values())]
     if any("other" in row for row in per_group.values()):
         columns.append("other")
     head = "".join('<th class="st-%s">%s</th>' % (STATUS_WORD.get(s, "other"), s) for s in columns)
@@ -164,6 +168,14 @@ def flag_text(doc, key):
         return "yes" if doc[key] else "no"
     # Older reports lack the key; the command line still says whether the flag was given.
     return "yes" if ("--" + key) in str(doc.get("cmd", "")).split() else "no (not recorded; absent from cmd)"
+
+
+def status_text(case):
+    """"Waived (Fail): TRACKER" for a waived case, else the status."""
+    waiver = case.get("waiver")
+    if case["status"] != "Waived" or not isinstance(waiver, dict):
+        return case["status"]
+    return "Waived (%s): %s" % (case.get("original_status", "?"), waiver.get("tracker", ""))
 
 
 def render(doc, cases, title):
@@ -193,7 +205,7 @@ def render(doc, cases, title):
     out.append(totals_html(cases))
     out.append("<p>Cells: rows are the operation (second name level), columns the third level; each cell counts "
                "its cases by status: %s. Cell colour: red: a case failed, crashed, timed out or hit an internal "
-               "error; green: all passed; pale green: passes and NotSupported; grey: all NotSupported. A wide "
+               "error; amber: a failure was waived (a known failure); green: all passed; pale green: passes and NotSupported; grey: all NotSupported. A wide "
                "grid scrolls sideways.</p>" % ", ".join(
                    '<span class="st-%s">&nbsp;%s&nbsp;</span>%s' % (w, w, "" if w == s.lower() else " (%s)" % s)
                    for s, w in list(STATUS_WORD.items()) + [("a status this page does not know", "other")]))
@@ -205,8 +217,12 @@ def render(doc, cases, title):
     if bad:
         out.append('<table class="fails"><tr><th>case</th><th>status</th><th>message</th></tr>')
         out += ['<tr><td class="row">%s</td><td class="bad">%s</td><td><pre>%s</pre></td></tr>' % (
-            e(c["name"]), e(c["status"]), e(c.get("message", ""))) for c in bad]
+            e(c["name"]), e(status_text(c)), e(c.get("message", ""))) for c in bad]
         out.append("</table>")
+    stale = (doc.get("waivers") or {}).get("stale") or []
+    if stale:
+        out.append("<h2>Stale waivers (%d)</h2><ul>%s</ul>" % (len(stale), "".join(
+            "<li>%s</li>" % e(str(s)) for s in stale)))
     reasons = {}
     for c in cases:
         if c["status"] == "NotSupported":

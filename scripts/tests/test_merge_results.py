@@ -57,6 +57,21 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         rc, _, _ = self.run_merge("--fail-on-failures", a)
         self.assertEqual(rc, 0)
 
+    def test_waived_cases_do_not_fail_and_stale_waivers_are_kept_once(self):
+        stale = ["waiver matches no selected case: w.json:3 (T1)"]
+        a = self.write("a.json", runner_shard([("subgroups.a", "Waived")], 0, 2,
+                                              waivers={"files": ["w.json"], "stale": stale}))
+        b = self.write("b.json", runner_shard([("subgroups.b", "Pass")], 1, 2, waivers={
+            "files": ["w.json"], "stale": stale + ["waiver no longer needed: subgroups.b (T2)"]}))
+        rc, merged, err = self.run_merge("--fail-on-failures", a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(merged["results"]["subgroups.a"], "fail")  # the CTS word: it did fail
+        self.assertEqual(merged["waivers"], {"files": ["w.json"], "stale": stale + [
+            "waiver no longer needed: subgroups.b (T2)"]})
+        c = self.write("c.json", runner_shard([("subgroups.b", "Fail")], 1, 2))
+        rc, merged, _ = self.run_merge("--fail-on-failures", a, c)
+        self.assertEqual(rc, 1)
+
     def test_overlap_is_an_error(self):
         a = self.write("a.json", shard([("subgroups.a", "Pass")]))
         b = self.write("b.json", shard([("subgroups.a", "Pass")]))

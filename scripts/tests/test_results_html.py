@@ -191,6 +191,23 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
                                              ["all", "2", "2", "2", "4", "1", "1", "1", "13"]])
         self.assertIn("Cases that did not pass (10)", text)
 
+    def test_waived_cases_have_their_own_count_colour_and_tracker(self):
+        cases = [("g.op.a.0", "Pass", ""), ("g.op.a.1", "Waived", "lane 3 wrong"), ("g.op.b.0", "Pass", "")]
+        doc = report(cases, waivers={"files": ["w.json"], "stale": ["waiver no longer needed: g.op.b.0 (T/2)"]})
+        doc["cases"][1].update(original_status="Fail", waiver={"tracker": "https://t/1", "reason": "known"})
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        parsed = self.parse(text)
+        self.assertEqual(parsed.cells[("g", "op", "a")], ("waived", "1 pass1 waived"))
+        self.assertEqual(parsed.cells[("g", "op", "b")], ("good", "1 pass"))
+        self.assertRegex(CSS_OF(text), r"\.st-waived\s*\{[^}]*background")
+        self.assertEqual(parsed.totals[0], ["group", "Pass", "Fail", "Crash", "Timeout", "InternalError", "Waived",
+                                            "NotSupported", "total"])
+        self.assertEqual(parsed.totals[-1], ["all", "2", "0", "0", "0", "0", "1", "0", "3"])
+        self.assertIn("Waived (Fail): https://t/1", text)
+        self.assertIn("Stale waivers (1)", text)
+        self.assertIn("waiver no longer needed: g.op.b.0 (T/2)", text)
+
     def test_totals_without_unknown_statuses_have_no_other_column(self):
         rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC)))
         self.assertEqual(rc, 0, err)

@@ -188,6 +188,7 @@ DeviceInfo probeDevice(cl_platform_id platform, cl_device_id device) {
     info.driver_version = deviceString(device, CL_DRIVER_VERSION, "CL_DRIVER_VERSION", true);
     info.vendor = deviceString(device, CL_DEVICE_VENDOR, "CL_DEVICE_VENDOR", false);
     info.type = deviceScalar<cl_device_type>(device, CL_DEVICE_TYPE, "CL_DEVICE_TYPE");
+    info.vendor_id = deviceScalar<cl_uint>(device, CL_DEVICE_VENDOR_ID, "CL_DEVICE_VENDOR_ID");
     info.address_bits = deviceScalar<cl_uint>(device, CL_DEVICE_ADDRESS_BITS, "CL_DEVICE_ADDRESS_BITS");
     info.max_work_group_size =
         deviceScalar<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");

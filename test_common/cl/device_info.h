@@ -36,6 +36,7 @@ struct DeviceInfo {
     cl_device_id device = nullptr;
     std::string platform_name, platform_version, device_name, device_version, driver_version, vendor;
     cl_device_type type = 0;
+    cl_uint vendor_id = 0;  // CL_DEVICE_VENDOR_ID (0x8086 for Intel), matched by waiver files
 
     std::vector<ExtensionVersion> extensions;
     std::vector<std::string> il_versions;  // e.g. "SPIR-V_1.2"

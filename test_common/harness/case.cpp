@@ -14,6 +14,7 @@ const char* statusName(Status status) {
         case Status::InternalError: return "InternalError";
         case Status::Crash: return "Crash";
         case Status::Timeout: return "Timeout";
+        case Status::Waived: return "Waived";
     }
     return "Unknown";
 }

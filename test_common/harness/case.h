@@ -22,7 +22,8 @@ struct DeviceInfo;
 class ProgramCache;
 class DriverMessages;
 
-enum class Status { Pass, Fail, NotSupported, InternalError, Crash, Timeout };
+// Waived: a Fail, Crash or Timeout of a case a --waiver-file entry covers (never a case's own outcome).
+enum class Status { Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived };
 
 const char* statusName(Status status);  // "Pass", "Fail", "NotSupported", ...
 

@@ -40,11 +40,20 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
 }
 
 // Options that take a value, as `--name=value` or `--name value` (file options: `--name=value` only).
-const char* const kValueOptions[] = {
-    "filter", "caselist-file", "exclude-file", "platform", "device",  "device-type", "icd",        "shard",
-    "seed",   "json",          "junit",        "log",      "timeout", "dump-dir",    "assets-dir", "tag"};
-const char* const kFlagOptions[] = {"help",  "list",     "list-tags", "isolate",
-                                    "quick", "extended", "huge",      "fail-if-all-skipped", "worker"};
+const char* const kValueOptions[] = {"filter",      "caselist-file", "exclude-file", "platform", "device",
+                                     "device-type", "icd",           "shard",        "seed",     "json",
+                                     "junit",       "log",           "timeout",      "dump-dir", "assets-dir",
+                                     "tag",         "waiver-file",   "rerun-failed"};
+const char* const kFlagOptions[] = {"help",
+                                    "list",
+                                    "list-tags",
+                                    "isolate",
+                                    "quick",
+                                    "extended",
+                                    "huge",
+                                    "fail-if-all-skipped",
+                                    "worker",
+                                    "fail-on-stale-waivers"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
 // `api` would silently become the report's file name. Each with the word for its value and an example.
@@ -58,6 +67,8 @@ const FileOption kFileOptions[] = {{"json", "FILE", "results.json"},
                                    {"log", "FILE", "run.log"},
                                    {"caselist-file", "FILE", "cases.txt"},
                                    {"exclude-file", "FILE", "known_issues.txt"},
+                                   {"waiver-file", "FILE", "waivers.json"},
+                                   {"rerun-failed", "REPORT", "results.json"},
                                    {"dump-dir", "DIR", "dump"},
                                    {"assets-dir", "DIR", "build/assets"}};
 
@@ -203,6 +214,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 out.huge = true;
             else if (name == "worker")
                 out.worker = true;
+            else if (name == "fail-on-stale-waivers")
+                out.fail_on_stale_waivers = true;
             else if (name == "fail-if-all-skipped")
                 out.fail_if_all_skipped = fail_skipped_given = true;
             continue;
@@ -241,6 +254,13 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
         } else if (name == "caselist-file" || name == "exclude-file") {
             if (value.empty()) return bad("a file name");
             (name == "caselist-file" ? out.caselist_files : out.exclude_files).push_back(value);
+        } else if (name == "waiver-file") {
+            if (value.empty()) return bad("a file name");
+            out.waiver_files.push_back(value);
+        } else if (name == "rerun-failed") {
+            if (value.empty()) return bad("a JSON report written by --json");
+            if (!out.rerun_failed.empty()) return "--rerun-failed given twice";
+            out.rerun_failed = value;
         } else if (name == "platform") {
             if (!parseIndex(value, out.platform)) return bad("a platform index (0, 1, ...)");
             platform_given = true;
@@ -266,6 +286,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             unsigned long long s = 0;
             if (!parseUnsigned(value, s)) return bad("an unsigned integer");
             out.seed = s;
+            out.seed_given = true;
         } else if (name == "timeout") {
             char* end = nullptr;
             errno = 0;
@@ -315,6 +336,17 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
     if (!json_given && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty()) out.json_file = v;
     if (!fail_skipped_given && var("CTS_FAIL_IF_ALL_SKIPPED") == "1") out.fail_if_all_skipped = true;
     if (out.quick && out.extended) return "--quick and --extended exclude each other";
+    // The report chooses the cases (and --quick, as the earlier run had it); other selection would make
+    // the rerun something else than the earlier run's failures.
+    if (!out.rerun_failed.empty()) {
+        const char* other = !out.positive.empty()         ? "case patterns and --filter"
+                            : !out.caselist_files.empty() ? "--caselist-file"
+                            : !out.tags.empty()           ? "--tag"
+                            : out.quick                   ? "--quick"
+                            : out.extended                ? "--extended"
+                                                          : nullptr;
+        if (other) return std::string("--rerun-failed selects the cases itself: drop ") + other;
+    }
     return checkReportFiles(out, !json_given && !out.json_file.empty());
 }
 
@@ -337,6 +369,9 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
   --huge                      also run cases tagged huge: 2D block IO past 2^31 and 2^32 bytes, with
                               buffers of over 4 GiB (off by default: device and host memory)
   --shard=I/N                 run shard I of N (round-robin); also GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
+  --rerun-failed=REPORT       run the cases REPORT (a --json report) has neither passed nor found not
+                              supported, and those it did not run; with its seed and --quick unless
+                              --seed is given; --exclude-file, --shard and the device options still apply
 
 Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options win):
   --platform=N --device=N     platform and device index (default 0, 0)
@@ -360,7 +395,12 @@ Reports (each on a file of its own; file and directory options need the = form):
   --log=FILE                  crash-safe line log, flushed as each case starts and ends
   --fail-if-all-skipped       exit 1 when no case passed (also CTS_FAIL_IF_ALL_SKIPPED=1)
 
-Exit status: 0 every case passed or was not supported, 1 otherwise, 2 usage error.
+Known failures (format: docs/user_guide.md, "Known failures: waivers"):
+  --waiver-file=FILE          JSON waivers (repeatable): a Fail, Crash or Timeout of a covered case on a
+                              matching device is reported Waived and does not fail the run
+  --fail-on-stale-waivers     exit 1 when a waived case passed or a waiver matches no selected case
+
+Exit status: 0 every case passed, was not supported or was waived, 1 otherwise, 2 usage error.
 )";
 }
 

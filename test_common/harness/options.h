@@ -25,10 +25,14 @@ struct Options {
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
     double timeout_seconds = 0;  // 0 = none
     bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
-    std::vector<std::string> tags;  // --tag=TAG[,TAG...] (repeatable): cases with any of them
-    bool list_tags = false;         // --list-tags
-    bool huge = false;              // --huge: also run cases tagged huge (buffers of several GiB)
-    bool worker = false;            // internal: a child of --isolate, reads case names on stdin
+    std::vector<std::string> tags;          // --tag=TAG[,TAG...] (repeatable): cases with any of them
+    bool list_tags = false;                 // --list-tags
+    bool huge = false;                      // --huge: also run cases tagged huge (buffers of several GiB)
+    bool worker = false;                    // internal: a child of --isolate, reads case names on stdin
+    std::vector<std::string> waiver_files;  // --waiver-file (repeatable)
+    bool fail_on_stale_waivers = false;
+    std::string rerun_failed;  // --rerun-failed=REPORT.json: the non-passing and not-run cases of REPORT
+    bool seed_given = false;   // --seed was given (else --rerun-failed takes the report's seed)
 };
 
 using EnvLookup = std::function<const char*(const char*)>;

@@ -85,6 +85,8 @@ TEST(Options, FileOptionsNeedTheEqualsForm) {
                                                                           {"--log", "FILE"},
                                                                           {"--caselist-file", "FILE"},
                                                                           {"--exclude-file", "FILE"},
+                                                                          {"--waiver-file", "FILE"},
+                                                                          {"--rerun-failed", "REPORT"},
                                                                           {"--dump-dir", "DIR"},
                                                                           {"--assets-dir", "DIR"}}) {
         const std::string& opt = opt_word.first;
@@ -292,8 +294,48 @@ TEST(Options, HelpTextMentionsEveryOption) {
                             "--log",
                             "--fail-if-all-skipped",
                             "--tag",
-                            "--list-tags"})
+                            "--list-tags",
+                            "--waiver-file",
+                            "--fail-on-stale-waivers",
+                            "--rerun-failed"})
         EXPECT_NE(help.find(opt), std::string::npos) << opt;
+}
+
+TEST(Options, WaiverFiles) {
+    Options o;
+    ASSERT_EQ(parse({"--waiver-file=a.json", "--waiver-file=b.json", "--fail-on-stale-waivers"}, o), "");
+    EXPECT_EQ(o.waiver_files, (std::vector<std::string>{"a.json", "b.json"}));
+    EXPECT_TRUE(o.fail_on_stale_waivers);
+    EXPECT_NE(parse({"--waiver-file="}, o).find("expected a file name"), std::string::npos);
+    EXPECT_NE(parse({"--fail-on-stale-waivers=1"}, o).find("takes no value"), std::string::npos);
+    ASSERT_EQ(parse({}, o), "");
+    EXPECT_TRUE(o.waiver_files.empty());
+    EXPECT_FALSE(o.fail_on_stale_waivers);
+}
+
+// The report chooses the cases: other selection options would silently change what "rerun" means.
+TEST(Options, RerunFailedCombinesWithDeviceOptionsOnly) {
+    Options o;
+    ASSERT_EQ(
+        parse({"--rerun-failed=r.json", "--platform=1", "--device=0", "--shard=0/2", "--exclude-file=x"}, o),
+        "");
+    EXPECT_EQ(o.rerun_failed, "r.json");
+    EXPECT_FALSE(o.seed_given);
+    ASSERT_EQ(parse({"--rerun-failed=r.json", "--seed=3"}, o), "");
+    EXPECT_TRUE(o.seed_given);
+    for (const auto& args :
+         std::vector<std::vector<std::string>>{{"--rerun-failed=r.json", "subgroups"},
+                                               {"--rerun-failed=r.json", "--filter=a.*"},
+                                               {"--rerun-failed=r.json", "--caselist-file=c"},
+                                               {"--rerun-failed=r.json", "--tag=quick"},
+                                               {"--rerun-failed=r.json", "--quick"},
+                                               {"--rerun-failed=r.json", "--extended"}}) {
+        std::string err = parse(args, o);
+        EXPECT_EQ(err.rfind("--rerun-failed selects the cases itself: drop", 0), 0u)
+            << args[1] << ": " << err;
+    }
+    EXPECT_NE(parse({"--rerun-failed=a.json", "--rerun-failed=b.json"}, o).find("given twice"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ const char* statusTag(Status s) {
         case Status::InternalError: return "[ INTERR ]";
         case Status::Crash: return "[ CRASH  ]";
         case Status::Timeout: return "[TIMEOUT ]";
+        case Status::Waived: return "[ WAIVED ]";
     }
     return "[   ??   ]";
 }
@@ -62,7 +63,9 @@ std::vector<CaseResult> Recorder::close() {
     return results_;
 }
 
-void Recorder::finished(const CaseResult& r) {
+void Recorder::finished(const CaseResult& result) {
+    CaseResult r = result;
+    applyWaivers(waivers_, r);
     size_t count;
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -87,6 +90,9 @@ void Recorder::finished(const CaseResult& r) {
         std::string line;
         while (std::getline(lines, line)) std::printf("    %s\n", line.c_str());
     }
+    if (r.status == Status::Waived)
+        std::printf("    waived: %s (%s): %s\n", r.waiver_tracker.c_str(), statusName(r.waived_status),
+                    r.waiver_reason.c_str());
     if (bad) std::printf("    rerun: %s\n", rerun_(r.name).c_str());
     std::fflush(stdout);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "test_common/harness/report.h"
+#include "test_common/harness/waivers.h"
 
 namespace cts {
 
@@ -17,6 +18,9 @@ public:
     // rerun(name) gives the command line that re-runs one case.
     Recorder(size_t total, bool tty, LineLog& log, std::function<std::string(const std::string&)> rerun)
         : total_(total), tty_(tty), log_(log), rerun_(std::move(rerun)) {}
+
+    // The waiver entries for this device: a waivable result of a case they cover is recorded as Waived.
+    void setWaivers(std::vector<Waiver> waivers) { waivers_ = std::move(waivers); }
 
     void started(const std::string& name);
     void finished(const CaseResult& result);
@@ -38,6 +42,7 @@ private:
     bool tty_;
     LineLog& log_;
     std::function<std::string(const std::string&)> rerun_;
+    std::vector<Waiver> waivers_;  // set before the first case, read-only afterwards
     std::vector<CaseResult> results_;
     Tally tally_;
 };

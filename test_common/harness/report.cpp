@@ -22,6 +22,7 @@ void Tally::add(Status s) {
         case Status::InternalError: ++internal; break;
         case Status::Crash: ++crashed; break;
         case Status::Timeout: ++timed_out; break;
+        case Status::Waived: ++waived; break;
     }
 }
 
@@ -31,6 +32,7 @@ std::string Tally::summary() const {
     if (internal) s += ", " + std::to_string(internal) + " internal errors";
     if (crashed) s += ", " + std::to_string(crashed) + " crashed";
     if (timed_out) s += ", " + std::to_string(timed_out) + " timed out";
+    if (waived) s += ", " + std::to_string(waived) + " waived";
     return s;
 }
 
@@ -72,6 +74,10 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
                                 {"message", r.message},
                                 {"duration_ms", r.duration_ms},
                                 {"seed", r.seed}});
+        if (r.status == Status::Waived) {
+            doc["cases"].back()["original_status"] = statusName(r.waived_status);
+            doc["cases"].back()["waiver"] = {{"tracker", r.waiver_tracker}, {"reason", r.waiver_reason}};
+        }
     }
     doc["platform"] = info.platform;
     doc["device"] = info.device;
@@ -89,6 +95,8 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["not_run"] = info.not_run;
     doc["errors"] = info.errors;
     if (!info.aborted.empty()) doc["errors"].push_back(abortMessage(info));
+    if (!info.waiver_files.empty())
+        doc["waivers"] = {{"files", info.waiver_files}, {"stale", info.stale_waivers}};
     // Driver and case messages may hold arbitrary bytes: replace invalid UTF-8 instead of throwing.
     return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
@@ -176,10 +184,11 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     size_t errors = t.internal + t.crashed + t.timed_out + info.errors.size() + aborted;
     char time[32];
     std::snprintf(time, sizeof time, "%.3f", total_ms / 1000.0);
-    std::string head =
-        "tests=\"" + std::to_string(results.size() + info.errors.size() + aborted + info.not_run.size()) +
-        "\" failures=\"" + std::to_string(t.failed) + "\" errors=\"" + std::to_string(errors) +
-        "\" skipped=\"" + std::to_string(t.skipped + info.not_run.size()) + "\" time=\"" + time + "\"";
+    std::string head = "tests=\"" +
+                       std::to_string(results.size() + info.errors.size() + aborted + info.not_run.size()) +
+                       "\" failures=\"" + std::to_string(t.failed) + "\" errors=\"" + std::to_string(errors) +
+                       "\" skipped=\"" + std::to_string(t.skipped + t.waived + info.not_run.size()) +
+                       "\" time=\"" + time + "\"";
     std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     x += "<testsuites name=\"spirv_intel_cts\" " + head + ">\n";
     x += "  <testsuite name=\"spirv_intel_cts\" " + head + ">\n";
@@ -220,6 +229,12 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
         switch (r.status) {
             case Status::Pass: x += "/>\n"; continue;
             case Status::NotSupported: x += ">\n      <skipped message=\"" + msg + "\"/>\n"; break;
+            case Status::Waived:
+                x += ">\n      <skipped message=\"" +
+                     xmlEscape("waived: " + r.waiver_tracker + " (" + statusName(r.waived_status) +
+                               "): " + r.message) +
+                     "\"/>\n";
+                break;
             case Status::Fail:
                 x += ">\n      <failure message=\"" + msg + "\" type=\"Fail\">" + msg + "</failure>\n";
                 break;

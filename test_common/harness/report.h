@@ -17,6 +17,9 @@ struct CaseResult {
     std::string message;
     double duration_ms = 0;
     uint64_t seed = 0;
+    // Status::Waived only: the status the case had, and the waiver's tracker and reason.
+    Status waived_status = Status::Pass;
+    std::string waiver_tracker, waiver_reason;
 };
 
 struct RunInfo {
@@ -34,20 +37,22 @@ struct RunInfo {
     // Where the run took its kernels and its driver from: the manifest's directory and OCL_ICD_VENDORS as
     // the loader saw it ("" when unset: the system's drivers).
     std::string assets_dir, icd_vendors;
+    std::vector<std::string> waiver_files;   // --waiver-file
+    std::vector<std::string> stale_waivers;  // staleText() of each stale waiver
 };
 
 // "run interrupted by SIGTERM: 3 of 5 selected case(s) not run"; "" when the run was not aborted.
 std::string abortMessage(const RunInfo& info);
 
 struct Tally {
-    size_t passed = 0, failed = 0, skipped = 0, internal = 0, crashed = 0, timed_out = 0;
+    size_t passed = 0, failed = 0, skipped = 0, internal = 0, crashed = 0, timed_out = 0, waived = 0;
     void add(Status s);
-    size_t total() const { return passed + failed + skipped + internal + crashed + timed_out; }
+    size_t total() const { return passed + failed + skipped + internal + crashed + timed_out + waived; }
     bool allGood() const { return failed + internal + crashed + timed_out == 0; }
     std::string summary() const;  // "3 passed, 1 failed, 2 skipped[, N internal errors, ...]"
 };
 
-// "pass", "fail" or "skip": the CTS results vocabulary.
+// "pass", "fail" or "skip": the CTS results vocabulary. A Waived case is "fail": it failed on the device.
 const char* ctsResultWord(Status s);
 
 std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& results);

@@ -24,6 +24,7 @@
 #include "test_common/harness/layout.h"
 #include "test_common/harness/manifest.h"
 #include "test_common/harness/recorder.h"
+#include "test_common/harness/rerun.h"
 #include "test_common/harness/supervisor.h"
 
 namespace cts {
@@ -366,6 +367,24 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
             registry.mutableCases().push_back(std::move(c));
     }
 
+    RerunRequest rerun_request;
+    if (!opt.worker && !opt.rerun_failed.empty()) {
+        std::string e = readRerunReport(opt.rerun_failed, rerun_request);
+        if (!e.empty()) return usageError(program, "--rerun-failed: " + e);
+        std::set<std::string> known;
+        for (const auto& c : registry.cases()) known.insert(c.name);
+        std::string gone;
+        size_t gone_count = 0;
+        for (const auto& n : rerun_request.names)
+            if (!known.count(n)) gone += (gone_count++ ? ", " : "") + n;
+        if (gone_count)
+            return usageError(program, "--rerun-failed: " + std::to_string(gone_count) + " case(s) of " +
+                                           opt.rerun_failed + " no longer exist: " + gone);
+        // Reproduce the earlier run: its seed (unless --seed says otherwise) and its in-case --quick sweep.
+        if (!opt.seed_given) opt.seed = rerun_request.seed;
+        opt.quick = rerun_request.quick;
+    }
+
     RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir};
     if (opt.worker) {
         DeviceUnderTest dut;
@@ -396,7 +415,13 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         std::string e = readPatternFile(f, request.negative);
         if (!e.empty()) return usageError(program, "--exclude-file: " + e);
     }
-    request.quick = opt.quick;
+    std::vector<Waiver> waivers;
+    for (const auto& f : opt.waiver_files) {
+        std::string e = readWaiverFile(f, waivers);
+        if (!e.empty()) return usageError(program, "--waiver-file: " + e);
+    }
+    request.names = rerun_request.names;
+    request.quick = opt.quick && opt.rerun_failed.empty();
     request.extended = opt.extended;
     request.tags = opt.tags;
     request.huge = opt.huge;
@@ -447,6 +472,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     info.assets_dir = assets;
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     info.icd_vendors = vendors ? vendors : "";
+    info.waiver_files = opt.waiver_files;
     std::vector<std::string> selected_names;
     for (const auto* c : sel.cases) selected_names.push_back(c->name);
     reports->setLog(&log);
@@ -511,7 +537,18 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     rerun_prefix += " --seed=" + std::to_string(opt.seed);
     auto rerun = [rerun_prefix](const std::string& name) { return rerun_prefix + " " + shellQuote(name); };
 
+    // Waiver entries for other devices are left out: they are neither applied nor stale here.
+    std::vector<Waiver> device_waivers;
+    WaiverDevice waiver_device{dut.info.platform_name, dut.info.device_name, dut.info.driver_version,
+                               dut.info.vendor_id};
+    for (const auto& w : waivers)
+        if (waiverAppliesTo(w, waiver_device)) device_waivers.push_back(w);
+    if (!opt.waiver_files.empty())
+        std::printf("Waivers:   %zu of %zu entries apply to this device\n", device_waivers.size(),
+                    waivers.size());
+
     Recorder recorder(sel.cases.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
+    recorder.setWaivers(device_waivers);
     reports->setRecorder(&recorder);
     struct ForgetRecorder {
         RunReports& reports;
@@ -555,6 +592,21 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     recorder.endProgress();
 
     size_t recorded = recorder.results().size();
+    std::vector<StaleWaiver> stale;
+    if (!opt.waiver_files.empty() && !aborted) {
+        // An entry is stale when it matches no case of the whole selection: shards of one run agree.
+        std::vector<std::string> whole = selected_names;
+        if (request.shard_count > 1) {
+            SelectionRequest unsharded = request;
+            unsharded.shard_index = 0;
+            unsharded.shard_count = 1;
+            whole.clear();
+            for (const auto* c : selectCases(registry.cases(), unsharded).cases) whole.push_back(c->name);
+        }
+        stale = staleWaivers(device_waivers, whole, recorder.results());
+        for (const auto& s : stale) info.stale_waivers.push_back(staleText(s));
+        reports->setInfo(info, selected_names);
+    }
     bool reports_ok = reports->write(aborted ? "timeout" : "");
     Tally tally = recorder.tally();
     std::string summary = tally.summary();
@@ -562,6 +614,14 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
     std::printf("%s\n", summary.c_str());
     bool bad = !tally.allGood() || !run_errors.empty() || !reports_ok;
+    for (const auto& s : info.stale_waivers) {
+        std::printf("%s\n", s.c_str());
+        log.note(s);
+    }
+    if (opt.fail_on_stale_waivers && !stale.empty()) {
+        std::printf("%zu stale waiver(s) and --fail-on-stale-waivers is set\n", stale.size());
+        bad = true;
+    }
     if (opt.fail_if_all_skipped && tally.passed == 0) {
         std::printf("no case passed and --fail-if-all-skipped is set\n");
         bad = true;

@@ -127,7 +127,9 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
             }
     // cases each step selects or drops
     size_t positive = 0, negative = 0, not_quick = 0, untagged = 0, extended = 0, huge = 0;
+    const std::set<std::string> names(request.names.begin(), request.names.end());
     for (const auto& c : all) {
+        if (!names.empty() && !names.count(c.name)) continue;
         bool in = request.positive.empty() ||
                   std::any_of(request.positive.begin(), request.positive.end(),
                               [&](const Pattern& p) { return patternSelects(p.text, c.name); });
@@ -147,7 +149,7 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
             ++untagged;
             continue;
         }
-        if (!request.extended && hasTag(c, "extended")) {
+        if (!request.extended && names.empty() && hasTag(c, "extended")) {
             ++extended;
             continue;
         }

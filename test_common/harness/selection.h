@@ -40,6 +40,9 @@ struct SelectionRequest {
     bool extended = false;          // include cases tagged "extended"
     bool huge = false;              // include cases tagged "huge"
     std::vector<std::string> tags;  // --tag: only cases with any of them (empty: no tag filter)
+    // --rerun-failed: only these exact names (empty: no such filter); an earlier run ran them, so the
+    // extended tag does not drop them.
+    std::vector<std::string> names;
     unsigned shard_index = 0, shard_count = 1;
 };
 

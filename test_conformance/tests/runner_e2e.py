@@ -741,6 +741,184 @@ def check_refdev_corrupt_module(runner, build, tmp):
     expect(rc == 1, "internal errors exit 1\n" + describe(rc, out, err))
 
 
+WAIVER_FAULT = "shuffle_up_off_by_one"
+WAIVER_SUBSET = "subgroups.shuffle_up.i32.v1.sg16.*.wg_one.*"
+TRACKER = "https://tracker.example/refdev/1"
+
+
+def waiver_fault_run_or_skip(runner, build, tmp, args):
+    """The subset with the planted fault: exit 1, and the names of the selected and of the failing cases."""
+    if not reference_icd(build):
+        print("skipped: no reference device ICD in %s/icd" % build)
+        sys.exit(SKIP)
+    js = os.path.join(tmp, "fault.json")
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--json=" + js] + args, {"REFDEV_FAULTS": WAIVER_FAULT})
+    if "unknown fault" in err or (rc == 2 and "matches no case" in err):
+        print("skipped: no fault %s or no case %s\n%s" % (WAIVER_FAULT, WAIVER_SUBSET, describe(rc, out, err)))
+        sys.exit(SKIP)
+    expect(rc == 1, "planted fault: exit 1\n" + describe(rc, out, err))
+    doc = load_json_report(js, "fault run")
+    names = [c["name"] for c in doc["cases"]]
+    failed = [c["name"] for c in doc["cases"] if c["status"] == "Fail"]
+    expect(failed and len(failed) < len(names), "the fault should fail some but not all cases: %s" % doc["cases"])
+    return js, names, failed
+
+
+def covering_patterns(names, failed):
+    """Patterns that select exactly the failing cases: a failing case's siblings as NAME_PREFIX.* when they all
+    failed, else the name itself."""
+    out = []
+    for name in failed:
+        prefix = name.rsplit(".", 1)[0]
+        siblings = [n for n in names if n.startswith(prefix + ".")]
+        pattern = prefix + ".*" if all(n in failed for n in siblings) else name
+        if pattern not in out:
+            out.append(pattern)
+    return out
+
+
+def write_waivers(path, entries):
+    with open(path, "w") as f:
+        f.write('{\n  "waivers": [\n')
+        f.write(",\n".join("    " + json.dumps(e) for e in entries))
+        f.write("\n  ]\n}\n")
+
+
+def check_refdev_waivers(runner, build, tmp):
+    """A planted fault fails cases (exit 1); a waiver file covering exactly them makes them Waived in the console,
+    JSON and JUnit (exit 0); without the fault the waiver is stale (exit 0, or 1 with --fail-on-stale-waivers);
+    an entry for another device is neither applied nor stale; an entry matching no selected case is stale."""
+    _, names, failed = waiver_fault_run_or_skip(runner, build, tmp, [])
+    patterns = covering_patterns(names, failed)
+    expect(any("*" in p for p in patterns), "the waiver should use patterns: %s" % patterns)
+    waivers = os.path.join(tmp, "waivers.json")
+    write_waivers(waivers, [
+        {"cases": patterns, "device": {"platform": "*", "driver_version": {"min": "0.0"}},
+         "tracker": TRACKER, "reason": "planted " + WAIVER_FAULT},
+        {"cases": ["subgroups"], "device": {"name": "No Such GPU*"}, "tracker": "https://other.example/2",
+         "reason": "another device's bug: neither applied nor stale here"}])
+    js, xml_path = os.path.join(tmp, "waived.json"), os.path.join(tmp, "waived.xml")
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + waivers, "--json=" + js, "--junit=" + xml_path],
+                       {"REFDEV_FAULTS": WAIVER_FAULT})
+    expect(rc == 0, "fault + waiver: exit 0\n" + describe(rc, out, err))
+    for name in failed:
+        expect("[ WAIVED ] " + name + " " in out, "console line for %s\n%s" % (name, out))
+    expect("waived: %s (Fail): planted" % TRACKER in out, "console names the tracker\n" + out)
+    expect(re.search(r"\b%d waived\b" % len(failed), out), "summary counts the waived cases\n" + out)
+    expect("no longer needed" not in out and "matches no selected case" not in out, "nothing stale\n" + out)
+    doc = load_json_report(js, "waived run")
+    by_name = {c["name"]: c for c in doc["cases"]}
+    for name in names:
+        c = by_name[name]
+        if name in failed:
+            expect(c["status"] == "Waived" and c["original_status"] == "Fail" and c["message"] and
+                   c["waiver"] == {"tracker": TRACKER, "reason": "planted " + WAIVER_FAULT}, "JSON: %s" % c)
+        else:
+            expect(c["status"] == "Pass" and "waiver" not in c, "JSON: %s" % c)
+    expect(doc["waivers"] == {"files": [waivers], "stale": []}, "JSON waivers: %s" % doc.get("waivers"))
+    ju = load_junit_report(xml_path, "waived run")
+    skipped = {tc.getAttribute("name"): tc.getElementsByTagName("skipped")[0].getAttribute("message")
+               for tc in ju.getElementsByTagName("testcase") if tc.getElementsByTagName("skipped")}
+    expect(sorted(skipped) == sorted(failed), "JUnit skipped: %s" % sorted(skipped))
+    expect(all(m.startswith("waived: %s (Fail): " % TRACKER) for m in skipped.values()), "JUnit: %s" % skipped)
+    expect(not ju.getElementsByTagName("failure"), "JUnit has no failure")
+    # Without the fault every waived case passes: the waiver is stale.
+    js = os.path.join(tmp, "stale.json")
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + waivers, "--json=" + js])
+    expect(rc == 0, "stale waiver: exit 0\n" + describe(rc, out, err))
+    stale = ["waiver no longer needed: %s (%s)" % (name, TRACKER) for name in failed]
+    for line in stale:
+        expect(line in out.splitlines(), "console: %r\n%s" % (line, out))
+    expect(load_json_report(js, "stale run")["waivers"]["stale"] == stale, "JSON stale list")
+    expect("other.example" not in out, "the other device's entry is not stale here\n" + out)
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + waivers, "--fail-on-stale-waivers"])
+    expect(rc == 1 and "--fail-on-stale-waivers" in out, "--fail-on-stale-waivers: exit 1\n" + describe(rc, out, err))
+    # An entry that matches no selected case is stale too; with the fault its case is still waived.
+    unused = os.path.join(tmp, "unused.json")
+    write_waivers(unused, [{"cases": [failed[0]], "tracker": TRACKER, "reason": "r"},
+                           {"cases": ["subgroups.shuffle_down"], "tracker": "https://tracker.example/9",
+                            "reason": "r"}])
+    rc, out, err = run(runner, [failed[0], "--waiver-file=" + unused], {"REFDEV_FAULTS": WAIVER_FAULT})
+    expect(rc == 0 and "[ WAIVED ] " + failed[0] in out, "waived single case\n" + describe(rc, out, err))
+    line = "waiver matches no selected case: %s:4 (https://tracker.example/9)" % unused
+    expect(line in out.splitlines(), "unmatched entry: %r\n%s" % (line, out))
+    rc, out, err = run(runner, [failed[0], "--waiver-file=" + unused, "--fail-on-stale-waivers"],
+                       {"REFDEV_FAULTS": WAIVER_FAULT})
+    expect(rc == 1, "unmatched entry with --fail-on-stale-waivers: exit 1\n" + describe(rc, out, err))
+    # An InternalError is the harness's fault: never waived. Crash (--isolate) is waived like Fail.
+    rc, out, err = run(runner, [failed[0], "--waiver-file=" + unused, "--isolate"], {"REFDEV_FAULTS": "crash"})
+    expect(rc == 0 and "waived: %s (Crash)" % TRACKER in out, "waived crash\n" + describe(rc, out, err))
+
+
+def check_waiver_file_errors(runner, build, tmp):
+    """A malformed or unreadable waiver file is a usage error naming the file and the line; nothing runs."""
+    extra = assets_args(build, tmp)
+    good = '    {"cases": ["a"], "tracker": "t", "reason": "r"},\n'
+    bad = [
+        ('{\n  "waivers": [\n' + good + '    {"cases": ["a"] "tracker": "t"}\n  ]\n}\n', ":4:", "not valid JSON"),
+        ('{\n  "waivers": [\n' + good + '    {"cases": ["a"], "tracker": "t", "reason": "r", "owner": "me"}\n  ]\n}\n',
+         ":4:", 'unknown key "owner"'),
+        ('{\n  "waivers": [\n' + good + good + '    {"cases": ["a"], "reason": "r"}\n  ]\n}\n', ":5:",
+         'lacks "tracker"'),
+        ('{\n  "waivers": [\n' + good + '    {"cases": ["Sub groups.*"], "tracker": "t", "reason": "r"}\n  ]\n}\n',
+         ":4:", "bad case pattern"),
+        ('{\n  "waivers": [\n\n' + '    {"cases": ["a"], "tracker": "t", "reason": "r",\n'
+         '     "device": {"driver_version": {"max": "1.2.x"}}}\n  ]\n}\n', ":4:", "dotted version"),
+    ]
+    for i, (text, line, words) in enumerate(bad):
+        path = os.path.join(tmp, "bad%d.json" % i)
+        with open(path, "w") as f:
+            f.write(text)
+        usage_error(runner, extra + ["--list", "--waiver-file=" + path], ["--waiver-file", path + line, words])
+    usage_error(runner, extra + ["--list", "--waiver-file=" + os.path.join(tmp, "missing.json")],
+                ["cannot read", "missing.json"])
+    usage_error(runner, extra + ["--list", "--waiver-file=" + tmp], ["is a directory"])
+    # The documented example stays a valid waiver file.
+    example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "waivers.example.json")
+    rc, out, err = run(runner, extra + ["--list", "--waiver-file=" + example])
+    expect(rc == 0, "docs/waivers.example.json should parse\n" + describe(rc, out, err))
+
+
+def check_refdev_rerun_failed(runner, build, tmp):
+    """--rerun-failed=REPORT runs exactly the cases REPORT did not pass (and those it did not run), with its seed;
+    a report that is not a runner report, has nothing to rerun or names cases that no longer exist is a usage
+    error."""
+    js, names, failed = waiver_fault_run_or_skip(runner, build, tmp, ["--seed=9"])
+    again = os.path.join(tmp, "again.json")
+    rc, out, err = run(runner, ["--rerun-failed=" + js, "--json=" + again, "--platform=0"],
+                       {"REFDEV_FAULTS": WAIVER_FAULT})
+    expect(rc == 1, "rerun with the fault: exit 1\n" + describe(rc, out, err))
+    doc = load_json_report(again, "rerun")
+    expect(sorted(c["name"] for c in doc["cases"]) == sorted(failed), "reran exactly the failures: %s" % doc["cases"])
+    expect(all(c["status"] == "Fail" for c in doc["cases"]) and doc["seed"] == 9, "same outcome and seed")
+    # Not-run cases are rerun too; without the fault everything passes.
+    earlier = load_json_report(js, "fault run")
+    passed = [n for n in names if n not in failed]
+    earlier["not_run"] = [passed[0]]
+    with_not_run = os.path.join(tmp, "with_not_run.json")
+    with open(with_not_run, "w") as f:
+        json.dump(earlier, f)
+    rc, out, err = run(runner, ["--rerun-failed=" + with_not_run, "--json=" + again])
+    expect(rc == 0, "rerun without the fault: exit 0\n" + describe(rc, out, err))
+    expect(sorted(c["name"] for c in load_json_report(again, "rerun")["cases"]) == sorted(failed + [passed[0]]),
+           "the not-run case is rerun too")
+    # Usage errors.
+    usage_error(runner, ["--rerun-failed=" + js, WAIVER_SUBSET], ["--rerun-failed selects the cases itself"])
+    clean = os.path.join(tmp, "clean.json")
+    rc, out, err = run(runner, [passed[0], "--json=" + clean])
+    usage_error(runner, ["--rerun-failed=" + clean], ["nothing to rerun", clean])
+    not_report = os.path.join(tmp, "not_report.json")
+    with open(not_report, "w") as f:
+        json.dump({"waivers": []}, f)
+    usage_error(runner, ["--rerun-failed=" + not_report], ["not a spirv_intel_cts --json report"])
+    gone = dict(earlier, not_run=["subgroups.no_such_case.a", "subgroups.no_such_case.b"])
+    gone_path = os.path.join(tmp, "gone.json")
+    with open(gone_path, "w") as f:
+        json.dump(gone, f)
+    usage_error(runner, ["--rerun-failed=" + gone_path],
+                ["2 case(s)", "no longer exist", "subgroups.no_such_case.a, subgroups.no_such_case.b"])
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 

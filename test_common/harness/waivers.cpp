@@ -1,0 +1,281 @@
+#include "test_common/harness/waivers.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "test_common/harness/selection.h"
+
+namespace cts {
+namespace {
+
+size_t lineAt(const std::string& text, size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+}
+
+// Byte offsets where the elements of the array under the top-level object's keys start, in order. nlohmann
+// keeps no positions, so this small scan (of text nlohmann has already accepted) lets a semantic error name
+// the line of its entry. Depth counts the open containers: 1 inside the top object, 2 inside its array.
+std::vector<size_t> entryOffsets(const std::string& text) {
+    std::vector<size_t> out;
+    int depth = 0;
+    bool in_string = false, want_element = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+        if (want_element && depth == 2 && c != ']') out.push_back(i);
+        want_element = false;
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+            want_element = depth == 2 && c == '[';
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == ',' && depth == 2) {
+            want_element = true;
+        }
+    }
+    return out;
+}
+
+// A case pattern can only match names the manifest allows (lowercase letters, digits, '_', '.') plus the
+// wildcards; anything else (a space, a ':' of a --filter list, an upper-case letter) is a typo.
+bool isValidCasePattern(const std::string& p) {
+    if (p.empty()) return false;
+    for (char c : p)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '*' ||
+              c == '?'))
+            return false;
+    return true;
+}
+
+bool parseVendorId(const nlohmann::json& v, uint32_t& out) {
+    if (v.is_number_unsigned()) {
+        uint64_t n = v.get<uint64_t>();
+        if (n > 0xffffffffu) return false;
+        out = static_cast<uint32_t>(n);
+        return true;
+    }
+    if (!v.is_string()) return false;
+    std::string s = v.get<std::string>();
+    if (s.size() < 3 || s.size() > 10 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return false;
+    for (size_t i = 2; i < s.size(); ++i)
+        if (!std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+    out = static_cast<uint32_t>(std::strtoul(s.c_str() + 2, nullptr, 16));
+    return true;
+}
+
+// Fills `w` from one entry; returns "" or what is wrong.
+std::string readEntry(const nlohmann::json& e, Waiver& w) {
+    if (!e.is_object()) return "a waiver entry is not an object";
+    for (const auto& [key, value] : e.items())
+        if (key != "cases" && key != "device" && key != "tracker" && key != "reason")
+            return "unknown key \"" + key + "\" in a waiver entry (known: cases, device, tracker, reason)";
+    for (const char* key : {"cases", "tracker", "reason"})
+        if (!e.contains(key)) return std::string("waiver entry lacks \"") + key + "\"";
+    const auto& cases = e["cases"];
+    if (!cases.is_array() || cases.empty()) return "\"cases\" must be a non-empty array of case patterns";
+    for (const auto& c : cases) {
+        if (!c.is_string()) return "\"cases\" holds a non-string";
+        std::string p = c.get<std::string>();
+        if (!isValidCasePattern(p))
+            return "bad case pattern \"" + p + "\" (lowercase case names with * and ?)";
+        w.cases.push_back(p);
+    }
+    for (const char* key : {"tracker", "reason"}) {
+        if (!e[key].is_string() || e[key].get<std::string>().empty())
+            return std::string("\"") + key + "\" must be a non-empty string";
+    }
+    w.tracker = e["tracker"].get<std::string>();
+    w.reason = e["reason"].get<std::string>();
+    if (!e.contains("device")) return "";
+    const auto& d = e["device"];
+    if (!d.is_object()) return "\"device\" must be an object";
+    for (const auto& [key, value] : d.items()) {
+        if (key == "platform" || key == "name") {
+            if (!value.is_string() || value.get<std::string>().empty())
+                return "\"device\": \"" + key + "\" must be a non-empty pattern";
+            (key == "platform" ? w.platform : w.name) = value.get<std::string>();
+        } else if (key == "driver_version") {
+            if (!value.is_object() || value.empty())
+                return "\"device\": \"driver_version\" must be an object with \"min\" and/or \"max\"";
+            for (const auto& [bound, v] : value.items()) {
+                std::vector<uint64_t> numbers;
+                if (bound != "min" && bound != "max")
+                    return "\"driver_version\": unknown key \"" + bound + "\" (known: min, max)";
+                if (!v.is_string() || !parseDottedVersion(v.get<std::string>(), numbers))
+                    return "\"driver_version\": \"" + bound + "\" must be a dotted version such as \"1.2.3\"";
+                (bound == "min" ? w.driver_min : w.driver_max) = v.get<std::string>();
+            }
+        } else if (key == "vendor_id") {
+            if (!parseVendorId(value, w.vendor_id))
+                return "\"device\": \"vendor_id\" must be a number such as 32902 or a hex string such as "
+                       "\"0x8086\"";
+            w.has_vendor_id = true;
+        } else {
+            return "unknown key \"" + key +
+                   "\" in \"device\" (known: platform, name, driver_version, vendor_id)";
+        }
+    }
+    if (!w.driver_min.empty() && !w.driver_max.empty()) {
+        std::vector<uint64_t> lo, hi;
+        parseDottedVersion(w.driver_min, lo);
+        parseDottedVersion(w.driver_max, hi);
+        if (compareVersions(lo, hi) > 0) return "\"driver_version\": \"min\" is above \"max\"";
+    }
+    return "";
+}
+
+}  // namespace
+
+bool parseDottedVersion(const std::string& text, std::vector<uint64_t>& out) {
+    out.clear();
+    size_t pos = 0;
+    while (true) {
+        size_t end = pos;
+        while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+        if (end == pos || end - pos > 18) return false;
+        out.push_back(std::strtoull(text.substr(pos, end - pos).c_str(), nullptr, 10));
+        if (end == text.size()) return true;
+        if (text[end] != '.') return false;
+        pos = end + 1;
+    }
+}
+
+bool driverVersionNumbers(const std::string& text, std::vector<uint64_t>& out) {
+    size_t b = 0;
+    while (b < text.size() && !std::isdigit(static_cast<unsigned char>(text[b]))) ++b;
+    if (b == text.size()) return false;
+    size_t e = b;
+    while (e < text.size() && (std::isdigit(static_cast<unsigned char>(text[e])) || text[e] == '.')) ++e;
+    std::string run = text.substr(b, e - b);
+    while (!run.empty() && run.back() == '.') run.pop_back();
+    return parseDottedVersion(run, out);
+}
+
+int compareVersions(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+        uint64_t x = i < a.size() ? a[i] : 0, y = i < b.size() ? b[i] : 0;
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+std::string parseWaivers(const std::string& text, const std::string& file, std::vector<Waiver>& out) {
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        // e.byte is the 1-based offset of the byte where parsing failed.
+        size_t line = lineAt(text, e.byte == 0 ? 0 : e.byte - 1);
+        std::string what = e.what();
+        size_t colon = what.find("syntax error");
+        return file + ":" + std::to_string(line) +
+               ": not valid JSON: " + (colon == std::string::npos ? what : what.substr(colon));
+    }
+    if (!doc.is_object() || !doc.contains("waivers"))
+        return file + ":1: expected an object {\"waivers\": [...]}";
+    for (const auto& [key, value] : doc.items())
+        if (key != "waivers") return file + ":1: unknown top-level key \"" + key + "\" (known: waivers)";
+    if (!doc["waivers"].is_array()) return file + ":1: \"waivers\" must be an array of entries";
+    std::vector<size_t> offsets = entryOffsets(text);
+    std::vector<Waiver> entries;
+    for (size_t i = 0; i < doc["waivers"].size(); ++i) {
+        Waiver w;
+        size_t line = i < offsets.size() ? lineAt(text, offsets[i]) : 1;
+        w.source = file + ":" + std::to_string(line);
+        std::string err = readEntry(doc["waivers"][i], w);
+        if (!err.empty()) return w.source + ": " + err;
+        entries.push_back(std::move(w));
+    }
+    out.insert(out.end(), entries.begin(), entries.end());
+    return "";
+}
+
+std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out) {
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) return "cannot read " + path + ": " + std::strerror(errno);
+    if (S_ISDIR(st.st_mode)) return "cannot read " + path + ": is a directory";
+    std::ifstream in(path);
+    if (!in) return "cannot read " + path + ": " + std::strerror(errno);
+    std::stringstream text;
+    text << in.rdbuf();
+    return parseWaivers(text.str(), path, out);
+}
+
+bool waiverAppliesTo(const Waiver& w, const WaiverDevice& d) {
+    if (!w.platform.empty() && !globMatch(w.platform, d.platform)) return false;
+    if (!w.name.empty() && !globMatch(w.name, d.name)) return false;
+    if (w.has_vendor_id && w.vendor_id != d.vendor_id) return false;
+    if (w.driver_min.empty() && w.driver_max.empty()) return true;
+    std::vector<uint64_t> have, bound;
+    if (!driverVersionNumbers(d.driver_version, have)) return false;
+    if (!w.driver_min.empty() && parseDottedVersion(w.driver_min, bound) && compareVersions(have, bound) < 0)
+        return false;
+    if (!w.driver_max.empty() && parseDottedVersion(w.driver_max, bound) && compareVersions(have, bound) > 0)
+        return false;
+    return true;
+}
+
+const Waiver* findWaiver(const std::vector<Waiver>& waivers, const std::string& case_name) {
+    for (const auto& w : waivers)
+        for (const auto& p : w.cases)
+            if (patternSelects(p, case_name)) return &w;
+    return nullptr;
+}
+
+bool waivable(Status status) {
+    return status == Status::Fail || status == Status::Crash || status == Status::Timeout;
+}
+
+void applyWaivers(const std::vector<Waiver>& waivers, CaseResult& r) {
+    if (!waivable(r.status)) return;
+    const Waiver* w = findWaiver(waivers, r.name);
+    if (!w) return;
+    r.waived_status = r.status;
+    r.status = Status::Waived;
+    r.waiver_tracker = w->tracker;
+    r.waiver_reason = w->reason;
+}
+
+std::vector<StaleWaiver> staleWaivers(const std::vector<Waiver>& waivers,
+                                      const std::vector<std::string>& selected,
+                                      const std::vector<CaseResult>& results) {
+    std::vector<StaleWaiver> out;
+    for (const auto& r : results) {
+        if (r.status != Status::Pass) continue;
+        if (const Waiver* w = findWaiver(waivers, r.name)) out.push_back({w->source, w->tracker, r.name});
+    }
+    for (const auto& w : waivers) {
+        bool used = std::any_of(selected.begin(), selected.end(), [&](const std::string& name) {
+            return std::any_of(w.cases.begin(), w.cases.end(),
+                               [&](const std::string& p) { return patternSelects(p, name); });
+        });
+        if (!used) out.push_back({w.source, w.tracker, ""});
+    }
+    return out;
+}
+
+std::string staleText(const StaleWaiver& s) {
+    if (!s.case_name.empty()) return "waiver no longer needed: " + s.case_name + " (" + s.tracker + ")";
+    return "waiver matches no selected case: " + s.source + " (" + s.tracker + ")";
+}
+
+}  // namespace cts

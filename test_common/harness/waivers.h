@@ -1,0 +1,68 @@
+// Waivers (--waiver-file): known driver failures that still run but do not fail the run. A waived Fail,
+// Crash or Timeout is recorded as Waived with its tracker; a waived case that passes, or a waiver entry that
+// matches no selected case, is stale. The file format is in docs/user_guide.md ("Known failures: waivers").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "test_common/harness/report.h"
+
+namespace cts {
+
+struct Waiver {
+    std::vector<std::string> cases;  // the runner's patterns (* and ?, a dotted prefix selects its subtree)
+    // Device conditions; an empty string / has_vendor_id = false is no condition.
+    std::string platform, name;          // patterns (* and ?) on CL_PLATFORM_NAME, CL_DEVICE_NAME
+    std::string driver_min, driver_max;  // inclusive bounds on CL_DRIVER_VERSION, dotted numbers
+    bool has_vendor_id = false;
+    uint32_t vendor_id = 0;
+    std::string tracker, reason;
+    std::string source;  // "FILE:LINE" where the entry starts
+};
+
+// The identity of the device under test, as far as waivers look at it.
+struct WaiverDevice {
+    std::string platform, name, driver_version;
+    uint32_t vendor_id = 0;
+};
+
+// Parses a waiver file's text: {"waivers": [{"cases": [...], "device": {...}, "tracker": "...", "reason":
+// "..."}, ...]}. Returns "" on success, else "FILE:LINE: what is wrong" (the line of a JSON syntax error, or
+// where the offending entry starts).
+std::string parseWaivers(const std::string& text, const std::string& file, std::vector<Waiver>& out);
+// Reads and parses a file; an unreadable file or a directory is an error too.
+std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out);
+
+// Dotted numeric versions ("31.0.101", "1.2"): true and the numbers when `text` is one.
+bool parseDottedVersion(const std::string& text, std::vector<uint64_t>& out);
+// The first dotted number in a driver's version string ("1.0.0 (refdev)" -> 1.0.0); false when there is none.
+bool driverVersionNumbers(const std::string& text, std::vector<uint64_t>& out);
+// -1, 0 or 1; missing components count as 0 (1.2 == 1.2.0).
+int compareVersions(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b);
+
+// Whether the entry's device conditions hold. A driver bound on a driver version without a number fails.
+bool waiverAppliesTo(const Waiver& waiver, const WaiverDevice& device);
+// The first entry whose patterns select the case, or null.
+const Waiver* findWaiver(const std::vector<Waiver>& waivers, const std::string& case_name);
+
+// Fail, Crash and Timeout are waivable; InternalError is the harness's fault and never is.
+bool waivable(Status status);
+// Turns a waivable result of a case an entry selects into Waived (keeping the original status and message).
+void applyWaivers(const std::vector<Waiver>& waivers, CaseResult& result);
+
+struct StaleWaiver {
+    std::string source, tracker;
+    std::string case_name;  // the waived case that passed; "" for an entry that matched no selected case
+};
+
+// Stale waivers of a run: each waived case that passed, then each entry whose patterns select none of
+// `selected`. `waivers` holds only the entries for this device.
+std::vector<StaleWaiver> staleWaivers(const std::vector<Waiver>& waivers,
+                                      const std::vector<std::string>& selected,
+                                      const std::vector<CaseResult>& results);
+// "waiver no longer needed: CASE (TRACKER)" or "waiver matches no selected case: FILE:LINE (TRACKER)".
+std::string staleText(const StaleWaiver& stale);
+
+}  // namespace cts

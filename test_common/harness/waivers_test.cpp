@@ -1,0 +1,237 @@
+#include "test_common/harness/waivers.h"
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace cts {
+namespace {
+
+const char* const kFile = R"({
+  "waivers": [
+    {
+      "cases": ["subgroups.shuffle_up.*.delta_1.*", "2d_block_io.load.e1"],
+      "device": {"platform": "Intel*", "name": "*Max*", "driver_version": {"min": "1.2", "max": "1.4.10"},
+                 "vendor_id": "0x8086"},
+      "tracker": "https://tracker.example/1",
+      "reason": "off by one"
+    },
+    {"cases": ["media_block_io.*"], "tracker": "https://tracker.example/2", "reason": "any device"}
+  ]
+}
+)";
+
+std::string parse(const std::string& text, std::vector<Waiver>& out) {
+    return parseWaivers(text, "w.json", out);
+}
+
+WaiverDevice intelMax(const std::string& driver) {
+    return {"Intel(R) OpenCL Graphics", "Intel(R) Data Center GPU Max 1100", driver, 0x8086};
+}
+
+TEST(Waivers, ParsesEveryFieldAndRecordsWhereEachEntryStarts) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(kFile, w), "");
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_EQ(w[0].cases.size(), 2u);
+    EXPECT_EQ(w[0].platform, "Intel*");
+    EXPECT_EQ(w[0].driver_min, "1.2");
+    EXPECT_EQ(w[0].driver_max, "1.4.10");
+    EXPECT_TRUE(w[0].has_vendor_id);
+    EXPECT_EQ(w[0].vendor_id, 0x8086u);
+    EXPECT_EQ(w[0].tracker, "https://tracker.example/1");
+    EXPECT_EQ(w[0].source, "w.json:3");
+    EXPECT_EQ(w[1].source, "w.json:10");
+    EXPECT_FALSE(w[1].has_vendor_id);
+}
+
+TEST(Waivers, DecimalVendorIdAndEmptyList) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(R"({"waivers": [{"cases": ["a"], "device": {"vendor_id": 32902}, "tracker": "t",
+                      "reason": "r"}]})",
+                    w),
+              "");
+    EXPECT_EQ(w[0].vendor_id, 32902u);
+    std::vector<Waiver> none;
+    EXPECT_EQ(parse(R"({"waivers": []})", none), "");
+    EXPECT_TRUE(none.empty());
+}
+
+// Each malformed file names the line: of the JSON syntax error, else of the entry at fault.
+TEST(Waivers, MalformedFilesNameTheLine) {
+    struct Bad {
+        std::string text, want;
+    };
+    const std::string head =
+        "{\n  \"waivers\": [\n    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\"},\n";
+    const Bad bad[] = {
+        {"{\n  \"waivers\": [\n    {\"cases\": [\"a\"],, }\n  ]\n}\n", "w.json:3: not valid JSON"},
+        {head + "    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\", \"owner\": \"x\"}\n  ]\n}\n",
+         "w.json:4: unknown key \"owner\""},
+        {head + "    {\"cases\": [\"a\"], \"reason\": \"r\"}\n  ]\n}\n",
+         "w.json:4: waiver entry lacks \"tracker\""},
+        {head + "    {\"tracker\": \"t\", \"reason\": \"r\"}\n  ]\n}\n",
+         "w.json:4: waiver entry lacks \"cases\""},
+        {head + "    {\"cases\": [\"a\"], \"tracker\": \"t\"}\n  ]\n}\n",
+         "w.json:4: waiver entry lacks \"reason\""},
+        {head + "    {\"cases\": [\"Sub groups\"], \"tracker\": \"t\", \"reason\": \"r\"}\n  ]\n}\n",
+         "w.json:4: bad case pattern"},
+        {head + "    {\"cases\": [], \"tracker\": \"t\", \"reason\": \"r\"}\n  ]\n}\n",
+         "w.json:4: \"cases\" must"},
+        {head + "\n    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\",\n     \"device\": " +
+             "{\"driver_version\": {\"min\": \"1.x\"}}}\n  ]\n}\n",
+         "w.json:5: \"driver_version\": \"min\" must be a dotted version"},
+        {head +
+             "    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\", \"device\": "
+             "{\"driver_version\": " +
+             "{\"min\": \"2\", \"max\": \"1.9\"}}}\n  ]\n}\n",
+         "w.json:4: \"driver_version\": \"min\" is above \"max\""},
+        {head + "    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\", \"device\": {\"gpu\": "
+                "\"x\"}}\n  ]\n}\n",
+         "w.json:4: unknown key \"gpu\" in \"device\""},
+        {head +
+             "    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\", \"device\": {\"vendor_id\": "
+             "\"8086\"}}" +
+             "\n  ]\n}\n",
+         "w.json:4: \"device\": \"vendor_id\" must be"},
+        {"[]", "w.json:1: expected an object"},
+        {"{\"waivers\": [], \"extra\": 1}", "w.json:1: unknown top-level key \"extra\""},
+    };
+    for (const auto& b : bad) {
+        std::vector<Waiver> w;
+        std::string err = parse(b.text, w);
+        EXPECT_EQ(err.rfind(b.want, 0), 0u) << "got: " << err << "\nfor:\n" << b.text;
+        EXPECT_TRUE(w.empty());
+    }
+}
+
+TEST(Waivers, UnreadableFilesAreErrors) {
+    std::vector<Waiver> w;
+    EXPECT_NE(readWaiverFile("/nonexistent/w.json", w).find("cannot read /nonexistent/w.json"),
+              std::string::npos);
+    EXPECT_NE(readWaiverFile("/tmp", w).find("is a directory"), std::string::npos);
+}
+
+TEST(Waivers, DottedVersions) {
+    std::vector<uint64_t> a, b;
+    ASSERT_TRUE(parseDottedVersion("1.2", a));
+    ASSERT_TRUE(parseDottedVersion("1.2.0", b));
+    EXPECT_EQ(compareVersions(a, b), 0);
+    ASSERT_TRUE(parseDottedVersion("1.10", b));
+    EXPECT_EQ(compareVersions(a, b), -1);  // numeric, not by characters
+    EXPECT_EQ(compareVersions(b, a), 1);
+    for (const char* bad : {"", "1.", ".1", "1..2", "v1", "1.2a", "1 .2"})
+        EXPECT_FALSE(parseDottedVersion(bad, a)) << bad;
+    ASSERT_TRUE(driverVersionNumbers("24.13.29138.7 (release)", a));
+    EXPECT_EQ(a, (std::vector<uint64_t>{24, 13, 29138, 7}));
+    ASSERT_TRUE(driverVersionNumbers("refdev 1.0.", a));
+    EXPECT_EQ(a, (std::vector<uint64_t>{1, 0}));
+    EXPECT_FALSE(driverVersionNumbers("unknown", a));
+}
+
+TEST(Waivers, DeviceConditions) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(kFile, w), "");
+    EXPECT_TRUE(waiverAppliesTo(w[0], intelMax("1.2")));     // min is inclusive
+    EXPECT_TRUE(waiverAppliesTo(w[0], intelMax("1.4.10")));  // max is inclusive
+    EXPECT_TRUE(waiverAppliesTo(w[0], intelMax("1.3.99999")));
+    EXPECT_FALSE(waiverAppliesTo(w[0], intelMax("1.1.9")));
+    EXPECT_FALSE(waiverAppliesTo(w[0], intelMax("1.4.11")));
+    EXPECT_FALSE(waiverAppliesTo(w[0], intelMax("no number")));  // a bound cannot hold
+    WaiverDevice other = intelMax("1.3");
+    other.vendor_id = 0x10de;
+    EXPECT_FALSE(waiverAppliesTo(w[0], other));
+    other = intelMax("1.3");
+    other.name = "Intel(R) Arc(TM) A770";
+    EXPECT_FALSE(waiverAppliesTo(w[0], other));
+    other = intelMax("1.3");
+    other.platform = "Portable Computing Language";
+    EXPECT_FALSE(waiverAppliesTo(w[0], other));
+    EXPECT_TRUE(waiverAppliesTo(w[1], {"", "", "", 0}));  // no condition: every device
+}
+
+TEST(Waivers, OnlyFailCrashAndTimeoutOfCoveredCasesAreWaived) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(kFile, w), "");
+    const std::string covered = "subgroups.shuffle_up.i32.v1.sg16.delta_1.wg_one.cf_all";
+    for (Status s : {Status::Fail, Status::Crash, Status::Timeout}) {
+        CaseResult r{covered, s, "wrong", 1, 2};
+        applyWaivers(w, r);
+        EXPECT_EQ(r.status, Status::Waived);
+        EXPECT_EQ(r.waived_status, s);
+        EXPECT_EQ(r.message, "wrong");
+        EXPECT_EQ(r.waiver_tracker, "https://tracker.example/1");
+        EXPECT_EQ(r.waiver_reason, "off by one");
+    }
+    for (Status s : {Status::Pass, Status::NotSupported, Status::InternalError}) {
+        CaseResult r{covered, s, "", 1, 2};
+        applyWaivers(w, r);
+        EXPECT_EQ(r.status, s);
+    }
+    CaseResult subtree{"2d_block_io.load.e1.w16.h8.c1", Status::Fail, "", 0,
+                       0};  // a prefix selects its subtree
+    applyWaivers(w, subtree);
+    EXPECT_EQ(subtree.status, Status::Waived);
+    for (const char* name :
+         {"subgroups.shuffle_up.i32.v1.sg16.delta_2.wg_one.cf_all", "2d_block_io.load.e10.w1"}) {
+        CaseResult r{name, Status::Fail, "", 0, 0};
+        applyWaivers(w, r);
+        EXPECT_EQ(r.status, Status::Fail) << name;
+    }
+}
+
+TEST(Waivers, StaleWhenACoveredCasePassesOrAnEntryMatchesNothingSelected) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(kFile, w), "");
+    std::vector<std::string> selected = {"subgroups.shuffle_up.i32.v1.sg16.delta_1.wg_one.cf_all",
+                                         "subgroups.shuffle_up.i32.v1.sg16.delta_1.wg_one.cf_some",
+                                         "subgroups.shuffle_up.i32.v1.sg16.delta_2.wg_one.cf_all"};
+    std::vector<CaseResult> results = {{selected[0], Status::Waived, "", 0, 0},
+                                       {selected[1], Status::Pass, "", 0, 0},
+                                       {selected[2], Status::Pass, "", 0, 0}};
+    auto stale = staleWaivers(w, selected, results);
+    ASSERT_EQ(stale.size(), 2u);
+    EXPECT_EQ(staleText(stale[0]),
+              "waiver no longer needed: " + selected[1] + " (https://tracker.example/1)");
+    EXPECT_EQ(staleText(stale[1]), "waiver matches no selected case: w.json:10 (https://tracker.example/2)");
+    results[1].status = Status::Waived;
+    selected.push_back("media_block_io.read.x");
+    EXPECT_TRUE(staleWaivers(w, selected, results).empty());
+}
+
+TEST(Waivers, ReportsCarryTheWaiver) {
+    RunInfo info;
+    info.waiver_files = {"w.json"};
+    info.stale_waivers = {"waiver no longer needed: a.b (T)"};
+    CaseResult r{"a.c", Status::Waived, "lane 3 <wrong>", 1, 2};
+    r.waived_status = Status::Crash;
+    r.waiver_tracker = "https://t/1";
+    r.waiver_reason = "known";
+    auto doc = nlohmann::json::parse(jsonReport(info, {r}));
+    EXPECT_EQ(doc["cases"][0]["status"], "Waived");
+    EXPECT_EQ(doc["cases"][0]["original_status"], "Crash");
+    EXPECT_EQ(doc["cases"][0]["message"], "lane 3 <wrong>");
+    EXPECT_EQ(doc["cases"][0]["waiver"]["tracker"], "https://t/1");
+    EXPECT_EQ(doc["cases"][0]["waiver"]["reason"], "known");
+    EXPECT_EQ(doc["results"]["a.c"], "fail");
+    EXPECT_EQ(doc["waivers"]["files"][0], "w.json");
+    EXPECT_EQ(doc["waivers"]["stale"][0], "waiver no longer needed: a.b (T)");
+    EXPECT_FALSE(nlohmann::json::parse(jsonReport(RunInfo{}, {r})).contains("waivers"));
+    std::string x = junitReport(info, {r});
+    EXPECT_NE(x.find("<skipped message=\"waived: https://t/1 (Crash): lane 3 &lt;wrong&gt;\"/>"),
+              std::string::npos)
+        << x;
+    EXPECT_NE(x.find("failures=\"0\" errors=\"0\" skipped=\"1\""), std::string::npos) << x;
+    Tally t;
+    t.add(Status::Waived);
+    EXPECT_TRUE(t.allGood());
+    EXPECT_EQ(t.summary(), "0 passed, 0 failed, 0 skipped, 1 waived");
+}
+
+}  // namespace
+}  // namespace cts
