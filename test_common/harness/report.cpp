@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/mismatch_json.h"
+
 namespace cts {
 
 void Tally::add(Status s) {
@@ -72,6 +74,7 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
                                 {"message", r.message},
                                 {"duration_ms", r.duration_ms},
                                 {"seed", r.seed}});
+        if (!r.picture.empty()) doc["cases"].back()["mismatches"] = pictureJson(r.picture);
     }
     doc["platform"] = info.platform;
     doc["device"] = info.device;

@@ -17,6 +17,7 @@ struct CaseResult {
     std::string message;
     double duration_ms = 0;
     uint64_t seed = 0;
+    MismatchPicture picture{};  // written as "mismatches" when not empty
 };
 
 struct RunInfo {
