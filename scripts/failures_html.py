@@ -2,8 +2,8 @@
 operation (the first two name levels) with counts, each group collapsed (<details>), each case with its message
 and, when the runner recorded one ("mismatches" in the case's JSON entry), its mismatch picture in an entry of
 its own: every grid (a 2D block, a media region, an MMA Result or GEMM D matrix, a sub-group's lanes x
-components) as a compact table with the mismatching cells marked (colour and a symbol) and "row r column c:
-expected 0x.. actual 0x.." on hover. Plain HTML and CSS, no script, so the page stays self-contained.
+components) as a compact table with the mismatching cells marked (colour and a symbol: the "marked" runs of
+positions and the "cells" with values) and "row r column c: expected 0x.. actual 0x.." on hover. Plain HTML and CSS, no script, so the page stays self-contained.
 
 A large grid (a whole surface) is drawn as a window of at most MAX_SIDE rows and columns around the first
 marked cells, and says which part it shows.
@@ -14,6 +14,7 @@ import re
 
 MAX_SIDE = 64  # rows or columns drawn per grid at most
 MARK = "\u2716"  # the symbol in a mismatching cell, so the mark does not rely on colour alone
+MAX_PICTURES = 20  # cases per operation whose pictures are drawn: a page of a thousand failures stays loadable
 
 CSS = """
 details.fgroup, details.fop { margin: 0.3em 0; } details.fop { margin-left: 1.2em; }
@@ -23,7 +24,7 @@ table.pic { border-collapse: collapse; font-size: 0.65em; margin: 0.2em 0 0.6em;
 table.pic th, table.pic td { border: 1px solid #ccc; padding: 0; min-width: 1.4em; height: 1.4em;
   text-align: center; vertical-align: middle; line-height: 1.4em; }
 table.pic th { background: #f4f4f4; color: #555; font-weight: normal; }
-table.pic td.ok { background: #fafafa; }
+table.pic td { background: #fafafa; }
 table.pic td.mis { background: #d32f2f; color: #fff; font-weight: bold; }
 table.pic td.mis:hover { outline: 2px solid #000; }
 """
@@ -58,6 +59,8 @@ def grid_html(grid):
     for cell in grid.get("cells") or []:
         if isinstance(cell, dict) and _int(cell.get("row"), -1) >= 0 and _int(cell.get("col"), -1) >= 0:
             cells.setdefault((cell["row"], cell["col"]), cell)
+    for rc in _runs(grid.get("marked"), cols):
+        cells.setdefault(rc, None)  # a position without recorded values
     inside = {rc: c for rc, c in cells.items() if rc[0] < rows and rc[1] < cols}
     r0, nr = _window(rows, [r for r, _ in inside])
     c0, nc = _window(cols, [c for _, c in inside])
@@ -66,30 +69,50 @@ def grid_html(grid):
     note = "%s: %d x %d (%s x %s), %d mismatching cell(s)" % (
         str(grid.get("title", "grid")), rows, cols, row_axis, col_axis, count)
     if count > len(cells):
-        note += ", the first %d recorded" % len(cells)
+        note += ", the first %d drawn" % len(cells)
+    valued = sum(1 for c in cells.values() if c is not None)
+    if valued < len(cells):
+        note += "; values recorded for %d" % valued
     if (nr, nc) != (rows, cols):
         note += "; drawn: %s %d-%d, %s %d-%d" % (row_axis, r0, r0 + nr - 1, col_axis, c0, c0 + nc - 1)
     if len(shown) < len(cells):
         note += "; %d recorded cell(s) outside the drawing" % (len(cells) - len(shown))
     out = ['<p class="picnote">%s</p>' % e(note), '<table class="pic">',
            '<tr><th title="%s \\ %s"></th>%s</tr>' % (e(row_axis), e(col_axis), "".join(
-               '<th title="%s %d">%d</th>' % (e(col_axis), c, c) for c in range(c0, c0 + nc)))]
+               "<th>%d</th>" % c for c in range(c0, c0 + nc)))]
     for r in range(r0, r0 + nr):
         tds = []
         for c in range(c0, c0 + nc):
-            cell = shown.get((r, c))
-            if cell is None:
-                tds.append('<td class="ok"></td>')
-            else:
-                tds.append('<td class="mis" title="%s">%s</td>' % (e("%s %d %s %d: expected %s actual %s" % (
-                    row_axis, r, col_axis, c, cell.get("expected", "?"), cell.get("actual", "?"))), MARK))
-        out.append('<tr><th class="ax" title="%s %d">%d</th>%s</tr>' % (e(row_axis), r, r, "".join(tds)))
+            if (r, c) not in shown:
+                tds.append("<td></td>")  # the bulk of a page: kept minimal
+                continue
+            cell = shown[(r, c)]
+            what = "mismatch (values recorded for the first cells only)" if cell is None else \
+                "expected %s actual %s" % (cell.get("expected", "?"), cell.get("actual", "?"))
+            tds.append('<td class="mis" title="%s">%s</td>' % (
+                e("%s %d %s %d: %s" % (row_axis, r, col_axis, c, what)), MARK))
+        out.append("<tr><th>%d</th>%s</tr>" % (r, "".join(tds)))
     out.append("</table>")
     return "\n".join(out)
 
 
-def picture_html(case, open_=False):
-    """The case's mismatch picture as a collapsed entry; "" when the runner recorded none."""
+def _runs(text, cols):
+    """(row, col) of every position in "start+length,..." runs of row-major indices; none when malformed."""
+    out = []
+    if not isinstance(text, str) or not text or cols <= 0:
+        return out
+    try:
+        for run in text.split(","):
+            start, length = (int(x) for x in run.split("+"))
+            out += [divmod(i, cols) for i in range(start, start + min(length, 1 << 20))]
+    except ValueError:
+        return []
+    return out
+
+
+def picture_html(case, open_=False, spent=None):
+    """The case's mismatch picture as a collapsed entry; "" when the runner recorded none. spent=N: only the
+    counts, as the page's budget of N pictures for this operation is spent."""
     mism = case.get("mismatches")
     grids = mism.get("grids") if isinstance(mism, dict) else None
     if not isinstance(grids, list) or not grids:
@@ -98,6 +121,9 @@ def picture_html(case, open_=False):
     marked = sum(_int(g.get("count"), len(g.get("cells") or [])) for g in grids)
     summary = "mismatch picture: %d grid(s), %d cell(s) marked" % (len(grids), marked)
     omitted = _int(mism.get("omitted_cells"))
+    if spent is not None:
+        return '<p class="picnote">%s; not drawn: the page draws the first %d pictures of each operation ' \
+            '(results_html.py --max-pictures)</p>' % (html.escape(summary), spent)
     parts = [grid_html(g) for g in grids]
     if omitted:
         parts.append('<p class="picnote">%d more mismatching cell(s) in grids not recorded</p>' % omitted)
@@ -105,8 +131,9 @@ def picture_html(case, open_=False):
         " open" if open_ else "", html.escape(summary), "\n".join(parts))
 
 
-def failures_html(bad, open_failures=False):
-    """The grouped, collapsed list of the cases that did not pass (bad: case dicts, any order)."""
+def failures_html(bad, open_failures=False, max_pictures=MAX_PICTURES):
+    """The grouped, collapsed list of the cases that did not pass (bad: case dicts, any order); the pictures of
+    the first max_pictures cases of each operation are drawn, the others only counted."""
     e = html.escape
     groups = {}
     for c in bad:
@@ -124,9 +151,12 @@ def failures_html(bad, open_failures=False):
             out.append('<details class="fop"%s><summary>%s: %d (%s)</summary>' % (
                 opened, e(op), len(cases), e(_counts_text(cases))))
             out.append('<table class="fails"><tr><th>case</th><th>status</th><th>message</th></tr>')
-            out += ['<tr><td class="row">%s</td><td class="bad">%s</td><td><pre>%s</pre>%s</td></tr>' % (
-                e(c["name"]), e(c["status"]), e(c.get("message", "")), picture_html(c, open_failures))
-                for c in cases]
+            drawn = 0
+            for c in cases:
+                picture = picture_html(c, open_failures, None if drawn < max_pictures else max_pictures)
+                drawn += 1 if picture else 0
+                out.append('<tr><td class="row">%s</td><td class="bad">%s</td><td><pre>%s</pre>%s</td></tr>' % (
+                    e(c["name"]), e(c["status"]), e(c.get("message", "")), picture))
             out.append("</table></details>")
         out.append("</details>")
     return "\n".join(out)

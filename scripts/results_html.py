@@ -8,12 +8,13 @@ under its own word and colour (pass, fail, crash, timeout, error = InternalError
 an unknown status), the cell coloured red when any case did not pass (Fail, Crash, Timeout, InternalError),
 green when all passed, grey when none was supported. A table before the grids totals every group with one column
 per status. Wide grids scroll sideways in a box of their own, with the row names kept in view. Then it lists every case that neither passed nor was NotSupported, with its message and mismatch picture,
-grouped by group and operation and collapsed (failures_html.py; --open-failures expands them), and the
+grouped by group and operation and collapsed (failures_html.py; --open-failures expands them; the pictures of
+the first --max-pictures cases of each operation are drawn), and the
 NotSupported reasons with their counts. Several inputs are merged first with the rules of merge_results.py
 (same device and seed, no case twice). Bad input (missing file, not JSON, not a runner report) is one error
 line and exit 2.
 
-Usage: results_html.py report.json [more.json ...] -o summary.html [--title TEXT] [--open-failures]
+Usage: results_html.py report.json [more.json ...] -o summary.html [--title TEXT] [--open-failures] [--max-pictures N]
 """
 
 import argparse
@@ -168,7 +169,7 @@ def flag_text(doc, key):
     return "yes" if ("--" + key) in str(doc.get("cmd", "")).split() else "no (not recorded; absent from cmd)"
 
 
-def render(doc, cases, title, open_failures=False):
+def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MAX_PICTURES):
     e = html.escape
     totals = {}
     for c in cases:
@@ -203,9 +204,9 @@ def render(doc, cases, title, open_failures=False):
     for group in sorted(grids, key=natural_key):
         out.append(grid_html(group, grids[group]))
     bad = [c for c in cases if c["status"] not in ("Pass", "NotSupported")]
-    out.append("<h2>Cases that did not pass (%d)</h2>" % len(bad))
+    out.append('<h2 id="failures">Cases that did not pass (%d)</h2>' % len(bad))
     if bad:
-        out.append(failures_html.failures_html(bad, open_failures))
+        out.append(failures_html.failures_html(bad, open_failures, max_pictures))
     reasons = {}
     for c in cases:
         if c["status"] == "NotSupported":
@@ -228,13 +229,15 @@ def main(argv=None):
     ap.add_argument("--title", default="spirv_intel_cts results", help="page title")
     ap.add_argument("--open-failures", action="store_true",
                     help="expand the failure list and every mismatch picture (for printing or a screenshot)")
+    ap.add_argument("--max-pictures", type=int, default=failures_html.MAX_PICTURES, metavar="N",
+                    help="draw the mismatch pictures of the first N failing cases of each operation (default %(default)s)")
     args = ap.parse_args(argv)
     try:
         doc, cases = load_reports(args.reports)
     except merge_results.MergeError as err:
         print("results_html: error: %s" % err, file=sys.stderr)
         return 2
-    text = render(doc, cases, args.title, args.open_failures)
+    text = render(doc, cases, args.title, args.open_failures, args.max_pictures)
     try:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

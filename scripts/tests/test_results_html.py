@@ -346,10 +346,24 @@ class MismatchPictureTest(ReportFiles, unittest.TestCase):
         for cls, is_open in pics.details:
             kinds.setdefault(cls, []).append(is_open)
         self.assertEqual({k: len(v) for k, v in kinds.items()}, {"fgroup": 2, "fop": 2, "pic": 2})
+        self.assertNotIn("not drawn", text)
         self.assertFalse(any(o for _, o in pics.details))
         rc, text, err = self.run_tool(self.write("r.json", doc), "--open-failures")
         self.assertEqual(rc, 0, err)
         self.assertTrue(all(o for _, o in self.pictures(text).details))
+
+    def test_marked_positions_without_values_are_drawn_too(self):
+        doc = report([("matrix_multiply_accumulate.int8.x", "Fail", "m")])
+        # The runner keeps values for the first cells only; "marked" holds every position (row-major runs).
+        doc["cases"][0]["mismatches"] = {"grids": [dict(grid("D", 4, 8, [(0, 1, "0x1", "0x2")], count=11),
+                                                        marked="1+8,30+2")]}
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        marked = self.pictures(text).tables[0]["marked"]
+        self.assertEqual(sorted(marked), [(0, c) for c in range(1, 8)] + [(1, 0), (3, 6), (3, 7)])
+        self.assertEqual(marked[(0, 1)][1], "row 0 column 1: expected 0x1 actual 0x2")
+        self.assertEqual(marked[(3, 7)][1], "row 3 column 7: mismatch (values recorded for the first cells only)")
+        self.assertIn("11 mismatching cell(s), the first 10 drawn; values recorded for 1", text)
 
     def test_large_grid_is_drawn_as_a_window_around_the_marks(self):
         doc = report([("2d_block_io.store.e4.w8.h8.c1.x", "Fail", "m")])
@@ -363,7 +377,7 @@ class MismatchPictureTest(ReportFiles, unittest.TestCase):
         titles = sorted(t for _, t in table["marked"].values())
         self.assertEqual(titles, ["memory row 700 element 3000: expected 0x01 actual 0x02",
                                   "memory row 701 element 3001: expected 0x01 actual 0x03"])
-        self.assertIn("900 mismatching cell(s), the first 2 recorded", text)
+        self.assertIn("900 mismatching cell(s), the first 2 drawn", text)
         self.assertIn("drawn: memory row 698-761, element 2998-3061", text)
         self.assertIn("5 more mismatching cell(s) in grids not recorded", text)
 
@@ -384,8 +398,13 @@ class MismatchPictureTest(ReportFiles, unittest.TestCase):
                                      ("fgroup", "matrix_multiply_accumulate: 300 (300 Fail)"),
                                      ("fop", "int8: 300 (300 Fail)")])
         pics = self.pictures(text)
-        self.assertEqual(len(pics.tables), 1000)
+        # The first 20 pictures of each operation are drawn, the others only counted, so the page stays small.
+        self.assertEqual(len(pics.tables), 3 * 20)
+        self.assertEqual(text.count("not drawn: the page draws the first 20 pictures of each operation"), 1000 - 60)
+        self.assertLess(len(text), 1500 * 1000)
         self.assertFalse(any(o for _, o in pics.details))  # nothing expanded until asked
+        rc, text, err = self.run_tool(self.write("r.json", doc), "--max-pictures", "1000")
+        self.assertEqual(len(self.pictures(text).tables), 1000)
         # Cases sort naturally inside their operation (c2 before c10).
         self.assertLess(text.index(">2d_block_io.load.e2.w16.c2<"), text.index(">2d_block_io.load.e2.w16.c10<"))
 
@@ -393,7 +412,8 @@ class MismatchPictureTest(ReportFiles, unittest.TestCase):
         doc = report([("g.op.a", "Fail", "m"), ("g.op.b", "Fail", "m"), ("g.op.c", "Fail", "m"),
                       ("g.op.d", "Timeout", "t")])
         doc["cases"][0]["mismatches"] = {"grids": "nonsense"}
-        doc["cases"][1]["mismatches"] = {"grids": [{"title": "t", "rows": -1, "cells": [{"row": "x"}, 3]}]}
+        doc["cases"][1]["mismatches"] = {"grids": [{"title": "t", "rows": -1, "cells": [{"row": "x"}, 3],
+                                                    "marked": "x+y"}]}
         doc["cases"][2]["mismatches"] = {"grids": [grid("g", 2, 2, [(5, 5, "0x1", "0x2")])]}  # outside the grid
         rc, text, err = self.run_tool(self.write("r.json", doc))
         self.assertEqual(rc, 0, err)
