@@ -6,13 +6,17 @@ grid per top-level group: rows are the second level of the case name (the operat
 columns the third level (e.g. the type or element size), and each cell counts its cases by status, each status
 under its own word and colour (pass, fail, crash, timeout, error = InternalError, waived = a known failure a
 --waiver-file covers, skip = NotSupported, other = an unknown status), the cell coloured red when any case did
-not pass (Fail, Crash, Timeout, InternalError), amber when a failure was waived, green when all passed, grey when none was supported. A table before the grids totals every group with one column
-per status. Wide grids scroll sideways in a box of their own, with the row names kept in view. Then it lists every case that neither passed nor was NotSupported, with its message, and the
-stale waivers, and the NotSupported reasons with their counts. Several inputs are merged first with the rules of merge_results.py
+not pass (Fail, Crash, Timeout, InternalError), amber when a failure was waived, green when all passed, grey
+when none was supported. A table before the grids totals every group with one column per status. Wide grids
+scroll sideways in a box of their own, with the row names kept in view. Then it lists every case that neither
+passed nor was NotSupported, with its message and mismatch picture, grouped by group and operation and
+collapsed (failures_html.py; --open-failures expands them; the pictures of the first --max-pictures cases of
+each operation are drawn), the stale waivers, and the NotSupported reasons with their counts. Several inputs
+are merged first with the rules of merge_results.py
 (same device and seed, no case twice). Bad input (missing file, not JSON, not a runner report) is one error
 line and exit 2.
 
-Usage: results_html.py report.json [more.json ...] -o summary.html [--title TEXT]
+Usage: results_html.py report.json [more.json ...] -o summary.html [--title TEXT] [--open-failures] [--max-pictures N]
 """
 
 import argparse
@@ -23,6 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import merge_results  # noqa: E402  (same directory; shares the report loader and the shard rules)
+import failures_html  # noqa: E402  (the grouped failure list with the mismatch pictures)
 
 STATUS_ORDER = ("Pass", "Fail", "Crash", "Timeout", "InternalError", "Waived", "NotSupported")
 BAD = ("Fail", "Crash", "Timeout", "InternalError")
@@ -170,15 +175,7 @@ def flag_text(doc, key):
     return "yes" if ("--" + key) in str(doc.get("cmd", "")).split() else "no (not recorded; absent from cmd)"
 
 
-def status_text(case):
-    """"Waived (Fail): TRACKER" for a waived case, else the status."""
-    waiver = case.get("waiver")
-    if case["status"] != "Waived" or not isinstance(waiver, dict):
-        return case["status"]
-    return "Waived (%s): %s" % (case.get("original_status", "?"), waiver.get("tracker", ""))
-
-
-def render(doc, cases, title):
+def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MAX_PICTURES):
     e = html.escape
     totals = {}
     for c in cases:
@@ -194,7 +191,7 @@ def render(doc, cases, title):
                                          for s in doc["shards"] if isinstance(s, dict))))
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">', "<title>%s</title>" % e(title),
-           "<style>%s</style></head><body>" % CSS, "<h1>%s</h1>" % e(title), '<table class="meta">']
+           "<style>%s</style></head><body>" % (CSS + failures_html.CSS), "<h1>%s</h1>" % e(title), '<table class="meta">']
     out += ["<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))) for k, v in meta]
     out.append("</table>")
     errors = doc.get("errors") or []
@@ -213,12 +210,9 @@ def render(doc, cases, title):
     for group in sorted(grids, key=natural_key):
         out.append(grid_html(group, grids[group]))
     bad = [c for c in cases if c["status"] not in ("Pass", "NotSupported")]
-    out.append("<h2>Cases that did not pass (%d)</h2>" % len(bad))
+    out.append('<h2 id="failures">Cases that did not pass (%d)</h2>' % len(bad))
     if bad:
-        out.append('<table class="fails"><tr><th>case</th><th>status</th><th>message</th></tr>')
-        out += ['<tr><td class="row">%s</td><td class="bad">%s</td><td><pre>%s</pre></td></tr>' % (
-            e(c["name"]), e(status_text(c)), e(c.get("message", ""))) for c in bad]
-        out.append("</table>")
+        out.append(failures_html.failures_html(bad, open_failures, max_pictures))
     stale = (doc.get("waivers") or {}).get("stale") or []
     if stale:
         out.append("<h2>Stale waivers (%d)</h2><ul>%s</ul>" % (len(stale), "".join(
@@ -243,13 +237,17 @@ def main(argv=None):
     ap.add_argument("reports", nargs="+", help="runner --json reports (shards are merged) or a merged report")
     ap.add_argument("-o", "--output", required=True, help="HTML file to write")
     ap.add_argument("--title", default="spirv_intel_cts results", help="page title")
+    ap.add_argument("--open-failures", action="store_true",
+                    help="expand the failure list and every mismatch picture (for printing or a screenshot)")
+    ap.add_argument("--max-pictures", type=int, default=failures_html.MAX_PICTURES, metavar="N",
+                    help="draw the mismatch pictures of the first N failing cases of each operation (default %(default)s)")
     args = ap.parse_args(argv)
     try:
         doc, cases = load_reports(args.reports)
     except merge_results.MergeError as err:
         print("results_html: error: %s" % err, file=sys.stderr)
         return 2
-    text = render(doc, cases, args.title)
+    text = render(doc, cases, args.title, args.open_failures, args.max_pictures)
     try:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

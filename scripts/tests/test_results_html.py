@@ -280,6 +280,166 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
             self.assertTrue(err.startswith("results_html: error: "), err)
 
 
+def grid(title, rows, cols, cells, row_axis="row", col_axis="column", count=None):
+    return {"title": title, "rows": rows, "cols": cols, "row_axis": row_axis, "col_axis": col_axis,
+            "count": len(cells) if count is None else count,
+            "cells": [{"row": r, "col": c, "expected": e, "actual": a} for r, c, e, a in cells]}
+
+
+class Pictures(html.parser.HTMLParser):
+    """The mismatch pictures of a page: per <table class="pic">, its size and its marked cells
+    {(row index, column index): (text, title)}; and every <details> with its class and open flag."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self.details, self.in_pic, self.row, self.col, self.cell = [], [], False, -1, 0, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "details":
+            self.details.append((attrs.get("class"), "open" in attrs))
+        elif tag == "table" and attrs.get("class") == "pic":
+            self.in_pic, self.row = True, -1
+            self.tables.append({"rows": 0, "cols": 0, "marked": {}})
+        elif self.in_pic and tag == "tr":
+            self.row, self.col = self.row + 1, 0
+            self.tables[-1]["rows"] = self.row
+        elif self.in_pic and tag == "td":
+            self.col += 1
+            self.tables[-1]["cols"] = max(self.tables[-1]["cols"], self.col)
+            if attrs.get("class") == "mis":
+                self.cell = [self.row - 1, self.col - 1, "", attrs.get("title")]
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.in_pic = False
+        elif tag == "td" and self.cell:
+            self.tables[-1]["marked"][(self.cell[0], self.cell[1])] = (self.cell[2], self.cell[3])
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell:
+            self.cell[2] += data
+
+
+class MismatchPictureTest(ReportFiles, unittest.TestCase):
+    """Failing cases with a structured "mismatches" record get a collapsed grid with marked cells."""
+
+    def pictures(self, text):
+        self.parse(text)  # well-formed, and the status grids are untouched
+        p = Pictures()
+        p.feed(text)
+        p.close()
+        return p
+
+    def test_grid_marks_the_mismatching_cells_with_hover_text(self):
+        doc = report([("2d_block_io.load.e1.w16.h4.c1.coord_corner", "Fail", "2 mismatch(es)"),
+                      ("2d_block_io.load.e1.w16.h4.c1.coord_origin", "Pass", ""),
+                      ("subgroups.shuffle.i32.v2.sg16", "Fail", "lane text")])
+        doc["cases"][0]["mismatches"] = {"grids": [grid(
+            "work-group 0 sub-group 0: block", 4, 16,
+            [(1, 2, "0x00", "0xa5"), (3, 15, "0x7f", "0x80")], "block row", "block column")], "omitted_cells": 0}
+        doc["cases"][2]["mismatches"] = {"grids": [grid(
+            "work-group 0 sub-group 0: lanes x components", 16, 2, [(5, 1, "0x00000001", "0x00000002")],
+            "lane", "component")], "omitted_cells": 0}
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        pics = self.pictures(text)
+        self.assertEqual(len(pics.tables), 2)
+        block = pics.tables[0]
+        self.assertEqual((block["rows"], block["cols"]), (4, 16))  # the whole block, one cell per element
+        self.assertEqual(block["marked"], {
+            (1, 2): ("\u2716", "block row 1 block column 2: expected 0x00 actual 0xa5"),
+            (3, 15): ("\u2716", "block row 3 block column 15: expected 0x7f actual 0x80")})
+        lanes = pics.tables[1]
+        self.assertEqual((lanes["rows"], lanes["cols"]), (16, 2))
+        self.assertEqual(lanes["marked"][(5, 1)][1], "lane 5 component 1: expected 0x00000001 actual 0x00000002")
+        # Marked cells have a colour of their own; everything is inline (no script, no external resource).
+        self.assertRegex(CSS_OF(text), r"td\.mis\s*\{[^}]*background")
+        self.assertNotIn("<script", text)
+        self.assertNotIn("http", text.replace("<!DOCTYPE html>", ""))
+        # Collapsed by default: groups, operations and pictures; --open-failures expands them all.
+        kinds = {}
+        for cls, is_open in pics.details:
+            kinds.setdefault(cls, []).append(is_open)
+        self.assertEqual({k: len(v) for k, v in kinds.items()}, {"fgroup": 2, "fop": 2, "pic": 2})
+        self.assertNotIn("not drawn", text)
+        self.assertFalse(any(o for _, o in pics.details))
+        rc, text, err = self.run_tool(self.write("r.json", doc), "--open-failures")
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(all(o for _, o in self.pictures(text).details))
+
+    def test_marked_positions_without_values_are_drawn_too(self):
+        doc = report([("matrix_multiply_accumulate.int8.x", "Fail", "m")])
+        # The runner keeps values for the first cells only; "marked" holds every position (row-major runs).
+        doc["cases"][0]["mismatches"] = {"grids": [dict(grid("D", 4, 8, [(0, 1, "0x1", "0x2")], count=11),
+                                                        marked="1+8,30+2")]}
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        marked = self.pictures(text).tables[0]["marked"]
+        self.assertEqual(sorted(marked), [(0, c) for c in range(1, 8)] + [(1, 0), (3, 6), (3, 7)])
+        self.assertEqual(marked[(0, 1)][1], "row 0 column 1: expected 0x1 actual 0x2")
+        self.assertEqual(marked[(3, 7)][1], "row 3 column 7: mismatch (values recorded for the first cells only)")
+        self.assertIn("11 mismatching cell(s), the first 10 drawn; values recorded for 1", text)
+
+    def test_large_grid_is_drawn_as_a_window_around_the_marks(self):
+        doc = report([("2d_block_io.store.e4.w8.h8.c1.x", "Fail", "m")])
+        doc["cases"][0]["mismatches"] = {"grids": [grid(
+            "memory", 1000, 4000, [(700, 3000, "0x01", "0x02"), (701, 3001, "0x01", "0x03")], "memory row",
+            "element", count=900)], "omitted_cells": 5}
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        table = self.pictures(text).tables[0]
+        self.assertLessEqual(table["rows"] * table["cols"], 64 * 64)
+        titles = sorted(t for _, t in table["marked"].values())
+        self.assertEqual(titles, ["memory row 700 element 3000: expected 0x01 actual 0x02",
+                                  "memory row 701 element 3001: expected 0x01 actual 0x03"])
+        self.assertIn("900 mismatching cell(s), the first 2 drawn", text)
+        self.assertIn("drawn: memory row 698-761, element 2998-3061", text)
+        self.assertIn("5 more mismatching cell(s) in grids not recorded", text)
+
+    def test_thousand_failures_are_grouped_with_counts_and_collapsed(self):
+        cases = [("2d_block_io.load.e%d.w16.c%d" % (i % 4, i), "Fail", "m%d" % i) for i in range(600)]
+        cases += [("2d_block_io.store.e1.w16.c%d" % i, "Crash", "signal 11") for i in range(100)]
+        cases += [("matrix_multiply_accumulate.int8.m%d" % i, "Fail", "d") for i in range(300)]
+        doc = report(cases)
+        for c in doc["cases"]:
+            c["mismatches"] = {"grids": [grid("D", 8, 16, [(r, r, "0x1", "0x2") for r in range(8)])],
+                               "omitted_cells": 0}
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Cases that did not pass (1000)", text)
+        summaries = re.findall(r'<details class="(fgroup|fop)"><summary>([^<]*)</summary>', text)
+        self.assertEqual(summaries, [("fgroup", "2d_block_io: 700 (600 Fail, 100 Crash)"),
+                                     ("fop", "load: 600 (600 Fail)"), ("fop", "store: 100 (100 Crash)"),
+                                     ("fgroup", "matrix_multiply_accumulate: 300 (300 Fail)"),
+                                     ("fop", "int8: 300 (300 Fail)")])
+        pics = self.pictures(text)
+        # The first 20 pictures of each operation are drawn, the others only counted, so the page stays small.
+        self.assertEqual(len(pics.tables), 3 * 20)
+        self.assertEqual(text.count("not drawn: the page draws the first 20 pictures of each operation"), 1000 - 60)
+        self.assertLess(len(text), 1500 * 1000)
+        self.assertFalse(any(o for _, o in pics.details))  # nothing expanded until asked
+        rc, text, err = self.run_tool(self.write("r.json", doc), "--max-pictures", "1000")
+        self.assertEqual(len(self.pictures(text).tables), 1000)
+        # Cases sort naturally inside their operation (c2 before c10).
+        self.assertLess(text.index(">2d_block_io.load.e2.w16.c2<"), text.index(">2d_block_io.load.e2.w16.c10<"))
+
+    def test_malformed_or_missing_pictures_do_not_break_the_page(self):
+        doc = report([("g.op.a", "Fail", "m"), ("g.op.b", "Fail", "m"), ("g.op.c", "Fail", "m"),
+                      ("g.op.d", "Timeout", "t")])
+        doc["cases"][0]["mismatches"] = {"grids": "nonsense"}
+        doc["cases"][1]["mismatches"] = {"grids": [{"title": "t", "rows": -1, "cells": [{"row": "x"}, 3],
+                                                    "marked": "x+y"}]}
+        doc["cases"][2]["mismatches"] = {"grids": [grid("g", 2, 2, [(5, 5, "0x1", "0x2")])]}  # outside the grid
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        pics = self.pictures(text)
+        self.assertEqual(len(pics.tables), 2)
+        self.assertEqual(pics.tables[1]["marked"], {})
+        self.assertIn("1 recorded cell(s) outside the drawing", text)
+
+
 @unittest.skipUnless(RUNNER and os.path.exists(RUNNER), "CTS_RUNNER not built")
 class ResultsHtmlRunnerTest(ReportFiles, unittest.TestCase):
     """A real report with a planted driver bug: every case lands in one grid cell and failures are red."""

@@ -16,6 +16,8 @@
 
 #include <CL/cl.h>
 
+#include "test_common/harness/mismatch_picture.h"
+
 namespace cts {
 
 struct DeviceInfo;
@@ -30,6 +32,8 @@ const char* statusName(Status status);  // "Pass", "Fail", "NotSupported", ...
 struct Outcome {
     Status status = Status::Pass;
     std::string message;  // why, for every status but Pass (may hold several lines)
+    // Where the mismatches are (MismatchLog::mark), for the report's pictures; empty for most outcomes.
+    MismatchPicture picture{};
 
     static Outcome pass() { return {}; }
     static Outcome fail(std::string why) { return {Status::Fail, std::move(why)}; }

@@ -85,6 +85,7 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
         dumpCase(spec, outcome, settings);
     result.status = outcome.status;
     result.message = outcome.message;
+    result.picture = std::move(outcome.picture);
     result.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;

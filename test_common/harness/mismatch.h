@@ -1,6 +1,7 @@
 // Collects verification mismatches: keeps the first 10 in full, counts the rest.
 // A report line names where (work-group, sub-group, lane, component/row/column), expected and actual in hex,
-// floats also as %a, and the spec rule being checked.
+// floats also as %a, and the spec rule being checked. mark() also records the mismatch as a cell of a grid
+// (block, matrix, lanes x components) for the HTML summary; families call both.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,13 @@ public:
         if (count_ < kKeep) text_ += (text_.empty() ? "" : "\n") + line;
         ++count_;
     }
+    void mark(const GridShape& grid, uint32_t row, uint32_t col, uint64_t expected, uint64_t actual,
+              unsigned bytes) {
+        picture_.mark(grid, row, col, expected, actual, bytes);
+    }
+    void mark(const GridShape& grid, uint32_t row, uint32_t col, std::string expected, std::string actual) {
+        picture_.mark(grid, row, col, std::move(expected), std::move(actual));
+    }
     void skipped(uint64_t n = 1) { skipped_ += n; }  // undefined values the checker did not compare
     void checked(uint64_t n = 1) { checked_ += n; }  // values compared
 
@@ -57,13 +65,16 @@ public:
         if (!rule_.empty()) msg += " [" + rule_ + "]";
         msg += "\n" + text_;
         if (count_ > kKeep) msg += "\n... and " + std::to_string(count_ - kKeep) + " more";
-        return Outcome::fail(msg);
+        Outcome out = Outcome::fail(msg);
+        out.picture = picture_;
+        return out;
     }
 
 private:
     static constexpr uint64_t kKeep = 10;
     std::string rule_;
     std::string text_;
+    MismatchPicture picture_;
     uint64_t count_ = 0, checked_ = 0, skipped_ = 0;
 };
 

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/mismatch_json.h"
+
 namespace cts {
 
 void Tally::add(Status s) {
@@ -78,6 +80,7 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
             doc["cases"].back()["original_status"] = statusName(r.waived_status);
             doc["cases"].back()["waiver"] = {{"tracker", r.waiver_tracker}, {"reason", r.waiver_reason}};
         }
+        if (!r.picture.empty()) doc["cases"].back()["mismatches"] = pictureJson(r.picture);
     }
     doc["platform"] = info.platform;
     doc["device"] = info.device;

@@ -20,6 +20,7 @@ struct CaseResult {
     // Status::Waived only: the status the case had, and the waiver's tracker and reason.
     Status waived_status = Status::Pass;
     std::string waiver_tracker, waiver_reason;
+    MismatchPicture picture{};  // written as "mismatches" when not empty
 };
 
 struct RunInfo {

@@ -57,6 +57,24 @@ TEST(Json, ParsesBackWithEveryField) {
     EXPECT_EQ(doc["quick"], true);
 }
 
+TEST(Json, MismatchGridsOnlyWhereAPictureWasRecorded) {
+    std::vector<CaseResult> results = sample();
+    results[1].picture.mark(GridShape{"sub-group 0: block", 8, 16, "row", "column"}, 2, 5, 0, 0xa5, 1);
+    auto doc = nlohmann::json::parse(jsonReport(info(), results));
+    const auto& grids = doc["cases"][1]["mismatches"]["grids"];
+    ASSERT_EQ(grids.size(), 1u);
+    EXPECT_EQ(grids[0]["title"], "sub-group 0: block");
+    EXPECT_EQ(grids[0]["rows"], 8);
+    EXPECT_EQ(grids[0]["cols"], 16);
+    EXPECT_EQ(grids[0]["col_axis"], "column");
+    EXPECT_EQ(grids[0]["count"], 1);
+    EXPECT_EQ(grids[0]["marked"], "37+1");  // row 2 * 16 columns + column 5
+    EXPECT_EQ(grids[0]["cells"][0], nlohmann::json::parse(R"({"row": 2, "col": 5, "expected": "0x00",
+                                                                "actual": "0xa5"})"));
+    EXPECT_EQ(doc["cases"][1]["message"], kNasty);  // the text stays as it was
+    for (size_t i : {0u, 2u, 3u, 4u, 5u}) EXPECT_FALSE(doc["cases"][i].contains("mismatches")) << i;
+}
+
 TEST(Json, InvalidUtf8DoesNotThrow) {
     auto results = sample();
     results[1].message = "bad \xff\xfe bytes";

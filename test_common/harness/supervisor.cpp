@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/mismatch_json.h"
 #include "test_common/harness/selection.h"
 
 namespace cts {
@@ -163,6 +164,7 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
                         r.duration_ms = j.at("duration_ms").get<double>();
                         r.seed = j.at("seed").get<uint64_t>();
                         r.status = static_cast<Status>(j.at("status").get<int>());
+                        if (j.contains("mismatches")) r.picture = pictureFromJson(j.at("mismatches"));
                     } catch (const std::exception& e) {
                         r.name = running;
                         r.status = Status::InternalError;
@@ -241,6 +243,7 @@ int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings
                             {"message", r.message},
                             {"duration_ms", r.duration_ms},
                             {"seed", r.seed}};
+        if (!r.picture.empty()) j["mismatches"] = pictureJson(r.picture);
         if (!writeAll(kEventFd,
                       "R " + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
             return 1;

@@ -5,6 +5,7 @@
 // scripts/generators/2d_block_io.py (see its docstring for the kernel ABI).
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -103,11 +104,37 @@ std::vector<uint8_t> randomBytes(std::mt19937_64& rng, size_t n) {
     return v;
 }
 
+std::string subGroupName(const BlockIo2dCase& c, uint32_t g) {
+    return "work-group " + std::to_string(g / c.sub_groups_per_work_group) + " sub-group " +
+           std::to_string(g % c.sub_groups_per_work_group);
+}
+
 std::string where(const BlockIo2dCase& c, uint32_t g, uint32_t lane) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "work-group %u sub-group %u lane %u", g / c.sub_groups_per_work_group,
-                  g % c.sub_groups_per_work_group, lane);
-    return buf;
+    return subGroupName(c, g) + " lane " + std::to_string(lane);
+}
+
+// The picture of sub-group g's load: the padded block before transform or transpose (rows x columns as in
+// memory, the blocks side by side), so a wrong cell points at the source element whatever the lane mapping.
+GridShape loadGrid(const BlockIo2dCase& c, const reference::AssignedBlock& a, uint32_t g) {
+    const bool transpose = c.load_shape.op == BlockIo2dOp::LoadTranspose;
+    const uint32_t parts = a.element_bytes / c.load_shape.element_size;  // transform packs several rows
+    const uint32_t rows = transpose ? a.cols : a.rows * parts, cols = transpose ? a.rows : a.cols;
+    return {subGroupName(c, g) + ": " + c.load_shape.str() + " at (" + std::to_string(c.coords[g].x) + ", " +
+                std::to_string(c.coords[g].y) + "), padded block rows x columns, blocks side by side",
+            rows, cols * c.load_shape.block_count, "block row", "block column"};
+}
+
+// Marks the source elements of a wrong destination element (a transform's element packs several).
+void markLoad(const BlockIo2dCase& c, const GridShape& grid, uint32_t cols_per_block,
+              const reference::LaneElement& e, uint64_t actual, MismatchLog& log) {
+    const uint32_t bytes = c.load_shape.element_size, bits = 8 * bytes;
+    const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    for (size_t p = 0; p < e.parts.size(); ++p) {
+        const uint64_t want = (e.value >> (bits * p)) & mask, got = (actual >> (bits * p)) & mask;
+        const reference::ElementSource& s = e.parts[p];
+        if (want != got)
+            log.mark(grid, s.block_row, s.block * cols_per_block + s.block_col, want, got, bytes);
+    }
 }
 
 // Loads: every defined destination element of every lane of every sub-group.
@@ -116,6 +143,7 @@ void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface,
     const std::vector<uint8_t> memory(surface.begin() + c.base_offset_bytes, surface.end());
     const reference::AssignedBlock a = reference::assignedBlock(c.load_shape);
     for (uint32_t g = 0; g < c.coords.size(); ++g) {
+        const GridShape grid = loadGrid(c, a, g);
         auto expected = reference::load2d(c.load_shape, memory, c.surface, c.coords[g]);
         for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
             const uint8_t* got = lanes.data() + (size_t(g) * kSubGroupSize + lane) * c.lane_bytes;
@@ -130,25 +158,42 @@ void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface,
                 uint64_t actual = 0;
                 std::memcpy(&actual, got + k * a.element_bytes, a.element_bytes);
                 log.checked();
-                if (actual != e.value)
-                    log.add(where(c, g, lane) + " element " + std::to_string(k) + " [" +
-                                reference::describe(e) + "] coord (" + std::to_string(c.coords[g].x) + ", " +
-                                std::to_string(c.coords[g].y) + ")",
-                            e.value, actual, a.element_bytes);
+                if (actual == e.value) continue;
+                log.add(where(c, g, lane) + " element " + std::to_string(k) + " [" + reference::describe(e) +
+                            "] coord (" + std::to_string(c.coords[g].x) + ", " +
+                            std::to_string(c.coords[g].y) + ")",
+                        e.value, actual, a.element_bytes);
+                markLoad(c, grid, grid.cols / c.load_shape.block_count, e, actual, log);
             }
         }
     }
 }
 
-// The whole surface buffer against what it must hold; names the offset as memory row / byte column.
+// The whole surface buffer against what it must hold; names the offset as memory row / byte column. The
+// picture is the memory from the base in elements (rows of Memory Pitch), so a stray write shows where it
+// landed relative to the block.
 void checkSurface(const BlockIo2dCase& c, const std::vector<uint8_t>& expected,
                   const std::vector<uint8_t>& actual, const std::string& rule, MismatchLog& log) {
+    const int64_t pitch = c.surface.memory_pitch_bytes, es = c.shape.element_size;
+    const int64_t memory_bytes = int64_t(expected.size()) - c.base_offset_bytes;
+    const GridShape grid{"memory from the base, " + std::to_string(es) + "-byte elements: " + rule,
+                         uint32_t((memory_bytes + pitch - 1) / pitch), uint32_t((pitch + es - 1) / es),
+                         "memory row", "element"};
+    int64_t marked = -1;  // the element last marked: its other bytes need no second mark
     for (size_t i = 0; i < expected.size(); i += 1) {
         log.checked();
         if (expected[i] == actual[i]) continue;
         int64_t rel = int64_t(i) - c.base_offset_bytes;
         int64_t row = rel >= 0 ? rel / c.surface.memory_pitch_bytes : -1;
         int64_t col = rel >= 0 ? rel % c.surface.memory_pitch_bytes : rel;
+        if (rel >= 0 && rel - col % es != marked) {
+            marked = rel - col % es;
+            uint64_t want = 0, got = 0;
+            const size_t n = size_t(std::min<int64_t>(es, memory_bytes - marked));
+            std::memcpy(&want, expected.data() + c.base_offset_bytes + marked, n);
+            std::memcpy(&got, actual.data() + c.base_offset_bytes + marked, n);
+            log.mark(grid, uint32_t(row), uint32_t(col / es), want, got, unsigned(es));
+        }
         log.add("surface byte " + std::to_string(i) + " (memory row " + std::to_string(row) + ", byte " +
                     std::to_string(col) + ", element " + std::to_string(col / c.shape.element_size) +
                     "): " + rule,

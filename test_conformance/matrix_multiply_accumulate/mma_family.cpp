@@ -240,6 +240,11 @@ private:
         const RawMatrix got = reference::unpackC(
             MmaShape{s.n, s.k, s.m, s.a, s.b, s.a_signed, s.b_signed, s.result, s.result}, mine);
         const bool from_c = want.bounded.empty() && is_float;  // branch not taken: C stored as is
+        const GridShape grid{"work-group " + std::to_string(g / c.sub_groups_per_work_group) + " sub-group " +
+                                 std::to_string(g % c.sub_groups_per_work_group) +
+                                 (c.outputs > 1 ? (o ? " second MMA" : " first MMA") : "") + ": Result " +
+                                 std::to_string(s.m) + " x " + std::to_string(s.n),
+                             s.m, s.n, "row", "column"};
         for (uint32_t r = 0; r < s.m; ++r)
             for (uint32_t col = 0; col < s.n; ++col) {
                 char where[160];
@@ -250,14 +255,17 @@ private:
                 log.checked();
                 if (!is_float) {
                     if (actual != expect) log.add(where, expect, actual, bytes);
+                    if (actual != expect) log.mark(grid, r, col, expect, actual, bytes);
                     continue;
                 }
                 const double actual_v = reference::accumulatorValue(s.result, actual);
                 if (from_c || c.bitExact()) {
                     const double expect_v = reference::accumulatorValue(s.result, expect);
                     // Exact data: any order gives this value; only the sign of a zero may differ.
-                    if (!(actual_v == expect_v))
+                    if (!(actual_v == expect_v)) {
                         log.addFloat(where, expect_v, actual_v, expect, actual, bytes);
+                        log.mark(grid, r, col, expect, actual, bytes);
+                    }
                     continue;
                 }
                 const reference::FloatExpectation& e = want.bounded[r * s.n + col];
@@ -265,6 +273,7 @@ private:
                     char bound[64];
                     std::snprintf(bound, sizeof bound, " (bound %a)", e.bound);
                     log.addFloat(std::string(where) + bound, e.exact, actual_v, expect, actual, bytes);
+                    log.mark(grid, r, col, expect, actual, bytes);
                 }
             }
     }

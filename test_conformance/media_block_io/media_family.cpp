@@ -267,6 +267,10 @@ private:
     static void checkRead(const MediaCase& c, const std::vector<std::vector<reference::MediaValue>>& want,
                           const std::vector<uint8_t>& got, const std::string& what, MismatchLog& log) {
         const MediaBlockShape& s = c.shape;
+        const GridShape grid{what + "region at (" + std::to_string(c.x) + ", " + std::to_string(c.y) + "), " +
+                                 s.str() + ": rows x elements",
+                             s.height, reference::mediaRowStrideBytes(s) / s.element_bytes, "region row",
+                             "element"};
         for (uint32_t l = 0; l < s.sub_group_size; ++l)
             for (uint32_t j = 0; j < s.components; ++j) {
                 const reference::MediaValue& e = want[l][j];
@@ -283,12 +287,15 @@ private:
                             " (region row " + std::to_string(slot.row) + ", element " +
                             std::to_string(slot.col) + ")",
                         e.value, actual, s.element_bytes);
+                log.mark(grid, slot.row, slot.col, e.value, actual, s.element_bytes);
             }
     }
 
     static void checkImage(const MediaCase& c, const reference::MediaWriteResult& want,
                            const std::vector<uint8_t>& after, MismatchLog& log) {
         const size_t pitch = want.image.row_pitch_bytes;
+        const GridShape grid{"image after the write: rows x bytes", uint32_t(want.image.data.size() / pitch),
+                             uint32_t(pitch), "image row", "byte"};
         for (size_t i = 0; i < want.image.data.size(); ++i) {
             if (want.undefined[i]) {
                 log.skipped();  // a region element no Data value maps to
@@ -300,6 +307,7 @@ private:
             std::snprintf(where, sizeof where, "image row %zu byte %zu%s", i / pitch, i % pitch,
                           i % pitch >= c.image_width_bytes ? " (row pitch gap)" : "");
             log.add(where, want.image.data[i], after[i], 1);
+            log.mark(grid, uint32_t(i / pitch), uint32_t(i % pitch), want.image.data[i], after[i], 1);
         }
     }
 

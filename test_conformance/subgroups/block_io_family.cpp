@@ -120,7 +120,8 @@ public:
                     compare(log,
                             where(gid / c.local, it.sub_group, it.lane, j) + " (block " +
                                 std::to_string(block) + ")",
-                            c.type, expected, actual);
+                            c.type, expected, actual,
+                            LaneCell{gid / c.local, it.sub_group, it.lane, j, c.sg, c.width});
                 }
             }
             return log.outcome();
@@ -154,14 +155,16 @@ public:
             }
             std::string at = "element " + std::to_string(e) + ": ";
             if (owner[e] < 0) {
-                at += "gap (must stay untouched)";
-            } else {
-                size_t gid = size_t(owner[e]) / c.width;
-                const SubgroupMap::Item& it = map.items[gid];
-                at += where(gid / c.local, it.sub_group, it.lane, uint32_t(owner[e] % c.width)) + " (block " +
-                      std::to_string(blockOf(gid)) + ")";
+                compare(log, at + "gap (must stay untouched)", c.type, want, got);
+                continue;
             }
-            compare(log, at, c.type, want, got);
+            size_t gid = size_t(owner[e]) / c.width;
+            const SubgroupMap::Item& it = map.items[gid];
+            const uint32_t j = uint32_t(owner[e] % c.width);
+            at += where(gid / c.local, it.sub_group, it.lane, j) + " (block " + std::to_string(blockOf(gid)) +
+                  ")";
+            compare(log, at, c.type, want, got,
+                    LaneCell{gid / c.local, it.sub_group, it.lane, j, c.sg, c.width});
         }
         return log.outcome();
     }

@@ -137,4 +137,14 @@ void compare(MismatchLog& log, const std::string& where, const ComponentType& ty
         log.add(where, expected, actual, type.bytes);
 }
 
+void compare(MismatchLog& log, const std::string& where, const ComponentType& type, uint64_t expected,
+             uint64_t actual, const LaneCell& cell) {
+    compare(log, where, type, expected, actual);
+    if (expected == actual) return;
+    log.mark(GridShape{"work-group " + std::to_string(cell.wg) + " sub-group " +
+                           std::to_string(cell.sub_group) + ": lanes x components",
+                       cell.lanes, cell.components, "lane", "component"},
+             cell.lane, cell.component, expected, actual, type.bytes);
+}
+
 }  // namespace cts::subgroups

@@ -62,5 +62,13 @@ std::string where(size_t wg, uint32_t sub_group, uint32_t lane, uint32_t compone
 // Compares one component; logs expected/actual in hex (floats also %a).
 void compare(MismatchLog& log, const std::string& where, const ComponentType& type, uint64_t expected,
              uint64_t actual);
+// The same, and a mismatch is marked in the lanes x components picture of its sub-group.
+struct LaneCell {
+    size_t wg = 0;
+    uint32_t sub_group = 0, lane = 0, component = 0;
+    uint32_t lanes = 0, components = 0;  // the picture's size: SubgroupMaxSize x components per lane
+};
+void compare(MismatchLog& log, const std::string& where, const ComponentType& type, uint64_t expected,
+             uint64_t actual, const LaneCell& cell);
 
 }  // namespace cts::subgroups

@@ -212,7 +212,8 @@ public:
                         continue;
                     }
                     compare(log, where(gid / c.local, it.sub_group, it.lane, j) + blockText(block), c.type,
-                            *expected, actual);
+                            *expected, actual,
+                            LaneCell{gid / c.local, it.sub_group, it.lane, j, c.sg, c.width});
                 }
             }
             return log.outcome();
@@ -252,6 +253,9 @@ public:
                             std::to_string(x / int32_t(texel)) + ")" +
                             (expected.data[i] == model.data[i] ? " not written by any lane" : ""),
                         byte_type, expected.data[i], actual[i]);
+                log.mark(GridShape{"image after the writes: rows x bytes", uint32_t(height),
+                                   uint32_t(image_bytes), "image row", "byte"},
+                         uint32_t(y), uint32_t(x), expected.data[i], actual[i], 1);
             }
         return log.outcome();
     }

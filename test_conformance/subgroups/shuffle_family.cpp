@@ -153,7 +153,7 @@ public:
                             uint64_t poison =
                                 loadComponent(std::vector<uint8_t>(8, kPoison).data(), 0, bytes);
                             compare(log, where(wg, sgid, lane, j) + " (did not execute the shuffle)", c.type,
-                                    poison, actual);
+                                    poison, actual, LaneCell{wg, sgid, lane, j, c.sg, c.width});
                         }
                         continue;
                     }
@@ -179,7 +179,7 @@ public:
                         compare(log,
                                 where(wg, sgid, lane, j) + " (index " + std::to_string(index[gid]) + " -> " +
                                     operandName(src->operand) + " of lane " + std::to_string(src->lane) + ")",
-                                c.type, expected, actual);
+                                c.type, expected, actual, LaneCell{wg, sgid, lane, j, c.sg, c.width});
                     }
                 }
             }

@@ -102,8 +102,8 @@ public:
         const GemmExpectation want = hostGemm(f, is_signed, data == "exact", m, n, k, a, b);
         for (uint32_t i = 0; i < m; ++i) {
             for (uint32_t j = 0; j < n; ++j)
-                checkElement(f, want, n, i, j, loadBits(d.data() + size_t(i) * d_pitch + size_t(j) * db, db),
-                             log);
+                checkElement(f, want, m, n, i, j,
+                             loadBits(d.data() + size_t(i) * d_pitch + size_t(j) * db, db), log);
             // Past Memory Width the store drops elements: the pitch gap keeps its poison.
             for (uint32_t x = n * db; x < d_pitch; ++x) {
                 log.checked();

@@ -75,7 +75,7 @@ public:
         for (uint32_t i = 0; i < m; ++i)
             for (uint32_t j = 0; j < n; ++j)
                 checkElement(
-                    f, want, n, i, j,
+                    f, want, m, n, i, j,
                     loadBits(d.data() + (size_t(i) * n + j) * f.accumulator_bytes, f.accumulator_bytes), log);
         checkDoneRecords(done.read(), DoneLayout{groups / sgs, sgs, kSubGroup}, log);
         for (const GuardedBuffer* g : {&a_buf, &b_buf, &d_buf, &done})
