@@ -2,7 +2,8 @@
 # What CI runs (README's second command). Every step runs; the exit status is 1 if any failed.
 #   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks, and
 #      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg 25 s
-#      each, building and launching mutated suite modules under both profiles)
+#      each, building and launching mutated suite modules under both profiles, and refdev_icd_fuzz.xe_hpc/
+#      .xe_hpg 20 s each, the same through the OpenCL API and the ICD with REFDEV_BRANCH_BUDGET as hang check)
 #      and the install test package.install_and_run; then the TGZ and DEB packages (cpack), the unpacked archive
 #      running --quick and the .deb listing the runner
 #   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in --isolate mode,
@@ -10,7 +11,7 @@
 #      same run as CTest shards (ctest -L conformance), whose merged report must equal the unsharded one
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
 #      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
-#      fuzz is seeded with step 1's build/assets/modules, as this build does not build the assets)
+#      and ICD fuzz are seeded with step 1's build/assets/modules, as this build does not build the assets)
 # Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

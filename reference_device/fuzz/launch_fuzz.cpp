@@ -3,9 +3,9 @@
 // IO, sub-groups) reachable; refdev_loader_fuzz's own profile has none of them.
 //
 // It calls the interpreter API the ICD's clBuildProgram / clEnqueueNDRangeKernel call (buildModule, launch
-// with allProfiles() profiles) directly instead of going through the OpenCL entry points: the ICD picks its
-// profile once per process (REFDEV_PROFILE) and launches without a branch budget, so one process could not
-// cover both profiles and a mutated kernel that loops would hang it for good.
+// with allProfiles() profiles) directly, so that one process covers both profiles (the ICD picks its profile
+// once per process) and sees the interpreter's own results; refdev_icd_fuzz (icd_fuzz.cpp) runs the same
+// mutations through the OpenCL API, one process per profile.
 //
 // A standalone mutation driver (any compiler), like refdev_loader_fuzz. Seeds are the .spv files found at
 // run time under the given directories (the suite's modules: <build>/assets/modules) or given as files. Per
@@ -17,42 +17,26 @@
 // Exit status: 0 no crash or hang; 1 hang; 2 bad usage or unusable seeds; a crash: its signal.
 #include <CL/cl.h>
 
-#include <fcntl.h>
-#include <unistd.h>
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "reference_device/fuzz/fuzz_mutate.h"
+#include "reference_device/fuzz/fuzz_common.h"
 #include "reference_device/profile.h"
-#include "reference_device/spirv/ext_ops.h"
 #include "reference_device/spirv/module.h"
 #include "reference_device/spirv/program.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define REFDEV_FUZZ_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-#define REFDEV_FUZZ_SANITIZED 1
-#endif
-#endif
-#ifdef REFDEV_FUZZ_SANITIZED
-#include <sanitizer/common_interface_defs.h>
-#endif
 
 namespace {
 
 using refdev::Profile;
+using refdev::fuzz::dumpCurrent;
+using refdev::fuzz::g_current;
+using refdev::fuzz::nowMs;
 using refdev::fuzz::Rng;
 namespace spirv = refdev::spirv;
 
@@ -71,204 +55,6 @@ struct Options {
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// The input being run, for the watchdog and the crash handlers (written with async-signal-safe calls only).
-
-struct Current {
-    std::atomic<int64_t> started_ms{-1};
-    std::atomic<const char*> stage{"idle"};
-    std::atomic<const char*> profile{""};
-    std::atomic<const char*> seed_path{""};
-    std::atomic<long> iteration{-1};
-    std::atomic<int> kernel{-1};
-    const uint32_t* words = nullptr;
-    std::atomic<size_t> word_count{0};
-    char dump_path[4096] = {0};
-};
-Current g_current;
-
-void writeStr(int fd, const char* s) {
-    ssize_t r = ::write(fd, s, std::strlen(s));
-    (void)r;
-}
-
-void writeNum(int fd, long v) {
-    char buf[32];
-    int n = 0;
-    bool neg = v < 0;
-    unsigned long u = neg ? 0ul - static_cast<unsigned long>(v) : static_cast<unsigned long>(v);
-    do {
-        buf[n++] = char('0' + u % 10);
-        u /= 10;
-    } while (u && n < 30);
-    if (neg) buf[n++] = '-';
-    char out[32];
-    for (int i = 0; i < n; ++i) out[i] = buf[n - 1 - i];
-    out[n] = 0;
-    writeStr(fd, out);
-}
-
-// Describes the current input on stderr and writes its words to g_current.dump_path.
-void dumpCurrent(const char* why) {
-    writeStr(2, "\nlaunch fuzz: ");
-    writeStr(2, why);
-    writeStr(2, " (profile ");
-    writeStr(2, g_current.profile.load());
-    writeStr(2, ", seed module ");
-    writeStr(2, g_current.seed_path.load());
-    writeStr(2, ", iteration ");
-    writeNum(2, g_current.iteration.load());
-    writeStr(2, ", stage: ");
-    writeStr(2, g_current.stage.load());
-    if (g_current.kernel.load() >= 0) {
-        writeStr(2, " of kernel #");
-        writeNum(2, g_current.kernel.load());
-    }
-    writeStr(2, ")\n");
-    const size_t n = g_current.word_count.load();
-    if (!g_current.words || !n || !g_current.dump_path[0]) return;
-    int fd = ::open(g_current.dump_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) return;
-    ssize_t r = ::write(fd, g_current.words, n * 4);
-    (void)r;
-    ::close(fd);
-    writeStr(2, "launch fuzz: input written to ");
-    writeStr(2, g_current.dump_path);
-    writeStr(2, "; reproduce with: refdev_launch_fuzz --replay --profile=");
-    writeStr(2, g_current.profile.load());
-    writeStr(2, " ");
-    writeStr(2, g_current.dump_path);
-    writeStr(2, "\n");
-}
-
-#ifdef REFDEV_FUZZ_SANITIZED
-void onSanitizerDeath() {
-    dumpCurrent("sanitizer report");
-}
-#else
-void onCrashSignal(int sig) {
-    dumpCurrent(sig == SIGSEGV   ? "crash (SIGSEGV)"
-                : sig == SIGBUS  ? "crash (SIGBUS)"
-                : sig == SIGFPE  ? "crash (SIGFPE)"
-                : sig == SIGILL  ? "crash (SIGILL)"
-                : sig == SIGABRT ? "crash (SIGABRT)"
-                                 : "crash");
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
-}
-#endif
-
-void installCrashHandlers() {
-#ifdef REFDEV_FUZZ_SANITIZED
-    // The sanitizers print the report (stack included); this adds which input it was.
-    __sanitizer_set_death_callback(onSanitizerDeath);
-#else
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, onCrashSignal);
-#endif
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Structure-aware mutations.
-
-struct InsnRef {
-    size_t at;  // word offset
-    uint32_t count, opcode;
-};
-
-// Instruction boundaries after the 5-word header, up to the first malformed word count.
-std::vector<InsnRef> instructions(const std::vector<uint32_t>& w) {
-    std::vector<InsnRef> out;
-    size_t at = 5;
-    while (at < w.size()) {
-        const uint32_t count = w[at] >> 16, opcode = w[at] & 0xffff;
-        if (count == 0 || at + count > w.size()) break;
-        out.push_back({at, count, opcode});
-        at += count;
-    }
-    return out;
-}
-
-uint32_t interestingValue(Rng& rng) {
-    static const uint32_t kValues[] = {
-        0,          1,          2,          3,          4,          5,          7,          8,
-        12,         15,         16,         17,         31,         32,         33,         63,
-        64,         65,         127,        128,        255,        256,        1024,       4096,
-        0xFFFF,     0x10000,    0xFFFFFF,   0x1000000,  0x1000001,  0x3FFFFFFF, 0x40000000, 0x40000001,
-        0x7FFFFFFF, 0x80000000, 0x80000001, 0xC0000000, 0xEA197FFA, 0xFFFFFFF0, 0xFFFFFFFE, 0xFFFFFFFF};
-    constexpr uint32_t n = sizeof(kValues) / sizeof(kValues[0]);
-    switch (rng.below(8)) {
-        case 0: return uint32_t(rng.next());
-        case 1: return 1u << rng.below(32);
-        case 2: return (1u << rng.below(32)) + rng.below(3) - 1;
-        default: return kValues[rng.below(n)];
-    }
-}
-
-constexpr uint32_t kOpConstant = 43, kOpSpecConstant = 50;
-
-// The opcodes of the extension instructions the device implements, to swap one for a sibling.
-const std::vector<uint32_t>& extOpcodes() {
-    static const std::vector<uint32_t> ops = [] {
-        std::vector<uint32_t> v;
-        for (const spirv::ExtOpInfo& info : spirv::extOps().all()) v.push_back(info.opcode);
-        return v;
-    }();
-    return ops;
-}
-
-bool isExtOp(uint32_t opcode) {
-    const auto& ops = extOpcodes();
-    return std::find(ops.begin(), ops.end(), opcode) != ops.end();
-}
-
-void mutate(std::vector<uint32_t>& w, Rng& rng) {
-    const std::vector<InsnRef> insns = instructions(w);
-    auto pick = [&](auto pred) -> const InsnRef* {
-        std::vector<const InsnRef*> match;
-        for (const InsnRef& i : insns)
-            if (pred(i)) match.push_back(&i);
-        return match.empty() ? nullptr : match[rng.below(uint32_t(match.size()))];
-    };
-    switch (rng.below(10)) {
-        case 0:
-        case 1:
-        case 2: {  // a 32/64-bit OpConstant's value: shape operands, sizes, K Dim, Width, Height, ...
-            const InsnRef* c = pick([](const InsnRef& i) {
-                return (i.opcode == kOpConstant || i.opcode == kOpSpecConstant) && i.count >= 4;
-            });
-            if (!c) break;
-            const uint32_t v = interestingValue(rng);
-            w[c->at + 3] = v;
-            if (c->count >= 5) w[c->at + 4] = rng.below(4) == 0 ? 0xFFFFFFFF : (rng.below(2) ? v : 0);
-            return;
-        }
-        case 3:
-        case 4: {  // an operand of an extension instruction: another id or an interesting literal
-            const InsnRef* e = pick([](const InsnRef& i) { return isExtOp(i.opcode) && i.count > 1; });
-            if (!e) break;
-            uint32_t& x = w[e->at + 1 + rng.below(e->count - 1)];
-            x = rng.below(3) == 0 ? interestingValue(rng) : 1 + rng.below(std::max<uint32_t>(w[3], 2) - 1);
-            return;
-        }
-        case 5: {  // one extension instruction becomes another (operands of the wrong shape and type)
-            const InsnRef* e = pick([](const InsnRef& i) { return isExtOp(i.opcode); });
-            if (!e) break;
-            const auto& ops = extOpcodes();
-            w[e->at] = (w[e->at] & 0xFFFF0000u) | ops[rng.below(uint32_t(ops.size()))];
-            return;
-        }
-        case 6: {  // any operand word of any instruction (types, execution modes, decorations, ...)
-            const InsnRef* i = pick([](const InsnRef& r) { return r.count > 1; });
-            if (!i) break;
-            uint32_t& x = w[i->at + 1 + rng.below(i->count - 1)];
-            x = rng.below(2) ? interestingValue(rng) : 1 + rng.below(std::max<uint32_t>(w[3], 2) - 1);
-            return;
-        }
-        default: break;
-    }
-    refdev::fuzz::mutateWords(w, rng);
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Launching every kernel of a module.
 
 struct Stats {
@@ -276,12 +62,6 @@ struct Stats {
          launch_other = 0, skipped = 0;
     double longest_input_s = 0;
 };
-
-uint64_t hashWords(const std::vector<uint32_t>& w) {
-    uint64_t h = 1469598103934665603ull;
-    for (uint32_t x : w) h = (h ^ x) * 1099511628211ull;
-    return h;
-}
 
 // Fixed-size arenas reused by every launch (buffers and images stay well inside them), 4096-byte aligned like
 // the ICD's allocations (2D block IO needs 64-byte aligned base addresses).
@@ -298,49 +78,10 @@ uint8_t* imageArena() {
     return aligned(a);
 }
 
-// A scalar argument. Sane: a size the suite's kernels take (widths, heights, pitches, offsets in bytes, all
-// multiples of 64); otherwise anything.
-void fillValue(std::vector<uint8_t>& bytes, bool sane, Rng& rng) {
-    static const uint64_t kSane[] = {256, 256, 256, 64, 128, 192, 512, 1024, 4096, 0};
-    static const uint64_t kOdd[] = {0, 1, 2, 3, 4, 16, 24};
-    uint64_t v;
-    if (sane)
-        v = kSane[rng.below(sizeof(kSane) / sizeof(kSane[0]))];
-    else
-        switch (rng.below(3)) {
-            case 0: v = interestingValue(rng); break;
-            case 1: v = rng.next(); break;
-            default: v = kOdd[rng.below(sizeof(kOdd) / sizeof(kOdd[0]))]; break;
-        }
-    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = i < 8 ? uint8_t(v >> (8 * i)) : 0;
-}
-
-// Buffer contents: small words (coordinates, indices, sizes) in front, then a byte pattern.
-void fillBuffer(uint8_t* p, size_t bytes, Rng& rng) {
-    const uint32_t mode = rng.below(5);
-    for (size_t i = 0; i + 4 <= 4096 && i + 4 <= bytes; i += 4) {
-        uint32_t v = mode == 0   ? 0
-                     : mode <= 2 ? rng.below(16) * 4  // byte coordinates are multiples of 4
-                     : mode == 3 ? rng.below(64)
-                                 : uint32_t(rng.next());
-        std::memcpy(p + i, &v, 4);
-    }
-    if (bytes > 4096) std::memset(p + 4096, 0x5A, bytes - 4096);
-}
-
-struct ImageFormat {
-    uint32_t order, type, texel_bytes;
-};
-const ImageFormat kFormats[] = {
-    {CL_R, CL_UNSIGNED_INT8, 1},    {CL_R, CL_UNSIGNED_INT16, 2},     {CL_R, CL_UNSIGNED_INT32, 4},
-    {CL_RGBA, CL_UNSIGNED_INT8, 4}, {CL_RGBA, CL_UNORM_INT8, 4},      {CL_R, CL_FLOAT, 4},
-    {CL_RG, CL_UNSIGNED_INT32, 8},  {CL_RGBA, CL_UNSIGNED_INT16, 8},  {CL_RGBA, CL_HALF_FLOAT, 8},
-    {CL_RGBA, CL_FLOAT, 16},        {CL_RGBA, CL_UNSIGNED_INT32, 16}, {CL_RG, CL_UNSIGNED_INT8, 2},
-};
-
 refdev::ImageDesc makeImage(uint8_t* data, Rng& rng) {
     refdev::ImageDesc d;
-    const ImageFormat& f = kFormats[rng.below(sizeof(kFormats) / sizeof(kFormats[0]))];
+    const auto& formats = refdev::fuzz::imageFormats();
+    const refdev::fuzz::ImageFormat& f = formats[rng.below(uint32_t(formats.size()))];
     static const size_t kSides[] = {1, 3, 16, 32, 64};
     d.width = kSides[rng.below(5)];
     d.height = kSides[rng.below(5)];
@@ -375,7 +116,7 @@ LaunchOutcome launchKernel(const spirv::Module& m, const spirv::KernelInfo& k, c
             case spirv::ArgKind::GlobalBuffer:
             case spirv::ArgKind::ConstantBuffer: {
                 uint8_t* p = bufferArena() + kBufferBytes * buffers++;
-                fillBuffer(p, kBufferBytes, rng);
+                refdev::fuzz::fillBuffer(p, kBufferBytes, rng);
                 v.base = rng.below(64) == 0 ? nullptr : p;  // now and then a NULL buffer argument
                 v.size = v.base ? kBufferBytes : 0;
                 break;
@@ -394,7 +135,7 @@ LaunchOutcome launchKernel(const spirv::Module& m, const spirv::KernelInfo& k, c
             }
             case spirv::ArgKind::Value:
                 v.bytes.assign(std::max<uint32_t>(a.size, 1), 0);
-                fillValue(v.bytes, sane_values || rng.below(4) != 0, rng);
+                refdev::fuzz::fillValue(v.bytes, sane_values || rng.below(4) != 0, rng);
                 break;
         }
         args.push_back(std::move(v));
@@ -428,11 +169,6 @@ LaunchOutcome launchKernel(const spirv::Module& m, const spirv::KernelInfo& k, c
     return out;
 }
 
-int64_t nowMs(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
-        .count();
-}
-
 // Builds and launches one input; returns whether it built.
 bool runInput(const std::vector<uint32_t>& words, const Profile& profile, const Options& opt, Stats* st,
               bool print) {
@@ -452,7 +188,7 @@ bool runInput(const std::vector<uint32_t>& words, const Profile& profile, const 
     }
     ++st->built;
     // Arguments and NDRange follow from the input's words, so that --replay repeats them.
-    Rng rng{hashWords(words) | 1};
+    Rng rng{refdev::fuzz::hashWords(words) | 1};
     const auto& ks = spirv::kernels(*b.module);
     for (size_t i = 0; i < ks.size() && i < opt.max_kernels; ++i) {
         g_current.kernel = int(i);
@@ -477,18 +213,6 @@ bool runInput(const std::vector<uint32_t>& words, const Profile& profile, const 
                         o.ok ? "ran" : o.error.substr(0, 300).c_str());
     }
     return true;
-}
-
-void collectSeeds(const std::string& path, std::vector<std::string>* out) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-        for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
-            if (it->is_regular_file(ec) && it->path().extension() == ".spv")
-                out->push_back(it->path().string());
-    } else {
-        out->push_back(path);
-    }
 }
 
 int usage(const char* argv0) {
@@ -554,9 +278,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "\n");
         return 2;
     }
-    std::vector<std::string> files;
-    for (const std::string& p : paths) collectSeeds(p, &files);
-    std::sort(files.begin(), files.end());
+    const std::vector<std::string> files = refdev::fuzz::findSeeds(paths);
     std::vector<std::vector<uint32_t>> seeds;
     for (const std::string& f : files) {
         seeds.push_back(refdev::fuzz::readWords(f.c_str()));
@@ -572,23 +294,10 @@ int main(int argc, char** argv) {
             "'assets' target into <build>/assets/modules)\n");
         return usage(argv[0]);
     }
-    installCrashHandlers();
-
-    const auto t0 = std::chrono::steady_clock::now();
-    std::atomic<bool> done{false};
-    std::thread watchdog([&] {
-        while (!done) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            const int64_t s = g_current.started_ms;
-            if (s >= 0 && nowMs(t0) - s > int64_t(opt.timeout * 1000)) {
-                char why[128];
-                std::snprintf(why, sizeof why, "hang: one input ran for more than %.1f s", opt.timeout);
-                std::fflush(stdout);
-                dumpCurrent(why);
-                std::_Exit(1);
-            }
-        }
-    });
+    g_current.tool = "launch fuzz";
+    g_current.replay = "refdev_launch_fuzz --replay --profile=";
+    refdev::fuzz::installCrashHandlers();
+    refdev::fuzz::startWatchdog(opt.timeout);
 
     int status = 0;
     for (const Profile* profile : profiles) {
@@ -597,18 +306,18 @@ int main(int argc, char** argv) {
                       opt.crash_dir.c_str(), profile->name.c_str());
         Stats seed_stats;
         std::vector<size_t> usable;  // seeds that build on this profile
-        const int64_t seed_start = nowMs(t0);
+        const int64_t seed_start = nowMs();
         for (size_t i = 0; i < seeds.size(); ++i) {
             g_current.seed_path = files[i].c_str();
             g_current.iteration = -1;
-            g_current.started_ms = nowMs(t0);
+            g_current.started_ms = nowMs();
             if (opt.replay) std::printf("%s on %s:\n", files[i].c_str(), profile->name.c_str());
             std::fflush(stdout);  // a crash or hang loses buffered output
             if (runInput(seeds[i], *profile, opt, &seed_stats, opt.replay || opt.verbose))
                 usable.push_back(i);
             g_current.started_ms = -1;
         }
-        const double seed_s = (nowMs(t0) - seed_start) / 1000.0;
+        const double seed_s = (nowMs() - seed_start) / 1000.0;
         std::printf(
             "launch fuzz (%s): %zu seed modules, %zu build; %ld seed launches (%ld ran, %ld undefined "
             "behaviour, "
@@ -631,26 +340,26 @@ int main(int argc, char** argv) {
         Rng rng{(opt.seed + std::hash<std::string>()(profile->name)) * 0x9e3779b97f4a7c15ull + 1};
         Stats st;
         std::vector<uint32_t> slowest;
-        const int64_t start = nowMs(t0);
-        for (long n = 0; opt.iterations ? n < opt.iterations : nowMs(t0) - start < opt.seconds * 1000; ++n) {
+        const int64_t start = nowMs();
+        for (long n = 0; opt.iterations ? n < opt.iterations : nowMs() - start < opt.seconds * 1000; ++n) {
             const size_t si = usable[rng.below(uint32_t(usable.size()))];
             std::vector<uint32_t> w = seeds[si];
-            for (uint32_t k = 1 + rng.below(3); k > 0; --k) mutate(w, rng);
+            for (uint32_t k = 1 + rng.below(3); k > 0; --k) refdev::fuzz::mutateModule(w, rng);
             g_current.seed_path = files[si].c_str();
             g_current.iteration = n;
-            const int64_t begin = nowMs(t0);
+            const int64_t begin = nowMs();
             g_current.started_ms = begin;
             runInput(w, *profile, opt, &st, opt.verbose);
             g_current.started_ms = -1;
             g_current.stage = "idle";
-            const double took = (nowMs(t0) - begin) / 1000.0;
+            const double took = (nowMs() - begin) / 1000.0;
             if (took > st.longest_input_s) {
                 st.longest_input_s = took;
                 if (opt.save_slowest) slowest = w;
             }
             ++st.inputs;
         }
-        const double secs = (nowMs(t0) - start) / 1000.0;
+        const double secs = (nowMs() - start) / 1000.0;
         std::printf(
             "launch fuzz (%s): %ld mutated modules in %.1f s (%ld built), %ld launches: %ld ran, %ld "
             "undefined "
@@ -669,7 +378,6 @@ int main(int argc, char** argv) {
         }
         std::fflush(stdout);
     }
-    done = true;
-    watchdog.join();
+    refdev::fuzz::stopWatchdog();
     return status;
 }

@@ -1,6 +1,8 @@
 // clEnqueueNDRangeKernel: runs the kernel at enqueue through the interpreter. Undefined behaviour found by
 // the interpreter fails the command with CL_OUT_OF_RESOURCES, a negative event status, and a message to the
-// context's pfn_notify and stderr.
+// context's pfn_notify and stderr. So does a work-item exceeding REFDEV_BRANCH_BUDGET taken branches: the
+// device's hang check (a GPU driver's TDR), so that a kernel that loops forever fails instead of hanging the
+// process.
 #include "reference_device/icd/kernel_launch.h"
 
 #include <csignal>
@@ -133,11 +135,14 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
         completeCommand(q, CL_COMMAND_NDRANGE_KERNEL, start, CL_SUCCESS, ev);
         return CL_SUCCESS;
     }
-    spirv::LaunchResult result = spirv::launch(*k->program->module, k->info->name, args, range,
-                                               *platform.profile, platform.faults, platform.threads);
+    spirv::LaunchResult result =
+        spirv::launch(*k->program->module, k->info->name, args, range, *platform.profile, platform.faults,
+                      platform.threads, platform.branch_budget);
     if (!result.ok) {
         // The interpreter's message already names the kernel, instruction and work-item.
         std::string message = result.error;
+        if (platform.branch_budget && message.find("branch budget") != std::string::npos)
+            message += " (REFDEV_BRANCH_BUDGET=" + std::to_string(platform.branch_budget) + ")";
         if (message.find("'" + k->info->name + "'") == std::string::npos)
             message = "kernel '" + k->info->name + "': " + message;
         notifyContext(q->context, message);

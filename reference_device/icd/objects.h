@@ -52,7 +52,8 @@ struct _cl_platform_id : refdev::icd::ObjectBase {
     _cl_platform_id() : ObjectBase(refdev::icd::Kind::Platform) {}
     const refdev::Profile* profile = nullptr;
     refdev::Faults faults;
-    unsigned threads = 0;  // REFDEV_THREADS, 0 = hardware concurrency
+    unsigned threads = 0;        // REFDEV_THREADS, 0 = hardware concurrency
+    uint64_t branch_budget = 0;  // REFDEV_BRANCH_BUDGET: taken branches per work-item, 0 = unlimited
     std::string version, extensions;
 };
 

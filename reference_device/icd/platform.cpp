@@ -1,5 +1,5 @@
-// Platform and device: initialisation from REFDEV_PROFILE / REFDEV_FAULTS, clGetPlatformInfo,
-// clGetDeviceIDs, clGetDeviceInfo.
+// Platform and device: initialisation from REFDEV_PROFILE / REFDEV_FAULTS / REFDEV_BRANCH_BUDGET,
+// clGetPlatformInfo, clGetDeviceIDs, clGetDeviceInfo.
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -41,6 +41,17 @@ PlatformState& state() {
             return st;
         }
         if (const char* t = std::getenv("REFDEV_THREADS")) st->platform.threads = unsigned(std::atoi(t));
+        if (const char* b = std::getenv("REFDEV_BRANCH_BUDGET")) {
+            char* end = nullptr;
+            st->platform.branch_budget = std::strtoull(b, &end, 10);
+            if (!*b || *end || *b == '-') {
+                std::fprintf(stderr,
+                             "REFDEV_BRANCH_BUDGET='%s' is not a number of branches (the reference device "
+                             "reports no platform)\n",
+                             b);
+                return st;
+            }
+        }
         st->platform.profile = profile;
         st->platform.version = "OpenCL 3.0 RefDev " + profile->name;
         for (const ExtensionEntry& e : profile->extensions) st->platform.extensions += e.name + " ";

@@ -194,10 +194,4 @@ public:
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile,
                         const ExtOpTable& table);
 
-// Launch with a per-work-item limit on taken branches (0: none); exceeding it fails the launch. Used where
-// kernels may loop forever, e.g. when fuzzing.
-LaunchResult launch(const Module& module, const std::string& kernel, const std::vector<ArgValue>& args,
-                    const NDRange& range, const Profile& profile, const Faults& faults, unsigned threads,
-                    uint64_t branch_budget);
-
 }  // namespace refdev::spirv

@@ -72,4 +72,10 @@ struct LaunchResult {
 LaunchResult launch(const Module& module, const std::string& kernel, const std::vector<ArgValue>& args,
                     const NDRange& range, const Profile& profile, const Faults& faults, unsigned threads = 0);
 
+// Launch with a per-work-item limit on taken branches (0: none); exceeding it fails the launch with an error
+// naming the branch budget. Used where kernels may loop forever: fuzzing, the ICD's REFDEV_BRANCH_BUDGET.
+LaunchResult launch(const Module& module, const std::string& kernel, const std::vector<ArgValue>& args,
+                    const NDRange& range, const Profile& profile, const Faults& faults, unsigned threads,
+                    uint64_t branch_budget);
+
 }  // namespace refdev::spirv

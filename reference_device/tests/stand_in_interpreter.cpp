@@ -153,4 +153,9 @@ LaunchResult launch(const Module&, const std::string& kernel, const std::vector<
     return r;
 }
 
+LaunchResult launch(const Module& m, const std::string& kernel, const std::vector<ArgValue>& args,
+                    const NDRange& range, const Profile& p, const Faults& f, unsigned threads, uint64_t) {
+    return launch(m, kernel, args, range, p, f, threads);
+}
+
 }  // namespace refdev::spirv

@@ -44,16 +44,9 @@ const char* const kValueOptions[] = {"filter",      "caselist-file", "exclude-fi
                                      "device-type", "icd",           "shard",        "seed",     "json",
                                      "junit",       "log",           "timeout",      "dump-dir", "assets-dir",
                                      "tag",         "waiver-file",   "rerun-failed"};
-const char* const kFlagOptions[] = {"help",
-                                    "list",
-                                    "list-tags",
-                                    "isolate",
-                                    "quick",
-                                    "extended",
-                                    "huge",
-                                    "fail-if-all-skipped",
-                                    "worker",
-                                    "fail-on-stale-waivers"};
+const char* const kFlagOptions[] = {
+    "help",     "list", "list-tags",           "isolate", "quick",
+    "extended", "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
 // `api` would silently become the report's file name. Each with the word for its value and an example.

@@ -273,30 +273,12 @@ TEST(Options, TagListsAndListTags) {
 
 TEST(Options, HelpTextMentionsEveryOption) {
     std::string help = usageText("prog");
-    for (const char* opt : {"--filter",
-                            "--caselist-file",
-                            "--exclude-file",
-                            "--list",
-                            "--quick",
-                            "--extended",
-                            "--huge",
-                            "--shard",
-                            "--platform",
-                            "--device-type",
-                            "--icd",
-                            "--seed",
-                            "--timeout",
-                            "--isolate",
-                            "--assets-dir",
-                            "--dump-dir",
-                            "--json",
-                            "--junit",
-                            "--log",
-                            "--fail-if-all-skipped",
-                            "--tag",
-                            "--list-tags",
-                            "--waiver-file",
-                            "--fail-on-stale-waivers",
+    for (const char* opt : {"--filter",      "--caselist-file", "--exclude-file", "--list",
+                            "--quick",       "--extended",      "--huge",         "--shard",
+                            "--platform",    "--device-type",   "--icd",          "--seed",
+                            "--timeout",     "--isolate",       "--assets-dir",   "--dump-dir",
+                            "--json",        "--junit",         "--log",          "--fail-if-all-skipped",
+                            "--tag",         "--list-tags",     "--waiver-file",  "--fail-on-stale-waivers",
                             "--rerun-failed"})
         EXPECT_NE(help.find(opt), std::string::npos) << opt;
 }
