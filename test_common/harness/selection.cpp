@@ -94,10 +94,18 @@ bool hasTag(const CaseSpec& spec, const std::string& tag) {
     return std::find(spec.tags.begin(), spec.tags.end(), tag) != spec.tags.end();
 }
 
+// What --tag matches on a case: its tags and its group (the first level of its name), so
+// --tag=workloads,regression reads like the other tags.
+std::set<std::string> selectionTags(const CaseSpec& spec) {
+    std::set<std::string> tags(spec.tags.begin(), spec.tags.end());
+    tags.insert(spec.name.substr(0, spec.name.find('.')));
+    return tags;
+}
+
 std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseSpec>& all) {
     std::map<std::string, size_t> counts;
     for (const auto& c : all)
-        for (const auto& t : std::set<std::string>(c.tags.begin(), c.tags.end())) ++counts[t];
+        for (const auto& t : selectionTags(c)) ++counts[t];
     return {counts.begin(), counts.end()};
 }
 
@@ -144,8 +152,9 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
             ++not_quick;
             continue;
         }
-        if (!request.tags.empty() && std::none_of(request.tags.begin(), request.tags.end(),
-                                                  [&](const std::string& t) { return hasTag(c, t); })) {
+        if (!request.tags.empty() &&
+            std::none_of(request.tags.begin(), request.tags.end(),
+                         [&](const std::string& t) { return selectionTags(c).count(t); })) {
             ++untagged;
             continue;
         }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +61,8 @@ bool hasTag(const CaseSpec& spec, const std::string& tag);
 
 // Every tag some case carries, sorted, with how many cases carry it (for --list-tags).
 std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseSpec>& all);
+// The names --tag matches on a case: its tags and its group (the first level of its name).
+std::set<std::string> selectionTags(const CaseSpec& spec);
 
 // Per-case seed: FNV-1a 64 of the case name mixed with the run seed; independent of which cases ran.
 uint64_t fnv1a64(const std::string& text);

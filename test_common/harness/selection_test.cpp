@@ -170,6 +170,18 @@ TEST(Selection, TagKeepsCasesWithAnyOfTheTags) {
     EXPECT_NE(s.error.find("(--tag)"), std::string::npos) << s.error;
 }
 
+TEST(Selection, TagAlsoNamesAGroup) {
+    SelectionRequest r;
+    r.tags = {"2d_block_io"};
+    EXPECT_EQ(names(selectCases(kTagged, r)), (std::vector<std::string>{"2d_block_io.store.d"}));
+    r.tags = {"2d_block_io", "regression"};
+    EXPECT_EQ(
+        names(selectCases(kTagged, r)),
+        (std::vector<std::string>{"2d_block_io.store.d", "subgroups.shuffle.a", "subgroups.shuffle.b"}));
+    r.tags = {"subgroups.shuffle"};  // a group, not a deeper level: no case carries it
+    EXPECT_NE(selectCases(kTagged, r).error.find("is on no case"), std::string::npos);
+}
+
 TEST(Selection, TagOnNoCaseIsAnErrorListingTheKnownTags) {
     SelectionRequest r;
     r.tags = {"regresion"};
@@ -184,8 +196,12 @@ TEST(Selection, TagOnNoCaseIsAnErrorListingTheKnownTags) {
 TEST(Selection, TagCountsCountEachCaseOncePerTag) {
     std::vector<CaseSpec> all = kTagged;
     all.push_back(tree({{"api.x", {"quick", "quick"}}})[0]);  // a repeated tag counts once
-    EXPECT_EQ(tagCounts(all), (std::vector<std::pair<std::string, size_t>>{
-                                  {"extended", 1}, {"quick", 3}, {"regression", 3}}));
+    EXPECT_EQ(tagCounts(all), (std::vector<std::pair<std::string, size_t>>{{"2d_block_io", 2},
+                                                                           {"api", 1},
+                                                                           {"extended", 1},
+                                                                           {"quick", 3},
+                                                                           {"regression", 3},
+                                                                           {"subgroups", 3}}));
     EXPECT_TRUE(tagCounts({}).empty());
 }
 

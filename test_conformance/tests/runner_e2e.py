@@ -384,6 +384,9 @@ def check_list_and_shards(runner, build, tmp):
             in_manifest = sum(1 for c in cases if tag in c.get("tags", []))
             expect(counts.get(tag, 0) >= in_manifest and (tag != "extended" or counts[tag] == in_manifest),
                    "--list-tags count of %s\n%s" % (tag, out))
+    # A group name is a tag too: --tag=api lists what the pattern api does.
+    expect(list_names(runner, extra, ["--tag=api"]) == list_names(runner, extra, ["api"]),
+           "--tag=<group> should select the group")
     # Subtree selection, globs and negative filters.
     api = list_names(runner, extra, ["api"])
     expect(api and all(n.startswith("api.") for n in api), "'api' should select the api subtree")
