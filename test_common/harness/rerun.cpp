@@ -1,14 +1,10 @@
 #include "test_common/harness/rerun.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "test_common/harness/selection.h"
 
 namespace cts {
 
@@ -52,14 +48,9 @@ std::string parseRerunReport(const std::string& text, const std::string& path, R
 }
 
 std::string readRerunReport(const std::string& path, RerunRequest& out) {
-    struct stat st;
-    if (stat(path.c_str(), &st) != 0) return "cannot read " + path + ": " + std::strerror(errno);
-    if (S_ISDIR(st.st_mode)) return "cannot read " + path + ": is a directory";
-    std::ifstream in(path);
-    if (!in) return "cannot read " + path + ": " + std::strerror(errno);
-    std::stringstream text;
-    text << in.rdbuf();
-    return parseRerunReport(text.str(), path, out);
+    std::string text;
+    if (std::string err = readTextFile(path, &text); !err.empty()) return err;
+    return parseRerunReport(text, path, out);
 }
 
 }  // namespace cts

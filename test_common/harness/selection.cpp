@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -66,16 +68,22 @@ std::vector<Pattern> parsePatternText(const std::string& text, const std::string
     return out;
 }
 
-std::string readPatternFile(const std::string& path, std::vector<Pattern>& out) {
-    // A directory opens and reads as empty: it must not pass for an empty list.
+std::string readTextFile(const std::string& path, std::string* text) {
     struct stat st;
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        return "cannot read " + path + ": is a directory";
+    if (stat(path.c_str(), &st) != 0) return "cannot read " + path + ": " + std::strerror(errno);
+    if (S_ISDIR(st.st_mode)) return "cannot read " + path + ": is a directory";
     std::ifstream in(path);
-    if (!in) return "cannot read " + path;
-    std::stringstream text;
-    text << in.rdbuf();
-    auto patterns = parsePatternText(text.str(), path);
+    if (!in) return "cannot read " + path + ": " + std::strerror(errno);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    *text = buffer.str();
+    return "";
+}
+
+std::string readPatternFile(const std::string& path, std::vector<Pattern>& out) {
+    std::string text;
+    if (std::string err = readTextFile(path, &text); !err.empty()) return err;
+    auto patterns = parsePatternText(text, path);
     out.insert(out.end(), patterns.begin(), patterns.end());
     return "";
 }

@@ -1,14 +1,8 @@
 #include "test_common/harness/waivers.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -210,14 +204,9 @@ std::string parseWaivers(const std::string& text, const std::string& file, std::
 }
 
 std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out) {
-    struct stat st;
-    if (stat(path.c_str(), &st) != 0) return "cannot read " + path + ": " + std::strerror(errno);
-    if (S_ISDIR(st.st_mode)) return "cannot read " + path + ": is a directory";
-    std::ifstream in(path);
-    if (!in) return "cannot read " + path + ": " + std::strerror(errno);
-    std::stringstream text;
-    text << in.rdbuf();
-    return parseWaivers(text.str(), path, out);
+    std::string text;
+    if (std::string err = readTextFile(path, &text); !err.empty()) return err;
+    return parseWaivers(text, path, out);
 }
 
 bool waiverAppliesTo(const Waiver& w, const WaiverDevice& d) {
