@@ -59,7 +59,7 @@ def collect_handwritten(emit, source_dir):
         for c in cases:
             try:
                 emit.case(c["name"], c["family"], module, c["kernel"], c["params"], c["requires"], c["tags"],
-                          origin=origin)
+                          origin=origin, tier=c["tier"])
             except spvgen.SpvgenError as e:
                 raise spvgen.SpvgenError("%s:%d: %s" % (origin, c["line"], str(e).split(": ", 1)[1]))
     return handwritten

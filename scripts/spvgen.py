@@ -2,7 +2,7 @@
 
 Generators (scripts/generators/<group>.py) define generate(emit) and call:
     emit.module(relpath_without_ext, spvasm_text) -> "relpath.spv"
-    emit.case(name, family, module, kernel, params=None, requires=None, tags=None)
+    emit.case(name, family, module, kernel, params=None, requires=None, tags=None, tier=...)
 Hand-written kernels (spirv_new_assets/<group>/*.spvasm) declare the same data in a header comment block,
 parsed by parse_asset_header(); the format is documented in docs/assets.md.
 """
@@ -16,6 +16,11 @@ TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multi
 # docs/known_driver_bugs.md names for a public driver or compiler bug (--tag=regression); huge: cases needing
 # buffers of several GiB, run only with --huge (docs/2d_block_io.md, "Scale").
 TAGS = ("quick", "extended", "regression", "huge")
+# core: the OpenCL environment text promises that a device reporting the case's extensions and sub-group size
+# builds the module (a build failure is a Fail in phase "build"); device_specific: valid SPIR-V beyond that
+# promise (a build failure is NotSupported with the compiler's first error line). Each generator decides it
+# from one table that quotes the environment; hand-written headers say it with tier=.
+TIERS = ("core", "device_specific")
 _LEVEL = r"[a-z0-9_]+"
 _NAME_RE = re.compile(r"^%s(\.%s)*$" % (_LEVEL, _LEVEL))
 _RELPATH_RE = re.compile(r"^%s(/%s)*$" % (_LEVEL, _LEVEL))
@@ -33,7 +38,8 @@ _REQUIRE_RES = [
 _VERSION_RE = re.compile(r"^\s*;\s*@version\s+(\d+)\.(\d+)\s*$", re.M)
 DEFAULT_SPIRV_VERSION = (1, 2)
 # Version 2: every case with a module carries "module_hash" (test_common/harness/manifest.cpp reads it).
-MANIFEST_VERSION = 2
+# Version 3: every case carries "tier" (TIERS).
+MANIFEST_VERSION = 3
 
 
 class SpvgenError(Exception):
@@ -87,7 +93,7 @@ class Emitter:
             self.modules[relpath] = {"text": text, "origin": origin}
         return relpath + ".spv"
 
-    def case(self, name, family, module, kernel, params=None, requires=None, tags=None, origin=None):
+    def case(self, name, family, module, kernel, params=None, requires=None, tags=None, origin=None, tier=None):
         origin = origin or self.origin
         where = "case %r" % (name,)
         if not isinstance(name, str) or not _NAME_RE.match(name):
@@ -126,8 +132,11 @@ class Emitter:
         for tag in tags:
             if tag not in TAGS:
                 self._fail("%s: unknown tag %r (known: %s)" % (where, tag, ", ".join(TAGS)), origin)
+        if tier not in TIERS:
+            self._fail("%s: tier %r must be one of %s (the generator's tier table decides it)" %
+                       (where, tier, ", ".join(TIERS)), origin)
         self.cases[name] = {"name": name, "family": family, "module": module, "kernel": kernel,
-                            "params": params, "requires": requires, "tags": tags, "origin": origin}
+                            "params": params, "requires": requires, "tags": tags, "tier": tier, "origin": origin}
 
     def manifest(self, module_hashes):
         """module_hashes: "rel/path.spv" -> hash of the assembled file (build_assets.module_hash), for every
@@ -226,7 +235,8 @@ def parse_asset_header(text, path):
 
     An asset without @case lines is allowed only if a generator's case uses it (build_assets.py checks).
     The header is the leading block of comment and blank lines. Directives:
-        ; @case name=<dotted> family=<dotted> kernel=<entry point> [requires=a,b] [tags=quick]
+        ; @case name=<dotted> family=<dotted> kernel=<entry point> tier=<core|device_specific> [requires=a,b]
+                [tags=quick]
         ; @param <key>=<value>      (belongs to the @case above it)
         ; @version 1.N              (SPIR-V version to assemble for; default 1.2)
     """
@@ -250,17 +260,17 @@ def parse_asset_header(text, path):
                 if "=" not in item:
                     raise SpvgenError("%s: @case field %r is not key=value" % (where, item))
                 key, value = item.split("=", 1)
-                if key not in ("name", "family", "kernel", "requires", "tags"):
-                    raise SpvgenError("%s: unknown @case field %r (name, family, kernel, requires, tags)" %
+                if key not in ("name", "family", "kernel", "tier", "requires", "tags"):
+                    raise SpvgenError("%s: unknown @case field %r (name, family, kernel, tier, requires, tags)" %
                                       (where, key))
                 if key in fields:
                     raise SpvgenError("%s: @case field %r given twice" % (where, key))
                 fields[key] = value
-            for key in ("name", "family", "kernel"):
+            for key in ("name", "family", "kernel", "tier"):
                 if not fields.get(key):
                     raise SpvgenError("%s: @case needs %s=" % (where, key))
             cases.append({"name": fields["name"], "family": fields["family"], "kernel": fields["kernel"],
-                          "params": {},
+                          "tier": fields["tier"], "params": {},
                           "requires": [t for t in fields.get("requires", "").split(",") if t],
                           "tags": [t for t in fields.get("tags", "").split(",") if t],
                           "line": lineno})

@@ -63,6 +63,9 @@ def configurations():
                         yield op, e, w, h, c
 
 
+TABLE_CONFIGS = frozenset(configurations())
+
+
 def pow2(v):
     return 1 << (v - 1).bit_length()
 
@@ -288,6 +291,13 @@ def variants(op, e, w, h, c, extended=False):
 REGRESSION_SHAPES = {("load", 4, 8, 8, 2), ("store", 1, 32, 1, 1), ("store", 2, 16, 2, 1)}
 
 
+def tier(op, e, w, h, c):
+    """The tier table (docs/2d_block_io.md, "Tiers") is TABLE: cl_intel_subgroup_2d_block_io lists exactly these
+    117 configurations as its built-in functions, so a device reporting it promises to accept them at sub-group
+    size 16. Every other SPIR-V-legal shape (8-byte elements, padded widths and heights) is device_specific."""
+    return "core" if (op, e, w, h, c) in TABLE_CONFIGS else "device_specific"
+
+
 def regression(op, e, w, h, c, variant):
     return (op, e, w, h, c) in REGRESSION_SHAPES or variant.startswith("vnni_group_cut_")
 
@@ -311,7 +321,7 @@ def emit_config(emit, op, e, w, h, c, extended):
         if not extended and regression(op, e, w, h, c, variant):
             tags.append("regression")
         emit.case("%s.%s.e%d.w%d.h%d.c%d.%s" % (prefix, op, e, w, h, c, variant), "2d_block_io", module, "test",
-                  params=params, requires=requires, tags=tags)
+                  params=params, requires=requires, tags=tags, tier=tier(op, e, w, h, c))
 
 
 def generate(emit):
@@ -363,7 +373,8 @@ def generate_scale(emit):
         module = emit.module("2d_block_io/%s_e%d_w%d_h%d_c%d" % (op, e, w, h, c), text)
         shape = dict(op=op, element_size=e, block_width=w, block_height=h, block_count=c, lane_bytes=lane_bytes)
         emit.case("2d_block_io.scale.%s.e%d.w%d.h%d.c%d.groups_1024" % (op, e, w, h, c), "2d_block_io", module,
-                  "test", params=dict(scale_groups_params(e, w * c, h), **shape), requires=requires)
+                  "test", params=dict(scale_groups_params(e, w * c, h), **shape), requires=requires,
+                  tier=tier(op, e, w, h, c))
         if op == "load_transform":
             continue
         for variant, past in (("offset_past_2gib", 1 << 31), ("offset_past_4gib", 1 << 32)):
@@ -371,4 +382,5 @@ def generate_scale(emit):
             size = params["buffer_bytes"]
             emit.case("2d_block_io.scale.%s.e%d.w%d.h%d.c%d.%s" % (op, e, w, h, c, variant), "2d_block_io.windowed",
                       module, "test", params=params,
-                      requires=requires + ["max_alloc=%d" % size, "global_mem=%d" % size], tags=["huge"])
+                      requires=requires + ["max_alloc=%d" % size, "global_mem=%d" % size], tags=["huge"],
+                      tier=tier(op, e, w, h, c))

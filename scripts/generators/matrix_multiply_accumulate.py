@@ -39,6 +39,10 @@ ROWS = [
     ("tf32_fp32", 16, 8, "tf32", "fp32", "fp32", False),
 ]
 MS = [1, 2, 4, 8]
+# The tier table (docs/matrix_multiply_accumulate.md, "Tiers"): every row of ROWS is a row of the
+# cl_intel_subgroup_matrix_multiply_accumulate table (tf32 with _tf32) with M in 1, 2, 4, 8, which a device
+# reporting the extension at minimum sub-group size N must accept; the suite emits no MMA outside it.
+TIER = "core"
 SIGNEDNESS = [("sign_none", False, False), ("sign_a", True, False), ("sign_b", False, True),
               ("sign_ab", True, True)]
 PACKED = {"int8": ("MatrixAPackedInt8INTEL", "MatrixBPackedInt8INTEL"),
@@ -231,7 +235,7 @@ def emit_row(emit, row, sign_name, a_signed, b_signed):
         for d in data:
             emit.case("%s.m%d.single.%s" % (prefix, m, d), "matrix_multiply_accumulate", module, "test",
                       params=dict(single, scenario="single", data=d), requires=requires,
-                      tags=(["quick"] if (m == 8 and d == "position") else []) + fp16_result)
+                      tags=(["quick"] if (m == 8 and d == "position") else []) + fp16_result, tier=TIER)
         for scenario, (wgs, sgs, steps) in SCENARIOS:
             d = "full_range" if integer else "exact"
             kernel = "single" if scenario == "multi_group" else scenario  # the same kernel, more groups
@@ -241,7 +245,7 @@ def emit_row(emit, row, sign_name, a_signed, b_signed):
                           outputs=2 if scenario == "second_mma" else 1, scenario=scenario, data=d)
             emit.case("%s.m%d.%s.%s" % (prefix, m, scenario, d), "matrix_multiply_accumulate", module, "test",
                       params=params, requires=requires,
-                      tags=["regression"] if (fp16_result or scenario == "second_mma") else [])
+                      tags=["regression"] if (fp16_result or scenario == "second_mma") else [], tier=TIER)
 
 
 def generate(emit):
@@ -277,4 +281,4 @@ def generate_scale(emit):
                       data=d)
         emit.case("matrix_multiply_accumulate.scale.n%d.%s%s.m%d.groups_1024.%s" %
                   (n, name, "." + sign_name if sign_name else "", m, d), "matrix_multiply_accumulate", module,
-                  "test", params=params, requires=[EXT_TOKEN, "min_sg_size=%d" % n])
+                  "test", params=params, requires=[EXT_TOKEN, "min_sg_size=%d" % n], tier=TIER)

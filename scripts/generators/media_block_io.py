@@ -171,13 +171,23 @@ class Module:
         return self.done[key]
 
 
+def tier(e, comps, w, h, sg):
+    """The tier table (docs/media_block_io.md, "Tiers"). cl_intel_spirv_media_block_io rev 2 promises 8-, 16- and
+    32-bit integer Result / Data types of 1, 2, 4, 8 or 16 components with a constant Width and Height (every
+    module here). A region larger than the data the sub-group holds is valid SPIR-V whose tail is dropped, but no
+    environment text promises that such a module builds (Intel's compiler rejects it: "attempt of N bytes"), so
+    it is device_specific."""
+    slots = (h - 1) * (pow2(w * e) // e) + w
+    return "core" if slots <= sg * comps else "device_specific"
+
+
 def emit_case(emit, modules, name, op, e, comps, w, h, sg, fmt, backing, coord, image_w, image_h, tags=None):
     module = modules.get(op, e, comps, w, h, sg)
     params = dict(op=op, element_bytes=e, components=comps, width=w, height=h, sg=sg, format=fmt,
                   texel_bytes=FORMATS[fmt], backing=backing, image_width_bytes=image_w, image_height=image_h,
                   x=coord[0], y=coord[1])
     emit.case(name, "media_block_io", module, "test", params=params,
-              requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"], tags=tags or [])
+              requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"], tags=tags or [], tier=tier(e, comps, w, h, sg))
 
 
 def generate(emit):
@@ -268,7 +278,8 @@ def generate_scale(emit):
                       texel_bytes=FORMATS[fmt], backing="image", image_width_bytes=image_w, image_height=image_h,
                       x=coords[0], y=coords[1], coords=coords)
         emit.case("media_block_io.scale.%s.e%d.w%d.h%d.sg%d.c%d.%s.image.groups_1024" % (op, e, w, h, sg, comps, fmt),
-                  "media_block_io", module, "test", params=params, requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"])
+                  "media_block_io", module, "test", params=params, requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"],
+                  tier=tier(e, comps, w, h, sg))
     # 4-byte texels: at the maximum width the byte coordinate passes 2^16.
     e, w, h, fmt = 4, 4, 4, "r32ui"
     row_bytes = w * e
@@ -285,4 +296,4 @@ def generate_scale(emit):
                               image_height=image_h, x=x, y=y, image_size=size)
                 emit.case("media_block_io.scale.%s.e%d.w%d.h%d.sg%d.c%d.%s.image_%s.%s" % (
                     op, e, w, h, sg, comps, fmt, size, cname), "media_block_io", module, "test", params=params,
-                    requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"])
+                    requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"], tier=tier(e, comps, w, h, sg))

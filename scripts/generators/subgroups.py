@@ -32,6 +32,26 @@ BUFFER_BLOCK_WIDTHS = {"u8": (1, 2, 4, 8, 16), "u16": (1, 2, 4, 8, 16),
 IMAGE_BLOCK_WIDTHS = {"u8": (1, 2, 4, 8, 16), "u16": (1, 2, 4, 8), "u32": (1, 2, 4, 8), "u64": (1, 2, 4, 8)}
 BLOCK_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
 
+# Tier tables (docs/subgroups.md, "Tiers"): the configurations the OpenCL environment promises to accept.
+# cl_intel_spirv_subgroups rev 2, 7.1.X.1: "the environment must accept the following types for 'Data' for the
+# SubgroupShuffleINTEL instructions: Scalars and OpTypeVectors with 2, 3, 4, 8, or 16 components of
+# OpTypeFloat 32 / OpTypeInt 32; Scalars of OpTypeInt with a Width of 64 bits; if Float16 is declared and
+# supported, Scalars of OpTypeFloat 16; if Float64 ..., Scalars of OpTypeFloat 64; with cl_intel_subgroups_short,
+# Scalars and OpTypeVectors with 2, 3, 4, 8, or 16 components of OpTypeInt 16".
+SHUFFLE_CORE = {"i32": (1, 2, 3, 4, 8, 16), "f32": (1, 2, 3, 4, 8, 16), "i64": (1,), "f16": (1,), "f64": (1,),
+                "i16": (1, 2, 3, 4, 8, 16)}
+# 7.1.X.2: "the environment must accept the following types for Result and Data for the
+# SubgroupBufferBlockIOINTEL and SubgroupImageBlockIOINTEL instructions: Scalars and OpTypeVectors with 2, 4, or
+# 8 components of OpTypeInt 32; with cl_intel_subgroups_short, ... of OpTypeInt 16". 8- and 64-bit and
+# 16-component block IO are valid SPIR-V that no environment text promises.
+BLOCK_CORE = {"u32": (1, 2, 4, 8), "u16": (1, 2, 4, 8)}
+
+
+def tier(table, type_name, n):
+    """core when the environment promises the (type, component count); else device_specific."""
+    return "core" if n in table.get(type_name, ()) else "device_specific"
+
+
 SHUFFLE_OPS = {
     # op level name -> (SPIR-V opcode name, index name used in case names, two data operands)
     "shuffle": ("OpSubgroupShuffleINTEL", "index", False),
@@ -417,7 +437,8 @@ def generate_shuffles(emit):
                                     tags.append("regression")
                                 emit.case(name, "subgroups.shuffle", module,
                                           "test_const" if pparams["pattern"] == "const" else "test",
-                                          params=params, requires=shuffle_requires(type_name, sg), tags=tags)
+                                          params=params, requires=shuffle_requires(type_name, sg), tags=tags,
+                                          tier=tier(SHUFFLE_CORE, type_name, n))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -483,7 +504,7 @@ def generate_buffer_block_io(emit):
                                                                                 shape)
                             emit.case(name, "subgroups.block_io", module, "test", params=params,
                                       requires=block_requires(type_name, n, sg),
-                                      tags=["quick"] if quick else [])
+                                      tags=["quick"] if quick else [], tier=tier(BLOCK_CORE, type_name, n))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -543,7 +564,7 @@ def generate_image_block_io(emit):
                                                                               coord)
                                 emit.case(name, "subgroups.image_block_io", module, "test", params=params,
                                           requires=req + ["image_format=%s/%s" % (order, ctype)],
-                                          tags=["quick"] if quick else [])
+                                          tags=["quick"] if quick else [], tier=tier(BLOCK_CORE, type_name, n))
 
 
 def generate(emit):
@@ -574,7 +595,8 @@ def generate_scale(emit):
         params = dict(pparams, op=op, type=type_name, width=n, sg=sg, local=3 * sg, groups=SCALE_GROUPS,
                       exec_period=1, lane_mask="all")
         emit.case("subgroups.scale.%s.%s.v%d.sg%d.%s.groups_1024.cf_all" % (op, type_name, n, sg, pname),
-                  "subgroups.shuffle", module, "test", params=params, requires=shuffle_requires(type_name, sg))
+                  "subgroups.shuffle", module, "test", params=params, requires=shuffle_requires(type_name, sg),
+                  tier=tier(SHUFFLE_CORE, type_name, n))
     for write, type_name, n, sg in ((False, "u32", 4, 16), (True, "u16", 8, 32), (True, "u8", 16, 8)):
         op = "block_write" if write else "block_read"
         module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg),
@@ -582,7 +604,8 @@ def generate_scale(emit):
         params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": 16, "local": 4 * sg,
                   "groups": SCALE_GROUPS}
         emit.case("subgroups.scale.%s.%s.v%d.sg%d.offset_16b.groups_1024" % (op, type_name, n, sg),
-                  "subgroups.block_io", module, "test", params=params, requires=block_requires(type_name, n, sg))
+                  "subgroups.block_io", module, "test", params=params, requires=block_requires(type_name, n, sg),
+                  tier=tier(BLOCK_CORE, type_name, n))
     order, ctype, _ = IMAGE_FORMATS["r32ui"]
     for write in (False, True):
         op = "image_block_write" if write else "image_block_read"
@@ -594,4 +617,5 @@ def generate_scale(emit):
                 params = {"op": op, "type": "u32", "width": 4, "sg": 16, "format": "r32ui", "size": size,
                           "coords": coord, "local": 32, "groups": 2}
                 emit.case("subgroups.scale.%s.u32.v4.sg16.r32ui.%s.%s" % (op, size, coord),
-                          "subgroups.image_block_io", module, "test", params=params, requires=req)
+                          "subgroups.image_block_io", module, "test", params=params, requires=req,
+                          tier=tier(BLOCK_CORE, "u32", 4))

@@ -455,6 +455,12 @@ def media_filter_text():
     return "\n".join(lines)
 
 
+# The tier (docs/workloads.md, "Tiers"): every workload is built from configurations the environment tables
+# promise (2D block shapes of the 117-entry table, MMA rows of its table, 32-bit block reads, media regions no
+# larger than the sub-group's data), so each is core: a device reporting the extensions must build it.
+TIER = "core"
+
+
 def generate_scale(emit):
     """workloads.scale.*: the same kernels over 1024 work-groups (one sub-group each, one tile each), so every
     sub-group of a large dispatch computes its own part of one big result."""
@@ -464,14 +470,14 @@ def generate_scale(emit):
               "workloads_gemm_2d", module, "test",
               params=dict(format="int8", signed=True, b_layout="row_major", prefetch=True, epilogue=False,
                           data="full_range", m=256, n=512, k=64, sub_groups_per_work_group=1),
-              requires=HPC_REQ)
+              requires=HPC_REQ, tier=TIER)
     module = emit.module("workloads/gemm_block_read_int8_signed", gemm_block_read_text("int8", True))
     emit.case("workloads.scale.gemm_block_read.int8.signed.full_range.groups_1024", "workloads_gemm_block_read",
               module, "test", params=dict(format="int8", signed=True, data="full_range", m=256, n=256, k=64,
-                                          sub_groups_per_work_group=1), requires=HPG_REQ)
+                                          sub_groups_per_work_group=1), requires=HPG_REQ, tier=TIER)
     module = emit.module("workloads/media_filter", media_filter_text())
     emit.case("workloads.scale.media_filter.r32ui.w256_h256.groups_1024", "workloads_media_filter", module, "test",
-              params=dict(width=256, height=256, sub_groups_per_work_group=1), requires=MEDIA_REQ)
+              params=dict(width=256, height=256, sub_groups_per_work_group=1), requires=MEDIA_REQ, tier=TIER)
 
 
 def generate(emit):
@@ -503,7 +509,7 @@ def generate(emit):
                                 fmt == "fp16_fp16":
                             tags.append("regression")
                         emit.case(name, "workloads_gemm_2d", module, "test", params=params, requires=requires,
-                                  tags=tags)
+                                  tags=tags, tier=TIER)
     for fmt in FORMATS_8:
         m, n, k = SIZES_8[fmt]
         signs = [("signed", True), ("unsigned", False)] if fmt == "int8" else [("", False)]
@@ -515,10 +521,10 @@ def generate(emit):
                 emit.case(name, "workloads_gemm_block_read", module, "test",
                           params=dict(format=fmt, signed=signed, data=data, m=m, n=n, k=k,
                                       sub_groups_per_work_group=2),
-                          requires=HPG_REQ, tags=["quick"] if data != "exact" else [])
+                          requires=HPG_REQ, tags=["quick"] if data != "exact" else [], tier=TIER)
     module = emit.module("workloads/media_filter", media_filter_text())
     for w, h in ((61, 21), (8, 8), (3, 13)):
         emit.case("workloads.media_filter.r32ui.w%d_h%d" % (w, h), "workloads_media_filter", module, "test",
                   params=dict(width=w, height=h, sub_groups_per_work_group=2),
-                  requires=MEDIA_REQ, tags=["quick"] if w == 61 else [])
+                  requires=MEDIA_REQ, tags=["quick"] if w == 61 else [], tier=TIER)
     generate_scale(emit)

@@ -132,7 +132,7 @@ TEXT = """               OpCapability Addresses
                OpFunctionEnd
 """
 def generate(emit):
-    emit.case("subgroups.bad", "f", emit.module("subgroups/bad_val", TEXT), "test")
+    emit.case("subgroups.bad", "f", emit.module("subgroups/bad_val", TEXT), "test", tier="core")
 ''')
         out = self.build(expect_ok=False)
         self.assertIn("module subgroups/bad_val (from scripts/generators/bad_val.py; text in ", out)
@@ -142,7 +142,7 @@ def generate(emit):
         self.add_generator("bad_as.py", '''
 def generate(emit):
     emit.case("subgroups.bad", "f", emit.module("subgroups/bad_as",
-              'OpCapability Kernel\\nOpEntryPoint Kernel %t "test"\\nOpNotAnOpcode %x\\n'), "test")
+              'OpCapability Kernel\\nOpEntryPoint Kernel %t "test"\\nOpNotAnOpcode %x\\n'), "test", tier="core")
 ''')
         out = self.build(expect_ok=False)
         self.assertIn("module subgroups/bad_as (from scripts/generators/bad_as.py; text in ", out)

@@ -25,7 +25,7 @@ class RequireEveryCase(TempFiles, unittest.TestCase):
         wrapper = self.write("runner.sh", "#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, runner))
         os.chmod(wrapper, 0o755)
         os.makedirs(os.path.join(self.tmp.name, "assets"))
-        self.write(os.path.join("assets", "manifest.json"), {"version": 2, "cases": manifest_cases})
+        self.write(os.path.join("assets", "manifest.json"), {"version": 3, "cases": manifest_cases})
         env = dict(os.environ, FAKE_RESULTS=json.dumps(results))
         proc = subprocess.run([sys.executable, CAMPAIGN, "grp", "--runner", wrapper, "--icd", self.tmp.name,
                                "--assets-dir", os.path.join(self.tmp.name, "assets"), "--faults",

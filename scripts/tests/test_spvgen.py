@@ -45,8 +45,8 @@ class EmitterTest(unittest.TestCase):
         self.emit.case("subgroups.b.one", "subgroups.shuffle", self.mod, "test", params={"n": 1, "l": [1, 2]},
                        requires=["ext=cl_intel_spirv_subgroups@1.0", "sg_size=16", "images",
                                  "image_format=CL_R/CL_UNSIGNED_INT8", "spirv=1.2", "min_sg_size=16"],
-                       tags=["quick", "regression"])
-        self.emit.case("api.a", "api.query", None, None)
+                       tags=["quick", "regression"], tier="device_specific")
+        self.emit.case("api.a", "api.query", None, None, tier="core")
         hashes = {"subgroups/demo.spv": "crc32:0123abcd"}
         names = [c["name"] for c in self.emit.manifest(hashes)["cases"]]
         self.assertEqual(names, ["api.a", "subgroups.b.one"])
@@ -56,7 +56,15 @@ class EmitterTest(unittest.TestCase):
         self.assertEqual(case["module_hash"], "crc32:0123abcd")
         self.assertEqual(case["tags"], ["quick", "regression"])
         self.assertNotIn("module_hash", self.emit.manifest(hashes)["cases"][0])  # no module, no hash
-        self.assertEqual(self.emit.manifest(hashes)["version"], 2)
+        self.assertEqual(case["tier"], "device_specific")
+        self.assertEqual(self.emit.manifest(hashes)["cases"][0]["tier"], "core")
+        self.assertEqual(self.emit.manifest(hashes)["version"], 3)
+
+    def test_every_case_names_its_tier(self):
+        self.assertFails("tier None must be one of core, device_specific", self.emit.case, "subgroups.x", "f",
+                         self.mod, "test")
+        self.assertFails("tier 'optional' must be one of", self.emit.case, "subgroups.x", "f", self.mod, "test",
+                         tier="optional")
 
     def test_names_are_validated(self):
         self.assertFails("dotted lowercase", self.emit.case, "subgroups.Shuffle", "f", self.mod, "test")
@@ -66,7 +74,7 @@ class EmitterTest(unittest.TestCase):
         self.assertFails("family", self.emit.case, "subgroups.x", "Bad Family", self.mod, "test")
 
     def test_names_are_unique(self):
-        self.emit.case("subgroups.x", "f", self.mod, "test")
+        self.emit.case("subgroups.x", "f", self.mod, "test", tier="core")
         self.assertFails("defined twice", self.emit.case, "subgroups.x", "f", self.mod, "test")
 
     def test_module_and_kernel_must_exist(self):
@@ -95,7 +103,7 @@ class EmitterTest(unittest.TestCase):
     def test_memory_tokens_and_huge_tag(self):
         self.emit.case("2d_block_io.x", "f", self.mod, "test", requires=["max_alloc=4295032896",
                                                                          "global_mem=4295032896"],
-                       tags=["huge"])
+                       tags=["huge"], tier="core")
         self.assertEqual(self.emit.cases["2d_block_io.x"]["tags"], ["huge"])
 
     def test_module_version(self):
@@ -112,6 +120,7 @@ class AssetHeaderTest(unittest.TestCase):
         self.assertEqual(first["kernel"], "test")
         self.assertEqual(first["requires"], ["ext=cl_intel_spirv_subgroups", "sg_size=16"])
         self.assertEqual(first["tags"], ["quick"])
+        self.assertEqual(first["tier"], "core")
         self.assertEqual(first["params"], {"count": 16, "offset": -3, "mask": 31, "scale": 0.5, "enabled": True,
                                            "mode": "down", "label": "two words", "lanes": [0, 1, 2]})
         self.assertEqual(cases[1]["params"], {})
@@ -128,6 +137,7 @@ class AssetHeaderTest(unittest.TestCase):
         self.assertBad("bad_unknown_directive.spvasm", 2, "unknown directive '@parm'")
         self.assertBad("bad_param_before_case.spvasm", 2, "@param before any @case")
         self.assertBad("bad_missing_kernel.spvasm", 1, "needs kernel=")
+        self.assertBad("bad_missing_tier.spvasm", 1, "needs tier=")
         self.assertBad("bad_after_header.spvasm", 3, "after the first instruction")
         self.assertBad("bad_param_value.spvasm", 2, "bad value")
         self.assertBad("bad_case_field.spvasm", 1, "unknown @case field 'colour'")

@@ -28,7 +28,7 @@ KernelHandle createKernel(RunContext& ctx, const std::string& module, const std:
         std::string msg = "build of " + module + " failed: " + built.log;
         std::string driver = takeDriverMessages(ctx);
         if (!driver.empty()) msg += "\ndriver messages:\n" + driver;
-        throw CaseFailure(msg);
+        throw BuildFailure(msg, built.log);
     }
     cl_int err = CL_SUCCESS;
     KernelHandle handle(clCreateKernel(built.program, kernel.c_str(), &err));

@@ -1,8 +1,10 @@
 #include "test_common/harness/case.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
+#include <vector>
 
 namespace cts {
 
@@ -17,6 +19,46 @@ const char* statusName(Status status) {
         case Status::Waived: return "Waived";
     }
     return "Unknown";
+}
+
+const char* tierName(Tier tier) {
+    return tier == Tier::Core ? "core" : "device_specific";
+}
+
+bool parseTier(const std::string& text, Tier& out) {
+    if (text == "core")
+        out = Tier::Core;
+    else if (text == "device_specific")
+        out = Tier::DeviceSpecific;
+    else
+        return false;
+    return true;
+}
+
+std::string firstErrorLine(const std::string& log) {
+    auto lower = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    std::vector<std::string> lines;
+    std::istringstream in(log);
+    for (std::string line; std::getline(in, line);) {
+        size_t b = line.find_first_not_of(" \t\r");
+        if (b == std::string::npos) continue;
+        line = line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
+        std::string l = lower(line);
+        // "clBuildProgram: CL_BUILD_PROGRAM_FAILURE" is the harness's own prefix, not the compiler's words.
+        if (l.rfind("remark", 0) == 0 || l.rfind("warning", 0) == 0 || l.rfind("clbuildprogram:", 0) == 0)
+            continue;
+        lines.push_back(line);
+    }
+    for (const char* word : {"error", "fail", "not supported", "unsupported"})
+        for (const auto& line : lines)
+            if (lower(line).find(word) != std::string::npos) return line;
+    if (!lines.empty()) return lines.front();
+    // Only the harness's prefix and remarks: the prefix names the CL error at least.
+    std::string first = log.substr(0, log.find('\n'));
+    return first.empty() ? std::string("(empty build log)") : first;
 }
 
 namespace {

@@ -24,6 +24,18 @@ struct DeviceInfo;
 class ProgramCache;
 class DriverMessages;
 
+// The promise behind a case (docs/user_guide.md, "Tiers"): Core when the OpenCL environment text guarantees
+// that a device reporting the case's extensions and sub-group size accepts its module, so a build failure is
+// a Fail in phase "build"; DeviceSpecific for valid SPIR-V beyond that promise, where a build failure is
+// NotSupported with the compiler's first error line.
+enum class Tier { Core, DeviceSpecific };
+const char* tierName(Tier tier);  // "core", "device_specific"
+bool parseTier(const std::string& text, Tier& out);
+
+// The first line of a build log that says what went wrong: the first line mentioning "error", else one
+// mentioning "fail" or "not supported", else the first non-empty line; remarks and warnings are skipped.
+std::string firstErrorLine(const std::string& log);
+
 // Waived: a Fail, Crash or Timeout of a case a --waiver-file entry covers (never a case's own outcome).
 enum class Status { Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived };
 
@@ -34,6 +46,10 @@ struct Outcome {
     std::string message;  // why, for every status but Pass (may hold several lines)
     // Where the mismatches are (MismatchLog::mark), for the report's pictures; empty for most outcomes.
     MismatchPicture picture{};
+    // The phase that failed, when it is not the run itself: "build" (the device's compiler rejected a core
+    // case's module; build_log holds its log). Empty otherwise.
+    std::string phase;
+    std::string build_log;
 
     static Outcome pass() { return {}; }
     static Outcome fail(std::string why) { return {Status::Fail, std::move(why)}; }
@@ -51,6 +67,14 @@ struct InternalError : std::runtime_error {
 // enqueue, a build failure). Recorded as Fail with the message.
 struct CaseFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+// Thrown by createKernel when the device's compiler rejects a module. The case runner decides by the case's
+// tier: Fail in phase "build" (core) or NotSupported with the first error line (device_specific).
+struct BuildFailure : CaseFailure {
+    BuildFailure(const std::string& what, std::string build_log)
+        : CaseFailure(what), log(std::move(build_log)) {}
+    std::string log;
 };
 
 // Case parameters as written in the manifest (JSON scalars are kept as their text form).
@@ -93,7 +117,8 @@ struct CaseSpec {
     // "quick": in the --quick subset; "extended": only with --extended; "huge": only with --huge (buffers of
     // several GiB)
     std::vector<std::string> tags;
-    std::string origin;  // file the case came from (manifest, asset), for messages
+    Tier tier = Tier::Core;  // manifest "tier"; C++-defined cases are device queries, always core
+    std::string origin;      // file the case came from (manifest, asset), for messages
     // Set when the manifest entry is malformed: the case is recorded as InternalError with this text.
     std::string load_error;
 };

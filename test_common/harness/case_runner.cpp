@@ -67,6 +67,16 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
         }
     } catch (const InternalError& e) {
         outcome = Outcome::internalError(e.what());
+    } catch (const BuildFailure& e) {
+        // The tier decides what a rejected module means: the environment promised a core module builds.
+        if (spec.tier == Tier::DeviceSpecific) {
+            outcome = Outcome::notSupported(
+                "device-specific module not accepted by this device's compiler: " + firstErrorLine(e.log));
+        } else {
+            outcome = Outcome::fail(e.what());
+            outcome.phase = "build";
+            outcome.build_log = e.log;
+        }
     } catch (const CaseFailure& e) {
         outcome = Outcome::fail(e.what());
     } catch (const std::exception& e) {
@@ -86,6 +96,9 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
     result.status = outcome.status;
     result.message = outcome.message;
     result.picture = std::move(outcome.picture);
+    result.phase = outcome.phase;
+    result.build_log = outcome.build_log;
+    result.tier = spec.tier;
     result.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;

@@ -74,8 +74,8 @@ TEST(Registry, CasesNeedARegisteredFamily) {
 }
 
 TEST(Manifest, ParsesEntries) {
-    auto load = parseManifest(R"({"version": 2, "cases": [
-        {"name": "subgroups.shuffle.i32.v4", "family": "subgroups.shuffle", "module": "subgroups/a.spv",
+    auto load = parseManifest(R"({"version": 3, "cases": [
+        {"name": "subgroups.shuffle.i32.v4", "family": "subgroups.shuffle", "tier": "core", "module": "subgroups/a.spv",
          "module_hash": "crc32:0123abcd", "kernel": "test", "params": {"n": 4, "neg": -1, "f": 1.5, "s": "x", "b": true, "arr": [1, 2]},
          "requires": ["ext=cl_intel_spirv_subgroups", "sg_size=16"], "tags": ["quick"], "origin": "gen.py"}]})",
                               "m.json");
@@ -95,10 +95,44 @@ TEST(Manifest, ParsesEntries) {
     EXPECT_EQ(c.requires.size(), 2u);
     EXPECT_EQ(c.tags, std::vector<std::string>{"quick"});
     EXPECT_EQ(c.origin, "gen.py");
+    EXPECT_EQ(c.tier, Tier::Core);
+}
+
+TEST(Manifest, EveryEntryNamesItsTier) {
+    auto load = parseManifest(R"({"version": 3, "cases": [
+        {"name": "api.core", "family": "f", "tier": "core"},
+        {"name": "api.specific", "family": "f", "tier": "device_specific"},
+        {"name": "api.no_tier", "family": "f"},
+        {"name": "api.bad_tier", "family": "f", "tier": "optional"},
+        {"name": "api.number_tier", "family": "f", "tier": 1}]})",
+                              "m.json");
+    ASSERT_TRUE(load.errors.empty());
+    ASSERT_EQ(load.cases.size(), 5u);
+    EXPECT_EQ(load.cases[0].tier, Tier::Core);
+    EXPECT_EQ(load.cases[1].tier, Tier::DeviceSpecific);
+    EXPECT_TRUE(load.cases[1].load_error.empty()) << load.cases[1].load_error;
+    EXPECT_NE(load.cases[2].load_error.find("missing \"tier\""), std::string::npos)
+        << load.cases[2].load_error;
+    EXPECT_NE(load.cases[3].load_error.find("'optional' is not core or device_specific"), std::string::npos)
+        << load.cases[3].load_error;
+    EXPECT_NE(load.cases[4].load_error.find("\"tier\" is not a string"), std::string::npos)
+        << load.cases[4].load_error;
+}
+
+TEST(BuildLog, FirstErrorLine) {
+    // Intel's OpenCL CPU runtime: progress lines, then remarks, then the error.
+    EXPECT_EQ(firstErrorLine("Compilation started\nCompilation done\nremark: <unknown>:0:0: error-free\n"
+                             "JIT session error: Symbols not found: [ _Z17sub_group_shuffleDv4_Dhj ]\n"),
+              "JIT session error: Symbols not found: [ _Z17sub_group_shuffleDv4_Dhj ]");
+    EXPECT_EQ(firstErrorLine("clBuildProgram: CL_BUILD_PROGRAM_FAILURE\nBuild failed\nmore"), "Build failed");
+    EXPECT_EQ(firstErrorLine("warning: x\n  first words  \nsecond"), "first words");
+    EXPECT_EQ(firstErrorLine("clBuildProgram: CL_INVALID_BINARY"), "clBuildProgram: CL_INVALID_BINARY");
+    EXPECT_EQ(firstErrorLine(""), "(empty build log)");
+    EXPECT_EQ(firstErrorLine("a\nerror: b\nerror: c"), "error: b");
 }
 
 TEST(Manifest, CorruptFileIsAnErrorNamingIt) {
-    for (const char* text : {"", "{", "[]", R"({"version": 2})", R"({"version": 3, "cases": []})"}) {
+    for (const char* text : {"", "{", "[]", R"({"version": 2})", R"({"version": 4, "cases": []})"}) {
         auto load = parseManifest(text, "/a/manifest.json");
         ASSERT_EQ(load.errors.size(), 1u) << text;
         EXPECT_NE(load.errors[0].find("/a/manifest.json"), std::string::npos);
@@ -110,8 +144,8 @@ TEST(Manifest, CorruptFileIsAnErrorNamingIt) {
 
 TEST(Manifest, OldVersionIsRefusedAsAWholeWithTheFix) {
     // Version 1 had no module hashes: running it would build modules nothing can check.
-    for (const char* text : {R"({"version": 1, "cases": [{"name": "api.x", "family": "f"}]})",
-                             R"({"cases": [{"name": "api.x", "family": "f"}]})"}) {
+    for (const char* text : {R"({"version": 1, "cases": [{"name": "api.x", "family": "f", "tier": "core"}]})",
+                             R"({"cases": [{"name": "api.x", "family": "f", "tier": "core"}]})"}) {
         auto load = parseManifest(text, "/a/manifest.json");
         EXPECT_TRUE(load.cases.empty()) << text;
         ASSERT_EQ(load.errors.size(), 1u) << text;
@@ -123,17 +157,17 @@ TEST(Manifest, OldVersionIsRefusedAsAWholeWithTheFix) {
 }
 
 TEST(Manifest, ModuleGoesWithKernelAndHash) {
-    auto load = parseManifest(R"({"version": 2, "cases": [
-        {"name": "api.ok_module", "family": "f", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": "k"},
-        {"name": "api.ok_no_module", "family": "f"},
-        {"name": "api.ok_empty_module", "family": "f", "module": "", "kernel": ""},
-        {"name": "api.no_kernel", "family": "f", "module": "a.spv", "module_hash": "crc32:00ff00ff"},
-        {"name": "api.empty_kernel", "family": "f", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": ""},
-        {"name": "api.no_module", "family": "f", "kernel": "k"},
-        {"name": "api.no_hash", "family": "f", "module": "a.spv", "kernel": "k"},
-        {"name": "api.bad_hash", "family": "f", "module": "a.spv", "module_hash": "crc32:00FF00FF", "kernel": "k"},
-        {"name": "api.other_hash", "family": "f", "module": "a.spv", "module_hash": "fnv1a64:0", "kernel": "k"},
-        {"name": "api.hash_no_module", "family": "f", "module_hash": "crc32:00ff00ff"}]})",
+    auto load = parseManifest(R"({"version": 3, "cases": [
+        {"name": "api.ok_module", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": "k"},
+        {"name": "api.ok_no_module", "family": "f", "tier": "core"},
+        {"name": "api.ok_empty_module", "family": "f", "tier": "core", "module": "", "kernel": ""},
+        {"name": "api.no_kernel", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "crc32:00ff00ff"},
+        {"name": "api.empty_kernel", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": ""},
+        {"name": "api.no_module", "family": "f", "tier": "core", "kernel": "k"},
+        {"name": "api.no_hash", "family": "f", "tier": "core", "module": "a.spv", "kernel": "k"},
+        {"name": "api.bad_hash", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "crc32:00FF00FF", "kernel": "k"},
+        {"name": "api.other_hash", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "fnv1a64:0", "kernel": "k"},
+        {"name": "api.hash_no_module", "family": "f", "tier": "core", "module_hash": "crc32:00ff00ff"}]})",
                               "m.json");
     ASSERT_TRUE(load.errors.empty());
     std::map<std::string, std::string> err;
@@ -164,14 +198,14 @@ TEST(Manifest, ModuleGoesWithKernelAndHash) {
 }
 
 TEST(Manifest, BadEntriesBecomeCaseErrorsOrRunErrors) {
-    auto load = parseManifest(R"({"version": 2, "cases": [
-        {"name": "api.ok", "family": "f"},
+    auto load = parseManifest(R"({"version": 3, "cases": [
+        {"name": "api.ok", "family": "f", "tier": "core"},
         {"name": "api.no_family"},
-        {"name": "api.bad_params", "family": "f", "params": {"x": {"y": 1}}},
-        {"name": "api.bad_requires", "family": "f", "requires": "ext=x"},
-        {"name": "Bad.Name", "family": "f"},
-        {"family": "f"},
-        {"name": "api.ok", "family": "f"}]})",
+        {"name": "api.bad_params", "family": "f", "tier": "core", "params": {"x": {"y": 1}}},
+        {"name": "api.bad_requires", "family": "f", "tier": "core", "requires": "ext=x"},
+        {"name": "Bad.Name", "family": "f", "tier": "core"},
+        {"family": "f", "tier": "core"},
+        {"name": "api.ok", "family": "f", "tier": "core"}]})",
                               "m.json");
     ASSERT_EQ(load.cases.size(), 4u);
     EXPECT_TRUE(load.cases[0].load_error.empty());

@@ -21,8 +21,8 @@ bool isValidCaseName(const std::string& name) {
 
 namespace {
 
-// Version 2 added "module_hash"; scripts/spvgen.py MANIFEST_VERSION writes it.
-constexpr int kManifestVersion = 2;
+// Version 2 added "module_hash", version 3 "tier"; scripts/spvgen.py MANIFEST_VERSION writes it.
+constexpr int kManifestVersion = 3;
 
 bool isValidModuleHash(const std::string& hash) {
     const std::string kind = "crc32:";
@@ -59,6 +59,9 @@ std::string readEntry(const nlohmann::json& e, CaseSpec& spec) {
     if (!(err = str("origin", spec.origin, false)).empty()) return err;
     if (!(err = strings("requires", spec.requires)).empty()) return err;
     if (!(err = strings("tags", spec.tags)).empty()) return err;
+    std::string tier;
+    if (!(err = str("tier", tier, true)).empty()) return err;
+    if (!parseTier(tier, spec.tier)) return "\"tier\" '" + tier + "' is not core or device_specific";
     auto params = e.find("params");
     if (params != e.end()) {
         if (!params->is_object()) return "\"params\" is not an object";
@@ -111,7 +114,7 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path) {
                                                    : std::string(" has no \"version\"");
         load.errors.push_back("manifest " + path + what + "; this runner reads version " +
                               std::to_string(kManifestVersion) +
-                              " (with a hash of every module): rebuild the assets target "
+                              " (with a hash and a tier for every module): rebuild the assets target "
                               "(cmake --build <build dir> --target assets)");
         return load;
     }

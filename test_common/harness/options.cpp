@@ -43,7 +43,7 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
 const char* const kValueOptions[] = {"filter",      "caselist-file", "exclude-file", "platform", "device",
                                      "device-type", "icd",           "shard",        "seed",     "json",
                                      "junit",       "log",           "timeout",      "dump-dir", "assets-dir",
-                                     "tag",         "waiver-file",   "rerun-failed"};
+                                     "tag",         "waiver-file",   "rerun-failed", "tier"};
 const char* const kFlagOptions[] = {
     "help",     "list", "list-tags",           "isolate", "quick",
     "extended", "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers"};
@@ -244,6 +244,13 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                     out.tags.push_back(tag);
                 start = comma + 1;
             }
+        } else if (name == "tier") {
+            if (value == "core")
+                out.core_only = true;
+            else if (value == "all")
+                out.core_only = false;
+            else
+                return bad("core or all");
         } else if (name == "caselist-file" || name == "exclude-file") {
             if (value.empty()) return bad("a file name");
             (name == "caselist-file" ? out.caselist_files : out.exclude_files).push_back(value);
@@ -355,6 +362,8 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
   --exclude-file=FILE         patterns/case names to skip, one per line, # comments
   --list                      print the selected case names and exit
   --quick                     only cases tagged quick (not for conformance)
+  --tier=core|all             core: only the cases whose module the OpenCL environment promises to build
+                              on a device reporting their extensions (default all: device_specific too)
   --extended                  also run cases tagged extended (not for conformance)
   --tag=TAG[,TAG...]          only cases with any of the tags (repeatable; e.g. --tag=regression); a tag
                               no case carries is a usage error

@@ -28,6 +28,7 @@ struct Options {
     std::vector<std::string> tags;          // --tag=TAG[,TAG...] (repeatable): cases with any of them
     bool list_tags = false;                 // --list-tags
     bool huge = false;                      // --huge: also run cases tagged huge (buffers of several GiB)
+    bool core_only = false;                 // --tier=core: only tier core cases (default --tier=all)
     bool worker = false;                    // internal: a child of --isolate, reads case names on stdin
     std::vector<std::string> waiver_files;  // --waiver-file (repeatable)
     bool fail_on_stale_waivers = false;

@@ -56,6 +56,15 @@ TEST(Options, ValuesBothSpellings) {
     EXPECT_EQ(o.positive[0].text, "subgroups");
 }
 
+TEST(Options, Tier) {
+    Options o;
+    EXPECT_EQ(parse({"--tier=core"}, o), "");
+    EXPECT_TRUE(o.core_only);
+    EXPECT_EQ(parse({"--tier=core", "--tier=all"}, o), "");
+    EXPECT_FALSE(o.core_only);
+    EXPECT_NE(parse({"--tier=device_specific"}, o).find("expected core or all"), std::string::npos);
+}
+
 TEST(Options, UsageErrorsAreOneLineNamingTheProblem) {
     const std::vector<std::vector<std::string>> bad = {{"--bogus"},       {"-x"},
                                                        {"--seed=abc"},    {"--seed=-1"},

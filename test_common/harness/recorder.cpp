@@ -57,6 +57,21 @@ Tally Recorder::tally() const {
     return tally_;
 }
 
+Tally Recorder::tally(Tier tier) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = tier_tallies_.find(tier);
+    return it == tier_tallies_.end() ? Tally{} : it->second;
+}
+
+std::vector<std::string> Recorder::buildFailures() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& r : results_)
+        if (r.phase == "build" && (r.status == Status::Fail || r.status == Status::Waived))
+            out.push_back("  " + r.name + ": " + firstErrorLine(r.build_log));
+    return out;
+}
+
 std::vector<CaseResult> Recorder::close() {
     std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;
@@ -65,13 +80,16 @@ std::vector<CaseResult> Recorder::close() {
 
 void Recorder::finished(const CaseResult& result) {
     CaseResult r = result;
+    auto tier = tiers_.find(r.name);
+    if (tier != tiers_.end()) r.tier = tier->second;
     applyWaivers(waivers_, r);
     size_t count;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (closed_) return;
         results_.push_back(r);
-        tally_.add(r.status);
+        tally_.add(r);
+        tier_tallies_[r.tier].add(r);
         count = results_.size();
     }
     log_.finish(r);

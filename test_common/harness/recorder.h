@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ public:
 
     // The waiver entries for this device: a waivable result of a case they cover is recorded as Waived.
     void setWaivers(std::vector<Waiver> waivers) { waivers_ = std::move(waivers); }
+    // The tier of every selected case: results (also those the supervisor makes up for a crash or a
+    // timeout) carry it into the reports and the per-tier counts.
+    void setTiers(std::map<std::string, Tier> tiers) { tiers_ = std::move(tiers); }
 
     void started(const std::string& name);
     void finished(const CaseResult& result);
@@ -29,6 +33,9 @@ public:
     // The results so far (a copy: another thread may be recording).
     std::vector<CaseResult> results() const;
     Tally tally() const;
+    Tally tally(Tier tier) const;
+    // "  NAME: first error line" for every core case that failed in phase build (the console summary).
+    std::vector<std::string> buildFailures() const;
     // Stops recording and returns the results so far: events after it are ignored. For the reports of an
     // interrupted run, written on another thread while a case may still be running (or ending because the
     // interrupt killed its worker, which is not that case's result).
@@ -42,9 +49,11 @@ private:
     bool tty_;
     LineLog& log_;
     std::function<std::string(const std::string&)> rerun_;
-    std::vector<Waiver> waivers_;  // set before the first case, read-only afterwards
+    std::vector<Waiver> waivers_;        // set before the first case, read-only afterwards
+    std::map<std::string, Tier> tiers_;  // set before the first case, read-only afterwards
     std::vector<CaseResult> results_;
     Tally tally_;
+    std::map<Tier, Tally> tier_tallies_;
 };
 
 // "[  PASS  ]"-style tag.

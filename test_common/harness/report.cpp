@@ -28,9 +28,15 @@ void Tally::add(Status s) {
     }
 }
 
+void Tally::add(const CaseResult& r) {
+    add(r.status);
+    if (r.status == Status::Fail && r.phase == "build") ++build_failed;
+}
+
 std::string Tally::summary() const {
-    std::string s = std::to_string(passed) + " passed, " + std::to_string(failed) + " failed, " +
-                    std::to_string(skipped) + " skipped";
+    std::string s = std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
+    if (build_failed) s += " (" + std::to_string(build_failed) + " in phase build)";
+    s += ", " + std::to_string(skipped) + " skipped";
     if (internal) s += ", " + std::to_string(internal) + " internal errors";
     if (crashed) s += ", " + std::to_string(crashed) + " crashed";
     if (timed_out) s += ", " + std::to_string(timed_out) + " timed out";
@@ -75,7 +81,12 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
                                 {"status", statusName(r.status)},
                                 {"message", r.message},
                                 {"duration_ms", r.duration_ms},
-                                {"seed", r.seed}});
+                                {"seed", r.seed},
+                                {"tier", tierName(r.tier)}});
+        if (!r.phase.empty()) {
+            doc["cases"].back()["phase"] = r.phase;
+            doc["cases"].back()["build_log"] = r.build_log;
+        }
         if (r.status == Status::Waived) {
             doc["cases"].back()["original_status"] = statusName(r.waived_status);
             doc["cases"].back()["waiver"] = {{"tracker", r.waiver_tracker}, {"reason", r.waiver_reason}};
@@ -228,9 +239,11 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
         std::snprintf(time, sizeof time, "%.3f", r.duration_ms / 1000.0);
         x += "    <testcase classname=\"" + xmlEscape(cls) + "\" name=\"" + xmlEscape(r.name) + "\" time=\"" +
              time + "\"";
+        std::string tier_prop = std::string("      <properties><property name=\"tier\" value=\"") +
+                                tierName(r.tier) + "\"/></properties>\n";
         std::string msg = xmlEscape(r.message);
         switch (r.status) {
-            case Status::Pass: x += "/>\n"; continue;
+            case Status::Pass: x += ">\n" + tier_prop + "    </testcase>\n"; continue;
             case Status::NotSupported: x += ">\n      <skipped message=\"" + msg + "\"/>\n"; break;
             case Status::Waived:
                 x += ">\n      <skipped message=\"" +
@@ -239,13 +252,17 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
                      "\"/>\n";
                 break;
             case Status::Fail:
-                x += ">\n      <failure message=\"" + msg + "\" type=\"Fail\">" + msg + "</failure>\n";
+                if (r.phase == "build")  // the compiler's first error line as the message, the log as text
+                    x += ">\n      <failure message=\"" + xmlEscape(firstErrorLine(r.build_log)) +
+                         "\" type=\"build\">" + msg + "</failure>\n";
+                else
+                    x += ">\n      <failure message=\"" + msg + "\" type=\"Fail\">" + msg + "</failure>\n";
                 break;
             default:
                 x += ">\n      <error message=\"" + msg + "\" type=\"" + statusName(r.status) + "\">" + msg +
                      "</error>\n";
         }
-        x += "    </testcase>\n";
+        x += tier_prop + "    </testcase>\n";
     }
     std::string not_run = xmlEscape("not run: " + abortReason(info.aborted));
     for (const auto& name : info.not_run) {

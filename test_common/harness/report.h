@@ -21,6 +21,9 @@ struct CaseResult {
     Status waived_status = Status::Pass;
     std::string waiver_tracker, waiver_reason;
     MismatchPicture picture{};  // written as "mismatches" when not empty
+    Tier tier = Tier::Core;
+    // "build" for a core case whose module the device's compiler rejected (build_log holds the log); else "".
+    std::string phase, build_log;
 };
 
 struct RunInfo {
@@ -47,7 +50,9 @@ std::string abortMessage(const RunInfo& info);
 
 struct Tally {
     size_t passed = 0, failed = 0, skipped = 0, internal = 0, crashed = 0, timed_out = 0, waived = 0;
+    size_t build_failed = 0;  // of `failed`: in phase "build"
     void add(Status s);
+    void add(const CaseResult& r);
     size_t total() const { return passed + failed + skipped + internal + crashed + timed_out + waived; }
     bool allGood() const { return failed + internal + crashed + timed_out == 0; }
     std::string summary() const;  // "3 passed, 1 failed, 2 skipped[, N internal errors, ...]"

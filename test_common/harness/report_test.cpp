@@ -57,6 +57,23 @@ TEST(Json, ParsesBackWithEveryField) {
     EXPECT_EQ(doc["quick"], true);
 }
 
+TEST(Json, TierOnEveryCaseAndTheBuildPhaseWithItsLog) {
+    std::vector<CaseResult> results = sample();
+    results[1].phase = "build";
+    results[1].build_log = "Compilation started\nerror: no <such> symbol";
+    results[2].tier = Tier::DeviceSpecific;
+    auto doc = nlohmann::json::parse(jsonReport(info(), results));
+    EXPECT_EQ(doc["cases"][0]["tier"], "core");
+    EXPECT_EQ(doc["cases"][2]["tier"], "device_specific");
+    EXPECT_EQ(doc["cases"][1]["phase"], "build");
+    EXPECT_EQ(doc["cases"][1]["build_log"], results[1].build_log);
+    EXPECT_FALSE(doc["cases"][0].contains("phase"));
+    std::string x = junitReport(info(), results);
+    EXPECT_NE(x.find("<failure message=\"error: no &lt;such&gt; symbol\" type=\"build\">"), std::string::npos)
+        << x;
+    EXPECT_NE(x.find("<property name=\"tier\" value=\"device_specific\"/>"), std::string::npos) << x;
+}
+
 TEST(Json, MismatchGridsOnlyWhereAPictureWasRecorded) {
     std::vector<CaseResult> results = sample();
     results[1].picture.mark(GridShape{"sub-group 0: block", 8, 16, "row", "column"}, 2, 5, 0, 0xa5, 1);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -425,6 +427,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     request.extended = opt.extended;
     request.tags = opt.tags;
     request.huge = opt.huge;
+    request.core_only = opt.core_only;
     request.shard_index = opt.shard_index;
     request.shard_count = opt.shard_count;
     Selection sel = selectCases(registry.cases(), request);
@@ -440,7 +443,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
 
     if (opt.list) {
-        for (const auto* c : sel.cases) std::printf("%s\n", c->name.c_str());
+        // The tier as a comment, so the list still works as a --caselist-file.
+        for (const auto* c : sel.cases) std::printf("%s  # %s\n", c->name.c_str(), tierName(c->tier));
         for (const auto& e : run_errors)
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;
@@ -549,6 +553,9 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
 
     Recorder recorder(sel.cases.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
     recorder.setWaivers(device_waivers);
+    std::map<std::string, Tier> tiers;
+    for (const auto* c : sel.cases) tiers[c->name] = c->tier;
+    recorder.setTiers(std::move(tiers));
     reports->setRecorder(&recorder);
     struct ForgetRecorder {
         RunReports& reports;
@@ -613,6 +620,19 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (!run_errors.empty())
         summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
     std::printf("%s\n", summary.c_str());
+    for (Tier t : {Tier::Core, Tier::DeviceSpecific}) {
+        Tally tt = recorder.tally(t);
+        if (tt.total()) std::printf("  %s: %s\n", tierName(t), tt.summary().c_str());
+    }
+    std::vector<std::string> build_failures = recorder.buildFailures();
+    if (!build_failures.empty()) {
+        std::printf("core cases whose module the device's compiler rejected (phase build):\n");
+        const size_t shown = std::min<size_t>(build_failures.size(), 20);
+        for (size_t i = 0; i < shown; ++i) std::printf("%s\n", build_failures[i].c_str());
+        if (shown < build_failures.size())
+            std::printf("  ... and %zu more (the JSON report has every build log)\n",
+                        build_failures.size() - shown);
+    }
     bool bad = !tally.allGood() || !run_errors.empty() || !reports_ok;
     for (const auto& s : info.stale_waivers) {
         std::printf("%s\n", s.c_str());

@@ -142,7 +142,7 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
                 return result;
             }
     // cases each step selects or drops
-    size_t positive = 0, negative = 0, not_quick = 0, untagged = 0, extended = 0, huge = 0;
+    size_t positive = 0, negative = 0, not_quick = 0, untagged = 0, extended = 0, huge = 0, not_core = 0;
     const std::set<std::string> names(request.names.begin(), request.names.end());
     for (const auto& c : all) {
         if (!names.empty() && !names.count(c.name)) continue;
@@ -174,6 +174,10 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
             ++huge;
             continue;
         }
+        if (request.core_only && c.tier != Tier::Core) {
+            ++not_core;
+            continue;
+        }
         result.cases.push_back(&c);
     }
     // Selecting nothing is a usage error like a pattern matching nothing; an empty shard (below) is not.
@@ -196,6 +200,8 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
             }
             if (extended) parts.push_back(std::to_string(extended) + " tagged extended (add --extended)");
             if (huge) parts.push_back(std::to_string(huge) + " tagged huge (add --huge)");
+            if (not_core)
+                parts.push_back(std::to_string(not_core) + " of tier device_specific (--tier=core)");
             for (size_t i = 0; i < parts.size(); ++i) why += (i ? " and " : " ") + parts[i];
         }
         result.error = "no case selected: " + why;

@@ -43,6 +43,7 @@ struct SelectionRequest {
     bool quick = false;             // only cases tagged "quick"
     bool extended = false;          // include cases tagged "extended"
     bool huge = false;              // include cases tagged "huge"
+    bool core_only = false;         // --tier=core: only tier core cases
     std::vector<std::string> tags;  // --tag: only cases with any of them (empty: no tag filter)
     // --rerun-failed: only these exact names (empty: no such filter); an earlier run ran them, so the
     // extended tag does not drop them.

@@ -219,6 +219,20 @@ TEST(Selection, HugeCasesOnlyWithHuge) {
     EXPECT_NE(s.error.find("1 tagged huge (add --huge)"), std::string::npos) << s.error;
 }
 
+// --tier=core keeps the cases whose module the environment promises to build; the error names the filter.
+TEST(Selection, TierCoreDropsDeviceSpecificCases) {
+    std::vector<CaseSpec> cases = tree({{"subgroups.shuffle.f16.v4", {}}, {"subgroups.shuffle.f16.v1", {}}});
+    cases[0].tier = Tier::DeviceSpecific;
+    SelectionRequest r;
+    EXPECT_EQ(names(selectCases(cases, r)).size(), 2u);
+    r.core_only = true;
+    EXPECT_EQ(names(selectCases(cases, r)), std::vector<std::string>{"subgroups.shuffle.f16.v1"});
+    r.positive = {{"subgroups.shuffle.f16.v4", "command line"}};
+    Selection s = selectCases(cases, r);
+    EXPECT_TRUE(s.cases.empty());
+    EXPECT_NE(s.error.find("1 of tier device_specific (--tier=core)"), std::string::npos) << s.error;
+}
+
 // More shards than selected cases (a fixed CI matrix over a small selection) leaves some shards empty;
 // that is not a usage error.
 TEST(Selection, AnEmptyShardOfANonEmptySelectionIsFine) {

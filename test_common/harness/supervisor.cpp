@@ -165,6 +165,10 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
                         r.seed = j.at("seed").get<uint64_t>();
                         r.status = static_cast<Status>(j.at("status").get<int>());
                         if (j.contains("mismatches")) r.picture = pictureFromJson(j.at("mismatches"));
+                        if (j.contains("phase")) {
+                            r.phase = j.at("phase").get<std::string>();
+                            r.build_log = j.at("build_log").get<std::string>();
+                        }
                     } catch (const std::exception& e) {
                         r.name = running;
                         r.status = Status::InternalError;
@@ -244,6 +248,10 @@ int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings
                             {"duration_ms", r.duration_ms},
                             {"seed", r.seed}};
         if (!r.picture.empty()) j["mismatches"] = pictureJson(r.picture);
+        if (!r.phase.empty()) {
+            j["phase"] = r.phase;
+            j["build_log"] = r.build_log;
+        }
         if (!writeAll(kEventFd,
                       "R " + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
             return 1;

@@ -1,0 +1,86 @@
+// What a rejected module means, by tier: Fail in phase build (core) or NotSupported (device_specific).
+#include "test_common/harness/case_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "test_common/harness/recorder.h"
+
+namespace cts {
+namespace {
+
+constexpr const char* kLog =
+    "Compilation started\nremark: vectorized\nerror: undefined reference to "
+    "`__builtin_spirv_OpSubgroupShuffle'\n"
+    "second line";
+
+// A family whose run ends the way createKernel ends when the compiler rejects the module.
+class RejectedModuleFamily : public Family {
+public:
+    std::string name() const override { return "rejected"; }
+    Outcome run(const CaseSpec&, RunContext&) const override {
+        throw BuildFailure(
+            "build of m.spv failed: clBuildProgram: CL_BUILD_PROGRAM_FAILURE\n" + std::string(kLog), kLog);
+    }
+};
+
+class RunCaseTiers : public ::testing::Test {
+protected:
+    void SetUp() override {
+        registry.addFamily(std::make_unique<RejectedModuleFamily>());
+        dut.programs = std::make_unique<ProgramCache>(nullptr, nullptr);
+    }
+    CaseResult run(Tier tier) {
+        CaseSpec spec;
+        spec.name = "subgroups.x";
+        spec.family = "rejected";
+        spec.tier = tier;
+        return runCase(spec, registry, dut, RunSettings{});
+    }
+    Registry registry;
+    DeviceUnderTest dut;
+};
+
+TEST_F(RunCaseTiers, CoreBuildFailureIsAFailInPhaseBuildWithTheLog) {
+    CaseResult r = run(Tier::Core);
+    EXPECT_EQ(r.status, Status::Fail);
+    EXPECT_EQ(r.phase, "build");
+    EXPECT_EQ(r.build_log, kLog);
+    EXPECT_EQ(r.tier, Tier::Core);
+    EXPECT_NE(r.message.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos) << r.message;
+}
+
+TEST_F(RunCaseTiers, DeviceSpecificBuildFailureIsNotSupportedWithTheFirstErrorLine) {
+    CaseResult r = run(Tier::DeviceSpecific);
+    EXPECT_EQ(r.status, Status::NotSupported);
+    EXPECT_EQ(r.phase, "");
+    EXPECT_EQ(r.tier, Tier::DeviceSpecific);
+    EXPECT_EQ(r.message,
+              "device-specific module not accepted by this device's compiler: error: undefined reference to "
+              "`__builtin_spirv_OpSubgroupShuffle'");
+}
+
+TEST(RecorderTiers, CountsPerTierAndListsBuildFailures) {
+    LineLog log;
+    Recorder rec(3, false, log, [](const std::string& n) { return n; });
+    rec.setTiers({{"a", Tier::Core}, {"b", Tier::DeviceSpecific}, {"c", Tier::Core}});
+    CaseResult a{"a", Status::Fail, "m"};
+    a.phase = "build";
+    a.build_log = "x\nerror: no";
+    rec.finished(a);
+    rec.finished(CaseResult{"b", Status::NotSupported, "device-specific module not accepted"});
+    rec.finished(CaseResult{"c", Status::Pass, ""});
+    EXPECT_EQ(rec.tally(Tier::Core).failed, 1u);
+    EXPECT_EQ(rec.tally(Tier::Core).build_failed, 1u);
+    EXPECT_EQ(rec.tally(Tier::Core).passed, 1u);
+    EXPECT_EQ(rec.tally(Tier::DeviceSpecific).skipped, 1u);
+    EXPECT_EQ(rec.results()[1].tier, Tier::DeviceSpecific);  // the tier comes from the selection
+    ASSERT_EQ(rec.buildFailures().size(), 1u);
+    EXPECT_EQ(rec.buildFailures()[0], "  a: error: no");
+    EXPECT_NE(rec.tally().summary().find("1 failed (1 in phase build)"), std::string::npos)
+        << rec.tally().summary();
+}
+
+}  // namespace
+}  // namespace cts
