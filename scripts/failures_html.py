@@ -132,11 +132,21 @@ def picture_html(case, open_=False, spent=None):
 
 
 def status_text(case):
-    """"Waived (Fail): TRACKER" for a case a waiver covers, else its status."""
+    """"Waived (Fail): TRACKER" for a case a waiver covers, else its status; "in phase build" when the device's
+    compiler rejected the module of a core case."""
     waiver = case.get("waiver")
+    phase = " in phase %s" % case["phase"] if case.get("phase") else ""
     if case["status"] != "Waived" or not isinstance(waiver, dict):
-        return case["status"]
-    return "Waived (%s): %s" % (case.get("original_status", "?"), waiver.get("tracker", ""))
+        return case["status"] + phase
+    return "Waived (%s%s): %s" % (case.get("original_status", "?"), phase, waiver.get("tracker", ""))
+
+
+def build_log_html(case):
+    """The build log of a case that failed in phase build, collapsed; "" otherwise."""
+    if not case.get("phase") or not isinstance(case.get("build_log"), str):
+        return ""
+    return '<details class="pic"><summary>build log</summary><pre>%s</pre></details>' % html.escape(
+        case["build_log"])
 
 
 def failures_html(bad, open_failures=False, max_pictures=MAX_PICTURES):
@@ -158,13 +168,14 @@ def failures_html(bad, open_failures=False, max_pictures=MAX_PICTURES):
             cases = sorted(ops[op], key=lambda c: _natural(c["name"]))
             out.append('<details class="fop"%s><summary>%s: %d (%s)</summary>' % (
                 opened, e(op), len(cases), e(_counts_text(cases))))
-            out.append('<table class="fails"><tr><th>case</th><th>status</th><th>message</th></tr>')
+            out.append('<table class="fails"><tr><th>case</th><th>tier</th><th>status</th><th>message</th></tr>')
             drawn = 0
             for c in cases:
                 picture = picture_html(c, open_failures, None if drawn < max_pictures else max_pictures)
                 drawn += 1 if picture else 0
-                out.append('<tr><td class="row">%s</td><td class="bad">%s</td><td><pre>%s</pre>%s</td></tr>' % (
-                    e(c["name"]), e(status_text(c)), e(c.get("message", "")), picture))
+                out.append('<tr><td class="row">%s</td><td>%s</td><td class="bad">%s</td><td><pre>%s</pre>%s%s</td>'
+                           '</tr>' % (e(c["name"]), e(str(c.get("tier", ""))), e(status_text(c)),
+                                      e(c.get("message", "")), build_log_html(c), picture))
             out.append("</table></details>")
         out.append("</details>")
     return "\n".join(out)

@@ -141,20 +141,29 @@ def grid_html(group, rows):
     return "\n".join(out)
 
 
-def totals_html(cases):
-    """One row per top-level group and an "all" row; one column per status (and "other" when a report holds a
-    status the runner does not write), then the total."""
+def case_group(case):
+    return case["name"].split(".")[0]
+
+
+def case_tier(case):
+    """The case's tier; reports older than tiers hold none."""
+    return str(case.get("tier") or "(no tier recorded)")
+
+
+def totals_html(cases, row_of=case_group, row_title="group"):
+    """One row per top-level group (or per row_of(case)) and an "all" row; one column per status (and "other"
+    when a report holds a status the runner does not write), then the total."""
     per_group = {}
     for c in cases:
         key = c["status"] if c["status"] in STATUS_ORDER else "other"
-        row = per_group.setdefault(c["name"].split(".")[0], {})
+        row = per_group.setdefault(row_of(c), {})
         row[key] = row.get(key, 0) + 1
     # A Waived column only for runs with waivers, like "other" only for unknown statuses.
     columns = [s for s in STATUS_ORDER if s != "Waived" or any(s in row for row in per_group.values())]
     if any("other" in row for row in per_group.values()):
         columns.append("other")
     head = "".join('<th class="st-%s">%s</th>' % (STATUS_WORD.get(s, "other"), s) for s in columns)
-    out = ['<table class="totals">', "<tr><th>group</th>%s<th>total</th></tr>" % head]
+    out = ['<table class="totals">', "<tr><th>%s</th>%s<th>total</th></tr>" % (html.escape(row_title), head)]
     everything = {}
     for group in sorted(per_group, key=natural_key):
         row = per_group[group]
@@ -200,6 +209,11 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
             "<li><pre>%s</pre></li>" % e(str(x)) for x in errors))
     out.append("<h2>Totals</h2>")
     out.append(totals_html(cases))
+    out.append("<h2>Totals per tier</h2>")
+    out.append("<p>core: the OpenCL environment promises that a device reporting the case's extensions builds its "
+               "module (a build failure is a Fail in phase build); device_specific: valid SPIR-V beyond that "
+               "promise (a build failure is NotSupported).</p>")
+    out.append(totals_html(cases, case_tier, "tier").replace('<table class="totals">', '<table class="totals tiers">', 1))
     out.append("<p>Cells: rows are the operation (second name level), columns the third level; each cell counts "
                "its cases by status: %s. Cell colour: red: a case failed, crashed, timed out or hit an internal "
                "error; amber: a failure was waived (a known failure); green: all passed; pale green: passes and NotSupported; grey: all NotSupported. A wide "

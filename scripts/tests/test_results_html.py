@@ -208,6 +208,23 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertIn("Stale waivers (1)", text)
         self.assertIn("waiver no longer needed: g.op.b.0 (T/2)", text)
 
+    def test_tiers_are_counted_and_a_build_failure_shows_its_log(self):
+        cases = [("g.op.a.0", "Pass", ""), ("g.op.a.1", "Fail", "build of m.spv failed"),
+                 ("g.op.b.0", "NotSupported", "device-specific module not accepted by this device's compiler: x")]
+        doc = report(cases)
+        for c, tier in zip(doc["cases"], ("core", "core", "device_specific")):
+            c["tier"] = tier
+        doc["cases"][1].update(phase="build", build_log="error: <no> such symbol")
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        self.parse(text)
+        self.assertIn("Totals per tier", text)
+        rows = re.findall(r'<tr><th class="row">(core|device_specific)</th>((?:<td>\d+</td>)+)</tr>', text)
+        self.assertEqual([(t, re.findall(r"\d+", cells)[-1]) for t, cells in rows], [("core", "2"),
+                                                                                    ("device_specific", "1")])
+        self.assertIn("Fail in phase build", text)
+        self.assertIn("error: &lt;no&gt; such symbol", text)
+
     def test_totals_without_unknown_statuses_have_no_other_column(self):
         rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC)))
         self.assertEqual(rc, 0, err)

@@ -331,9 +331,16 @@ TOP = {"api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_acc
 
 
 def list_names(runner, extra, args=(), env=None):
+    """The names --list prints, one "NAME  # TIER" line each."""
     rc, out, err = run(runner, extra + ["--list"] + list(args), env)
     expect(rc == 0, "--list\n" + describe(rc, out, err))
-    return out.split()
+    names = []
+    for line in out.splitlines():
+        words = line.split()
+        expect(len(words) == 3 and words[1] == "#" and words[2] in ("core", "device_specific"),
+               "--list line %r is not NAME  # TIER" % line)
+        names.append(words[0])
+    return names
 
 
 def check_list_and_shards(runner, build, tmp):
@@ -355,6 +362,14 @@ def check_list_and_shards(runner, build, tmp):
             expect(part == env_part, "GTEST_* sharding differs from --shard")
         expect(sorted(seen) == sorted(names) and len(seen) == len(names),
                "%d shards do not partition the list" % n_shards)
+    # --tier=core is a strict subset: the device-specific cases (valid SPIR-V beyond the environment's promise)
+    # drop out, exactly those the manifest marks.
+    core = list_names(runner, extra, ["--tier=core"])
+    expect(set(core) < set(names), "--tier=core is not a strict subset of --list")
+    manifest_path = os.path.join(build, "assets", "manifest.json")
+    if os.path.exists(manifest_path):
+        specific = {c["name"] for c in json.load(open(manifest_path))["cases"] if c["tier"] == "device_specific"}
+        expect(set(names) - set(core) == specific & set(names), "--tier=core drops exactly the device_specific cases")
     # Tag filters: --quick is a subset, --extended a superset; neither is the conformance list.
     quick = list_names(runner, extra, ["--quick"])
     extended = list_names(runner, extra, ["--extended"])
