@@ -11,6 +11,11 @@ case's kernel only from its manifest module (createKernel refuses a case without
 module (the api.* device and kernel queries, registered in C++) enqueues no kernel and reads no buffer, and
 neither fault can touch it; such cases are listed, not counted.
 
+Build faults mimic compilers that reject valid modules. --expect-build-fail=FAULT: every case the fault fails
+must be a core case that failed in phase build (and at least one must); --expect-not-supported=FAULT: the fault
+fails no case, and at least one case the clean run passed becomes NotSupported, each of them device_specific.
+--catching-json=FILE writes, per fault, the cases that caught it (for scripts/hidden_assumption_check.py).
+
 Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines, e.g.
 reference_device/ext/subgroups/faults.cpp); default: every fault `refdev_faults --names` lists except the
 core ones that test the runner itself (hang, crash).
@@ -119,6 +124,7 @@ def run_cases(args, profile, fault):
             raise SystemExit("fault_campaign: runner found no device for profile %s fault %s: %s" %
                              (profile or "default", fault or "none", "; ".join(doc.get("errors", []))))
         results = doc.get("results", {})
+        cases = {c["name"]: c for c in doc.get("cases", []) if isinstance(c, dict) and "name" in c}
     counts = {}
     failing, passing = [], []
     for name, status in sorted(results.items()):
@@ -128,7 +134,34 @@ def run_cases(args, profile, fault):
             failing.append(name)
         elif status == "pass":
             passing.append(name)
-    return failing, counts, seconds, passing
+    return failing, counts, seconds, passing, cases
+
+
+def check_build_expectation(args, fault, failing, cases, clean_passing):
+    """The errors of a build fault against its expectation (empty when it behaves, or is not a build fault)."""
+    errors = []
+    if fault in args.expect_build_fail:
+        wrong = [n for n in failing if cases.get(n, {}).get("phase") != "build"
+                 or cases.get(n, {}).get("tier") != "core"]
+        if not failing:
+            errors.append("%s failed no case in phase build" % fault)
+        if wrong:
+            errors.append("%d case(s) failed otherwise than as core cases in phase build: %s" % (
+                len(wrong), ", ".join(wrong[:args.show or 3])))
+    if fault in args.expect_not_supported:
+        now_skipped = [n for n in clean_passing if cases.get(n, {}).get("status") == "NotSupported"]
+        not_specific = [n for n in now_skipped if cases[n].get("tier") != "device_specific"]
+        if failing:
+            errors.append("%s must fail no case, but fails %d: %s" % (fault, len(failing),
+                                                                      ", ".join(failing[:args.show or 3])))
+        if not now_skipped:
+            errors.append("%s made no passing case NotSupported" % fault)
+        if not_specific:
+            errors.append("%d core case(s) became NotSupported: %s" % (len(not_specific),
+                                                                      ", ".join(not_specific[:args.show or 3])))
+        print("  %d device-specific case(s) that passed clean are NotSupported with %s" % (
+            len(now_skipped) - len(not_specific), fault))
+    return errors
 
 
 def main():
@@ -149,6 +182,11 @@ def main():
                     help="extra runner argument (repeatable), e.g. --runner-arg=--quick")
     ap.add_argument("--require-every-case", action="store_true",
                     help="each fault must fail every case the clean run passes")
+    ap.add_argument("--expect-build-fail", action="append", default=[], metavar="FAULT",
+                    help="a build fault whose failures must all be core cases in phase build")
+    ap.add_argument("--expect-not-supported", action="append", default=[], metavar="FAULT",
+                    help="a build fault that must fail nothing and turn device-specific cases NotSupported")
+    ap.add_argument("--catching-json", metavar="FILE", help="write {fault: [cases that caught it]} here")
     args = ap.parse_args()
     args.runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
     args.icd = args.icd or default_icd(args.build_dir)
@@ -167,9 +205,10 @@ def main():
 
     ok = True
     caught = {f: 0 for f in faults}
+    catching = {f: set() for f in faults}
     for profile in profiles:
         label = profile or "default profile"
-        failing, counts, seconds, clean_passing = run_cases(args, profile, None)
+        failing, counts, seconds, clean_passing, _ = run_cases(args, profile, None)
         summary = ", ".join("%s %d" % kv for kv in sorted(counts.items()))
         print("[%s] clean run: %s (%.1f s)" % (label, summary, seconds))
         if not counts:
@@ -179,8 +218,17 @@ def main():
             ok = False
             print("  ERROR: the clean device fails %d case(s): %s" % (len(failing), ", ".join(failing[:args.show])))
         for fault in faults:
-            failing, counts, seconds, passing = run_cases(args, profile, fault)
-            caught[fault] += len(failing)
+            failing, counts, seconds, passing, cases = run_cases(args, profile, fault)
+            if fault in args.expect_not_supported:
+                # Caught means: the device-specific cases it rejects are reported NotSupported, not failed.
+                skipped = [n for n in clean_passing if cases.get(n, {}).get("status") == "NotSupported"]
+                caught[fault] += len(skipped)
+            else:
+                caught[fault] += len(failing)
+                catching[fault].update(failing)
+            for error in check_build_expectation(args, fault, failing, cases, clean_passing):
+                ok = False
+                print("  ERROR: " + error)
             print("[%s] %-40s %6d failing case(s) (%.1f s)%s" % (
                 label, fault, len(failing), seconds,
                 ("  e.g. " + ", ".join(failing[:args.show])) if failing and args.show else ""))
@@ -198,6 +246,9 @@ def main():
                 print("  ERROR: %d case(s) pass with %s: %s" % (len(survivors), fault,
                                                                 ", ".join(survivors[:args.show or 3])))
     print()
+    if args.catching_json:
+        with open(args.catching_json, "w", encoding="utf-8") as f:
+            json.dump({k: sorted(v) for k, v in catching.items()}, f, indent=1, sort_keys=True)
     missed = [f for f in faults if caught[f] == 0]
     for fault in faults:
         print("%-40s %6d failing case(s) over %d profile(s)%s" % (fault, caught[fault], len(profiles),

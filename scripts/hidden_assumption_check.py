@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The hidden-assumption check: a case that catches a planted reference-device fault must pass on a correct
+real driver. A case that catches a fault but fails on a real driver whose behaviour the spec allows checks
+something the spec does not promise: a check too strict for real hardware.
+
+    scripts/hidden_assumption_check.py CATCHING.json REPORT.json [REPORT.json ...] [--show N]
+
+CATCHING.json: scripts/fault_campaign.py --catching-json (per fault, the cases that failed with it).
+REPORT.json: the runner's --json report (or merged shards) of a real driver, e.g. Intel's OpenCL CPU runtime.
+
+Per fault it prints how its catching cases ended on the driver. A catching case that Failed, Crashed or timed
+out there is listed as SUSPECT; Waived cases are the driver's documented bugs (docs/known_driver_bugs.md) and
+are counted apart; NotSupported cases did not run there. Exit 1 when a suspect remains or a fault's catching
+cases include none that Passed on the driver, 0 otherwise, 2 for unusable input.
+"""
+
+import argparse
+import json
+import sys
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError, RecursionError) as e:
+        raise SystemExit("hidden_assumption_check: cannot read %s: %s" % (path, e))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("catching")
+    ap.add_argument("reports", nargs="+")
+    ap.add_argument("--show", type=int, default=5)
+    args = ap.parse_args(argv)
+    catching = load(args.catching)
+    if not isinstance(catching, dict):
+        print("hidden_assumption_check: %s is not {fault: [case, ...]}" % args.catching, file=sys.stderr)
+        return 2
+    status = {}
+    for path in args.reports:
+        doc = load(path)
+        cases = doc.get("cases") if isinstance(doc, dict) else None
+        if not isinstance(cases, list):
+            print("hidden_assumption_check: %s is not a runner report" % path, file=sys.stderr)
+            return 2
+        for c in cases:
+            if isinstance(c, dict) and isinstance(c.get("name"), str):
+                status[c["name"]] = str(c.get("status"))
+    ok = True
+    for fault in sorted(catching):
+        names = catching[fault]
+        by = {}
+        for n in names:
+            by.setdefault(status.get(n, "not in report"), []).append(n)
+        suspects = sorted(n for s in ("Fail", "Crash", "Timeout", "InternalError") for n in by.get(s, []))
+        line = ", ".join("%d %s" % (len(v), k) for k, v in sorted(by.items()))
+        print("%-40s %5d catching case(s): %s" % (fault, len(names), line or "none"))
+        if suspects:
+            ok = False
+            print("  SUSPECT (catches the fault, fails on the real driver): %s" % ", ".join(suspects[:args.show]))
+        if names and not by.get("Pass") and any(k in by for k in ("Pass", "Fail", "Waived", "Crash", "Timeout")):
+            ok = False
+            print("  no catching case of %s passes on the real driver" % fault)
+    print("hidden_assumption_check: %s" % ("no catching case fails on the real driver" if ok else "FAILED"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
