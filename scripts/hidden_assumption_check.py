@@ -10,8 +10,8 @@ REPORT.json: the runner's --json report (or merged shards) of a real driver, e.g
 
 Per fault it prints how its catching cases ended on the driver. A catching case that Failed, Crashed or timed
 out there is listed as SUSPECT; Waived cases are the driver's documented bugs (docs/known_driver_bugs.md) and
-are counted apart; NotSupported cases did not run there. Exit 1 when a suspect remains or a fault's catching
-cases include none that Passed on the driver, 0 otherwise, 2 for unusable input.
+are counted apart; NotSupported cases did not run there. Exit 1 when a suspect remains, 0 otherwise, 2 for
+unusable input.
 """
 
 import argparse
@@ -59,9 +59,8 @@ def main(argv=None):
         if suspects:
             ok = False
             print("  SUSPECT (catches the fault, fails on the real driver): %s" % ", ".join(suspects[:args.show]))
-        if names and not by.get("Pass") and any(k in by for k in ("Pass", "Fail", "Waived", "Crash", "Timeout")):
-            ok = False
-            print("  no catching case of %s passes on the real driver" % fault)
+        if names and not by.get("Pass") and by.get("Waived"):
+            print("  note: every catching case that ran is waived: the driver has this bug itself")
     print("hidden_assumption_check: %s" % ("no catching case fails on the real driver" if ok else "FAILED"))
     return 0 if ok else 1
 

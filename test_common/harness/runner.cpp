@@ -575,7 +575,12 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         if (opt.quick) worker.push_back("--quick");
         if (!opt.dump_dir.empty()) worker.push_back("--dump-dir=" + opt.dump_dir);
         std::fflush(stdout);
-        runIsolated(names, worker, opt.timeout_seconds, opt.seed, recorder);
+        std::vector<Waiver> own_process;
+        for (const auto& w : device_waivers)
+            if (w.own_process) own_process.push_back(w);
+        runIsolated(
+            names, worker, opt.timeout_seconds, opt.seed, recorder,
+            [&own_process](const std::string& name) { return findWaiver(own_process, name) != nullptr; });
     } else {
         for (const auto* c : sel.cases) {
             recorder.started(c->name);

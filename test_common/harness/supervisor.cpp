@@ -114,11 +114,21 @@ void stopIsolatedRun(int sig) {
 }
 
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
-                 double timeout_seconds, uint64_t run_seed, Recorder& recorder) {
+                 double timeout_seconds, uint64_t run_seed, Recorder& recorder,
+                 const std::function<bool(const std::string&)>& own_process) {
     using Clock = std::chrono::steady_clock;
     size_t next = 0;  // first case without a result
     while (next < case_names.size() && !g_stop.load()) {
-        std::vector<std::string> rest(case_names.begin() + static_cast<long>(next), case_names.end());
+        // A worker runs the cases up to the next one that needs a process of its own; that one gets a worker
+        // to itself, so the damage its bug does to the driver's process reaches no other case.
+        size_t end = next;
+        bool alone = own_process && own_process(case_names[next]);
+        if (alone)
+            end = next + 1;
+        else
+            while (end < case_names.size() && !(own_process && own_process(case_names[end]))) ++end;
+        std::vector<std::string> rest(case_names.begin() + static_cast<long>(next),
+                                      case_names.begin() + static_cast<long>(end));
         Worker w = spawn(worker_argv, rest);
         std::string buffer, running;
         auto started = Clock::now();
@@ -186,6 +196,8 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         int wstatus = reap(w);
         // Stopped (the runner was interrupted): the worker's end is not the running case's result.
         if (next >= case_names.size() || g_stop.load()) break;
+        // The worker ran its whole batch: how it ended afterwards is no case's result.
+        if (next == end && running.empty() && !timed_out) continue;
 
         CaseResult r;
         r.name = running.empty() ? case_names[next] : running;

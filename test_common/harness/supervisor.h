@@ -4,6 +4,7 @@
 // for the rest.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,11 @@ namespace cts {
 // A worker never outlives the runner: it runs in a process group of its own (a Ctrl-C at the terminal
 // reaches the runner only, which forwards it, see stopIsolatedRun) and has SIGKILL as its parent-death
 // signal, so it dies even when the runner is killed with SIGKILL or crashes.
+// own_process(name): the case runs in a worker of its own (a waiver's "own_process": its bug corrupts the
+// driver's process); null for none.
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
-                 double timeout_seconds, uint64_t run_seed, Recorder& recorder);
+                 double timeout_seconds, uint64_t run_seed, Recorder& recorder,
+                 const std::function<bool(const std::string&)>& own_process = nullptr);
 
 // Ends an isolated run early (SIGINT/SIGTERM to the runner): no new worker is started, the end of the
 // running worker is not recorded as that case's result, and `sig` is forwarded to the running worker.

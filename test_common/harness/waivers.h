@@ -19,6 +19,12 @@ struct Waiver {
     bool has_vendor_id = false;
     uint32_t vendor_id = 0;
     std::string tracker, reason;
+    // "own_process": the bug corrupts the driver's process (an unchecked out-of-bounds write), so with
+    // --isolate each covered case runs in a worker of its own and no later case inherits the damage.
+    bool own_process = false;
+    // "intermittent": whether the bug shows depends on memory layout, so a covered case that passes is not a
+    // stale waiver (the entry is still stale when it covers no selected case).
+    bool intermittent = false;
     std::string source;  // "FILE:LINE" where the entry starts
 };
 

@@ -204,6 +204,34 @@ TEST(Waivers, StaleWhenACoveredCasePassesOrAnEntryMatchesNothingSelected) {
     EXPECT_TRUE(staleWaivers(w, selected, results).empty());
 }
 
+// A bug whose symptom depends on memory layout: a covered case that passes is not stale, an entry that covers
+// nothing selected still is. own_process and intermittent are booleans.
+TEST(Waivers, IntermittentAndOwnProcessEntries) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(R"({"waivers": [{"cases": ["subgroups.image_block_write.*.beyond_bottom"], "tracker": "t",
+                                     "reason": "r", "own_process": true, "intermittent": true},
+                                    {"cases": ["api.x"], "tracker": "u", "reason": "r"}]})",
+                    w),
+              "");
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_TRUE(w[0].own_process && w[0].intermittent);
+    EXPECT_FALSE(w[1].own_process || w[1].intermittent);
+    std::vector<std::string> selected = {
+        "subgroups.image_block_write.u32.v1.sg16.r32ui.size_tight.beyond_bottom", "api.x"};
+    std::vector<CaseResult> results = {{selected[0], Status::Pass, "", 0, 0},
+                                       {selected[1], Status::Pass, "", 0, 0}};
+    auto stale = staleWaivers(w, selected, results);
+    ASSERT_EQ(stale.size(), 1u);  // api.x passed: stale; the intermittent entry's pass is not
+    EXPECT_EQ(stale[0].case_name, "api.x");
+    stale = staleWaivers(w, {"api.x"}, {results[1]});
+    EXPECT_EQ(stale.size(), 2u);  // the intermittent entry now covers no selected case
+    std::vector<Waiver> bad;
+    EXPECT_NE(
+        parse(R"({"waivers": [{"cases": ["a"], "tracker": "t", "reason": "r", "own_process": 1}]})", bad)
+            .find("\"own_process\" must be true or false"),
+        std::string::npos);
+}
+
 TEST(Waivers, ReportsCarryTheWaiver) {
     RunInfo info;
     info.waiver_files = {"w.json"};
