@@ -37,3 +37,11 @@ add_test(NAME conformance.merge
                  -o ${_cts_conf_dir}/merged.json --fail-on-failures)
 set_tests_properties(conformance.merge PROPERTIES LABELS conformance DEPENDS "${_cts_shard_tests}"
                      FIXTURES_REQUIRED cts_conformance_dir)
+
+# The whole suite on Intel's OpenCL CPU runtime (scripts/run_intel_cpu.sh: shards in parallel, the waivers
+# shipped for that runtime release, --fail-on-stale-waivers); skipped (77) when the runtime is not installed
+# (scripts/install_intel_cpu_runtime.sh). `ctest -L intel_cpu` runs it with the reproducers of its bugs.
+add_test(NAME intel_cpu.suite
+         COMMAND ${CMAKE_SOURCE_DIR}/scripts/run_intel_cpu.sh --build-dir=${CMAKE_BINARY_DIR}
+                 --out=${CMAKE_BINARY_DIR}/intel_cpu)
+set_tests_properties(intel_cpu.suite PROPERTIES LABELS intel_cpu SKIP_RETURN_CODE 77 TIMEOUT 5400 RUN_SERIAL TRUE)

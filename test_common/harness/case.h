@@ -52,9 +52,15 @@ struct Outcome {
     std::string build_log;
 
     static Outcome pass() { return {}; }
-    static Outcome fail(std::string why) { return {Status::Fail, std::move(why)}; }
-    static Outcome notSupported(std::string why) { return {Status::NotSupported, std::move(why)}; }
-    static Outcome internalError(std::string why) { return {Status::InternalError, std::move(why)}; }
+    static Outcome fail(std::string why) { return make(Status::Fail, std::move(why)); }
+    static Outcome notSupported(std::string why) { return make(Status::NotSupported, std::move(why)); }
+    static Outcome internalError(std::string why) { return make(Status::InternalError, std::move(why)); }
+    static Outcome make(Status status, std::string why) {
+        Outcome o;
+        o.status = status;
+        o.message = std::move(why);
+        return o;
+    }
 };
 
 // Thrown anywhere inside a case for a harness-side problem: missing or corrupt asset, bad manifest
