@@ -48,6 +48,7 @@ public:
     uint32_t opencl_std = UINT32_MAX;    // id of the OpenCL.std import
     std::vector<uint32_t> capabilities;  // declared by OpCapability
     const RawInsn* in = nullptr;         // instruction being decoded
+    const Faults* faults = nullptr;      // planted faults of the build (build_faults.cpp), if any
     std::string log;
     int errors = 0;
 
@@ -95,5 +96,8 @@ bool decodeExtOp(DecodeCtx& ctx);
 bool declareType(DecodeCtx& ctx);      // OpType*: true when handled
 bool declareConstant(DecodeCtx& ctx);  // OpConstant*, OpSpecConstant*, OpUndef at module scope
 bool decodeFunctions(DecodeCtx& ctx, size_t first_raw);
+// Runs the table's planted build faults on every kernel of a module that otherwise built; false (with the
+// errors first in the log) when one rejects it.
+bool checkBuildFaults(DecodeCtx& ctx, size_t first_raw);
 
 }  // namespace refdev::spirv

@@ -140,14 +140,33 @@ struct ExtOpInfo {
     std::string (*check)(const ExtBuildView& view) = nullptr;
 };
 
+// What a planted build fault sees of one kernel of a module that otherwise builds: its SubgroupSize and the
+// extension instructions it reaches, in its body or through calls (a compiler rejects per kernel).
+struct KernelBuildView {
+    struct Use {
+        uint32_t opcode = 0;
+        const TypeInfo* result = nullptr;  // nullptr for instructions without a result
+    };
+    std::string name;
+    uint32_t sub_group_size = 0;  // SubgroupSize execution mode, 0 when absent
+    std::vector<Use> uses;
+};
+
+// A planted compiler bug (REFDEV_FAULTS), run only when a fault is active: "" accepts the kernel; anything
+// else fails clBuildProgram, and the build log starts with "error: <kernel>: <that text>".
+using BuildFault = std::string (*)(const KernelBuildView& kernel, const Faults& faults);
+
 class ExtOpTable {
 public:
     void add(ExtOpInfo info);
     const ExtOpInfo* find(uint32_t opcode) const;
     const std::vector<ExtOpInfo>& all() const { return ops_; }
+    void addBuildFault(BuildFault check) { build_faults_.push_back(check); }
+    const std::vector<BuildFault>& buildFaults() const { return build_faults_; }
 
 private:
     std::vector<ExtOpInfo> ops_;
+    std::vector<BuildFault> build_faults_;
 };
 
 // Each op family registers its instructions (defined in reference_device/ext/<family>/).

@@ -574,7 +574,9 @@ bool Loader::run(const uint32_t* words, size_t count) {
                      " bytes per work-item (limit 16 MiB)");
     if (c.errors) return false;
     // Parameter names come from OpName of the OpFunctionParameter ids (recorded as KernelParam::reg order).
-    return reflect();
+    if (!reflect()) return false;
+    // Planted compiler bugs see only modules that are otherwise valid, as a real compiler's back end does.
+    return !c.faults || !c.faults->any() || checkBuildFaults(c, first_function);
 }
 
 }  // namespace
@@ -598,12 +600,13 @@ bool DecodeCtx::failModule(const std::string& why) {
 }
 
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile,
-                        const ExtOpTable& table) {
+                        const ExtOpTable& table, const Faults* faults) {
     BuildResult result;
     try {
         auto module = std::make_shared<Module>();
         module->ext_table = &table;
         DecodeCtx ctx(*module, profile, table);
+        ctx.faults = faults;
         Loader loader(ctx);
         bool ok = loader.run(words, word_count) && ctx.errors == 0;
         result.log = ctx.log;
@@ -620,6 +623,11 @@ BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile&
 
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile) {
     return buildModule(words, word_count, profile, extOps());
+}
+
+BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile,
+                        const Faults& faults) {
+    return buildModule(words, word_count, profile, extOps(), &faults);
 }
 
 const std::vector<KernelInfo>& kernels(const Module& module) {

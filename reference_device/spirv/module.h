@@ -192,6 +192,6 @@ public:
 
 // Internal overloads with an injectable extension table (tests register fake collectives).
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile,
-                        const ExtOpTable& table);
+                        const ExtOpTable& table, const Faults* faults = nullptr);
 
 }  // namespace refdev::spirv

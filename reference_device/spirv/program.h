@@ -42,6 +42,10 @@ struct BuildResult {
 // Never crashes or throws on bad input: malformed or unsupported modules yield module == nullptr + log.
 // Capabilities and extensions not in the profile, and a SubgroupSize the profile does not report, fail.
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile);
+// The same with planted driver faults: a build fault (ExtOpTable::addBuildFault) rejects some valid modules
+// as a real compiler does, with a log whose first line is "error: <kernel>: ..." naming the fault.
+BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile,
+                        const Faults& faults);
 
 const std::vector<KernelInfo>& kernels(const Module& module);
 // Sub-group size a kernel runs with on this profile (SubgroupSize mode, else the profile default).

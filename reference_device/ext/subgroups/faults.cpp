@@ -49,6 +49,13 @@ std::vector<FaultInfo> subgroupsFaults() {
          "bytes"},
         {"image_block_write_drops_last_row",
          "OpSubgroupImageBlockWriteINTEL of a vector does not write its last row (component)"},
+        // Build faults (build_faults.cpp): valid modules a real compiler rejects at clBuildProgram.
+        {"build_rejects_block_io_simd32",
+         "clBuildProgram fails for a kernel with SubgroupSize 32 that uses buffer, image or media block "
+         "read/write (as IGC on DG2)"},
+        {"build_rejects_half_vector_shuffle",
+         "clBuildProgram fails for a shuffle (plain, down, up, xor) of a half vector (as IGC: undefined "
+         "built-in)"},
     };
 }
 

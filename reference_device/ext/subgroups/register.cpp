@@ -84,6 +84,8 @@ void registerSubgroupsOps(ExtOpTable& table) {
                UINT32_MAX,
                {kCapImageBlockIO},
                executeImageBlockWrite});
+    table.addBuildFault(buildRejectsBlockIoSimd32);
+    table.addBuildFault(buildRejectsHalfVectorShuffle);
 }
 
 }  // namespace refdev::spirv

@@ -23,6 +23,10 @@ void executeBlockWrite(OpContext& ctx);
 void executeImageBlockRead(OpContext& ctx);
 void executeImageBlockWrite(OpContext& ctx);
 
+// Planted compiler bugs, run at clBuildProgram (build_faults.cpp; ExtOpTable::addBuildFault).
+std::string buildRejectsBlockIoSimd32(const KernelBuildView& kernel, const Faults& faults);
+std::string buildRejectsHalfVectorShuffle(const KernelBuildView& kernel, const Faults& faults);
+
 // Fills an undefined result with a recognisable junk pattern (bytes of 0xDEADBEEF, little-endian), so a
 // checker that wrongly compares an undefined value sees something no correct value equals.
 void fillUndefined(uint8_t* dst, uint32_t bytes);
