@@ -27,17 +27,21 @@ namespace {
 
 constexpr int kWidth = 8, kHeight = 4, kLanes = 16;
 
-uint32_t texel(int c, int r) { return 0xA0000000u + static_cast<uint32_t>(r) * 0x100u + static_cast<uint32_t>(c); }
+uint32_t texel(int c, int r) {
+    return 0xA0000000u + static_cast<uint32_t>(r) * 0x100u + static_cast<uint32_t>(c);
+}
 
-int clampTo(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+int clampTo(int v, int lo, int hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cl_int e_ = (call);                                                      \
-        if (e_ != CL_SUCCESS) {                                                  \
+#define CHECK(call)                                                               \
+    do {                                                                          \
+        cl_int e_ = (call);                                                       \
+        if (e_ != CL_SUCCESS) {                                                   \
             std::fprintf(stderr, "%s failed: %d\n", #call, static_cast<int>(e_)); \
-            return 2;                                                            \
-        }                                                                        \
+            return 2;                                                             \
+        }                                                                         \
     } while (0)
 
 int run(const std::string& spv_path, bool write, int x_bytes, int y) {
@@ -77,7 +81,8 @@ int run(const std::string& spv_path, bool write, int x_bytes, int y) {
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;
     desc.image_width = kWidth;
     desc.image_height = kHeight;
-    cl_mem image = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc, pixels.data(), &err);
+    cl_mem image =
+        clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc, pixels.data(), &err);
     CHECK(err);
     cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, kLanes * 4, nullptr, &err);
     CHECK(err);
@@ -99,13 +104,14 @@ int run(const std::string& spv_path, bool write, int x_bytes, int y) {
             int c = clampTo(x_bytes / 4 + lane, 0, kWidth - 1), r = clampTo(y, 0, kHeight - 1);
             bool ok = got[lane] == texel(c, r);
             wrong += !ok;
-            std::printf("lane %2d: expected 0x%08x (texel %d, row %d) actual 0x%08x%s\n", lane, texel(c, r), c, r,
-                        got[lane], ok ? "" : "  <-- wrong");
+            std::printf("lane %2d: expected 0x%08x (texel %d, row %d) actual 0x%08x%s\n", lane, texel(c, r),
+                        c, r, got[lane], ok ? "" : "  <-- wrong");
         }
     } else {
         std::vector<uint32_t> got(kWidth * kHeight);
         size_t origin[3] = {0, 0, 0}, region[3] = {kWidth, kHeight, 1};
-        CHECK(clEnqueueReadImage(queue, image, CL_TRUE, origin, region, 0, 0, got.data(), 0, nullptr, nullptr));
+        CHECK(
+            clEnqueueReadImage(queue, image, CL_TRUE, origin, region, 0, 0, got.data(), 0, nullptr, nullptr));
         // Texels the block covers inside the image hold 0x100 + lane; every other texel is unchanged.
         for (int r = 0; r < kHeight; ++r)
             for (int c = 0; c < kWidth; ++c) {
@@ -113,8 +119,8 @@ int run(const std::string& spv_path, bool write, int x_bytes, int y) {
                 uint32_t want = (r == y && lane >= 0 && lane < kLanes) ? 0x100u + lane : texel(c, r);
                 bool ok = got[r * kWidth + c] == want;
                 wrong += !ok;
-                std::printf("texel %d row %d: expected 0x%08x actual 0x%08x%s\n", c, r, want, got[r * kWidth + c],
-                            ok ? "" : "  <-- wrong");
+                std::printf("texel %d row %d: expected 0x%08x actual 0x%08x%s\n", c, r, want,
+                            got[r * kWidth + c], ok ? "" : "  <-- wrong");
             }
     }
     std::printf("%d wrong value(s)\n", wrong);
@@ -138,7 +144,8 @@ int main(int argc, char** argv) {
     int status = 0;
     if (pid < 0 || waitpid(pid, &status, 0) < 0) return 2;
     if (WIFSIGNALED(status)) {
-        std::printf("the device process died by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        std::printf("the device process died by signal %d (%s)\n", WTERMSIG(status),
+                    strsignal(WTERMSIG(status)));
         return 0;
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 2;

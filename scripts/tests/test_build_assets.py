@@ -46,7 +46,7 @@ class BuildAssetsTest(unittest.TestCase):
         self.assertIn("1 with spirv_asm.py", out)
         self.assertIn("3 with spirv-as", out)
         m = self.manifest()
-        self.assertEqual(m["version"], 2)
+        self.assertEqual(m["version"], 3)
         names = [c["name"] for c in m["cases"]]
         self.assertEqual(names, sorted(names))
         self.assertEqual(names, ["2d_block_io.fixture.load.d32", "subgroups.fixture.hand",
@@ -60,7 +60,10 @@ class BuildAssetsTest(unittest.TestCase):
         gen = by_name["subgroups.fixture.shuffle.sg16"]
         self.assertEqual(gen["origin"], "scripts/generators/fixture_gen.py")
         self.assertEqual(set(gen), {"name", "family", "module", "module_hash", "kernel", "params", "requires", "tags",
-                                    "origin"})
+                                    "tier", "origin"})
+        self.assertEqual(gen["tier"], "core")
+        self.assertEqual(hand["tier"], "core")
+        self.assertEqual(by_name["2d_block_io.fixture.load.d32"]["tier"], "device_specific")
         for c in m["cases"]:
             spv = os.path.join(self.out, "modules", c["module"])
             with open(spv, "rb") as f:

@@ -16,7 +16,7 @@ import time
 import xml.dom.minidom
 
 SKIP = 77
-MANIFEST_VERSION = 2  # scripts/spvgen.py MANIFEST_VERSION, test_common/harness/manifest.cpp kManifestVersion
+MANIFEST_VERSION = 3  # scripts/spvgen.py MANIFEST_VERSION, test_common/harness/manifest.cpp kManifestVersion
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 
 
@@ -473,9 +473,9 @@ def check_manifest_errors(runner, build, tmp):
         json.dump({"version": MANIFEST_VERSION, "cases": [
             {"name": "subgroups.unknown_family_case", "family": "no.such.family", "module": "x.spv",
              "module_hash": "crc32:00000000",
-             "kernel": "k", "requires": []},
-            {"name": "subgroups.bad_token_case", "family": "no.such.family", "requires": [7]},
-            {"name": "subgroups.nasty_message_case", "family": "x<&\"'>\u0001\n\u00e9y"}]}, f)
+             "kernel": "k", "requires": [], "tier": "core"},
+            {"name": "subgroups.bad_token_case", "family": "no.such.family", "requires": [7], "tier": "core"},
+            {"name": "subgroups.nasty_message_case", "family": "x<&\"'>\u0001\n\u00e9y", "tier": "core"}]}, f)
     ju = os.path.join(tmp, "m.xml")
     rc, out, err = run(runner, ["--icd=system", "--assets-dir=" + d, "--json=" + js, "--junit=" + ju, "subgroups"],
                        pocl_env())
