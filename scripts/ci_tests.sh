@@ -12,7 +12,9 @@
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
 #      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
 #      and ICD fuzz are seeded with step 1's build/assets/modules, as this build does not build the assets)
-# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
+#   4. Intel's OpenCL CPU runtime (installed from PyPI): the whole suite with its waivers, the reproducers of its
+#      bugs, and the hidden-assumption check
+# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_INTEL_CPU=1 step 4, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -60,8 +62,13 @@ fi
 
 # Mutation campaign: every planted driver bug must fail at least one case, the clean device none.
 if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
+    # The two build faults mimic compilers that reject modules: block IO at SubgroupSize 32 must fail the core
+    # cases in phase build (device-specific ones NotSupported); half vector shuffles, all device-specific, must
+    # become NotSupported and fail nothing. The catching cases feed the hidden-assumption check below.
     step "fault campaign (subgroups)" python3 scripts/fault_campaign.py subgroups --build-dir build \
-        --faults-source reference_device/ext/subgroups/faults.cpp --profile xe_hpc --profile xe_hpg --show 1
+        --faults-source reference_device/ext/subgroups/faults.cpp --profile xe_hpc --profile xe_hpg --show 1 \
+        --expect-build-fail=build_rejects_block_io_simd32 --expect-not-supported=build_rejects_half_vector_shuffle \
+        --catching-json=build/ci/catching_subgroups.json
     # No OpenCL-table shape needs padding, so padding_not_zeroed is caught only by the extended cases; 32-bit
     # offset arithmetic (offset_32bit_wrap, offset_int32_overflow) only by the huge cases (buffers past 4 GiB,
     # zero pages on the reference device: no memory cost).
@@ -74,6 +81,9 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
     # Media block IO exists on the Xe-HPG-like profile only.
     step "fault campaign (media_block_io)" python3 scripts/fault_campaign.py media_block_io --build-dir build \
         --faults-source reference_device/ext/media_block_io/faults.cpp --profile xe_hpg --show 1
+    step "fault campaign (media_block_io: build fault)" python3 scripts/fault_campaign.py media_block_io \
+        --build-dir build --faults build_rejects_block_io_simd32 --expect-build-fail=build_rejects_block_io_simd32 \
+        --profile xe_hpg --show 1
     # The workloads (GEMM tiles, block-read GEMM, media filter) catch the faults that only composition shows
     # and, through the combined kernels, the faults of each instruction family they use.
     step "fault campaign (workloads)" python3 scripts/fault_campaign.py workloads --build-dir build \
@@ -97,6 +107,20 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
     step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
         --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_1_0 \
         --profile xe_hpc --show 1
+fi
+
+# Intel's OpenCL CPU runtime (PyPI intel-opencl-rt, pinned): the whole suite with the waivers shipped for that
+# release and --fail-on-stale-waivers, in shards (scripts/run_intel_cpu.sh), and the reproducers of its bugs
+# (ctest -L intel_cpu); then the hidden-assumption check: every case that catches a planted subgroups fault
+# must pass (or be a waived, documented runtime bug) on this real driver. CTS_CI_SKIP_INTEL_CPU=1 skips it.
+if [ "${CTS_CI_SKIP_INTEL_CPU:-0}" != "1" ]; then
+    step "install Intel's OpenCL CPU runtime" scripts/install_intel_cpu_runtime.sh
+    step "ctest -L intel_cpu (the suite and the reproducers on Intel's OpenCL CPU runtime)" \
+        ctest --test-dir build -L intel_cpu --output-on-failure
+    if [ -f build/ci/catching_subgroups.json ]; then
+        step "hidden-assumption check (subgroups faults' catching cases on Intel's runtime)" \
+            python3 scripts/hidden_assumption_check.py build/ci/catching_subgroups.json build/intel_cpu/merged.json
+    fi
 fi
 
 if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then
