@@ -397,9 +397,9 @@ Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options
   --icd=reference|system|FILE reference (default): when OCL_ICD_VENDORS is unset, use the reference
                               device next to this program (<program dir>/../icd, or installed:
                               ../share/spirv_intel_cts/icd); system: use the installed drivers;
-                              FILE: exactly the driver library the .icd file FILE names (the system's
-                              drivers and OCL_ICD_VENDORS are ignored), e.g. --icd=$(scripts/
-                              install_intel_cpu_runtime.sh --print-icd) for Intel's CPU runtime
+                              FILE: exactly the driver library that .icd file names (the system's
+                              drivers and OCL_ICD_VENDORS are ignored); Intel's CPU runtime:
+                              --icd=$(scripts/install_intel_cpu_runtime.sh --print-icd)
 
 Execution:
   --seed=N                    run seed mixed into every per-case seed (default 0)
