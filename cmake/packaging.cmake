@@ -5,7 +5,7 @@
 #   P/share/spirv_intel_cts/icd/refdev.icd           names that library (absolute path, written at install)
 #   P/share/spirv_intel_cts/assets/                  manifest.json + modules/ (the .spv and their .spvasm)
 #   P/share/spirv_intel_cts/scripts/                 merge_results.py, compare_results.py, results_html.py,
-#                                                    fault_campaign.py
+#                                                    fault_campaign.py, install_intel_cpu_runtime.sh
 #   P/share/doc/spirv_intel_cts/                     README.md, LICENSE, docs/*.md
 # The runner finds assets and ICD relative to itself (test_common/harness/layout.h). Unit-test programs
 # are not installed.
@@ -47,7 +47,7 @@ if(DEFINED CTS_ASSETS_DIR)
 endif()
 
 install(PROGRAMS scripts/merge_results.py scripts/compare_results.py scripts/results_html.py
-                 scripts/fault_campaign.py
+                 scripts/fault_campaign.py scripts/install_intel_cpu_runtime.sh
         DESTINATION ${CTS_SHARE_DIR}/scripts)
 install(FILES README.md LICENSE DESTINATION share/doc/spirv_intel_cts)
 install(DIRECTORY docs/ DESTINATION share/doc/spirv_intel_cts/docs FILES_MATCHING PATTERN "*.md")

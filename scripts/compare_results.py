@@ -11,7 +11,7 @@ cases an aborted run never reached. Printed, each with the case names:
 - NotSupported changes (a case that became, or stopped being, NotSupported: a device or driver
   configuration change);
 - cases added and removed (present in only one report).
-A note says when the two reports come from different devices, drivers or seeds.
+A note says when the two reports come from different devices, drivers, runtime packages or seeds.
 
 Exit status: 1 when there is a regression (with --fail-on-change: any difference at all, e.g. to check that
 a sharded run reproduces an unsharded one), 0 otherwise, 2 for bad input (unreadable or malformed report, bad
@@ -85,7 +85,7 @@ def compare(base, new):
 
 def notes(base_doc, new_doc):
     out = []
-    for key in ("platform", "device", "driver", "seed"):
+    for key in ("platform", "device", "driver", "runtime_package", "seed"):
         if key in base_doc and key in new_doc and base_doc[key] != new_doc[key]:
             out.append("%s differs: %r (baseline) vs %r (new)" % (key, base_doc[key], new_doc[key]))
     return out

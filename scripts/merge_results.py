@@ -2,10 +2,12 @@
 """Merges the JSON reports of shards (spirv_intel_cts --shard=I/N --json=FILE) into one report.
 
 Each input has the runner's shape: {"cmd", "results": {name: "pass"|"fail"|"skip"}, "cases": [{name, status,
-message, duration_ms, seed}], "platform", "device", "driver", "seed", "quick", "shard": {"index", "count"},
-"selected", "aborted", "not_run", "errors", and with --waiver-file "waivers": {"files", "stale"}}. These are errors (exit 2), because the merged report would not
-describe one whole run:
-- a case reported by two shards, or shards that ran on different devices or with different seeds;
+message, duration_ms, seed}], "platform", "device", "driver", "runtime_package", "seed", "quick", "shard":
+{"index", "count"}, "selected", "aborted", "not_run", "errors", and with --waiver-file "waivers": {"files",
+"stale"}}. These are errors (exit 2), because the merged report would not describe one whole run:
+- a case reported by two shards, or shards that ran on different devices, drivers or runtime packages
+  ("runtime_package", e.g. "intel-opencl-rt 2026.2.0"; reports written before it was recorded lack it and are
+  not compared on it) or with different seeds;
 - a shard missing from 0..N-1, the same shard I/N given twice, or shards of different N;
 - a shard whose run was aborted (Ctrl-C, SIGTERM, a timeout without --isolate, no device): "aborted" is set
   and "not_run" lists the cases it never ran. --allow-aborted merges it anyway; the merged report then keeps
@@ -29,7 +31,7 @@ import os
 import sys
 import tempfile
 
-SAME_IN_EVERY_SHARD = ("platform", "device", "driver", "seed", "quick")
+SAME_IN_EVERY_SHARD = ("platform", "device", "driver", "runtime_package", "seed", "quick")
 GOOD = ("Pass", "NotSupported", "Waived")
 
 

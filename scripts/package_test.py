@@ -89,7 +89,8 @@ def check_install(build, cmake, tmp):
 
     for rel in ("bin/spirv_intel_cts", LIB, SHARE + "/icd/refdev.icd", SHARE + "/assets/manifest.json",
                 SHARE + "/scripts/merge_results.py", SHARE + "/scripts/compare_results.py",
-                SHARE + "/scripts/results_html.py", "share/doc/spirv_intel_cts/README.md",
+                SHARE + "/scripts/results_html.py", SHARE + "/scripts/install_intel_cpu_runtime.sh",
+                "share/doc/spirv_intel_cts/README.md",
                 "share/doc/spirv_intel_cts/LICENSE", "share/doc/spirv_intel_cts/docs/user_guide.md"):
         check(os.path.isfile(os.path.join(prefix, rel)), "installed " + rel)
     spv = sum(len([f for f in fs if f.endswith(".spv")]) for _, _, fs in

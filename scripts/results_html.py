@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Writes a self-contained HTML summary of spirv_intel_cts JSON reports (--json=FILE or merge_results.py).
 
-The page has a header (platform, device, driver, seed, quick/extended, command, totals by status), then one
-grid per top-level group: rows are the second level of the case name (the operation, e.g. shuffle_down),
-columns the third level (e.g. the type or element size), and each cell counts its cases by status, each status
-under its own word and colour (pass, fail, crash, timeout, error = InternalError, waived = a known failure a
+The page has a header (platform, device, driver, runtime package, seed, quick/extended, command, totals by
+status), then one grid per top-level group: rows are the second level of the case name (the operation, e.g.
+shuffle_down), columns the third level (e.g. the type or element size), and each cell counts its cases by
+status, each status under its own word and colour (pass, fail, crash, timeout, error = InternalError, waived = a known failure a
 --waiver-file covers, skip = NotSupported, other = an unknown status), the cell coloured red when any case did
 not pass (Fail, Crash, Timeout, InternalError), amber when a failure was waived, green when all passed, grey
 when none was supported. A table before the grids totals every group with one column per status. Wide grids
@@ -184,6 +184,13 @@ def flag_text(doc, key):
     return "yes" if ("--" + key) in str(doc.get("cmd", "")).split() else "no (not recorded; absent from cmd)"
 
 
+def runtime_text(doc):
+    """The installed package of the driver ("" in a report: the runner could not tell which)."""
+    if "runtime_package" not in doc:
+        return "not recorded"
+    return doc["runtime_package"] or "unknown"
+
+
 def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MAX_PICTURES):
     e = html.escape
     totals = {}
@@ -192,7 +199,8 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
     total_text = ", ".join("%d %s" % (totals[s], s) for s in sorted(
         totals, key=lambda s: (STATUS_ORDER.index(s) if s in STATUS_ORDER else len(STATUS_ORDER), s)))
     meta = [("Platform", doc.get("platform", "")), ("Device", doc.get("device", "")),
-            ("Driver", doc.get("driver", "")), ("Seed", doc.get("seed", "")),
+            ("Driver", doc.get("driver", "")), ("Runtime package", runtime_text(doc)),
+            ("Seed", doc.get("seed", "")),
             ("Quick", flag_text(doc, "quick")), ("Extended", flag_text(doc, "extended")),
             ("Command", doc.get("cmd", "")), ("Cases", "%d: %s" % (len(cases), total_text or "none"))]
     if doc.get("shards"):

@@ -79,6 +79,14 @@ class CompareResultsTest(TempFiles, unittest.TestCase):
         rc, out, _ = self.compare(shard([("a.x", "Pass")]), shard([("a.x", "Pass")], device="other"))
         self.assertEqual(rc, 0)
         self.assertIn("note: device differs", out)
+        rc, out, _ = self.compare(shard([("a.x", "Pass")], runtime_package="intel-opencl-rt 2026.1.0"),
+                                  shard([("a.x", "Pass")], runtime_package="intel-opencl-rt 2026.2.0"))
+        self.assertEqual(rc, 0)
+        self.assertIn("note: runtime_package differs: 'intel-opencl-rt 2026.1.0' (baseline) vs "
+                      "'intel-opencl-rt 2026.2.0' (new)", out)
+        rc, out, _ = self.compare(shard([("a.x", "Pass")], runtime_package="p 1"),
+                                  shard([("a.x", "Pass")], runtime_package="p 1"))
+        self.assertNotIn("note:", out)
 
     def test_html_page_lists_the_regressions(self):
         page = os.path.join(self.tmp.name, "cmp.html")

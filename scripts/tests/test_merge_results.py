@@ -87,6 +87,23 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         self.assertIn("device", self.run_merge(a, b)[2])
         self.assertIn("seed", self.run_merge(a, c)[2])
 
+    def test_runtime_packages_must_agree_and_are_kept(self):
+        package = "intel-opencl-rt 2026.2.0"
+        a = self.write("a.json", runner_shard([("subgroups.a", "Pass")], 0, 2, runtime_package=package))
+        b = self.write("b.json", runner_shard([("subgroups.b", "Pass")], 1, 2, runtime_package=package))
+        rc, merged, err = self.run_merge(a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(merged["runtime_package"], "intel-opencl-rt 2026.2.0")
+        # The same driver version from another build of the runtime is not one run.
+        c = self.write("c.json", runner_shard([("subgroups.b", "Pass")], 1, 2,
+                                              runtime_package="intel-opencl-rt 2026.1.0"))
+        rc, _, err = self.run_merge(a, c)
+        self.assertEqual(rc, 2)
+        self.assertIn("runtime_package 'intel-opencl-rt 2026.1.0' differs from 'intel-opencl-rt 2026.2.0'", err)
+        # A report from before the field existed is not compared on it.
+        old = self.write("old.json", runner_shard([("subgroups.b", "Pass")], 1, 2))
+        self.assertEqual(self.run_merge(a, old)[0], 0)
+
     def test_malformed_input_is_an_error(self):
         bad = self.write("bad.json", "{not json")
         rc, _, err = self.run_merge(bad)

@@ -160,6 +160,18 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertRegex(text, r"<tr><td><pre>no 2D block IO</pre></td><td>1</td></tr>")
         self.assertIn("<th>Seed</th><td>42</td>", text)
         self.assertIn("<th>Quick</th><td>yes</td>", text)
+        self.assertIn("<th>Runtime package</th><td>not recorded</td>", text)  # a report without the field
+
+    def test_run_details_show_the_runtime_package(self):
+        for value, shown in (("intel-opencl-rt 2026.2.0", "intel-opencl-rt 2026.2.0"), ("", "unknown")):
+            rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC, runtime_package=value)))
+            self.assertEqual(rc, 0, err)
+            self.assertIn("<th>Runtime package</th><td>%s</td>" % shown, text)
+        a = self.write("a.json", report(SYNTHETIC[:4], runtime_package="p 1"))
+        b = self.write("b.json", report(SYNTHETIC[4:], runtime_package="p 2"))
+        rc, text, err = self.run_tool(a, b)
+        self.assertEqual(rc, 2)
+        self.assertIn("runtime_package", err)
 
     def test_crash_timeout_and_internal_error_are_their_own_statuses(self):
         cases = [("g.op.a.%d" % i, st, "m") for i, st in enumerate(

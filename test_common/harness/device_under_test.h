@@ -20,10 +20,11 @@ struct DeviceUnderTest {
     QueueHandle queue;
     std::unique_ptr<ProgramCache> programs;  // declared last: its programs go before the context
     int platform_index = 0, device_index = 0;
+    std::string driver_library;  // the library behind the platform (driverLibraryOf); "" when unknown
 };
 
 // Picks the platform and device the options name and probes it. Returns "" or a message for the user
-// (no platform, index out of range, probe failure).
+// (no platform, no platform of that name, index out of range, probe failure).
 std::string openDevice(const Options& options, DeviceUnderTest& dut);
 
 }  // namespace cts

@@ -10,6 +10,8 @@
 #include <climits>
 #include <cstdlib>
 
+#include "test_common/harness/icd_file.h"
+
 namespace cts {
 namespace {
 
@@ -40,10 +42,10 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
 }
 
 // Options that take a value, as `--name=value` or `--name value` (file options: `--name=value` only).
-const char* const kValueOptions[] = {"filter",      "caselist-file", "exclude-file", "platform", "device",
-                                     "device-type", "icd",           "shard",        "seed",     "json",
-                                     "junit",       "log",           "timeout",      "dump-dir", "assets-dir",
-                                     "tag",         "waiver-file",   "rerun-failed", "tier"};
+const char* const kValueOptions[] = {
+    "filter",        "caselist-file", "exclude-file", "platform",    "device",       "device-type", "icd",
+    "platform-name", "shard",         "seed",         "json",        "junit",        "log",         "timeout",
+    "dump-dir",      "assets-dir",    "tag",          "waiver-file", "rerun-failed", "tier"};
 const char* const kFlagOptions[] = {
     "help",     "list", "list-tags",           "isolate", "quick",
     "extended", "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers"};
@@ -272,13 +274,29 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             if (!parseDeviceType(value, t)) return bad("gpu, cpu, accelerator, default or all");
             out.device_type = value;
             type_given = true;
+        } else if (name == "platform-name") {
+            if (value.empty()) return bad("a part of a platform name, e.g. --platform-name=intel");
+            out.platform_name = value;
         } else if (name == "icd") {
-            if (value == "system")
+            out.icd_system = false;
+            out.icd_file.clear();
+            out.icd_library.clear();
+            if (value == "system") {
                 out.icd_system = true;
-            else if (value == "reference")
-                out.icd_system = false;
-            else
-                return bad("reference or system");
+            } else if (value.empty()) {
+                return bad("reference, system or an .icd file");
+            } else if (value != "reference") {
+                // Anything else is an .icd file: checked here, so a typo costs a usage error, not a run on
+                // no driver (or on the wrong one).
+                if (access(value.c_str(), F_OK) != 0 && errno == ENOENT)
+                    return "--icd=" + value +
+                           ": no such file (--icd takes reference, system or an .icd file)";
+                IcdFile icd;
+                std::string err = readIcdFile(value, icd);
+                if (!err.empty()) return "--icd=" + value + ": " + err;
+                out.icd_file = icd.path;
+                out.icd_library = icd.library;
+            }
         } else if (name == "shard") {
             if (!parseShard(value, out.shard_index, out.shard_count)) return bad("I/N with 0 <= I < N");
             shard_given = true;
@@ -315,7 +333,12 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
         return v ? v : "";
     };
     std::string v;
-    if (!platform_given && !(v = var("CL_PLATFORM_INDEX")).empty() && !parseIndex(v, out.platform))
+    // --platform-name chooses the platform by name: an index as well would leave one of them unused.
+    if (platform_given && !out.platform_name.empty())
+        return "--platform=" + std::to_string(out.platform) + " and --platform-name=" + out.platform_name +
+               " both choose the platform: give one of them";
+    if (!platform_given && out.platform_name.empty() && !(v = var("CL_PLATFORM_INDEX")).empty() &&
+        !parseIndex(v, out.platform))
         return "environment CL_PLATFORM_INDEX='" + v + "': expected a platform index";
     if (!device_given && !(v = var("CL_DEVICE_INDEX")).empty() && !parseIndex(v, out.device))
         return "environment CL_DEVICE_INDEX='" + v + "': expected a device index";
@@ -377,10 +400,15 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
 
 Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options win):
   --platform=N --device=N     platform and device index (default 0, 0)
+  --platform-name=TEXT        the first platform whose CL_PLATFORM_NAME contains TEXT, in any case
+                              (instead of --platform; e.g. --platform-name=intel)
   --device-type=TYPE          gpu, cpu, accelerator, default (default) or all
-  --icd=reference|system      reference (default): when OCL_ICD_VENDORS is unset, use the reference
+  --icd=reference|system|FILE reference (default): when OCL_ICD_VENDORS is unset, use the reference
                               device next to this program (<program dir>/../icd, or installed:
-                              ../share/spirv_intel_cts/icd); system: use the installed drivers
+                              ../share/spirv_intel_cts/icd); system: use the installed drivers;
+                              FILE: exactly the driver library that .icd file names (the system's
+                              drivers and OCL_ICD_VENDORS are ignored); Intel's CPU runtime:
+                              --icd=$(scripts/install_intel_cpu_runtime.sh --print-icd)
 
 Execution:
   --seed=N                    run seed mixed into every per-case seed (default 0)

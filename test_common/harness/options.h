@@ -18,8 +18,11 @@ struct Options {
     std::vector<std::string> caselist_files, exclude_files;
     // Device choice: -1 / "" = not given (defaults: platform 0, device 0, type "default").
     int platform = -1, device = -1;
-    std::string device_type;  // gpu, cpu, accelerator, default, all
-    bool icd_system = false;  // --icd=system: leave OCL_ICD_VENDORS alone
+    std::string device_type;    // gpu, cpu, accelerator, default, all
+    std::string platform_name;  // --platform-name: first platform whose name contains it (any case)
+    bool icd_system = false;    // --icd=system: leave OCL_ICD_VENDORS alone
+    // --icd=FILE.icd: exactly the driver library the file names (readIcdFile checked both); "" = not given.
+    std::string icd_file, icd_library;
     unsigned shard_index = 0, shard_count = 1;
     uint64_t seed = 0;
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
@@ -41,7 +44,9 @@ using EnvLookup = std::function<const char*(const char*)>;
 // Parses argv[1..] (args excludes argv[0]) and the CTS environment variables; options win over the
 // environment. Returns "" on success, else one line describing the usage error. Usage errors include a file
 // or directory option without '=' (`--json api`), a --filter holding no pattern, and two of --json (or
-// CL_CONFORMANCE_RESULTS_FILENAME), --junit and --log naming one regular file, however spelled.
+// CL_CONFORMANCE_RESULTS_FILENAME), --junit and --log naming one regular file, however spelled, an --icd
+// file that is missing, empty or names a library that does not exist (readIcdFile), and --platform-name
+// with --platform.
 std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out);
 
 std::string usageText(const std::string& program);

@@ -282,12 +282,31 @@ TEST(Options, TagListsAndListTags) {
 
 TEST(Options, HelpTextMentionsEveryOption) {
     std::string help = usageText("prog");
-    for (const char* opt : {"--filter",      "--caselist-file", "--exclude-file", "--list",
-                            "--quick",       "--extended",      "--huge",         "--shard",
-                            "--platform",    "--device-type",   "--icd",          "--seed",
-                            "--timeout",     "--isolate",       "--assets-dir",   "--dump-dir",
-                            "--json",        "--junit",         "--log",          "--fail-if-all-skipped",
-                            "--tag",         "--list-tags",     "--waiver-file",  "--fail-on-stale-waivers",
+    for (const char* opt : {"--filter",
+                            "--caselist-file",
+                            "--exclude-file",
+                            "--list",
+                            "--quick",
+                            "--extended",
+                            "--huge",
+                            "--shard",
+                            "--platform",
+                            "--device-type",
+                            "--icd",
+                            "--seed",
+                            "--platform-name",
+                            "--timeout",
+                            "--isolate",
+                            "--assets-dir",
+                            "--dump-dir",
+                            "--json",
+                            "--junit",
+                            "--log",
+                            "--fail-if-all-skipped",
+                            "--tag",
+                            "--list-tags",
+                            "--waiver-file",
+                            "--fail-on-stale-waivers",
                             "--rerun-failed"})
         EXPECT_NE(help.find(opt), std::string::npos) << opt;
 }
@@ -327,6 +346,113 @@ TEST(Options, RerunFailedCombinesWithDeviceOptionsOnly) {
     }
     EXPECT_NE(parse({"--rerun-failed=a.json", "--rerun-failed=b.json"}, o).find("given twice"),
               std::string::npos);
+}
+
+// A scratch directory for the --icd file tests.
+class IcdOption : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/cts_icd_option_XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        dir = tmpl;
+        write("libdriver.so", "a library");
+    }
+    void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
+    std::string write(const std::string& name, const std::string& text) {
+        std::ofstream(dir + "/" + name) << text;
+        return dir + "/" + name;
+    }
+    std::string dir;
+};
+
+TEST_F(IcdOption, FileNamesTheLibraryToLoad) {
+    std::string icd = write("driver.icd", dir + "/libdriver.so\n");
+    Options o;
+    ASSERT_EQ(parse({"--icd=" + icd}, o), "");
+    EXPECT_EQ(o.icd_file, icd);
+    EXPECT_EQ(o.icd_library, dir + "/libdriver.so");
+    EXPECT_FALSE(o.icd_system);
+    // Trailing blanks and a carriage return are not part of the name; both spellings of the option work.
+    write("crlf.icd", "  " + dir + "/libdriver.so \r\nsecond line\n");
+    ASSERT_EQ(parse({"--icd", dir + "/crlf.icd"}, o), "");
+    EXPECT_EQ(o.icd_library, dir + "/libdriver.so");
+    // A bare name is for the dynamic linker to find, as the loaders leave it.
+    write("bare.icd", "libOpenCL_vendor.so.1\n");
+    ASSERT_EQ(parse({"--icd=" + dir + "/bare.icd"}, o), "");
+    EXPECT_EQ(o.icd_library, "libOpenCL_vendor.so.1");
+    // The last --icd wins, and system or reference forget the file.
+    ASSERT_EQ(parse({"--icd=" + icd, "--icd=system"}, o), "");
+    EXPECT_TRUE(o.icd_system);
+    EXPECT_EQ(o.icd_file, "");
+    EXPECT_EQ(o.icd_library, "");
+    ASSERT_EQ(parse({"--icd=" + icd, "--icd=reference"}, o), "");
+    EXPECT_EQ(o.icd_file, "");
+}
+
+// Workers and the printed rerun command may run from another directory: the paths are made absolute.
+TEST_F(IcdOption, RelativePathsBecomeAbsolute) {
+    write("rel.icd", "./libdriver.so\n");
+    char cwd[PATH_MAX];
+    ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
+    ASSERT_EQ(chdir(dir.c_str()), 0);
+    Options o;
+    std::string err = parse({"--icd=rel.icd"}, o);
+    ASSERT_EQ(chdir(cwd), 0);
+    ASSERT_EQ(err, "");
+    char real[PATH_MAX];
+    ASSERT_NE(realpath(dir.c_str(), real), nullptr);
+    EXPECT_EQ(o.icd_file, std::string(real) + "/rel.icd");
+    EXPECT_EQ(o.icd_library.rfind('/', 0), 0u) << o.icd_library;
+    EXPECT_NE(o.icd_library.find("/libdriver.so"), std::string::npos);
+}
+
+TEST_F(IcdOption, BadFilesAreOneLineUsageErrors) {
+    std::vector<std::pair<std::string, std::string>> bad = {
+        {dir + "/missing.icd", "no such file (--icd takes reference, system or an .icd file)"},
+        {"nope", "no such file"},
+        {"", "expected reference, system or an .icd file"},
+        {write("empty.icd", ""), "the file is empty"},
+        {write("blank.icd", " \n\n"), "the file is empty"},
+        {write("gone.icd", dir + "/libgone.so\n"), "names " + dir + "/libgone.so, which does not exist"},
+        {write("dir.icd", dir + "\n"), "which is not a file"},
+        {dir, "it is a directory"},
+        {write("lib.icd", std::string("\x7f") + "ELF\x02\x01\x01"), "it is a shared library"},
+    };
+    for (const auto& [path, want] : bad) {
+        Options o;
+        std::string err = parse({"--icd=" + path}, o);
+        EXPECT_NE(err.find(want), std::string::npos) << path << ": " << err;
+        EXPECT_NE(err.find("--icd=" + path), std::string::npos) << err;
+        EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+    }
+    if (geteuid() != 0) {  // root reads any file
+        std::string locked = write("locked.icd", dir + "/libdriver.so\n");
+        ASSERT_EQ(chmod(locked.c_str(), 0), 0);
+        Options o;
+        EXPECT_NE(parse({"--icd=" + locked}, o).find("cannot read it"), std::string::npos);
+    }
+}
+
+TEST(Options, PlatformName) {
+    Options o;
+    ASSERT_EQ(parse({"--platform-name=Intel(R) OpenCL"}, o), "");
+    EXPECT_EQ(o.platform_name, "Intel(R) OpenCL");
+    EXPECT_EQ(o.platform, -1);
+    // The option wins over the environment's index, as every option does.
+    FakeEnv env;
+    env.vars["CL_PLATFORM_INDEX"] = "2";
+    ASSERT_EQ(parse({"--platform-name", "pocl"}, o, env), "");
+    EXPECT_EQ(o.platform_name, "pocl");
+    EXPECT_EQ(o.platform, -1);
+    ASSERT_EQ(parse({}, o, env), "");
+    EXPECT_EQ(o.platform, 2);
+    // An explicit index as well is a conflict, in either order.
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--platform=1", "--platform-name=intel"}, {"--platform-name=intel", "--platform", "0"}}) {
+        std::string err = parse(args, o);
+        EXPECT_NE(err.find("both choose the platform"), std::string::npos) << err;
+    }
+    EXPECT_NE(parse({"--platform-name="}, o).find("expected a part of a platform name"), std::string::npos);
 }
 
 }  // namespace

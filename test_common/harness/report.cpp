@@ -96,6 +96,7 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["platform"] = info.platform;
     doc["device"] = info.device;
     doc["driver"] = info.driver;
+    doc["runtime_package"] = info.runtime_package;
     doc["assets_dir"] = info.assets_dir;
     doc["icd_vendors"] = info.icd_vendors;
     doc["seed"] = info.seed;
@@ -214,6 +215,7 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("platform", info.platform);
     prop("device", info.device);
     prop("driver", info.driver);
+    prop("runtime_package", info.runtime_package);
     prop("assets_dir", info.assets_dir);
     prop("icd_vendors", info.icd_vendors);
     prop("seed", std::to_string(info.seed));

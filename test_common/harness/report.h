@@ -29,6 +29,9 @@ struct CaseResult {
 struct RunInfo {
     std::string command;  // the command line, shell-quoted, after the environment variables that shaped it
     std::string platform, device, driver;
+    // The installed package of the driver library ("intel-opencl-rt 2026.2.0"; findRuntimePackage), "" when
+    // unknown: the driver version alone does not say which build of a runtime was tested.
+    std::string runtime_package;
     uint64_t seed = 0;
     bool quick = false;
     std::vector<std::string> errors;            // run-level internal errors (e.g. a broken manifest)

@@ -32,6 +32,7 @@ RunInfo info() {
     i.platform = "P \"quoted\"";
     i.device = "D & co";
     i.driver = "1.0\n";
+    i.runtime_package = "intel-opencl-rt 2026.2.0";
     i.seed = 5;
     i.quick = true;
     return i;
@@ -53,6 +54,7 @@ TEST(Json, ParsesBackWithEveryField) {
     EXPECT_EQ(doc["device"], "D & co");
     EXPECT_EQ(doc["platform"], "P \"quoted\"");
     EXPECT_EQ(doc["driver"], "1.0\n");
+    EXPECT_EQ(doc["runtime_package"], "intel-opencl-rt 2026.2.0");
     EXPECT_EQ(doc["seed"], 5u);
     EXPECT_EQ(doc["quick"], true);
 }
@@ -164,6 +166,17 @@ TEST(Junit, WellFormedWithNastyMessages) {
     EXPECT_NE(x.find("type=\"Timeout\""), std::string::npos);
     EXPECT_NE(x.find("failures=\"1\" errors=\"3\" skipped=\"1\""), std::string::npos);
     EXPECT_NE(x.find("\\x01"), std::string::npos);
+    EXPECT_NE(x.find("<property name=\"runtime_package\" value=\"intel-opencl-rt 2026.2.0\"/>"),
+              std::string::npos);
+}
+
+// Unknown is "" (not a missing key), so every report has the same fields.
+TEST(Json, UnknownRuntimePackageIsEmpty) {
+    RunInfo i = info();
+    i.runtime_package.clear();
+    auto doc = nlohmann::json::parse(jsonReport(i, sample()));
+    ASSERT_TRUE(doc.contains("runtime_package"));
+    EXPECT_EQ(doc["runtime_package"], "");
 }
 
 // True when text is well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF).

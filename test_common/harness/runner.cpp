@@ -27,6 +27,7 @@
 #include "test_common/harness/manifest.h"
 #include "test_common/harness/recorder.h"
 #include "test_common/harness/rerun.h"
+#include "test_common/harness/runtime_package.h"
 #include "test_common/harness/supervisor.h"
 
 namespace cts {
@@ -247,7 +248,8 @@ std::string typeName(cl_device_type t) {
     return "other";
 }
 
-void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t total) {
+void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t total,
+                 const std::string& library, const RuntimePackage& runtime) {
     std::printf("spirv_intel_cts: %zu of %zu cases selected", selected, total);
     if (o.shard_count > 1) std::printf(" (shard %u/%u)", o.shard_index, o.shard_count);
     std::printf(", seed %llu\n", static_cast<unsigned long long>(o.seed));
@@ -258,6 +260,9 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
     std::printf("Device:    %s [%s], %s\n", d.device_name.c_str(), typeName(d.type).c_str(),
                 d.device_version.c_str());
     std::printf("Driver:    %s\n", d.driver_version.c_str());
+    std::printf("Library:   %s\n", library.empty() ? "unknown" : library.c_str());
+    std::printf("Runtime:   %s (%s)\n", runtime.name.empty() ? "unknown" : runtime.name.c_str(),
+                runtime.source.c_str());
     std::printf("IL:        %s\n", d.ilVersionsText().c_str());
     std::string sizes;
     for (size_t s : d.sub_group_sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
@@ -333,9 +338,17 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     // installed tree) before any CL call, unless the user already chose the vendors directory. Without one,
     // the run fails instead of falling back to whatever drivers the system has.
     DefaultPaths defaults = findDefaultPaths(treeRoot());
-    bool icd_env_from_user = std::getenv("OCL_ICD_VENDORS") != nullptr;
+    bool icd_env_from_user = opt.icd_file.empty() && std::getenv("OCL_ICD_VENDORS") != nullptr;
     std::string icd_missing;
-    if (!opt.icd_system && !icd_env_from_user) {
+    if (!opt.icd_file.empty()) {
+        // --icd=FILE: exactly the library FILE names, whatever OCL_ICD_VENDORS said. ocl-icd loads an
+        // OCL_ICD_VENDORS that is neither a directory nor an .icd file as the one library to use; the
+        // Khronos loader loads OCL_ICD_FILENAMES and finds no vendors directory at that path. Naming the
+        // library, not the .icd file, keeps the loaders from reading the file their own way (ocl-icd keeps a
+        // trailing space or carriage return in the name). Workers (--isolate) are given the same --icd.
+        setenv("OCL_ICD_VENDORS", opt.icd_library.c_str(), 1);
+        setenv("OCL_ICD_FILENAMES", opt.icd_library.c_str(), 1);
+    } else if (!opt.icd_system && !icd_env_from_user) {
         if (defaults.icd_vendors.empty())
             icd_missing = "no reference device next to this program: looked for " +
                           joinTried(defaults.icd_tried) + "; use --icd=system or set OCL_ICD_VENDORS";
@@ -496,7 +509,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
     if (!dev_err.empty()) {
         std::fprintf(stderr, "%s: %s\n", program.c_str(), dev_err.c_str());
-        if (!opt.icd_system && !icd_env_from_user && icd_missing.empty())
+        if (!opt.icd_system && opt.icd_file.empty() && !icd_env_from_user && icd_missing.empty())
             std::fprintf(stderr,
                          "%s: the default is the reference device next to this program; "
                          "use --icd=system for the installed OpenCL drivers\n",
@@ -511,12 +524,15 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     info.platform = dut.info.platform_name;
     info.device = dut.info.device_name;
     info.driver = dut.info.driver_version;
+    RuntimePackage runtime = findRuntimePackage(dut.driver_library, opt.icd_file);
+    info.runtime_package = runtime.name;
     reports->setInfo(info, selected_names);
 
-    printHeader(dut.info, opt, sel.cases.size(), registry.cases().size());
+    printHeader(dut.info, opt, sel.cases.size(), registry.cases().size(), dut.driver_library, runtime);
     std::printf("Assets:    %s\nICD:       %s\n", info.assets_dir.c_str(),
-                info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"
-                                         : ("OCL_ICD_VENDORS=" + info.icd_vendors).c_str());
+                !opt.icd_file.empty()      ? ("--icd=" + opt.icd_file + ": " + opt.icd_library).c_str()
+                : info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"
+                                           : ("OCL_ICD_VENDORS=" + info.icd_vendors).c_str());
     for (const auto& e : run_errors) {
         std::printf("[ INTERR ] %s\n", e.c_str());
         log.note("internal error: " + e);
@@ -531,8 +547,12 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
     rerun_prefix += shellQuote(program);
     if (opt.icd_system) rerun_prefix += " --icd=system";
-    rerun_prefix +=
-        " --platform=" + std::to_string(dut.platform_index) + " --device=" + std::to_string(dut.device_index);
+    if (!opt.icd_file.empty()) rerun_prefix += " --icd=" + shellQuote(opt.icd_file);
+    if (!opt.platform_name.empty())
+        rerun_prefix += " --platform-name=" + shellQuote(opt.platform_name);
+    else
+        rerun_prefix += " --platform=" + std::to_string(dut.platform_index);
+    rerun_prefix += " --device=" + std::to_string(dut.device_index);
     if (!opt.device_type.empty()) rerun_prefix += " --device-type=" + shellQuote(opt.device_type);
     if (!opt.assets_dir.empty()) rerun_prefix += " --assets-dir=" + shellQuote(opt.assets_dir);
     if (opt.quick) rerun_prefix += " --quick";
@@ -564,9 +584,11 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     bool aborted = false;
     if (opt.isolate) {
         const std::vector<std::string>& names = selected_names;
+        // A worker inherits the environment chosen above (the reference device's OCL_ICD_VENDORS) or
+        // re-reads the same --icd file, and takes the platform by the index found here.
         std::vector<std::string> worker = {program,
                                            "--worker",
-                                           "--icd=system",
+                                           opt.icd_file.empty() ? "--icd=system" : "--icd=" + opt.icd_file,
                                            "--platform=" + std::to_string(dut.platform_index),
                                            "--device=" + std::to_string(dut.device_index),
                                            "--seed=" + std::to_string(opt.seed),

@@ -8,6 +8,7 @@ import binascii
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -935,6 +936,163 @@ def check_refdev_rerun_failed(runner, build, tmp):
         json.dump(gone, f)
     usage_error(runner, ["--rerun-failed=" + gone_path],
                 ["2 case(s)", "no longer exist", "subgroups.no_such_case.a, subgroups.no_such_case.b"])
+
+
+def refdev_icd_or_skip(build):
+    """The reference device's own .icd file and the library it names."""
+    icd = os.path.join(build, "icd", "refdev.icd")
+    if not os.path.isfile(icd):
+        print("skipped: no %s" % icd)
+        sys.exit(SKIP)
+    with open(icd) as f:
+        return os.path.realpath(icd), f.readline().strip()
+
+
+def empty_vendors(tmp):
+    """OCL_ICD_VENDORS naming a directory without drivers: a run that used it would find no platform."""
+    d = os.path.join(tmp, "no_vendors")
+    os.makedirs(d, exist_ok=True)
+    return {"OCL_ICD_VENDORS": d}
+
+
+def junit_properties(path, what):
+    dom = load_junit_report(path, what)
+    return {p.getAttribute("name"): p.getAttribute("value") for p in dom.getElementsByTagName("property")}
+
+
+def check_icd_file(runner, build, tmp):
+    """--icd=FILE.icd runs on exactly the library the file names, whatever OCL_ICD_VENDORS says; the header and
+    reports name it; the printed rerun command carries the same --icd and reproduces a failure."""
+    icd, library = refdev_icd_or_skip(build)
+    kernel_cases_or_skip(runner, build, tmp)
+    env = empty_vendors(tmp)
+    rc, out, err = run(runner, ["api"], env)
+    expect(rc == 1 and "no OpenCL platform" in err, "the empty vendors directory alone\n" + describe(rc, out, err))
+    fault = "shuffle_down_ignores_next"
+    js, ju = os.path.join(tmp, "icd.json"), os.path.join(tmp, "icd.xml")
+    env_fault = dict(env, REFDEV_FAULTS=fault)
+    rc, out, err = run(runner, ["--icd=" + os.path.relpath(icd), "--seed=5", "--json=" + js, "--junit=" + ju,
+                                "subgroups.shuffle_down"], env_fault)
+    expect(rc == 1, "planted fault through --icd: exit 1\n" + describe(rc, out, err))
+    for line in ("ICD:       --icd=%s: %s" % (icd, library), "Library:   " + library, "Runtime:   unknown ("):
+        expect(line in out, "header should hold %r\n%s" % (line, out[:3000]))
+    doc = load_json_report(js, "--icd run")
+    expect(doc["platform"].startswith("RefDev"), "platform: %r" % doc["platform"])
+    expect(doc.get("runtime_package") == "", "the reference device reports no runtime package: %r"
+           % doc.get("runtime_package"))
+    expect(doc.get("icd_vendors") == library, "icd_vendors should be the library: %r" % doc.get("icd_vendors"))
+    expect("--icd=" in doc["cmd"] and "OCL_ICD_VENDORS" not in doc["cmd"], "cmd: %r" % doc["cmd"])
+    props = junit_properties(ju, "--icd run")
+    expect(props.get("runtime_package") == "" and props.get("platform") == doc["platform"],
+           "JUnit properties: %r" % props)
+    failed = [c for c in doc["cases"] if c["status"] == "Fail"]
+    expect(failed, "the planted fault should fail some case")
+    reruns = [l for l in re.findall(r"^    rerun: (.*)$", out, re.M) if l.endswith(" " + failed[0]["name"])]
+    expect(reruns and "--icd=" + icd in reruns[0] and "OCL_ICD_VENDORS" not in reruns[0], "rerun line: %s" % reruns)
+    js2 = os.path.join(tmp, "icd_rerun.json")
+    p = subprocess.run(reruns[0] + " --json=" + js2, shell=True, env=clean_env(env), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, cwd=tmp)
+    again = load_json_report(js2, "rerun")["cases"]
+    expect(p.returncode == 1 and len(again) == 1 and again[0]["status"] == "Fail" and
+           again[0]["seed"] == failed[0]["seed"], "the rerun line reproduces the failure: %s\n%s" % (again, p.stderr))
+
+
+def check_icd_file_isolate(runner, build, tmp):
+    """--isolate --icd=FILE: the workers run on the same driver (OCL_ICD_VENDORS of the environment ignored)."""
+    icd, library = refdev_icd_or_skip(build)
+    cases = kernel_cases_or_skip(runner, build, tmp)
+    js = os.path.join(tmp, "iso.json")
+    rc, out, err = run(runner, ["--isolate", "--timeout=60", "--icd=" + icd, "--json=" + js] + cases,
+                       empty_vendors(tmp))
+    expect(rc == 0, "isolated run through --icd\n" + describe(rc, out, err))
+    doc = load_json_report(js, "--isolate --icd")
+    expect([c["status"] for c in doc["cases"]] == ["Pass"] * len(cases), "every case passes: %s" % doc["cases"])
+    js = os.path.join(tmp, "iso_crash.json")
+    rc, out, err = run(runner, ["--isolate", "--icd=" + icd, "--json=" + js] + cases,
+                       dict(empty_vendors(tmp), REFDEV_FAULTS="crash"), timeout=120)
+    doc = load_json_report(js, "--isolate --icd crash")
+    expect(rc == 1 and [c["status"] for c in doc["cases"]] == ["Crash"] * len(cases),
+           "the workers load the reference device (its crash fault): %s\n%s" % (doc["cases"], describe(rc, out, err)))
+    expect(all("--icd=" + icd in l for l in re.findall(r"^    rerun: (.*)$", out, re.M)), "rerun lines\n" + out)
+
+
+def check_icd_file_errors(runner, build, tmp):
+    """An --icd file that is missing, empty, a directory, or names a library that is not there: exit 2, one
+    line, nothing run."""
+    missing = os.path.join(tmp, "missing.icd")
+    empty = os.path.join(tmp, "empty.icd")
+    with open(empty, "w") as f:
+        f.write("\n")
+    gone = os.path.join(tmp, "gone.icd")
+    with open(gone, "w") as f:
+        f.write(os.path.join(tmp, "libgone.so") + "\n")
+    for list_flag in ([], ["--list"]):
+        usage_error(runner, ["--icd=" + missing, "api"] + list_flag, ["--icd=" + missing, "no such file"])
+        usage_error(runner, ["--icd=" + empty, "api"] + list_flag, ["--icd=" + empty, "empty"])
+        usage_error(runner, ["--icd=" + gone, "api"] + list_flag,
+                    ["--icd=" + gone, os.path.join(tmp, "libgone.so"), "does not exist"])
+        usage_error(runner, ["--icd=" + tmp, "api"] + list_flag, ["--icd=" + tmp, "directory"])
+        usage_error(runner, ["--icd=", "api"] + list_flag, ["--icd="])
+        usage_error(runner, ["--platform=0", "--platform-name=x", "api"] + list_flag,
+                    ["--platform=0", "--platform-name=x"])
+        usage_error(runner, ["--platform-name=", "api"] + list_flag, ["--platform-name"])
+
+
+def check_platform_name(runner, build, tmp):
+    """--platform-name picks a platform by a part of its name in any case; no match lists the platforms."""
+    icd, _ = refdev_icd_or_skip(build)
+    js = os.path.join(tmp, "name.json")
+    rc, out, err = run(runner, ["--icd=" + icd, "--json=" + js, "api"])
+    expect(rc == 0, "api on the reference device\n" + describe(rc, out, err))
+    name = load_json_report(js, "api")["platform"]
+    part = name[len(name) // 4:len(name) // 4 + 6].swapcase()
+    rc, out, err = run(runner, ["--icd=" + icd, "--platform-name=" + part, "--json=" + js, "api"],
+                       {"CL_PLATFORM_INDEX": "5"})
+    expect(rc == 0 and "Platform:  " + name in out, "--platform-name=%s\n%s" % (part, describe(rc, out, err)))
+    expect(load_json_report(js, "by name")["platform"] == name, "the named platform ran")
+    ju = os.path.join(tmp, "name.xml")
+    rc, out, err = run(runner, ["--icd=" + icd, "--platform-name=no_such_platform_x", "--json=" + js, "--junit=" + ju,
+                                "api"])
+    expect(rc == 1 and 'no platform name contains "no_such_platform_x"' in err and name in err,
+           "a name no platform has: exit 1 listing the platforms\n" + describe(rc, out, err))
+    doc = load_json_report(js, "no such platform")
+    expect(doc.get("aborted") == "device" and any("no_such_platform_x" in e for e in doc["errors"]),
+           "the reports say no device: %r %r" % (doc.get("aborted"), doc["errors"]))
+    expect(junit_properties(ju, "no such platform").get("aborted") == "device", "JUnit aborted")
+
+
+def check_runtime_package(runner, build, tmp):
+    """The runtime package of the driver library: from FILE.package beside an --icd file, else from the RECORD of
+    the Python distribution that installed the library (found from the platform, also without --icd)."""
+    _, library = refdev_icd_or_skip(build)
+    venv = os.path.join(tmp, "venv")
+    lib = os.path.join(venv, "lib", "libfake_ocl.so")
+    dist = os.path.join(venv, "lib", "python3.11", "site-packages", "fake_ocl_rt-1.2.3.dist-info")
+    os.makedirs(dist)
+    shutil.copy(library, lib)
+    for name, text in (("METADATA", "Metadata-Version: 2.1\nName: fake-ocl-rt\nVersion: 1.2.3\n\n"),
+                       ("INSTALLER", "pip\n"), ("RECORD", "../../libfake_ocl.so,sha256=x,1\n")):
+        with open(os.path.join(dist, name), "w") as f:
+            f.write(text)
+    icd_dir = os.path.join(tmp, "icd")
+    os.makedirs(icd_dir)
+    icd = os.path.join(icd_dir, "fake.icd")
+    with open(icd, "w") as f:
+        f.write(lib + "\n")
+    js, ju = os.path.join(tmp, "rt.json"), os.path.join(tmp, "rt.xml")
+    for args, env, want, source in (
+            (["--icd=" + icd], {}, "fake-ocl-rt 1.2.3", "(pip, %s)" % venv),
+            (["--icd=system"], {"OCL_ICD_VENDORS": icd_dir}, "fake-ocl-rt 1.2.3", "(pip, %s)" % venv),
+            (["--icd=" + icd], {}, "intel-opencl-rt 2026.2.0", "(from %s)" % os.path.join(icd_dir, "fake.package"))):
+        if want.startswith("intel"):
+            with open(os.path.join(icd_dir, "fake.package"), "w") as f:
+                f.write(want + "\n")
+        rc, out, err = run(runner, args + ["--json=" + js, "--junit=" + ju, "api"], env)
+        expect(rc == 0, "%s\n%s" % (args, describe(rc, out, err)))
+        expect("Runtime:   %s %s" % (want, source) in out and "Library:   " + lib in out,
+               "%s: header\n%s" % (args, out[:2000]))
+        expect(load_json_report(js, "runtime")["runtime_package"] == want, "%s: JSON runtime_package" % args)
+        expect(junit_properties(ju, "runtime").get("runtime_package") == want, "%s: JUnit property" % args)
 
 
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
