@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+
 #include "test_common/cl/device_info.h"
 #include "test_common/harness/case_runner.h"
 #include "test_common/harness/manifest.h"
@@ -213,6 +216,50 @@ TEST(Manifest, BadEntriesBecomeCaseErrorsOrRunErrors) {
     EXPECT_NE(load.cases[2].load_error.find("x"), std::string::npos);
     EXPECT_NE(load.cases[3].load_error.find("requires"), std::string::npos);
     EXPECT_EQ(load.errors.size(), 3u);  // invalid name, no name, duplicate
+}
+
+// A worker loads only the entries it is told, found in the text build_assets.py writes; any other layout
+// falls back to the whole parse with the same result.
+TEST(Manifest, WorkerLoadsOnlyItsEntries) {
+    const std::string path = ::testing::TempDir() + "manifest_entries.json";
+    const char* laid_out = R"({
+ "version": 3,
+ "cases": [
+  {
+   "name": "subgroups.a",
+   "family": "f",
+   "tier": "core",
+   "params": {"text": "has } and { and \" inside", "name": "subgroups.b"}
+  },
+  {
+   "name": "subgroups.b",
+   "family": "g",
+   "tier": "device_specific"
+  }
+ ]
+}
+)";
+    for (const char* text :
+         {laid_out, R"({"cases": [{"name": "subgroups.b", "family": "g", "tier": "device_specific"},
+        {"name": "subgroups.a", "family": "f", "tier": "core"}], "version": 3})"}) {
+        std::ofstream(path) << text;
+        ManifestLoad load = loadManifestEntries(path, {"subgroups.b"});
+        ASSERT_TRUE(load.errors.empty());
+        ASSERT_GE(load.cases.size(), 1u);
+        const CaseSpec* b = nullptr;
+        for (const auto& c : load.cases) b = c.name == "subgroups.b" ? &c : b;
+        ASSERT_NE(b, nullptr);
+        EXPECT_EQ(b->family, "g");
+        EXPECT_EQ(b->tier, Tier::DeviceSpecific);
+    }
+    std::ofstream(path) << laid_out;
+    ManifestLoad a = loadManifestEntries(path, {"subgroups.a"});
+    ASSERT_EQ(a.cases.size(), 1u);  // the laid-out file: only the entry asked for, params intact
+    EXPECT_EQ(a.cases[0].params.s("text"), "has } and { and \" inside");
+    EXPECT_TRUE(a.cases[0].load_error.empty()) << a.cases[0].load_error;
+    ManifestLoad missing = loadManifestEntries(path, {"subgroups.zz"});
+    EXPECT_EQ(missing.cases.size(), 2u);  // not found that way: the whole manifest
+    std::remove(path.c_str());
 }
 
 TEST(Manifest, CaseNameRule) {

@@ -144,6 +144,63 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path) {
     return load;
 }
 
+namespace {
+
+// The end (one past the closing brace) of the JSON object that starts at text[open] == '{', or npos.
+size_t objectEnd(const std::string& text, size_t open) {
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = open; i < text.size(); ++i) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{') {
+            ++depth;
+        } else if (c == '}' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return std::string::npos;
+}
+
+}  // namespace
+
+ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return loadManifest(path);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    // The header as build_assets.py writes it: {"version": N, "cases": [ ... one object per case, "name"
+    // first.
+    const std::string version_key = "\"version\": " + std::to_string(kManifestVersion) + ",";
+    if (text.find(version_key) == std::string::npos || text.find(version_key) > 64) return loadManifest(path);
+    ManifestLoad load;
+    for (const auto& name : names) {
+        if (!isValidCaseName(name)) return loadManifest(path);
+        const std::string key = "\"name\": \"" + name + "\"";
+        size_t at = text.find(key);
+        if (at == std::string::npos) return loadManifest(path);
+        size_t open = text.find_last_not_of(" \t\r\n", at - 1);
+        if (open == std::string::npos || text[open] != '{') return loadManifest(path);
+        size_t end = objectEnd(text, open);
+        if (end == std::string::npos) return loadManifest(path);
+        ManifestLoad one = parseManifest("{\"version\": " + std::to_string(kManifestVersion) +
+                                             ", \"cases\": [" + text.substr(open, end - open) + "]}",
+                                         path);
+        if (!one.errors.empty() || one.cases.size() != 1 || one.cases[0].name != name ||
+            !one.cases[0].load_error.empty())
+            return loadManifest(path);  // found something else by that name (or a broken entry): parse it all
+        load.cases.push_back(std::move(one.cases[0]));
+    }
+    return load;
+}
+
 ManifestLoad loadManifest(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -368,8 +369,20 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     Registry registry;
     for (auto reg : families) reg(registry);
     ManifestLoad manifest;
+    // A worker (--isolate) is told its cases on standard input before it loads anything, and loads only
+    // their entries: a worker started for each crashing case then costs milliseconds, not a manifest parse.
+    std::vector<std::string> worker_names;
+    if (opt.worker)
+        for (std::string line; std::getline(std::cin, line);)
+            if (!line.empty()) worker_names.push_back(line);
+    std::vector<std::string> manifest_names;  // the worker's cases that are not C++ cases
+    for (const auto& name : worker_names)
+        if (std::none_of(registry.cases().begin(), registry.cases().end(),
+                         [&](const CaseSpec& c) { return c.name == name; }))
+            manifest_names.push_back(name);
     if (assets_missing.empty())
-        manifest = loadManifest(assets + "/manifest.json");
+        manifest = opt.worker ? loadManifestEntries(assets + "/manifest.json", manifest_names)
+                              : loadManifest(assets + "/manifest.json");
     else
         manifest.errors.push_back(assets_missing);
     std::vector<std::string> run_errors = manifest.errors;
@@ -408,7 +421,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
             std::fprintf(stderr, "worker: %s\n", dev_err.c_str());
             return 1;
         }
-        return workerMain(registry, dut, settings);
+        return workerMain(registry, dut, settings, worker_names);
     }
 
     if (opt.list_tags) {

@@ -235,11 +235,8 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
     }
 }
 
-int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings) {
-    std::vector<std::string> names;
-    std::string line;
-    while (std::getline(std::cin, line))
-        if (!line.empty()) names.push_back(line);
+int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
+               const std::vector<std::string>& names) {
     std::map<std::string, const CaseSpec*> byName;
     for (const auto& c : registry.cases()) byName[c.name] = &c;
     for (const auto& name : names) {

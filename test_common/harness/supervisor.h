@@ -31,6 +31,7 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
 void stopIsolatedRun(int sig);
 
 // The worker side; returns the process exit status.
-int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings);
+int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
+               const std::vector<std::string>& names);
 
 }  // namespace cts
