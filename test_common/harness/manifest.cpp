@@ -3,6 +3,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -180,11 +181,22 @@ ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std:
     // first.
     const std::string version_key = "\"version\": " + std::to_string(kManifestVersion) + ",";
     if (text.find(version_key) == std::string::npos || text.find(version_key) > 64) return loadManifest(path);
-    ManifestLoad load;
+    // One pass over the text: where each wanted name first appears as a "name" value.
+    std::unordered_map<std::string, size_t> where;
     for (const auto& name : names) {
         if (!isValidCaseName(name)) return loadManifest(path);
-        const std::string key = "\"name\": \"" + name + "\"";
-        size_t at = text.find(key);
+        where.emplace(name, std::string::npos);
+    }
+    const std::string key = "\"name\": \"";
+    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + key.size())) {
+        size_t begin = at + key.size(), close = text.find('"', begin);
+        if (close == std::string::npos) break;
+        auto it = where.find(text.substr(begin, close - begin));
+        if (it != where.end() && it->second == std::string::npos) it->second = at;
+    }
+    ManifestLoad load;
+    for (const auto& name : names) {
+        size_t at = where[name];
         if (at == std::string::npos) return loadManifest(path);
         size_t open = text.find_last_not_of(" \t\r\n", at - 1);
         if (open == std::string::npos || text[open] != '{') return loadManifest(path);
