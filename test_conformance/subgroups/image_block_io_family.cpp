@@ -93,7 +93,9 @@ std::vector<int32_t> blockCoordinates(const ImageCase& c, int32_t blocks, int32_
             x = b * block_bytes;
             y = height - n;
         } else if (c.coords == "beyond_right") {  // half the block (the last one: all of it) beyond the edge
-            x = last ? image_bytes + 8 : image_bytes - block_bytes / 2;
+            // Half rounded down to a multiple of 4 bytes: a 4-byte block (u8 at sub-group size 4) cannot be
+            // half inside with x a multiple of 4, so it lies wholly beyond the edge.
+            x = last ? image_bytes + 8 : image_bytes - block_bytes / 2 / 4 * 4;
             y = b * (n + 1);
         } else if (c.coords == "beyond_bottom") {
             x = b * block_bytes;
