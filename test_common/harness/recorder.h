@@ -28,7 +28,8 @@ public:
 
     void started(const std::string& name);
     void finished(const CaseResult& result);
-    void endProgress();  // ends the TTY progress line
+    void endProgress();                                      // ends the TTY progress line
+    void note(const std::string& text) { log_.note(text); }  // a line in the --log file
 
     // The results so far (a copy: another thread may be recording).
     std::vector<CaseResult> results() const;

@@ -130,6 +130,8 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         std::vector<std::string> rest(case_names.begin() + static_cast<long>(next),
                                       case_names.begin() + static_cast<long>(end));
         Worker w = spawn(worker_argv, rest);
+        recorder.note("worker " + std::to_string(w.pid) + " for " + std::to_string(rest.size()) + " case(s)" +
+                      (alone ? " (a waiver's own_process)" : ""));
         std::string buffer, running;
         auto started = Clock::now();
         size_t done_by_this_worker = 0;

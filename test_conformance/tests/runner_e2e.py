@@ -867,6 +867,22 @@ def check_refdev_waivers(runner, build, tmp):
     # An InternalError is the harness's fault: never waived. Crash (--isolate) is waived like Fail.
     rc, out, err = run(runner, [failed[0], "--waiver-file=" + unused, "--isolate"], {"REFDEV_FAULTS": "crash"})
     expect(rc == 0 and "waived: %s (Crash)" % TRACKER in out, "waived crash\n" + describe(rc, out, err))
+    # own_process: with --isolate each covered case runs in a worker of its own (the log names every worker);
+    # intermittent: a covered case that passes is not stale.
+    own = os.path.join(tmp, "own.json")
+    write_waivers(own, [{"cases": [failed[0]], "tracker": TRACKER, "reason": "r", "own_process": True,
+                         "intermittent": True}])
+    log = os.path.join(tmp, "own.log")
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + own, "--isolate", "--fail-on-stale-waivers",
+                                "--log=" + log])
+    expect(rc == 0 and "no longer needed" not in out, "intermittent waiver, case passes: not stale\n" +
+           describe(rc, out, err))
+    workers = [l for l in open(log).read().splitlines() if l.startswith("note\tworker ")]
+    alone = [l for l in workers if l.endswith("1 case(s) (a waiver's own_process)")]
+    position = sorted(names).index(failed[0])
+    expect(len(alone) == 1, "one worker of its own for the covered case: %s" % workers)
+    expect(len(workers) == 1 + (position > 0) + (position < len(names) - 1),
+           "workers before, for and after the covered case: %s" % workers)
 
 
 def check_waiver_file_errors(runner, build, tmp):
