@@ -386,10 +386,13 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     else
         manifest.errors.push_back(assets_missing);
     std::vector<std::string> run_errors = manifest.errors;
+    // The C++ cases' names, looked up once each: comparing every manifest case with every case registered so
+    // far was quadratic (three quarters of the start-up time with 39k cases).
+    std::set<std::string> cpp_names;
+    for (const auto& existing : registry.cases()) cpp_names.insert(existing.name);
+    registry.mutableCases().reserve(registry.cases().size() + manifest.cases.size());
     for (auto& c : manifest.cases) {
-        bool clash = false;
-        for (const auto& existing : registry.cases()) clash = clash || existing.name == c.name;
-        if (clash)
+        if (cpp_names.count(c.name))
             run_errors.push_back("manifest case '" + c.name + "' duplicates a C++ case");
         else
             registry.mutableCases().push_back(std::move(c));
