@@ -1,6 +1,9 @@
 #include "test_common/harness/offline_mode.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
+
+#include <algorithm>
 
 #include "test_common/harness/layout.h"
 
@@ -14,6 +17,22 @@ bool endsWith(const std::string& text, const std::string& tail) {
 bool isFile(const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// "described: dg2-g10, pvc": the NAME.json files of the targets directory.
+std::string describedTargets(const std::string& dir) {
+    std::vector<std::string> names;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* e = readdir(d)) {
+            std::string name = e->d_name;
+            if (endsWith(name, ".json")) names.push_back(name.substr(0, name.size() - 5));
+        }
+        closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    std::string text;
+    for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+    return text.empty() ? "the directory describes no target" : "described: " + text;
 }
 
 }  // namespace
@@ -36,8 +55,8 @@ std::string prepareOfflineRun(const std::string& compiler_option, const std::str
                joinTried(targets_tried) + "; give a description file (--target=FILE.json)";
     std::string path = targetDescriptionPath(target_option, targets_dir);
     if (named && !isFile(path))
-        return "--target=" + target_option + ": no target description " + path +
-               " (the shipped ones are dg2-g10 and pvc)";
+        return "--target=" + target_option + ": no target description " + path + " (" +
+               describedTargets(targets_dir) + ")";
     err = readTargetDescription(path, out.target);
     if (!err.empty()) return "--target=" + target_option + ": " + err;
 
