@@ -577,6 +577,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
                     !opt.icd_file.empty()      ? ("--icd=" + opt.icd_file + ": " + opt.icd_library).c_str()
                     : info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"
                                                : ("OCL_ICD_VENDORS=" + info.icd_vendors).c_str());
+        for (const auto& silent : dut.silent_drivers)
+            std::printf("           no platform from %s\n", silent.c_str());
     }
     for (const auto& e : run_errors) {
         std::printf("[ INTERR ] %s\n", e.c_str());

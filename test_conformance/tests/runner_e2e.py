@@ -1095,6 +1095,25 @@ def check_runtime_package(runner, build, tmp):
         expect(junit_properties(ju, "runtime").get("runtime_package") == want, "%s: JUnit property" % args)
 
 
+def check_icd_system_silent_driver(runner, build, tmp):
+    """A registered driver that yields no platform (Intel's GPU driver without a GPU) is named in the header of a
+    run on the system's drivers and in the error of a --platform-name that matches nothing."""
+    _, library = refdev_icd_or_skip(build)
+    vendors = os.path.join(tmp, "vendors")
+    os.makedirs(vendors)
+    for name, lib in (("refdev.icd", library), ("silent.icd", "libc.so.6")):
+        with open(os.path.join(vendors, name), "w") as f:
+            f.write(lib + "\n")
+    silent = "%s/silent.icd (libc.so.6) loads but reports no platform" % vendors
+    rc, out, err = run(runner, ["--icd=system", "api"], {"OCL_ICD_VENDORS": vendors})
+    expect(rc == 0 and "no platform from " + silent in out, "header\n" + describe(rc, out, err))
+    expect("refdev.icd" not in out.split("ICD:", 1)[1], "a driver with a platform is not listed\n" + out[:2000])
+    rc, out, err = run(runner, ["--icd=system", "--platform-name=no_such_platform_y", "api"],
+                       {"OCL_ICD_VENDORS": vendors})
+    expect(rc == 1 and 'no platform name contains "no_such_platform_y"' in err and silent in err,
+           "--platform-name error names the silent driver\n" + describe(rc, out, err))
+
+
 # A stand-in for ocloc: answers its version queries with 9.9.9 and builds or misbehaves by module name.
 FAKE_OCLOC = """#!/bin/sh
 echo "$*" >> "%(log)s"
