@@ -4,6 +4,7 @@
 #   P/lib/spirv_intel_cts/libRefDevOpenCL.so         the reference device (not on the loader's search path)
 #   P/share/spirv_intel_cts/icd/refdev.icd           names that library (absolute path, written at install)
 #   P/share/spirv_intel_cts/assets/                  manifest.json + modules/ (the .spv and their .spvasm)
+#   P/share/spirv_intel_cts/targets/                 target descriptions of the offline-compiler mode
 #   P/share/spirv_intel_cts/scripts/                 merge_results.py, compare_results.py, results_html.py,
 #                                                    fault_campaign.py, install_intel_cpu_runtime.sh
 #   P/share/doc/spirv_intel_cts/                     README.md, LICENSE, docs/*.md

@@ -20,14 +20,16 @@ struct Profile {
     uint32_t default_sub_group_size = 16;       // used when a kernel has no SubgroupSize execution mode
     std::vector<ExtensionEntry> extensions;     // OpenCL extensions reported
     std::vector<std::string> spirv_extensions;  // OpExtension names the loader accepts
-    std::vector<uint32_t> spirv_capabilities;   // OpCapability values the loader accepts
+    std::vector<uint32_t> spirv_capabilities;   // OpCapability values reported (buildsCapability: accepted)
     uint32_t mma_n = 0;                         // MMA N (0: no MMA)
     bool fp16 = true, fp64 = true, images = true;
     uint32_t max_work_group_size = 1024;
 
     bool hasExtension(const std::string& ext) const;
     bool hasSpirvExtension(const std::string& ext) const;
-    bool hasCapability(uint32_t cap) const;
+    bool hasCapability(uint32_t cap) const;  // reported in CL_DEVICE_SPIRV_CAPABILITIES_KHR
+    // Accepted in a module: the reported capabilities, and the image ones on a profile without images too.
+    bool buildsCapability(uint32_t cap) const;
     bool hasSubGroupSize(uint32_t size) const;
 };
 

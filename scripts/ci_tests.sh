@@ -12,9 +12,11 @@
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
 #      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
 #      and ICD fuzz are seeded with step 1's build/assets/modules, as this build does not build the assets)
-#   4. Intel's OpenCL CPU runtime (installed from PyPI): the whole suite with its waivers, the reproducers of its
+#   4. Intel's offline compiler (ocloc, Debian intel-opencl-icd) judging every module for dg2-g10 and pvc, and an
+#      independent compile of every module cross-checking its verdicts (skipped, and said so, without ocloc)
+#   5. Intel's OpenCL CPU runtime (installed from PyPI): the whole suite with its waivers, the reproducers of its
 #      bugs, and the hidden-assumption check
-# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_INTEL_CPU=1 step 4, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
+# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_INTEL_CPU=1 step 5, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -107,6 +109,19 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
     step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
         --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_1_0 \
         --profile xe_hpc --show 1
+fi
+
+# Intel's offline compiler (Debian intel-opencl-icd: ocloc, IGC 1.0.12504) as a second judge: every module built
+# for dg2-g10 and pvc (ctest -L offline_compiler: scripts/run_offline_compiler.sh per target, the waivers of
+# docs/waivers/igc-*.json, --fail-on-stale-waivers), then an independent compile of every module checked against
+# those verdicts (scripts/offline_cross_check.py). Skipped, and said so, without ocloc.
+if command -v ocloc >/dev/null 2>&1; then
+    step "offline compiler: the suite built for dg2-g10 and pvc (ctest -L offline_compiler)" \
+        ctest --test-dir build -L offline_compiler --output-on-failure
+    step "offline compiler: independent compile of every module agrees with the verdicts" \
+        python3 scripts/offline_cross_check.py --build-dir build dg2-g10 pvc
+else
+    echo "=== ci: offline compiler (ocloc): skipped: no ocloc on PATH (Debian: apt-get install intel-opencl-icd)"
 fi
 
 # Intel's OpenCL CPU runtime (PyPI intel-opencl-rt, pinned): the whole suite with the waivers shipped for that

@@ -85,7 +85,7 @@ def compare(base, new):
 
 def notes(base_doc, new_doc):
     out = []
-    for key in ("platform", "device", "driver", "runtime_package", "seed"):
+    for key in ("platform", "device", "driver", "runtime_package", "offline_compiler", "seed"):
         if key in base_doc and key in new_doc and base_doc[key] != new_doc[key]:
             out.append("%s differs: %r (baseline) vs %r (new)" % (key, base_doc[key], new_doc[key]))
     return out

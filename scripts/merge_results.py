@@ -31,7 +31,7 @@ import os
 import sys
 import tempfile
 
-SAME_IN_EVERY_SHARD = ("platform", "device", "driver", "runtime_package", "seed", "quick")
+SAME_IN_EVERY_SHARD = ("platform", "device", "driver", "runtime_package", "offline_compiler", "seed", "quick")
 GOOD = ("Pass", "NotSupported", "Waived")
 
 

@@ -203,6 +203,11 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
             ("Seed", doc.get("seed", "")),
             ("Quick", flag_text(doc, "quick")), ("Extended", flag_text(doc, "extended")),
             ("Command", doc.get("cmd", "")), ("Cases", "%d: %s" % (len(cases), total_text or "none"))]
+    offline = doc.get("offline_compiler")
+    if isinstance(offline, dict):
+        # The offline-compiler mode: modules were built for a target, nothing ran on a device.
+        meta.insert(3, ("Offline compiler", offline.get("compiler", "")))
+        meta.insert(4, ("Target", "%s (%s)" % (offline.get("target", ""), offline.get("target_description", ""))))
     if doc.get("shards"):
         meta.append(("Shards", "; ".join("%s (%s cases)" % (s.get("file", "?"), s.get("cases", "?"))
                                          for s in doc["shards"] if isinstance(s, dict))))

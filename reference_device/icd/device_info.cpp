@@ -1,5 +1,5 @@
-// clGetDeviceInfo. Values follow the OpenCL 3.0 minimums for a full-profile device with images, and the
-// profile for everything the four Intel extensions depend on.
+// clGetDeviceInfo. Values follow the OpenCL 3.0 minimums for a full-profile device (with images when the
+// profile has them), and the profile for everything the four Intel extensions depend on.
 #include "reference_device/icd/device_info.h"
 
 #include <algorithm>
@@ -44,11 +44,18 @@ std::vector<cl_name_version> openclCVersions() {
         nameVersion("OpenCL C", CL_MAKE_VERSION(1, 2, 0)), nameVersion("OpenCL C", CL_MAKE_VERSION(3, 0, 0))};
 }
 
-std::vector<cl_name_version> openclCFeatures() {
+// The OpenCL C features that go with what the profile reports (images and fp64 only where it has them).
+std::vector<cl_name_version> openclCFeatures(const Profile& profile) {
     cl_version v = CL_MAKE_VERSION(3, 0, 0);
-    return {nameVersion("__opencl_c_images", v),    nameVersion("__opencl_c_read_write_images", v),
-            nameVersion("__opencl_c_int64", v),     nameVersion("__opencl_c_fp64", v),
-            nameVersion("__opencl_c_subgroups", v), nameVersion("__opencl_c_generic_address_space", v)};
+    std::vector<cl_name_version> f = {nameVersion("__opencl_c_int64", v),
+                                      nameVersion("__opencl_c_subgroups", v),
+                                      nameVersion("__opencl_c_generic_address_space", v)};
+    if (profile.images) {
+        f.push_back(nameVersion("__opencl_c_images", v));
+        f.push_back(nameVersion("__opencl_c_read_write_images", v));
+    }
+    if (profile.fp64) f.push_back(nameVersion("__opencl_c_fp64", v));
+    return f;
 }
 
 // The extensions newer than the runtime's SPIR-V query tables (the known gap of the
@@ -128,6 +135,9 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
     const cl_uint min_sg = prof.sub_group_sizes.empty() ? 1 : prof.sub_group_sizes.front();
     const cl_device_fp_config fp_full = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                         CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
+    // A device without images reports 0 for every image limit (OpenCL 3.0, clGetDeviceInfo), as Xe-HPC does.
+    auto image_u = [&](cl_uint v) { return u(prof.images ? v : 0); };
+    auto image_sz = [&](size_t v) { return sz(prof.images ? v : 0); };
     switch (name) {
         case CL_DEVICE_TYPE: return bits(kDeviceType);
         case CL_DEVICE_VENDOR_ID: return u(0);
@@ -143,33 +153,33 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
         case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
         case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
-        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
         case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
         case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
         case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
         case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
         case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
         case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-        case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
         case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(1);
+        case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+        case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return u(prof.fp64 ? 1 : 0);  // 0 without cl_khr_fp64
         case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(1000);
         case CL_DEVICE_ADDRESS_BITS: return u(64);
-        case CL_DEVICE_MAX_READ_IMAGE_ARGS: return u(128);
-        case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return u(64);
-        case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return u(64);
+        case CL_DEVICE_MAX_READ_IMAGE_ARGS: return image_u(128);
+        case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return image_u(64);
+        case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return image_u(64);
         case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(kMaxMemAlloc);
         case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-        case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return sz(kImage2dMaxSize);
+        case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return image_sz(kImage2dMaxSize);
         case CL_DEVICE_IMAGE3D_MAX_WIDTH:
         case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-        case CL_DEVICE_IMAGE3D_MAX_DEPTH: return sz(2048);
-        case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return sz(65536);
-        case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(2048);
+        case CL_DEVICE_IMAGE3D_MAX_DEPTH: return image_sz(2048);
+        case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return image_sz(65536);
+        case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return image_sz(2048);
         case CL_DEVICE_IMAGE_SUPPORT: return b(prof.images ? CL_TRUE : CL_FALSE);
-        case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return u(kImagePitchAlignment);
-        case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(kImageBaseAddressAlignment);
+        case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return image_u(kImagePitchAlignment);
+        case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return image_u(kImageBaseAddressAlignment);
         case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(2048);
-        case CL_DEVICE_MAX_SAMPLERS: return u(16);
+        case CL_DEVICE_MAX_SAMPLERS: return image_u(16);
         case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(kMemBaseAddrAlignBits);
         case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(128);
         case CL_DEVICE_SINGLE_FP_CONFIG: return bits(fp_full | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
@@ -217,7 +227,7 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_NUMERIC_VERSION: return u(CL_MAKE_VERSION(3, 0, 0));
         case CL_DEVICE_OPENCL_C_VERSION: return str("OpenCL C 1.2 ");
         case CL_DEVICE_OPENCL_C_ALL_VERSIONS: return infoArray(size, value, size_ret, openclCVersions());
-        case CL_DEVICE_OPENCL_C_FEATURES: return infoArray(size, value, size_ret, openclCFeatures());
+        case CL_DEVICE_OPENCL_C_FEATURES: return infoArray(size, value, size_ret, openclCFeatures(prof));
         case CL_DEVICE_EXTENSIONS: return str(platform.extensions);
         case CL_DEVICE_EXTENSIONS_WITH_VERSION:
             return infoArray(size, value, size_ret, extensionsWithVersion(prof, platform.faults));

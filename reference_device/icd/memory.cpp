@@ -21,6 +21,12 @@ int bitCount(cl_mem_flags f) {
     return __builtin_popcountll(f);
 }
 
+// Whether the context's device (the one device of the platform) supports images: the profile says.
+bool imagesSupported(cl_context c) {
+    return c->device && c->device->platform && c->device->platform->profile &&
+           c->device->platform->profile->images;
+}
+
 // The flag rules of clCreateBuffer / clCreateImage.
 cl_int checkFlags(cl_mem_flags flags, void* host_ptr) {
     if (flags & ~kKnownFlags) return CL_INVALID_VALUE;
@@ -163,6 +169,9 @@ cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properti
         return cl_mem(nullptr);
     };
     if (!liveContext(c)) return fail(CL_INVALID_CONTEXT);
+    // "CL_INVALID_OPERATION if there are no devices in context that support images" (a profile without
+    // images).
+    if (!imagesSupported(c)) return fail(CL_INVALID_OPERATION);
     std::vector<cl_mem_properties> plist;
     if (cl_int e = checkMemProperties(props, &plist)) return fail(e);
     if (!desc) return fail(CL_INVALID_IMAGE_DESCRIPTOR);
@@ -291,7 +300,8 @@ cl_int CL_API_CALL GetSupportedImageFormats(cl_context c, cl_mem_flags flags, cl
                        type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
     if (!known) return CL_INVALID_VALUE;
     std::vector<cl_image_format> list;
-    if (type == CL_MEM_OBJECT_IMAGE2D) list = supportedImageFormats();
+    // A device without images supports no format (OpenCL 3.0: the call succeeds with none).
+    if (type == CL_MEM_OBJECT_IMAGE2D && imagesSupported(c)) list = supportedImageFormats();
     if (num_formats) *num_formats = cl_uint(list.size());
     if (formats)
         for (size_t i = 0; i < list.size() && i < num_entries; ++i) formats[i] = list[i];
@@ -370,6 +380,7 @@ cl_sampler makeSampler(cl_context c, cl_bool normalized, cl_addressing_mode addr
         return cl_sampler(nullptr);
     };
     if (!liveContext(c)) return fail(CL_INVALID_CONTEXT);
+    if (!imagesSupported(c)) return fail(CL_INVALID_OPERATION);  // samplers need image support
     if (normalized != CL_TRUE && normalized != CL_FALSE) return fail(CL_INVALID_VALUE);
     if (addressing < CL_ADDRESS_NONE || addressing > CL_ADDRESS_MIRRORED_REPEAT)
         return fail(CL_INVALID_VALUE);

@@ -266,8 +266,7 @@ bool Loader::moduleLevel(size_t* first_function) {
         switch (r.opcode) {
             case 17: {  // OpCapability
                 c.capabilities.push_back(c.word(1));
-                if (!std::count(c.profile.spirv_capabilities.begin(), c.profile.spirv_capabilities.end(),
-                                c.word(1)))
+                if (!c.profile.buildsCapability(c.word(1)))
                     c.fail("capability " + std::to_string(c.word(1)) +
                            " is not supported by this device (profile " + c.profile.name + ")");
                 break;

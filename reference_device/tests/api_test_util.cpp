@@ -73,6 +73,12 @@ std::string ApiTest::buildLog(cl_program program) {
     return log;
 }
 
+bool ApiTest::imageSupport() {
+    cl_bool images = CL_FALSE;
+    clGetDeviceInfo(device_, CL_DEVICE_IMAGE_SUPPORT, sizeof(images), &images, nullptr);
+    return images == CL_TRUE;
+}
+
 std::string ApiTest::profileName() {
     std::string v = deviceString(device_, CL_DEVICE_VERSION);  // "OpenCL 3.0 RefDev <profile>"
     return v.substr(v.rfind(' ') + 1);

@@ -29,6 +29,7 @@ protected:
     cl_program buildFixture(const std::string& fixture);
     std::string buildLog(cl_program program);
     std::string profileName();
+    bool imageSupport();  // CL_DEVICE_IMAGE_SUPPORT (xe_hpg; Xe-HPC has no OpenCL images)
 
     cl_platform_id platform_ = nullptr;
     cl_device_id device_ = nullptr;

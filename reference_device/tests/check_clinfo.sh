@@ -24,7 +24,6 @@ expect "cl_khr_il_program"
 expect "cl_khr_spirv_queries"
 expect "cl_intel_spirv_subgroups"
 expect "cl_intel_required_subgroup_size"
-expect "Image support *Yes"
 # A family that is not built must not be claimed.
 [ "$mma" = ON ] || ! grep -q "cl_intel_subgroup_matrix_multiply_accumulate" "$out" || fail "MMA reported but not built"
 [ "$media" = ON ] || ! grep -q "cl_intel_spirv_media_block_io" "$out" || fail "media block IO reported but not built"
@@ -34,6 +33,10 @@ xe_hpc)
   expect "Sub-group sizes (Intel) *16, 32$"
   expect "cl_intel_subgroup_2d_block_io"
   [ "$mma" = OFF ] || expect "cl_intel_subgroup_matrix_multiply_accumulate_tf32"
+  # As Intel's Xe-HPC (test_conformance/targets/pvc.json): double precision, no OpenCL images.
+  expect "Double-precision Floating-point support *(cl_khr_fp64)"
+  expect "Image support *No"
+  ! grep -q "cl_khr_image2d_from_buffer" "$out" || fail "xe_hpc has no images, so no image2d_from_buffer"
   ! grep -q "cl_intel_spirv_media_block_io" "$out" || fail "xe_hpc must not report media block IO"
   ;;
 xe_hpg)
@@ -42,6 +45,10 @@ xe_hpg)
   [ "$media" = OFF ] || expect "cl_intel_spirv_media_block_io"
   [ "$mma" = OFF ] || expect "cl_intel_subgroup_matrix_multiply_accumulate"
   ! grep -q "cl_intel_subgroup_2d_block_io" "$out" || fail "xe_hpg must not report 2D block IO"
+  # As Intel's DG2 (test_conformance/targets/dg2-g10.json): images, no double precision at all.
+  expect "Image support *Yes"
+  expect "Double-precision Floating-point support *(n/a)"
+  ! grep -q "cl_khr_fp64" "$out" || fail "xe_hpg must not report cl_khr_fp64 (DG2 has no fp64)"
   ;;
 esac
 echo "clinfo OK ($REFDEV_PROFILE)"

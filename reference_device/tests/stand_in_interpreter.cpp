@@ -56,7 +56,7 @@ BuildResult buildModule(const uint32_t* words, size_t count, const Profile& prof
         const uint32_t* w = words + i;
         switch (op) {
             case 17:  // OpCapability
-                if (!profile.hasCapability(w[1])) {
+                if (!profile.buildsCapability(w[1])) {
                     r.log = "OpCapability " + std::to_string(w[1]) + " is not supported by profile " +
                             profile.name;
                     return r;

@@ -178,9 +178,11 @@ class Module:
         return "%%t%d" % self.tmp
 
     def version(self):
-        # SPIRV-Tools validates SPIR-V 1.2 modules against its OpenCL 2.2 environment, which refuses the
-        # Float16 capability (OpenCL allows it with cl_khr_fp16): half modules are SPIR-V 1.3.
-        return (1, 3) if "Float16" in self.caps else (1, 2)
+        # SPIR-V 1.2 for every type: the OpenCL SPIR-V environment accepts Float16 with cl_khr_fp16 at any
+        # version a device reports, and a device reporting SPIR-V 1.2 only (Intel's 22.43 runtime) must still
+        # get the half scalar shuffles the environment promises (build_assets.py validates these modules
+        # with the plain spv1.2 env: SPIRV-Tools' opencl2.2 env refuses Float16).
+        return (1, 2)
 
     def text(self):
         out = ["; @version %d.%d" % self.version(), "; " + self.comment]
@@ -386,7 +388,7 @@ def shapes(sg):
 CONTROL_FLOW = [("cf_all", 1, "all"), ("cf_some_groups", 2, "all"), ("cf_some_lanes", 1, "seeded")]
 
 def shuffle_requires(type_name, sg):
-    spirv = "spirv=1.3" if type_name == "f16" else "spirv=1.2"  # half modules are SPIR-V 1.3 (Module.version)
+    spirv = "spirv=1.2"  # every module is SPIR-V 1.2 (Module.version)
     req = ["ext=cl_intel_spirv_subgroups", spirv, "sg_size=%d" % sg]
     bits, kind = TYPES[type_name]
     if bits == 8:

@@ -141,6 +141,32 @@ def generate(emit):
         self.assertIn("module subgroups/bad_val (from scripts/generators/bad_val.py; text in ", out)
         self.assertIn("spirv-val --target-env opencl2.2 failed", out)
 
+    def test_half_modules_of_spirv_1_2_are_validated_without_the_opencl_env(self):
+        # SPIRV-Tools' opencl2.2 env refuses Float16, which OpenCL accepts with cl_khr_fp16 at SPIR-V 1.2.
+        self.add_generator("half.py", '''
+TEXT = """               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Float16
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %test "test"
+       %void = OpTypeVoid
+       %half = OpTypeFloat 16
+         %fn = OpTypeFunction %void
+       %test = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+"""
+def generate(emit):
+    emit.case("subgroups.half", "f", emit.module("subgroups/half", TEXT), "test", tier="core")
+''')
+        self.build()
+        # The same text under the OpenCL env is refused: what the plain env is there for.
+        p = subprocess.run([SPIRV_VAL, "--target-env", "opencl2.2", os.path.join(self.out, "modules", "subgroups",
+                                                                               "half.spv")],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+
     def test_spirv_as_failure_names_module(self):
         self.add_generator("bad_as.py", '''
 def generate(emit):

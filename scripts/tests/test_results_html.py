@@ -173,6 +173,22 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("runtime_package", err)
 
+    def test_run_details_show_the_offline_compiler_and_target(self):
+        offline = {"compiler": "ocloc 22.43.24595, IGC 1.0.12504 (/usr/bin/ocloc)", "target": "dg2-g10",
+                   "target_description": "/x/targets/dg2-g10.json"}
+        rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC, offline_compiler=offline)))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("<th>Offline compiler</th><td>ocloc 22.43.24595, IGC 1.0.12504 (/usr/bin/ocloc)</td>", text)
+        self.assertIn("<th>Target</th><td>dg2-g10 (/x/targets/dg2-g10.json)</td>", text)
+        rc, text, err = self.run_tool(self.write("d.json", report(SYNTHETIC)))
+        self.assertNotIn("Offline compiler", text)
+        # Shards built with other compilers or for other targets are not one run.
+        a = self.write("a.json", report(SYNTHETIC[:4], offline_compiler=offline))
+        b = self.write("b.json", report(SYNTHETIC[4:], offline_compiler=dict(offline, target="pvc")))
+        rc, text, err = self.run_tool(a, b)
+        self.assertEqual(rc, 2)
+        self.assertIn("offline_compiler", err)
+
     def test_crash_timeout_and_internal_error_are_their_own_statuses(self):
         cases = [("g.op.a.%d" % i, st, "m") for i, st in enumerate(
             ["Pass", "Fail", "Fail", "Crash", "Timeout", "Timeout", "Timeout", "InternalError", "NotSupported",

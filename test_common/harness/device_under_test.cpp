@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "test_common/harness/case.h"
+#include "test_common/harness/registered_drivers.h"
 #include "test_common/harness/runtime_package.h"
 
 namespace cts {
@@ -40,6 +41,24 @@ std::string whyNoPlatform(const std::string& library) {
     return "; " + library + " loads but yields no platform";
 }
 
+// The registered drivers none of `platforms` comes from (none with --icd=FILE: one library, no directory).
+std::vector<std::string> silentDrivers(const Options& options, const std::vector<cl_platform_id>& platforms) {
+    std::vector<std::string> out;
+    if (!options.icd_file.empty()) return out;
+    std::vector<std::string> libraries;
+    for (cl_platform_id p : platforms) libraries.push_back(driverLibraryOf(p));
+    for (const auto& d : driversWithoutPlatform(
+             registeredDrivers(vendorsDirectory(std::getenv("OCL_ICD_VENDORS"))), libraries))
+        out.push_back(noPlatformText(d));
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string text;
+    for (const auto& l : lines) text += "; " + l;
+    return text;
+}
+
 }  // namespace
 
 std::string openDevice(const Options& options, DeviceUnderTest& dut) {
@@ -51,10 +70,12 @@ std::string openDevice(const Options& options, DeviceUnderTest& dut) {
             std::string("no OpenCL platform found (clGetPlatformIDs: ") + clErrorName(err) + ")";
         if (!options.icd_file.empty())
             return text + " with --icd=" + options.icd_file + whyNoPlatform(options.icd_library);
-        return text + "; OCL_ICD_VENDORS=" + (vendors ? vendors : "(unset)");
+        return text + "; OCL_ICD_VENDORS=" + (vendors ? vendors : "(unset)") +
+               joined(silentDrivers(options, {}));
     }
     std::vector<cl_platform_id> platforms(num_platforms);
     checkInternal(clGetPlatformIDs(num_platforms, platforms.data(), nullptr), "clGetPlatformIDs");
+    dut.silent_drivers = silentDrivers(options, platforms);
     dut.platform_index = options.platform < 0 ? 0 : options.platform;
     if (!options.platform_name.empty()) {
         // The first match, like the index options' first platform; the error lists what there is.
@@ -68,7 +89,7 @@ std::string openDevice(const Options& options, DeviceUnderTest& dut) {
         }
         if (dut.platform_index < 0)
             return "no platform name contains \"" + options.platform_name + "\" (--platform-name): found " +
-                   seen;
+                   seen + joined(dut.silent_drivers);
     }
     if (static_cast<cl_uint>(dut.platform_index) >= num_platforms)
         return "platform index " + std::to_string(dut.platform_index) +

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/driver_messages.h"
@@ -21,6 +22,9 @@ struct DeviceUnderTest {
     std::unique_ptr<ProgramCache> programs;  // declared last: its programs go before the context
     int platform_index = 0, device_index = 0;
     std::string driver_library;  // the library behind the platform (driverLibraryOf); "" when unknown
+    // The drivers registered in the loader's vendors directory that yielded no platform (noPlatformText
+    // each), for the header: "the system's drivers" must not hide one that is installed but silent.
+    std::vector<std::string> silent_drivers;
 };
 
 // Picks the platform and device the options name and probes it. Returns "" or a message for the user

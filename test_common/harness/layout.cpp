@@ -44,6 +44,14 @@ DefaultPaths findDefaultPaths(const std::string& root) {
         }
     }
 
+    p.targets_tried = {base + "/targets", share + "/targets"};
+    for (const auto& dir : p.targets_tried) {
+        if (isDir(dir)) {
+            p.targets_dir = dir;
+            break;
+        }
+    }
+
     p.icd_tried = {build_icd, installed_icd + "/refdev.icd"};
     if (isDir(build_icd)) {
         p.icd_vendors = build_icd;

@@ -19,6 +19,10 @@ struct DefaultPaths {
     std::string icd_vendors;
     std::string icd_filenames;
     std::vector<std::string> icd_tried;
+    // The target descriptions of the offline-compiler mode (<build>/targets, <prefix>/share/spirv_intel_cts/
+    // targets): the first candidate that is a directory; "" if none is.
+    std::string targets_dir;
+    std::vector<std::string> targets_tried;
 };
 
 // root: the parent of the directory holding the program.

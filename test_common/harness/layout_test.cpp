@@ -71,5 +71,15 @@ TEST_F(LayoutTest, IcdFileWithoutItsLibraryIsNotFound) {
     EXPECT_EQ(p.icd_tried.back(), root + "/lib/spirv_intel_cts/libRefDevOpenCL.so");
 }
 
+TEST_F(LayoutTest, TargetDescriptionsFromTheBuildTreeThenTheInstalledOne) {
+    EXPECT_EQ(findDefaultPaths(root).targets_dir, "");
+    EXPECT_EQ(joinTried(findDefaultPaths(root).targets_tried),
+              root + "/targets or " + root + "/share/spirv_intel_cts/targets");
+    write("share/spirv_intel_cts/targets/pvc.json", "{}");
+    EXPECT_EQ(findDefaultPaths(root).targets_dir, root + "/share/spirv_intel_cts/targets");
+    write("targets/pvc.json", "{}");
+    EXPECT_EQ(findDefaultPaths(root).targets_dir, root + "/targets");
+}
+
 }  // namespace
 }  // namespace cts

@@ -42,10 +42,14 @@ bool parseShard(const std::string& text, unsigned& index, unsigned& count) {
 }
 
 // Options that take a value, as `--name=value` or `--name value` (file options: `--name=value` only).
-const char* const kValueOptions[] = {
-    "filter",        "caselist-file", "exclude-file", "platform",    "device",       "device-type", "icd",
-    "platform-name", "shard",         "seed",         "json",        "junit",        "log",         "timeout",
-    "dump-dir",      "assets-dir",    "tag",          "waiver-file", "rerun-failed", "tier"};
+const char* const kValueOptions[] = {"filter",       "caselist-file", "exclude-file",
+                                     "platform",     "device",        "device-type",
+                                     "icd",          "platform-name", "shard",
+                                     "seed",         "json",          "junit",
+                                     "log",          "timeout",       "dump-dir",
+                                     "assets-dir",   "tag",           "waiver-file",
+                                     "rerun-failed", "tier",          "offline-compiler",
+                                     "target"};
 const char* const kFlagOptions[] = {
     "help",     "list", "list-tags",           "isolate", "quick",
     "extended", "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers"};
@@ -65,6 +69,7 @@ const FileOption kFileOptions[] = {{"json", "FILE", "results.json"},
                                    {"waiver-file", "FILE", "waivers.json"},
                                    {"rerun-failed", "REPORT", "results.json"},
                                    {"dump-dir", "DIR", "dump"},
+                                   {"offline-compiler", "PROGRAM", "ocloc"},
                                    {"assets-dir", "DIR", "build/assets"}};
 
 const double kMaxTimeoutSeconds = 1e7;  // about 115 days
@@ -297,6 +302,12 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 out.icd_file = icd.path;
                 out.icd_library = icd.library;
             }
+        } else if (name == "offline-compiler") {
+            if (value.empty()) return bad("a program: a path or a name on PATH, e.g. ocloc");
+            out.offline_compiler = value;
+        } else if (name == "target") {
+            if (value.empty()) return bad("a target name (e.g. dg2-g10) or a target description FILE.json");
+            out.target = value;
         } else if (name == "shard") {
             if (!parseShard(value, out.shard_index, out.shard_count)) return bad("I/N with 0 <= I < N");
             shard_given = true;
@@ -359,6 +370,26 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
     if (!json_given && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty()) out.json_file = v;
     if (!fail_skipped_given && var("CTS_FAIL_IF_ALL_SKIPPED") == "1") out.fail_if_all_skipped = true;
     if (out.quick && out.extended) return "--quick and --extended exclude each other";
+    if (!out.offline_compiler.empty() && out.target.empty())
+        return "--offline-compiler needs --target=NAME: the target to build for (e.g. dg2-g10 or pvc)";
+    if (out.offline_compiler.empty() && !out.target.empty())
+        return "--target=" + out.target +
+               " is for --offline-compiler=PROGRAM (e.g. --offline-compiler=ocloc)";
+    if (!out.offline_compiler.empty()) {
+        // The offline mode opens no device: an option that picks or needs one would be silently ignored.
+        const char* device = out.icd_system || !out.icd_file.empty() ? "--icd"
+                             : platform_given                        ? "--platform"
+                             : !out.platform_name.empty()            ? "--platform-name"
+                             : device_given                          ? "--device"
+                             : type_given                            ? "--device-type"
+                             : out.isolate                           ? "--isolate"
+                             : out.worker                            ? "--worker"
+                             : !out.dump_dir.empty()                 ? "--dump-dir"
+                                                                     : nullptr;
+        if (device)
+            return std::string("--offline-compiler builds modules without a device: drop ") + device +
+                   " (the target description stands for the device)";
+    }
     // The report chooses the cases (and --quick, as the earlier run had it); other selection would make
     // the rerun something else than the earlier run's failures.
     if (!out.rerun_failed.empty()) {
@@ -409,6 +440,14 @@ Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options
                               FILE: exactly the driver library that .icd file names (the system's
                               drivers and OCL_ICD_VENDORS are ignored); Intel's CPU runtime:
                               --icd=$(scripts/install_intel_cpu_runtime.sh --print-icd)
+
+Offline compiler (no OpenCL device; docs/offline_compiler.md):
+  --offline-compiler=PROGRAM  build each selected case's module with Intel's offline compiler (a path, or a
+                              name on PATH such as ocloc) instead of running it: Pass = built, Fail = a
+                              core module rejected (phase build), NotSupported = the target lacks a
+                              requirement or rejected a device-specific module; --timeout bounds each build
+  --target=NAME|FILE.json     the target description: NAME from the shipped targets directory (dg2-g10,
+                              pvc), or a description file
 
 Execution:
   --seed=N                    run seed mixed into every per-case seed (default 0)

@@ -37,6 +37,9 @@ struct Options {
     bool fail_on_stale_waivers = false;
     std::string rerun_failed;  // --rerun-failed=REPORT.json: the non-passing and not-run cases of REPORT
     bool seed_given = false;   // --seed was given (else --rerun-failed takes the report's seed)
+    // --offline-compiler=PROGRAM --target=NAME: build every selected case's module with Intel's offline
+    // compiler for the target instead of running it (no OpenCL device); "" = not given.
+    std::string offline_compiler, target;
 };
 
 using EnvLookup = std::function<const char*(const char*)>;
@@ -45,8 +48,9 @@ using EnvLookup = std::function<const char*(const char*)>;
 // environment. Returns "" on success, else one line describing the usage error. Usage errors include a file
 // or directory option without '=' (`--json api`), a --filter holding no pattern, and two of --json (or
 // CL_CONFORMANCE_RESULTS_FILENAME), --junit and --log naming one regular file, however spelled, an --icd
-// file that is missing, empty or names a library that does not exist (readIcdFile), and --platform-name
-// with --platform.
+// file that is missing, empty or names a library that does not exist (readIcdFile), --platform-name
+// with --platform, and --offline-compiler without --target (or the other way round) or with an option that
+// chooses or needs a device.
 std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out);
 
 std::string usageText(const std::string& program);

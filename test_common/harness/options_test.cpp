@@ -455,5 +455,32 @@ TEST(Options, PlatformName) {
     EXPECT_NE(parse({"--platform-name="}, o).find("expected a part of a platform name"), std::string::npos);
 }
 
+TEST(Options, OfflineCompilerNeedsATargetAndNoDevice) {
+    Options o;
+    ASSERT_EQ(parse({"--offline-compiler=ocloc", "--target=pvc", "--timeout=60"}, o), "");
+    EXPECT_EQ(o.offline_compiler, "ocloc");
+    EXPECT_EQ(o.target, "pvc");
+    ASSERT_EQ(parse({"--offline-compiler=/usr/bin/ocloc", "--target", "t/dg2.json"}, o), "");
+    EXPECT_EQ(o.target, "t/dg2.json");
+    // A program path is a file option: only with '='.
+    EXPECT_NE(
+        parse({"--offline-compiler", "ocloc", "--target=pvc"}, o).find("--offline-compiler needs =PROGRAM"),
+        std::string::npos);
+    EXPECT_NE(parse({"--offline-compiler=ocloc"}, o).find("needs --target=NAME"), std::string::npos);
+    EXPECT_NE(parse({"--target=pvc"}, o).find("is for --offline-compiler"), std::string::npos);
+    EXPECT_NE(parse({"--offline-compiler=", "--target=pvc"}, o).find("expected a program"),
+              std::string::npos);
+    // Device choices would be silently ignored: each one is refused, the environment's are not looked at.
+    for (const char* device : {"--icd=system", "--platform=0", "--platform-name=intel", "--device=1",
+                               "--device-type=gpu", "--isolate", "--dump-dir=d"}) {
+        std::string err = parse({"--offline-compiler=ocloc", "--target=pvc", device}, o);
+        EXPECT_NE(err.find("builds modules without a device: drop"), std::string::npos)
+            << device << ": " << err;
+    }
+    FakeEnv env;
+    env.vars["CL_DEVICE_TYPE"] = "gpu";
+    EXPECT_EQ(parse({"--offline-compiler=ocloc", "--target=pvc"}, o, env), "");
+}
+
 }  // namespace
 }  // namespace cts

@@ -97,6 +97,10 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["device"] = info.device;
     doc["driver"] = info.driver;
     doc["runtime_package"] = info.runtime_package;
+    if (!info.offline_compiler.empty())
+        doc["offline_compiler"] = {{"compiler", info.offline_compiler},
+                                   {"target", info.target},
+                                   {"target_description", info.target_description}};
     doc["assets_dir"] = info.assets_dir;
     doc["icd_vendors"] = info.icd_vendors;
     doc["seed"] = info.seed;
@@ -216,6 +220,11 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("device", info.device);
     prop("driver", info.driver);
     prop("runtime_package", info.runtime_package);
+    if (!info.offline_compiler.empty()) {
+        prop("offline_compiler", info.offline_compiler);
+        prop("target", info.target);
+        prop("target_description", info.target_description);
+    }
     prop("assets_dir", info.assets_dir);
     prop("icd_vendors", info.icd_vendors);
     prop("seed", std::to_string(info.seed));
@@ -256,7 +265,11 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
             case Status::Fail:
                 if (r.phase == "build")  // the compiler's first error line as the message, the log as text
                     x += ">\n      <failure message=\"" + xmlEscape(firstErrorLine(r.build_log)) +
-                         "\" type=\"build\">" + msg + "</failure>\n";
+                         "\" type=\"build\">" +
+                         (r.message.find(r.build_log) == std::string::npos
+                              ? xmlEscape(r.message + "\n" + r.build_log)
+                              : msg) +
+                         "</failure>\n";
                 else
                     x += ">\n      <failure message=\"" + msg + "\" type=\"Fail\">" + msg + "</failure>\n";
                 break;

@@ -44,6 +44,9 @@ struct RunInfo {
     // Where the run took its kernels and its driver from: the manifest's directory and OCL_ICD_VENDORS as
     // the loader saw it ("" when unset: the system's drivers).
     std::string assets_dir, icd_vendors;
+    // The offline-compiler mode (--offline-compiler): the compiler and its versions (offlineCompilerText),
+    // the target and its description file; "" on a device.
+    std::string offline_compiler, target, target_description;
     std::vector<std::string> waiver_files;   // --waiver-file
     std::vector<std::string> stale_waivers;  // staleText() of each stale waiver
 };

@@ -26,6 +26,8 @@
 #include "test_common/harness/device_under_test.h"
 #include "test_common/harness/layout.h"
 #include "test_common/harness/manifest.h"
+#include "test_common/harness/offline_judge.h"
+#include "test_common/harness/offline_mode.h"
 #include "test_common/harness/recorder.h"
 #include "test_common/harness/rerun.h"
 #include "test_common/harness/runtime_package.h"
@@ -339,9 +341,25 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     // installed tree) before any CL call, unless the user already chose the vendors directory. Without one,
     // the run fails instead of falling back to whatever drivers the system has.
     DefaultPaths defaults = findDefaultPaths(treeRoot());
+    // The offline-compiler mode opens no device: its compiler, target description and compiler release are
+    // found first, and a problem with any of them is one line and exit status 2.
+    const bool offline = !opt.offline_compiler.empty();
+    OfflineSetup offline_setup;
+    if (offline) {
+        const char* search_path = std::getenv("PATH");
+        std::string e =
+            prepareOfflineRun(opt.offline_compiler, opt.target, defaults.targets_dir, defaults.targets_tried,
+                              search_path ? search_path : "", 60, offline_setup);
+        if (!e.empty()) {
+            std::fprintf(stderr, "%s: %s\n", program.c_str(), e.c_str());
+            return 2;
+        }
+    }
     bool icd_env_from_user = opt.icd_file.empty() && std::getenv("OCL_ICD_VENDORS") != nullptr;
     std::string icd_missing;
-    if (!opt.icd_file.empty()) {
+    if (offline) {
+        // No ICD is loaded in this mode: the loader's environment is left as it was.
+    } else if (!opt.icd_file.empty()) {
         // --icd=FILE: exactly the library FILE names, whatever OCL_ICD_VENDORS said. ocl-icd loads an
         // OCL_ICD_VENDORS that is neither a directory nor an .icd file as the one library to use; the
         // Khronos loader loads OCL_ICD_FILENAMES and finds no vendors directory at that path. Naming the
@@ -519,7 +537,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     DeviceUnderTest dut;
     std::string dev_err;
     try {
-        dev_err = icd_missing.empty() ? openDevice(opt, dut) : icd_missing;
+        if (!offline) dev_err = icd_missing.empty() ? openDevice(opt, dut) : icd_missing;
     } catch (const std::exception& e) {
         dev_err = e.what();
     }
@@ -537,18 +555,34 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         return 1;
     }
 
-    info.platform = dut.info.platform_name;
-    info.device = dut.info.device_name;
-    info.driver = dut.info.driver_version;
-    RuntimePackage runtime = findRuntimePackage(dut.driver_library, opt.icd_file);
-    info.runtime_package = runtime.name;
-    reports->setInfo(info, selected_names);
-
-    printHeader(dut.info, opt, sel.cases.size(), registry.cases().size(), dut.driver_library, runtime);
-    std::printf("Assets:    %s\nICD:       %s\n", info.assets_dir.c_str(),
-                !opt.icd_file.empty()      ? ("--icd=" + opt.icd_file + ": " + opt.icd_library).c_str()
-                : info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"
-                                           : ("OCL_ICD_VENDORS=" + info.icd_vendors).c_str());
+    // The device as waivers and reports see it: the one opened, or in the offline mode the target.
+    const DeviceInfo& device = offline ? offline_setup.device : dut.info;
+    info.platform = device.platform_name;
+    info.device = device.device_name;
+    info.driver = device.driver_version;
+    if (offline) {
+        info.offline_compiler = offlineCompilerText(offline_setup);
+        info.target = offline_setup.target.target;
+        info.target_description = offline_setup.target.file;
+        info.icd_vendors.clear();
+        reports->setInfo(info, selected_names);
+        std::printf("spirv_intel_cts: %zu of %zu cases selected", sel.cases.size(), registry.cases().size());
+        if (opt.shard_count > 1) std::printf(" (shard %u/%u)", opt.shard_index, opt.shard_count);
+        std::printf(", seed %llu\n%s", static_cast<unsigned long long>(opt.seed),
+                    offlineHeader(offline_setup).c_str());
+        std::printf("Assets:    %s\n", info.assets_dir.c_str());
+    } else {
+        RuntimePackage runtime = findRuntimePackage(dut.driver_library, opt.icd_file);
+        info.runtime_package = runtime.name;
+        reports->setInfo(info, selected_names);
+        printHeader(dut.info, opt, sel.cases.size(), registry.cases().size(), dut.driver_library, runtime);
+        std::printf("Assets:    %s\nICD:       %s\n", info.assets_dir.c_str(),
+                    !opt.icd_file.empty()      ? ("--icd=" + opt.icd_file + ": " + opt.icd_library).c_str()
+                    : info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"
+                                               : ("OCL_ICD_VENDORS=" + info.icd_vendors).c_str());
+        for (const auto& silent : dut.silent_drivers)
+            std::printf("           no platform from %s\n", silent.c_str());
+    }
     for (const auto& e : run_errors) {
         std::printf("[ INTERR ] %s\n", e.c_str());
         log.note("internal error: " + e);
@@ -562,14 +596,19 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
             rerun_prefix += std::string(var) + "=" + shellQuote(v) + " ";
     }
     rerun_prefix += shellQuote(program);
-    if (opt.icd_system) rerun_prefix += " --icd=system";
-    if (!opt.icd_file.empty()) rerun_prefix += " --icd=" + shellQuote(opt.icd_file);
-    if (!opt.platform_name.empty())
-        rerun_prefix += " --platform-name=" + shellQuote(opt.platform_name);
-    else
-        rerun_prefix += " --platform=" + std::to_string(dut.platform_index);
-    rerun_prefix += " --device=" + std::to_string(dut.device_index);
-    if (!opt.device_type.empty()) rerun_prefix += " --device-type=" + shellQuote(opt.device_type);
+    if (offline) {
+        rerun_prefix += " --offline-compiler=" + shellQuote(offline_setup.compiler.path) +
+                        " --target=" + shellQuote(opt.target);
+    } else {
+        if (opt.icd_system) rerun_prefix += " --icd=system";
+        if (!opt.icd_file.empty()) rerun_prefix += " --icd=" + shellQuote(opt.icd_file);
+        if (!opt.platform_name.empty())
+            rerun_prefix += " --platform-name=" + shellQuote(opt.platform_name);
+        else
+            rerun_prefix += " --platform=" + std::to_string(dut.platform_index);
+        rerun_prefix += " --device=" + std::to_string(dut.device_index);
+        if (!opt.device_type.empty()) rerun_prefix += " --device-type=" + shellQuote(opt.device_type);
+    }
     if (!opt.assets_dir.empty()) rerun_prefix += " --assets-dir=" + shellQuote(opt.assets_dir);
     if (opt.quick) rerun_prefix += " --quick";
     if (opt.extended) rerun_prefix += " --extended";
@@ -579,8 +618,8 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
 
     // Waiver entries for other devices are left out: they are neither applied nor stale here.
     std::vector<Waiver> device_waivers;
-    WaiverDevice waiver_device{dut.info.platform_name, dut.info.device_name, dut.info.driver_version,
-                               dut.info.vendor_id};
+    WaiverDevice waiver_device{device.platform_name, device.device_name, device.driver_version,
+                               device.vendor_id};
     for (const auto& w : waivers)
         if (waiverAppliesTo(w, waiver_device)) device_waivers.push_back(w);
     if (!opt.waiver_files.empty())
@@ -598,7 +637,17 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         ~ForgetRecorder() { reports.setRecorder(nullptr); }
     } forget_recorder{*reports};
     bool aborted = false;
-    if (opt.isolate) {
+    if (offline) {
+        // One compile per module, in child processes: a compiler that crashes or hangs costs its case only.
+        const double compile_timeout = opt.timeout_seconds > 0 ? opt.timeout_seconds : 300;
+        // No build options: the online path builds every module without any (ProgramCache::get).
+        OfflineJudge judge(registry, offline_setup.compiler, offline_setup.device,
+                           offline_setup.target.target, assets, "", compile_timeout);
+        for (const auto* c : sel.cases) {
+            recorder.started(c->name);
+            recorder.finished(judge.judge(*c, opt.seed));
+        }
+    } else if (opt.isolate) {
         const std::vector<std::string>& names = selected_names;
         // A worker inherits the environment chosen above (the reference device's OCL_ICD_VENDORS) or
         // re-reads the same --icd file, and takes the platform by the index found here.

@@ -1111,6 +1111,173 @@ def check_runtime_package(runner, build, tmp):
         expect(junit_properties(ju, "runtime").get("runtime_package") == want, "%s: JUnit property" % args)
 
 
+def check_icd_system_silent_driver(runner, build, tmp):
+    """A registered driver that yields no platform (Intel's GPU driver without a GPU) is named in the header of a
+    run on the system's drivers and in the error of a --platform-name that matches nothing."""
+    _, library = refdev_icd_or_skip(build)
+    vendors = os.path.join(tmp, "vendors")
+    os.makedirs(vendors)
+    for name, lib in (("refdev.icd", library), ("silent.icd", "libc.so.6")):
+        with open(os.path.join(vendors, name), "w") as f:
+            f.write(lib + "\n")
+    silent = "%s/silent.icd (libc.so.6) loads but reports no platform" % vendors
+    rc, out, err = run(runner, ["--icd=system", "api"], {"OCL_ICD_VENDORS": vendors})
+    expect(rc == 0 and "no platform from " + silent in out, "header\n" + describe(rc, out, err))
+    expect("refdev.icd" not in out.split("ICD:", 1)[1], "a driver with a platform is not listed\n" + out[:2000])
+    rc, out, err = run(runner, ["--icd=system", "--platform-name=no_such_platform_y", "api"],
+                       {"OCL_ICD_VENDORS": vendors})
+    expect(rc == 1 and 'no platform name contains "no_such_platform_y"' in err and silent in err,
+           "--platform-name error names the silent driver\n" + describe(rc, out, err))
+
+
+# A stand-in for ocloc: answers its version queries with 9.9.9 and builds or misbehaves by module name.
+FAKE_OCLOC = """#!/bin/sh
+echo "$*" >> "%(log)s"
+if [ "$1" = query ]; then printf '9.9.9\\000 ' > "$2"; exit 0; fi
+prev=; for a in "$@"; do [ "$prev" = -out_dir ] && OUT="$a"; [ "$prev" = -file ] && F="$a"; prev="$a"; done
+case "$F" in
+  *_sg32.spv) echo 'error: Block reads not supported in SIMD32'; echo "in kernel: 'test'"; exit 245;;
+  *u32_v2_sg16.spv) kill -SEGV $$;;
+  *u32_v4_sg16.spv) sleep 60 & sleep 60;;
+  *u32_v8_sg16.spv) echo 'Build succeeded.'; exit 0;;
+  *) mkdir -p "$OUT"; echo bin > "$OUT/m.bin"; echo 'Build succeeded.';;
+esac
+"""
+
+FAKE_TARGET = {
+    "target": "fake1", "device_name": "Fake GPU", "vendor_id": "0x8086", "sources": ["this test"],
+    "sub_group_sizes": [16, 32], "fp16": True, "fp64": True, "images": {"supported": False},
+    "il_versions": ["SPIR-V_1.2"],
+    "extensions": {"cl_khr_fp16": "1.0.0", "cl_khr_fp64": "1.0.0", "cl_intel_spirv_subgroups": "1.0.0",
+                   "cl_intel_subgroups_short": "1.0.0"},
+    "compilers": {"1.0.42": {"ocloc_driver_version": "9.9.9", "sources": ["this test"]}},
+}
+
+
+def manifest_or_skip(build):
+    if not os.path.exists(os.path.join(build, "assets", "manifest.json")):
+        print("skipped: no %s/assets/manifest.json" % build)
+        sys.exit(SKIP)
+
+
+def fake_offline_compiler(tmp):
+    log = os.path.join(tmp, "ocloc.calls")
+    ocloc = os.path.join(tmp, "ocloc")
+    with open(ocloc, "w") as f:
+        f.write(FAKE_OCLOC % {"log": log})
+    os.chmod(ocloc, 0o755)
+    target = os.path.join(tmp, "fake1.json")
+    with open(target, "w") as f:
+        json.dump(FAKE_TARGET, f)
+    return ocloc, target, log
+
+
+def check_offline_compiler(runner, build, tmp):
+    """--offline-compiler builds each module once for the target, loads no OpenCL driver, and records a build,
+    a rejection by tier, a crash, a hang and a success without a binary; waivers match the target; the temporary
+    directories are removed."""
+    manifest_or_skip(build)
+    ocloc, target, log = fake_offline_compiler(tmp)
+    scratch = os.path.join(tmp, "scratch")
+    os.makedirs(scratch)
+    js, ju = os.path.join(tmp, "o.json"), os.path.join(tmp, "o.xml")
+    args = ["--offline-compiler=" + ocloc, "--target=" + target, "--timeout=3", "--json=" + js, "--junit=" + ju,
+            "subgroups.block_read.u32.*.sg16.*", "subgroups.block_read.u32.v1.sg32.*", "subgroups.block_read.u8.*",
+            "api"]
+    # Were a driver loaded, the reference device would refuse the unknown fault on standard error.
+    env = {"OCL_ICD_VENDORS": os.path.join(build, "icd"), "REFDEV_FAULTS": "no_such_fault", "TMPDIR": scratch}
+    rc, out, err = run(runner, args, env)
+    expect(rc == 1, "failures make exit 1\n" + describe(rc, out, err))
+    expect("REFDEV_FAULTS" not in err and "unknown fault" not in err, "no OpenCL driver is loaded\n" + err)
+    for line in ("Compiler:  ocloc 9.9.9 (NEO revision 9.9.9), IGC 1.0.42 (%s)" % ocloc, "Platform:  ocloc",
+                 "Device:    fake1", "Driver:    1.0.42"):
+        expect(line in out, "header line %r\n%s" % (line, out[:2000]))
+    doc = load_json_report(js, "offline")
+    expect((doc["platform"], doc["device"], doc["driver"]) == ("ocloc", "fake1", "1.0.42"), "identity %r" % doc)
+    expect(doc["offline_compiler"]["target_description"] == target, "offline_compiler %r" % doc["offline_compiler"])
+    by_module = {}
+    for c in doc["cases"]:
+        m = re.search(r"(u32\.v\d+\.sg\d+|u8\.v\d+\.sg\d+)", c["name"])
+        by_module.setdefault(m.group(1) if m else c["name"], set()).add((c["status"], c.get("phase", "")))
+    want = {"u32.v1.sg16": {("Pass", "")}, "u32.v1.sg32": {("Fail", "build")}, "u32.v2.sg16": {("Crash", "")},
+            "u32.v4.sg16": {("Timeout", "")}, "u32.v8.sg16": {("Crash", "")}}
+    for key, statuses in want.items():
+        expect(by_module.get(key) == statuses, "%s: %r, want %r" % (key, by_module.get(key), statuses))
+    u8 = {s for k, v in by_module.items() if k.startswith("u8.") for s, _ in v}
+    expect(u8 == {"NotSupported"}, "8-bit block IO needs cl_intel_subgroups_char, which fake1 lacks: %r" % u8)
+    api = [c for c in doc["cases"] if c["name"].startswith("api.")]
+    expect(api and all(c["status"] == "NotSupported" for c in api), "api cases compile nothing: %r" % api[:1])
+    expect(any(c["message"] == "runs no module: nothing to compile" for c in api), "api %r" % api[:1])
+    fail = [c for c in doc["cases"] if c["status"] == "Fail"][0]
+    expect("Block reads not supported in SIMD32" in fail["message"] and "in kernel: 'test'" in fail["build_log"],
+           "the first error line and the whole log: %r" % fail)
+    compiles = [l for l in read_text(log).splitlines() if l.startswith("compile")]
+    modules = [l.split(" -file ")[1].split()[0] for l in compiles]
+    expect(len(modules) == len(set(modules)) == 5, "one compile per module: %r" % modules)
+    expect(os.listdir(scratch) == [], "temporary directories left: %r" % os.listdir(scratch))
+    props = junit_properties(ju, "offline")
+    expect(props.get("target") == "fake1" and "IGC 1.0.42" in props.get("offline_compiler", ""), "JUnit %r" % props)
+
+    # Waiver entries match platform "ocloc", the target's name and the IGC version.
+    waivers = os.path.join(tmp, "w.json")
+    with open(waivers, "w") as f:
+        json.dump({"waivers": [{"cases": ["subgroups.block_read.u32.v1.sg32.*"], "tracker": "t", "reason": "r",
+                                "device": {"platform": "ocloc", "name": "fake1",
+                                           "driver_version": {"min": "1.0.42", "max": "1.0.42"}}}]}, f)
+    rc, out, err = run(runner, ["--offline-compiler=" + ocloc, "--target=" + target, "--waiver-file=" + waivers,
+                                "--fail-on-stale-waivers", "--json=" + js, "subgroups.block_read.u32.v1.*"], env)
+    expect(rc == 0 and "1 of 1 entries apply" in out, "waived rejection\n" + describe(rc, out, err))
+    statuses = {c["status"] for c in load_json_report(js, "waived")["cases"]}
+    expect(statuses == {"Pass", "Waived", "NotSupported"}, "waived statuses %r" % statuses)
+
+
+def check_offline_compiler_errors(runner, build, tmp):
+    """A missing compiler, a missing or malformed description and an unknown compiler release are one line each
+    and exit 2; so are --target alone and device options with --offline-compiler."""
+    ocloc, target, _ = fake_offline_compiler(tmp)
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{\n  "target": "x",\n}\n')
+    other = os.path.join(tmp, "other.json")
+    with open(other, "w") as f:
+        json.dump(dict(FAKE_TARGET, compilers={"1.0.1": {"ocloc_driver_version": "1.2.3", "sources": ["s"]}}), f)
+    for args, env, says in (
+            (["--offline-compiler=ocloc", "--target=" + target], {"PATH": os.path.join(tmp, "empty")},
+             "--offline-compiler=ocloc: ocloc: not found on PATH"),
+            (["--offline-compiler=" + tmp + "/none", "--target=" + target], {}, "no executable file there"),
+            (["--offline-compiler=" + ocloc, "--target=no_such_target"], {}, "no target description"),
+            (["--offline-compiler=" + ocloc, "--target=" + bad], {}, bad + ":3: not valid JSON"),
+            (["--offline-compiler=" + ocloc, "--target=" + other], {}, "describes no compiler release for ocloc 9.9.9"),
+            (["--target=pvc"], {}, "is for --offline-compiler"),
+            (["--offline-compiler=" + ocloc, "--target=" + target, "--icd=system"], {}, "drop --icd")):
+        rc, out, err = run(runner, args + ["api"], env)
+        expect(rc == 2 and says in err, "%s: exit 2 with %r\n%s" % (args, says, describe(rc, out, err)))
+        expect(len([l for l in err.splitlines() if l.strip() and not l.startswith("Run ")]) == 1,
+               "%s: one line\n%s" % (args, err))
+
+
+def check_offline_compiler_ocloc(runner, build, tmp):
+    """With Intel's ocloc installed: dg2-g10 builds a SubgroupSize 16 block read and rejects the SubgroupSize 32
+    one in phase build, as IGC 1.0.12504 does (docs/known_driver_bugs.md)."""
+    ocloc = shutil.which("ocloc")
+    if not ocloc:
+        print("skipped: no ocloc on PATH (Debian: apt-get install intel-opencl-icd)")
+        sys.exit(SKIP)
+    manifest_or_skip(build)
+    js = os.path.join(tmp, "dg2.json")
+    rc, out, err = run(runner, ["--offline-compiler=ocloc", "--target=dg2-g10", "--json=" + js,
+                                "subgroups.block_read.u32.v1.sg16.offset_0b.wg_one",
+                                "subgroups.block_read.u32.v1.sg32.offset_0b.wg_one"])
+    if "describes no compiler release" in err:
+        print("skipped: this ocloc is not a release the shipped descriptions know\n" + err)
+        sys.exit(SKIP)
+    expect(rc == 1, describe(rc, out, err))
+    got = {c["name"].split(".")[4]: c for c in load_json_report(js, "dg2")["cases"]}
+    expect(got["sg16"]["status"] == "Pass", "sg16 %r" % got["sg16"])
+    expect(got["sg32"]["status"] == "Fail" and got["sg32"]["phase"] == "build"
+           and "Block reads not supported in SIMD32" in got["sg32"]["message"], "sg32 %r" % got["sg32"])
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 

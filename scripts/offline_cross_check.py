@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Cross-checks the offline-compiler mode's verdicts with an independent compile of every module.
+
+For each target, every module of the manifest is compiled with ocloc (its own temporary directory, no reuse of
+the runner's work), each case's requirement tokens are evaluated here against the target description (this
+script's own reading of it and of the compiler release ocloc reports), and the runner's report of the same
+target (spirv_intel_cts --offline-compiler=ocloc --target=TARGET --json=...) must agree case by case:
+
+- a case whose requirements the target meets: Pass when ocloc accepts its module; when ocloc rejects it, Fail
+  in phase build (or Waived, with an entry of docs/waivers/igc-*.json for this compiler and target) for a core
+  case, NotSupported for a device_specific one;
+- a case whose requirements the target does not meet, or without a module: NotSupported;
+- no case is Fail while ocloc accepts its module, and no rejected core case is left without a Fail/Waived.
+
+  offline_cross_check.py [--build-dir=DIR] [--report-dir=DIR] [--ocloc=PATH] [--waiver-file=FILE]... [--jobs=N]
+                         TARGET...
+
+Reports: REPORT_DIR/TARGET.json (default BUILD/offline_compiler, as scripts/run_offline_compiler.sh writes).
+Exit 0 when every target agrees, 1 on a disagreement (each listed), 2 on bad input; 77 without ocloc.
+"""
+
+import argparse
+import concurrent.futures
+import fnmatch
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class InputError(Exception):
+    pass
+
+
+def load_json(path, what):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise InputError("%s %s: %s" % (what, path, e))
+
+
+def dotted(text):
+    m = re.match(r"^\s*(\d+(?:\.\d+)*)", text or "")
+    return tuple(int(x) for x in m.group(1).split(".")) if m else None
+
+
+def same_version(a, b):
+    pa, pb = dotted(a), dotted(b)
+    if pa is None or pb is None:
+        return False
+    n = max(len(pa), len(pb))
+    return pa + (0,) * (n - len(pa)) == pb + (0,) * (n - len(pb))
+
+
+def ocloc_driver_version(ocloc):
+    """`ocloc query OCL_DRIVER_VERSION` writes its answer to a file of that name in the working directory."""
+    with tempfile.TemporaryDirectory(prefix="cts_cross_check_") as d:
+        subprocess.run([ocloc, "query", "OCL_DRIVER_VERSION"], cwd=d, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=60)
+        try:
+            with open(os.path.join(d, "OCL_DRIVER_VERSION"), "rb") as f:
+                return f.read().replace(b"\0", b"").decode().strip()
+        except OSError:
+            raise InputError("%s query OCL_DRIVER_VERSION wrote no answer" % ocloc)
+
+
+class Target:
+    """What the description says the target reports with the compiler release of this ocloc."""
+
+    def __init__(self, doc, driver_version, path):
+        release = None
+        for igc, rel in doc["compilers"].items():
+            if same_version(rel["ocloc_driver_version"], driver_version):
+                release, self.igc = rel, igc
+        if release is None:
+            raise InputError("%s describes no compiler release for ocloc %s" % (path, driver_version))
+        self.name = doc["target"]
+        self.extensions = {k: dotted(v) for k, v in release.get("extensions", doc["extensions"]).items()}
+        self.il = {dotted(v.split("_", 1)[1]) for v in (release.get("il_versions") or doc["il_versions"])}
+        self.sizes = doc["sub_group_sizes"]
+        self.fp16, self.fp64, self.int64 = doc["fp16"], doc["fp64"], doc.get("int64", True)
+        images = doc["images"]
+        self.images = images["supported"]
+        self.formats = set(images.get("read_write_formats", []))
+        self.max_alloc = doc.get("max_mem_alloc_size") or 0
+        self.global_mem = doc.get("global_mem_size") or 0
+
+    def missing(self, case):
+        """The first requirement the target does not meet ("" when it meets all), as the runner reads them."""
+        for token in case.get("requires", []):
+            key, _, value = token.partition("=")
+            if key == "ext":
+                name, _, version = value.partition("@")
+                have = self.extensions.get(name)
+                if have is None or (version and have[:2] < dotted(version)[:2]):
+                    return token
+            elif key == "spirv":
+                if not any(v[:2] >= dotted(value)[:2] for v in self.il):
+                    return token
+            elif key == "sg_size":
+                if int(value) not in self.sizes:
+                    return token
+            elif key == "min_sg_size":
+                if min(self.sizes) != int(value):
+                    return token
+            elif token in ("images", "fp16", "fp64", "int64"):
+                if not {"images": self.images, "fp16": self.fp16, "fp64": self.fp64, "int64": self.int64}[token]:
+                    return token
+            elif key == "image_format":
+                if not self.images or value not in self.formats:
+                    return token
+            elif key == "max_alloc":
+                if self.max_alloc < int(value):
+                    return token
+            elif key == "global_mem":
+                if self.global_mem < int(value):
+                    return token
+            else:
+                raise InputError("unknown requirement token %r in %s" % (token, case["name"]))
+        # The media family's own support check (test_conformance/media_block_io/media_family.cpp).
+        params = case.get("params", {})
+        if case.get("family") == "media_block_io":
+            if params.get("backing") == "buffer" and "cl_khr_image2d_from_buffer" not in self.extensions:
+                return "cl_khr_image2d_from_buffer (media family)"
+        return ""
+
+
+def compile_module(ocloc, module, target):
+    """(accepted, first error line) from a compile of its own."""
+    with tempfile.TemporaryDirectory(prefix="cts_cross_check_") as d:
+        out = os.path.join(d, "out")
+        p = subprocess.run([ocloc, "compile", "-spirv_input", "-file", module, "-device", target, "-out_dir", out],
+                           cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+                           errors="replace", timeout=600)
+        built = p.returncode == 0 and os.path.isdir(out) and bool(os.listdir(out))
+        error = next((l.strip() for l in p.stdout.splitlines() if "error" in l.lower()), p.stdout.strip()[:200])
+        return built, ("" if built else error)
+
+
+def waiver_covers(entries, target, igc, name):
+    for e in entries:
+        dev = e.get("device", {})
+        if "platform" in dev and not fnmatch.fnmatchcase("ocloc", dev["platform"]):
+            continue
+        if "name" in dev and not fnmatch.fnmatchcase(target, dev["name"]):
+            continue
+        bounds = dev.get("driver_version", {})
+        if "min" in bounds and dotted(igc) < dotted(bounds["min"]):
+            continue
+        if "max" in bounds and dotted(igc) > dotted(bounds["max"]):
+            continue
+        prefixes = [name] + [name[:i] for i, c in enumerate(name) if c == "."]
+        if any(fnmatch.fnmatchcase(p, pat) for pat in e["cases"] for p in prefixes):
+            return e
+    return None
+
+
+def check_target(target_name, args, manifest, waivers):
+    desc_path = os.path.join(args.build_dir, "targets", target_name + ".json")
+    target = Target(load_json(desc_path, "target description"), ocloc_driver_version(args.ocloc), desc_path)
+    report_path = os.path.join(args.report_dir, target_name + ".json")
+    report = load_json(report_path, "report")
+    verdicts = {c["name"]: c for c in report.get("cases", [])}
+    modules_dir = os.path.join(args.build_dir, "assets", "modules")
+    modules = sorted({c["module"] for c in manifest["cases"] if c.get("module")})
+    start = time.time()
+    compiled = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(compile_module, args.ocloc, os.path.join(modules_dir, m), target.name): m
+                   for m in modules}
+        for f in concurrent.futures.as_completed(futures):
+            compiled[futures[f]] = f.result()
+    seconds = time.time() - start
+
+    problems = []
+    counts = {}
+    for case in manifest["cases"]:
+        name = case["name"]
+        got = verdicts.get(name)
+        if got is None:
+            continue  # not selected in that run (e.g. --extended cases)
+        status = got["status"] if got["status"] != "Waived" else "Waived(%s)" % got.get("original_status")
+        missing = target.missing(case)
+        module = case.get("module")
+        if missing or not module:
+            want = {"NotSupported"}
+            why = "target lacks %s" % missing if missing else "runs no module"
+        else:
+            built, error = compiled[module]
+            if built:
+                want, why = {"Pass"}, "ocloc accepts %s" % module
+            elif case.get("tier") == "device_specific":
+                want, why = {"NotSupported"}, "device_specific, ocloc rejects %s: %s" % (module, error)
+            else:
+                waiver = waiver_covers(waivers, target.name, target.igc, name)
+                want = {"Waived(Fail)"} if waiver else {"Fail"}
+                why = "core, ocloc rejects %s: %s%s" % (module, error,
+                                                       " (waived: %s)" % waiver["tracker"] if waiver else
+                                                       " and no waiver names it")
+                if not waiver:
+                    problems.append("%s: core case rejected by ocloc without a waiver: %s" % (name, error))
+        counts[status] = counts.get(status, 0) + 1
+        if status not in want:
+            problems.append("%s: report says %s, expected %s (%s)" % (name, status, "/".join(sorted(want)), why))
+    # The C++ cases (api.*) have no manifest entry and run no module.
+    names = {c["name"] for c in manifest["cases"]}
+    for name, got in sorted(verdicts.items()):
+        if name not in names:
+            counts[got["status"]] = counts.get(got["status"], 0) + 1
+            if got["status"] != "NotSupported":
+                problems.append("%s: report says %s for a case that runs no module" % (name, got["status"]))
+    rejected = sum(1 for b, _ in compiled.values() if not b)
+    print("%s: %d modules compiled independently in %.0f s (%d rejected); %d cases checked: %s" % (
+        target.name, len(modules), seconds, rejected, sum(counts.values()),
+        ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items()))))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("targets", nargs="+")
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--report-dir", default=None)
+    ap.add_argument("--ocloc", default=os.environ.get("OCLOC") or shutil.which("ocloc"))
+    ap.add_argument("--waiver-file", action="append", dest="waivers", default=None,
+                    help="a waiver file (repeatable; default docs/waivers/igc-*.json)")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    if not args.ocloc or not os.access(args.ocloc, os.X_OK):
+        print("skipped: no ocloc (Debian: apt-get install intel-opencl-icd)")
+        return 77
+    args.report_dir = args.report_dir or os.path.join(args.build_dir, "offline_compiler")
+    try:
+        manifest = load_json(os.path.join(args.build_dir, "assets", "manifest.json"), "manifest")
+        waiver_files = args.waivers if args.waivers is not None else sorted(
+            glob.glob(os.path.join(ROOT, "docs", "waivers", "igc-*.json")))
+        waivers = [e for w in waiver_files for e in load_json(w, "waiver file")["waivers"]]
+        problems = []
+        for t in args.targets:
+            problems += check_target(t, args, manifest, waivers)
+    except InputError as e:
+        print("offline_cross_check: %s" % e, file=sys.stderr)
+        return 2
+    for p in problems[:50]:
+        print("DISAGREE " + p)
+    if len(problems) > 50:
+        print("... and %d more" % (len(problems) - 50))
+    print("%d disagreement(s)" % len(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

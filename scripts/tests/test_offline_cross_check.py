@@ -1,0 +1,124 @@
+"""Tests of scripts/offline_cross_check.py with a stand-in ocloc that accepts or rejects by module file name."""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import unittest
+
+from common import SCRIPTS_DIR, TempFiles
+
+CHECK = os.path.join(SCRIPTS_DIR, "offline_cross_check.py")
+
+FAKE_OCLOC = """#!/bin/sh
+if [ "$1" = query ]; then printf '9.9.9\\000 ' > "$2"; exit 0; fi
+prev=; for a in "$@"; do [ "$prev" = -out_dir ] && OUT="$a"; [ "$prev" = -file ] && F="$a"; prev="$a"; done
+case "$F" in
+  *good*) mkdir -p "$OUT"; echo bin > "$OUT/m.bin"; echo Build succeeded.;;
+  *) echo 'error: Block reads not supported in SIMD32'; exit 245;;
+esac
+"""
+
+DESCRIPTION = {
+    "target": "t1", "device_name": "T", "sources": ["s"], "sub_group_sizes": [16, 32], "fp16": True, "fp64": False,
+    "images": {"supported": False}, "il_versions": ["SPIR-V_1.2"],
+    "extensions": {"cl_khr_fp16": "1.0.0", "cl_intel_spirv_subgroups": "1.0.0"},
+    "compilers": {"1.0.5": {"ocloc_driver_version": "9.9.9", "sources": ["s"]}},
+}
+
+WAIVER = {"cases": ["g.waived"], "device": {"platform": "ocloc", "name": "t1",
+                                             "driver_version": {"min": "1.0.5", "max": "1.0.5"}},
+          "tracker": "x", "reason": "y"}
+
+
+class CrossCheckTest(TempFiles, unittest.TestCase):
+    def setUp(self):
+        super().setUp()
+        self.build = os.path.join(self.tmp.name, "build")
+        for d in ("assets/modules", "targets", "offline_compiler"):
+            os.makedirs(os.path.join(self.build, d))
+        self.ocloc = self.write("ocloc", FAKE_OCLOC)
+        os.chmod(self.ocloc, os.stat(self.ocloc).st_mode | stat.S_IXUSR)
+        with open(os.path.join(self.build, "targets", "t1.json"), "w") as f:
+            json.dump(DESCRIPTION, f)
+        self.cases = []
+        self.verdicts = []
+
+    def case(self, name, module, status, tier="core", requires=("ext=cl_intel_spirv_subgroups", "sg_size=16"),
+             original=None):
+        entry = {"name": name, "family": "f", "tier": tier, "requires": list(requires)}
+        if module:
+            entry["module"] = module
+            with open(os.path.join(self.build, "assets", "modules", module), "w") as f:
+                f.write("m")
+        self.cases.append(entry)
+        verdict = {"name": name, "status": status, "tier": tier}
+        if original:
+            verdict["original_status"] = original
+        self.verdicts.append(verdict)
+
+    def run_check(self, waivers=()):
+        with open(os.path.join(self.build, "assets", "manifest.json"), "w") as f:
+            json.dump({"version": 3, "cases": self.cases}, f)
+        with open(os.path.join(self.build, "offline_compiler", "t1.json"), "w") as f:
+            json.dump({"cases": self.verdicts}, f)
+        waiver_file = self.write("w.json", {"waivers": list(waivers)})
+        p = subprocess.run([sys.executable, CHECK, "--build-dir", self.build, "--ocloc", self.ocloc,
+                            "--waiver-file=" + waiver_file, "t1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        return p.returncode, p.stdout
+
+    def consistent(self):
+        self.case("g.pass", "good.spv", "Pass")
+        self.case("g.fail", "bad.spv", "Fail")
+        self.case("g.specific", "bad.spv", "NotSupported", tier="device_specific")
+        self.case("g.sg8", "bad.spv", "NotSupported", requires=("sg_size=8",))
+        self.case("g.fp64", "good.spv", "NotSupported", requires=("fp64",))
+
+    def test_verdicts_that_match_the_compiler_pass_except_an_unwaived_rejection(self):
+        self.consistent()
+        rc, out = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("g.fail: core case rejected by ocloc without a waiver", out)
+        self.assertIn("1 disagreement(s)", out)
+        self.assertIn("t1: 2 modules compiled independently", out)
+
+    def test_a_waived_rejection_is_agreement(self):
+        self.consistent()
+        self.cases = [c for c in self.cases if c["name"] != "g.fail"]
+        self.verdicts = [v for v in self.verdicts if v["name"] != "g.fail"]
+        self.case("g.waived", "bad.spv", "Waived", original="Fail")
+        rc, out = self.run_check([WAIVER])
+        self.assertEqual(rc, 0, out)
+        # The same verdict without the waiver entry, or with one for another compiler release, is not.
+        rc, out = self.run_check([dict(WAIVER, device=dict(WAIVER["device"], driver_version={"min": "1.0.6"}))])
+        self.assertEqual(rc, 1, out)
+
+    def test_a_fail_the_compiler_accepts_is_a_disagreement(self):
+        self.case("g.wrong", "good.spv", "Fail")
+        rc, out = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("g.wrong: report says Fail, expected Pass (ocloc accepts good.spv)", out)
+
+    def test_a_pass_for_a_missing_requirement_is_a_disagreement(self):
+        self.case("g.sg8", "good.spv", "Pass", requires=("sg_size=8",))
+        rc, out = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("g.sg8: report says Pass, expected NotSupported (target lacks sg_size=8)", out)
+
+    def test_a_device_specific_rejection_reported_as_pass_is_a_disagreement(self):
+        self.case("g.specific", "bad.spv", "Pass", tier="device_specific")
+        rc, out = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("expected NotSupported (device_specific, ocloc rejects bad.spv", out)
+
+    def test_without_ocloc_it_says_so_and_skips(self):
+        p = subprocess.run([sys.executable, CHECK, "--ocloc", "/nonexistent/ocloc", "t1"], stdout=subprocess.PIPE,
+                           universal_newlines=True)
+        self.assertEqual(p.returncode, 77)
+        self.assertIn("skipped: no ocloc", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,48 @@
+// The offline-compiler mode's verdict on one case (--offline-compiler, --target): instead of running it, the
+// case's module is built with Intel's offline compiler for the target, and the outcome is recorded as an
+// online build would be. Requirements are evaluated against the target description (targetDeviceInfo).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "test_common/cl/device_info.h"
+#include "test_common/harness/case.h"
+#include "test_common/harness/offline_compiler.h"
+#include "test_common/harness/report.h"
+
+namespace cts {
+
+class OfflineJudge {
+public:
+    // `device`: what the target reports (targetDeviceInfo); `options`: the program-build options the online
+    // path gives clBuildProgram for a module; `timeout_seconds`: per compile.
+    OfflineJudge(const Registry& registry, OfflineCompiler compiler, DeviceInfo device, std::string target,
+                 std::string assets_dir, std::string options, double timeout_seconds)
+        : registry_(registry),
+          compiler_(std::move(compiler)),
+          device_(std::move(device)),
+          target_(std::move(target)),
+          assets_dir_(std::move(assets_dir)),
+          options_(std::move(options)),
+          timeout_seconds_(timeout_seconds) {}
+
+    // Pass: the module built. Fail (phase "build"): a core case's module was rejected. NotSupported: the
+    // target lacks a requirement, a device-specific module was rejected, or the case runs no module. Crash /
+    // Timeout: the compiler died or hung on the module. InternalError: the module file is missing or corrupt.
+    CaseResult judge(const CaseSpec& spec, uint64_t run_seed);
+
+    size_t compiles() const { return cache_.size(); }
+
+private:
+    const CompileResult& compile(const CaseSpec& spec);
+
+    const Registry& registry_;
+    OfflineCompiler compiler_;
+    DeviceInfo device_;
+    std::string target_, assets_dir_, options_;
+    double timeout_seconds_;
+    std::map<std::string, CompileResult> cache_;  // module path -> its one compile
+};
+
+}  // namespace cts
