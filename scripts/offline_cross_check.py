@@ -237,7 +237,9 @@ def main():
     if not args.ocloc or not os.access(args.ocloc, os.X_OK):
         print("skipped: no ocloc (Debian: apt-get install intel-opencl-icd)")
         return 77
-    args.report_dir = args.report_dir or os.path.join(args.build_dir, "offline_compiler")
+    # The compiler runs in temporary directories: every path handed to it must be absolute.
+    args.build_dir = os.path.abspath(args.build_dir)
+    args.report_dir = os.path.abspath(args.report_dir or os.path.join(args.build_dir, "offline_compiler"))
     try:
         manifest = load_json(os.path.join(args.build_dir, "assets", "manifest.json"), "manifest")
         waiver_files = args.waivers if args.waivers is not None else sorted(
