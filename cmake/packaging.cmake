@@ -6,7 +6,8 @@
 #   P/share/spirv_intel_cts/assets/                  manifest.json + modules/ (the .spv and their .spvasm)
 #   P/share/spirv_intel_cts/targets/                 target descriptions of the offline-compiler mode
 #   P/share/spirv_intel_cts/scripts/                 merge_results.py, compare_results.py, results_html.py,
-#                                                    fault_campaign.py, install_intel_cpu_runtime.sh
+#                                                    fault_campaign.py, install_intel_cpu_runtime.sh and the
+#                                                    modules they import (report_io.py, failures_html.py)
 #   P/share/doc/spirv_intel_cts/                     README.md, LICENSE, docs/*.md
 # The runner finds assets and ICD relative to itself (test_common/harness/layout.h). Unit-test programs
 # are not installed.
@@ -50,6 +51,8 @@ endif()
 install(PROGRAMS scripts/merge_results.py scripts/compare_results.py scripts/results_html.py
                  scripts/fault_campaign.py scripts/install_intel_cpu_runtime.sh
         DESTINATION ${CTS_SHARE_DIR}/scripts)
+# Modules the scripts import from their own directory.
+install(FILES scripts/report_io.py scripts/failures_html.py DESTINATION ${CTS_SHARE_DIR}/scripts)
 install(FILES README.md LICENSE DESTINATION share/doc/spirv_intel_cts)
 install(DIRECTORY docs/ DESTINATION share/doc/spirv_intel_cts/docs FILES_MATCHING PATTERN "*.md")
 

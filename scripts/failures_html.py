@@ -14,6 +14,7 @@ import re
 
 MAX_SIDE = 64  # rows or columns drawn per grid at most
 MARK = "\u2716"  # the symbol in a mismatching cell, so the mark does not rely on colour alone
+MAX_POSITIONS = 1 << 16  # marked positions read per grid at most
 MAX_PICTURES = 20  # cases per operation whose pictures are drawn: a page of a thousand failures stays loadable
 
 CSS = """
@@ -104,7 +105,10 @@ def _runs(text, cols):
     try:
         for run in text.split(","):
             start, length = (int(x) for x in run.split("+"))
-            out += [divmod(i, cols) for i in range(start, start + min(length, 1 << 20))]
+            # The runner records at most 4096 positions per grid: a forged report must not exhaust memory.
+            out += [divmod(i, cols) for i in range(start, start + min(length, MAX_POSITIONS - len(out)))]
+            if len(out) >= MAX_POSITIONS:
+                break
     except ValueError:
         return []
     return out

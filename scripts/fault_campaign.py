@@ -14,7 +14,11 @@ neither fault can touch it; such cases are listed, not counted.
 Build faults mimic compilers that reject valid modules. --expect-build-fail=FAULT: every case the fault fails
 must be a core case that failed in phase build (and at least one must); --expect-not-supported=FAULT: the fault
 fails no case, and at least one case the clean run passed becomes NotSupported, each of them device_specific.
---catching-json=FILE writes, per fault, the cases that caught it (for scripts/hidden_assumption_check.py).
+--catching-json=FILE writes, per fault, the cases that caught it (for scripts/hidden_assumption_check.py),
+atomically; it must not name a --faults-source file.
+
+Exit status 2 for bad input: a --faults-source file or manifest.json that is missing, not a regular file or
+malformed, a --catching-json naming an input (one line "fault_campaign: FILE: what is wrong").
 
 Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines, e.g.
 reference_device/ext/subgroups/faults.cpp); default: every fault `refdev_faults --names` lists except the
@@ -37,6 +41,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_io  # noqa: E402  (same directory: checked inputs, safe outputs)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE_FAULTS = {"hang", "crash"}
@@ -67,12 +74,11 @@ def default_assets(build_dir):
 def faults_from_source(paths):
     names = []
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = report_io.read_text(path, "faults source file")
         # FaultInfo initialisers: {"name", "description"}
         found = re.findall(r'\{\s*"([a-z0-9_]+)"\s*,', text)
         if not found:
-            raise SystemExit("fault_campaign: no fault names found in %s" % path)
+            raise report_io.ReportError(path, "no fault names found (FaultInfo initialisers {\"name\", ...})")
         names += [n for n in found if n not in names]
     return names
 
@@ -89,12 +95,11 @@ def faults_from_tool(tool):
 def kernel_cases(assets_dir):
     """Names of the cases that run a kernel: those with a module in the manifest."""
     path = os.path.join(assets_dir, "manifest.json")
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        raise SystemExit("fault_campaign: cannot read %s: %s" % (path, e))
-    return {c["name"] for c in doc.get("cases", []) if c.get("module")}
+    doc = report_io.load_json(path, "manifest")
+    cases = doc.get("cases") if isinstance(doc, dict) else None
+    if not isinstance(cases, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str) for c in cases):
+        raise report_io.ReportError(path, "not a manifest (needs a \"cases\" list of objects with a name)")
+    return {c["name"] for c in cases if c.get("module")}
 
 
 def run_cases(args, profile, fault):
@@ -118,17 +123,20 @@ def run_cases(args, profile, fault):
             tail = "\n".join(proc.stdout.splitlines()[-15:])
             raise SystemExit("fault_campaign: runner failed (exit %d) for profile %s fault %s:\n%s" %
                              (proc.returncode, profile or "default", fault or "none", tail))
-        with open(json_path, encoding="utf-8") as f:
-            doc = json.load(f)
+        try:
+            doc = report_io.load_report(json_path)
+        except report_io.ReportError as e:
+            raise SystemExit("fault_campaign: the runner wrote a bad report for profile %s fault %s: %s" %
+                             (profile or "default", fault or "none", e))
         if doc.get("aborted") == "device":  # no device (e.g. an unknown fault name): the report says nothing ran
             raise SystemExit("fault_campaign: runner found no device for profile %s fault %s: %s" %
                              (profile or "default", fault or "none", "; ".join(doc.get("errors", []))))
         results = doc.get("results", {})
-        cases = {c["name"]: c for c in doc.get("cases", []) if isinstance(c, dict) and "name" in c}
+        cases = {c["name"]: c for c in doc.get("cases", [])}
     counts = {}
     failing, passing = [], []
     for name, status in sorted(results.items()):
-        status = str(status).lower()
+        status = status.lower()
         counts[status] = counts.get(status, 0) + 1
         if status not in PASSING:
             failing.append(name)
@@ -165,6 +173,14 @@ def check_build_expectation(args, fault, failing, cases, clean_passing):
 
 
 def main():
+    try:
+        return campaign()
+    except report_io.ReportError as e:
+        print("fault_campaign: %s" % e, file=sys.stderr)
+        return 2
+
+
+def campaign():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("groups", nargs="+", help="case groups / patterns passed to the runner (e.g. subgroups)")
     ap.add_argument("--build-dir", default=default_build_dir(), help="build tree or installed prefix")
@@ -199,6 +215,8 @@ def main():
         faults = faults_from_tool(tool)
     if not faults:
         raise SystemExit("fault_campaign: no faults selected")
+    if args.catching_json:
+        report_io.check_output(args.catching_json, args.faults_source or ())
     profiles = args.profile or [None]
     kernels = kernel_cases(args.assets_dir or default_assets(args.build_dir)) \
         if args.require_every_case else set()
@@ -247,8 +265,8 @@ def main():
                                                                 ", ".join(survivors[:args.show or 3])))
     print()
     if args.catching_json:
-        with open(args.catching_json, "w", encoding="utf-8") as f:
-            json.dump({k: sorted(v) for k, v in catching.items()}, f, indent=1, sort_keys=True)
+        report_io.write_output(args.catching_json, json.dumps({k: sorted(v) for k, v in catching.items()},
+                                                              indent=1, sort_keys=True), args.faults_source or ())
     missed = [f for f in faults if caught[f] == 0]
     for fault in faults:
         what = "NotSupported device-specific" if fault in args.expect_not_supported else "failing"

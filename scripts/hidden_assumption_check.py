@@ -11,20 +11,25 @@ REPORT.json: the runner's --json report (or merged shards) of a real driver, e.g
 Per fault it prints how its catching cases ended on the driver. A catching case that Failed, Crashed or timed
 out there is listed as SUSPECT; Waived cases are the driver's documented bugs (docs/known_driver_bugs.md) and
 are counted apart; NotSupported cases did not run there. Exit 1 when a suspect remains, 0 otherwise, 2 for
-unusable input.
+unusable input (one line "hidden_assumption_check: FILE: what is wrong": not a regular file, not JSON, not of
+the shape described above).
 """
 
 import argparse
-import json
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_io  # noqa: E402  (same directory: the checked report loader)
 
-def load(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError, RecursionError) as e:
-        raise SystemExit("hidden_assumption_check: cannot read %s: %s" % (path, e))
+
+def load_catching(path):
+    """{fault: [case, ...]} as fault_campaign.py --catching-json writes it."""
+    doc = report_io.load_json(path, "fault_campaign.py --catching-json file")
+    if not isinstance(doc, dict) or not all(isinstance(v, list) and all(isinstance(n, str) for n in v)
+                                            for v in doc.values()):
+        raise report_io.ReportError(path, "not {fault: [case, ...]} (fault_campaign.py --catching-json)")
+    return doc
 
 
 def main(argv=None):
@@ -33,20 +38,15 @@ def main(argv=None):
     ap.add_argument("reports", nargs="+")
     ap.add_argument("--show", type=int, default=5)
     args = ap.parse_args(argv)
-    catching = load(args.catching)
-    if not isinstance(catching, dict):
-        print("hidden_assumption_check: %s is not {fault: [case, ...]}" % args.catching, file=sys.stderr)
-        return 2
     status = {}
-    for path in args.reports:
-        doc = load(path)
-        cases = doc.get("cases") if isinstance(doc, dict) else None
-        if not isinstance(cases, list):
-            print("hidden_assumption_check: %s is not a runner report" % path, file=sys.stderr)
-            return 2
-        for c in cases:
-            if isinstance(c, dict) and isinstance(c.get("name"), str):
-                status[c["name"]] = str(c.get("status"))
+    try:
+        catching = load_catching(args.catching)
+        for path in args.reports:
+            for c in report_io.load_report(path).get("cases", []):
+                status[c["name"]] = c["status"]
+    except report_io.ReportError as e:
+        print("hidden_assumption_check: %s" % e, file=sys.stderr)
+        return 2
     ok = True
     for fault in sorted(catching):
         names = catching[fault]

@@ -16,14 +16,15 @@ target (spirv_intel_cts --offline-compiler=ocloc --target=TARGET --json=...) mus
                          TARGET...
 
 Reports: REPORT_DIR/TARGET.json (default BUILD/offline_compiler, as scripts/run_offline_compiler.sh writes).
-Exit 0 when every target agrees, 1 on a disagreement (each listed), 2 on bad input; 77 without ocloc.
+Exit 0 when every target agrees, 1 on a disagreement (each listed), 2 on bad input (a report, manifest, target
+description or waiver file that is missing, not a regular file, not JSON or of the wrong shape: one line
+"offline_cross_check: FILE: what is wrong"); 77 without ocloc.
 """
 
 import argparse
 import concurrent.futures
 import fnmatch
 import glob
-import json
 import os
 import re
 import shutil
@@ -32,6 +33,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_io  # noqa: E402  (same directory: checked inputs)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -39,12 +43,27 @@ class InputError(Exception):
     pass
 
 
-def load_json(path, what):
+def load_json(path, what, shape=None):
+    """A JSON input; shape(doc) is False (or raises KeyError/TypeError/AttributeError) when doc is malformed."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        raise InputError("%s %s: %s" % (what, path, e))
+        doc = report_io.load_report(path) if what == "report" else report_io.load_json(path, what)
+    except report_io.ReportError as e:
+        raise InputError(str(e))
+    try:
+        ok = shape is None or shape(doc)
+    except (KeyError, TypeError, AttributeError):
+        ok = False
+    if not ok:
+        raise InputError("%s: not a %s of the expected shape" % (path, what))
+    return doc
+
+
+def manifest_shape(doc):
+    return all(isinstance(c["name"], str) and isinstance(c.get("requires", []), list) for c in doc["cases"])
+
+
+def waivers_shape(doc):
+    return all(isinstance(e["cases"], list) and isinstance(e.get("device", {}), dict) for e in doc["waivers"])
 
 
 def dotted(text):
@@ -165,7 +184,12 @@ def waiver_covers(entries, target, igc, name):
 
 def check_target(target_name, args, manifest, waivers):
     desc_path = os.path.join(args.build_dir, "targets", target_name + ".json")
-    target = Target(load_json(desc_path, "target description"), ocloc_driver_version(args.ocloc), desc_path)
+    description = load_json(desc_path, "target description")
+    try:
+        target = Target(description, ocloc_driver_version(args.ocloc), desc_path)
+    except (KeyError, TypeError, AttributeError, ValueError) as e:
+        raise InputError("%s: not a target description of the expected shape (%s: %s)" % (
+            desc_path, type(e).__name__, e))
     report_path = os.path.join(args.report_dir, target_name + ".json")
     report = load_json(report_path, "report")
     verdicts = {c["name"]: c for c in report.get("cases", [])}
@@ -241,10 +265,10 @@ def main():
     args.build_dir = os.path.abspath(args.build_dir)
     args.report_dir = os.path.abspath(args.report_dir or os.path.join(args.build_dir, "offline_compiler"))
     try:
-        manifest = load_json(os.path.join(args.build_dir, "assets", "manifest.json"), "manifest")
+        manifest = load_json(os.path.join(args.build_dir, "assets", "manifest.json"), "manifest", manifest_shape)
         waiver_files = args.waivers if args.waivers is not None else sorted(
             glob.glob(os.path.join(ROOT, "docs", "waivers", "igc-*.json")))
-        waivers = [e for w in waiver_files for e in load_json(w, "waiver file")["waivers"]]
+        waivers = [e for w in waiver_files for e in load_json(w, "waiver file", waivers_shape)["waivers"]]
         problems = []
         for t in args.targets:
             problems += check_target(t, args, manifest, waivers)

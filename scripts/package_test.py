@@ -4,11 +4,13 @@
 Installs the build into a temporary prefix with `cmake --install`, checks what went where, then runs the
 installed runner from another directory without OCL_ICD_VENDORS:
 - with --quick: it must pass with at least one passed case, and its JSON report must name the installed
-  assets and ICD directory (so it did not read the build tree);
+  assets and ICD directory (so it did not read the build tree); the installed results_html.py and
+  compare_results.py must run on that report (they import modules installed beside them);
 - after moving the whole prefix (as an unpacked archive is): the .icd file then names a library that is not
   there, and the runner must load the moved tree's own library and still pass;
 - without the reference device, and then without the assets: it must fail (exit 1) naming where it looked.
-Exit 0 when every check holds, 1 otherwise.
+Exit 0 when every check holds, 1 otherwise, 2 for bad input (a --tgz that is missing, not a regular file or
+not a tar archive, a --build-dir that is not a directory: one line "package_test: FILE: what is wrong").
 
 With --tgz ARCHIVE it instead unpacks a CPack archive (cpack -G TGZ) into a temporary directory and runs its
 runner with --quick there: the archive's .icd file names no path, so the runner must load the unpacked
@@ -19,13 +21,15 @@ Usage: package_test.py --build-dir BUILD [--cmake CMAKE] [--keep]
 """
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_io  # noqa: E402  (same directory: checked inputs)
 
 SHARE = os.path.join("share", "spirv_intel_cts")
 LIB = os.path.join("lib", "spirv_intel_cts", "libRefDevOpenCL.so")
@@ -57,18 +61,38 @@ def passes_quick(prefix, cwd, icd_expected):
     print(out[-600:])
     if not check(rc == 0 and os.path.exists(report), "--quick from %s exits 0 (exit %d)" % (prefix, rc)):
         return
-    doc = json.load(open(report))
+    try:
+        doc = report_io.load_report(report)
+    except report_io.ReportError as e:
+        check(False, "the installed runner's report is readable: %s" % e)
+        return
     passed = sum(1 for c in doc["cases"] if c["status"] == "Pass")
     check(passed > 0, "%d case(s) passed of %d" % (passed, len(doc["cases"])))
     check(doc.get("assets_dir") == os.path.join(prefix, SHARE, "assets"),
           "report names the installed assets: %s" % doc.get("assets_dir"))
     check(doc.get("icd_vendors") == icd_expected, "report names the installed ICD: %s" % doc.get("icd_vendors"))
+    return report
+
+
+def installed_scripts_run(prefix, report, cwd):
+    """The installed scripts find the modules they import in their own directory."""
+    scripts = os.path.join(prefix, SHARE, "scripts")
+    for script, args in (("results_html.py", [report, "-o", os.path.join(cwd, "quick.html")]),
+                         ("compare_results.py", [report, report])):
+        p = subprocess.run([sys.executable, os.path.join(scripts, script)] + args, cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        check(p.returncode == 0, "installed %s runs on the report (exit %d)\n%s" % (script, p.returncode,
+                                                                                    p.stdout[-600:]))
 
 
 def check_archive(archive, tmp):
     with tarfile.open(archive) as tar:
-        tops = {m.name.split("/")[0] for m in tar.getmembers()}
+        members = tar.getmembers()
+        tops = {m.name.split("/")[0] for m in members}
         if not check(len(tops) == 1, "one top-level directory in the archive: %s" % sorted(tops)):
+            return
+        unsafe = [m.name for m in members if m.name.startswith("/") or ".." in m.name.split("/")]
+        if not check(not unsafe, "no member outside the archive's directory: %s" % unsafe[:3]):
             return
         tar.extractall(tmp)
     prefix = os.path.join(tmp, tops.pop())
@@ -90,6 +114,7 @@ def check_install(build, cmake, tmp):
     for rel in ("bin/spirv_intel_cts", LIB, SHARE + "/icd/refdev.icd", SHARE + "/assets/manifest.json",
                 SHARE + "/scripts/merge_results.py", SHARE + "/scripts/compare_results.py",
                 SHARE + "/scripts/results_html.py", SHARE + "/scripts/install_intel_cpu_runtime.sh",
+                SHARE + "/scripts/report_io.py", SHARE + "/scripts/failures_html.py",
                 "share/doc/spirv_intel_cts/README.md",
                 "share/doc/spirv_intel_cts/LICENSE", "share/doc/spirv_intel_cts/docs/user_guide.md"):
         check(os.path.isfile(os.path.join(prefix, rel)), "installed " + rel)
@@ -104,7 +129,9 @@ def check_install(build, cmake, tmp):
     # From a directory outside both trees, so that nothing relative to the working directory is found.
     cwd = os.path.join(tmp, "work")
     os.mkdir(cwd)
-    passes_quick(prefix, cwd, os.path.join(prefix, SHARE, "icd"))
+    report = passes_quick(prefix, cwd, os.path.join(prefix, SHARE, "icd"))
+    if report:
+        installed_scripts_run(prefix, report, cwd)
 
     moved = os.path.join(tmp, "moved")
     os.rename(prefix, moved)
@@ -132,6 +159,16 @@ def main():
     args = ap.parse_args()
     if bool(args.build_dir) == bool(args.tgz):
         ap.error("give --build-dir or --tgz")
+    try:
+        if args.tgz:
+            report_io.check_regular(args.tgz, "CPack archive")
+            tarfile.open(args.tgz).close()
+        elif not os.path.isdir(args.build_dir):
+            raise report_io.ReportError(args.build_dir, "not a build directory")
+    except (report_io.ReportError, tarfile.TarError) as e:
+        print("package_test: %s" % (e if isinstance(e, report_io.ReportError) else "%s: not a tar archive (%s)" % (
+            args.tgz, str(e).splitlines()[0].rstrip(":"))), file=sys.stderr)
+        return 2
     tmp = os.path.realpath(tempfile.mkdtemp(prefix="cts_package_"))
     try:
         if args.tgz:

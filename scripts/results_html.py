@@ -13,8 +13,10 @@ passed nor was NotSupported, with its message and mismatch picture, grouped by g
 collapsed (failures_html.py; --open-failures expands them; the pictures of the first --max-pictures cases of
 each operation are drawn), the stale waivers, and the NotSupported reasons with their counts. Several inputs
 are merged first with the rules of merge_results.py
-(same device and seed, no case twice). Bad input (missing file, not JSON, not a runner report) is one error
-line and exit 2.
+(shards of one run: the same selection and device, every shard once, no case twice). Bad input (missing file,
+not a regular file, not JSON, not a runner report, a wrong type anywhere) is one line "results_html: FILE:
+what is wrong" and exit 2, as is an output that names one of the inputs; the page replaces its file
+atomically.
 
 Usage: results_html.py report.json [more.json ...] -o summary.html [--title TEXT] [--open-failures] [--max-pictures N]
 """
@@ -26,7 +28,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import merge_results  # noqa: E402  (same directory; shares the report loader and the shard rules)
+import merge_results  # noqa: E402  (same directory; the shard rules)
+import report_io  # noqa: E402  (the checked report loader, safe outputs)
 import failures_html  # noqa: E402  (the grouped failure list with the mismatch pictures)
 
 STATUS_ORDER = ("Pass", "Fail", "Crash", "Timeout", "InternalError", "Waived", "NotSupported")
@@ -73,20 +76,13 @@ def natural_key(text):
 
 
 def load_reports(paths):
-    """Returns one report dict; raises merge_results.MergeError on bad input."""
-    try:
-        doc = merge_results.load(paths[0]) if len(paths) == 1 else merge_results.merge(paths)
-    except (TypeError, AttributeError) as err:  # e.g. a list where a name string belongs
-        raise merge_results.MergeError("not a runner JSON report (wrong shape: %s)" % err)
+    """Returns one report dict and its cases; raises merge_results.MergeError or report_io.ReportError on bad
+    input (report_io checks every type)."""
+    doc = report_io.load_report(paths[0]) if len(paths) == 1 else merge_results.merge(paths)
     cases = doc.get("cases") or []
     if not cases:
-        cases = [{"name": n, "status": WORD_STATUS.get(w, "Fail") if isinstance(w, str) else "Fail",
-                  "message": ""} for n, w in sorted(doc["results"].items())]
-    for c in cases:
-        if not isinstance(c["name"], str) or not isinstance(c["status"], str):
-            raise merge_results.MergeError("case name and status must be strings: %r" % (c,))
-        if not isinstance(c.get("message", ""), str):
-            raise merge_results.MergeError("case %s: message is not a string" % c["name"])
+        cases = [{"name": n, "status": WORD_STATUS.get(w, "Fail"), "message": ""}
+                 for n, w in sorted(doc["results"].items())]
     return doc, cases
 
 
@@ -270,16 +266,12 @@ def main(argv=None):
                     help="draw the mismatch pictures of the first N failing cases of each operation (default %(default)s)")
     args = ap.parse_args(argv)
     try:
+        report_io.check_output(args.output, args.reports)
         doc, cases = load_reports(args.reports)
-    except merge_results.MergeError as err:
-        print("results_html: error: %s" % err, file=sys.stderr)
-        return 2
-    text = render(doc, cases, args.title, args.open_failures, args.max_pictures)
-    try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as err:
-        print("results_html: error: cannot write %s: %s" % (args.output, err), file=sys.stderr)
+        report_io.write_output(args.output, render(doc, cases, args.title, args.open_failures, args.max_pictures),
+                               args.reports)
+    except (merge_results.MergeError, report_io.ReportError) as err:
+        print("results_html: %s" % err, file=sys.stderr)
         return 2
     print("results_html: %d case(s) -> %s" % (len(cases), args.output), file=sys.stderr)
     return 0

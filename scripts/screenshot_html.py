@@ -6,8 +6,10 @@ Usage: screenshot_html.py page.html -o page.png [--size 1400,2000] [--browser PA
 
 Chromium comes from the Debian package `chromium` (not in scripts/debian_packages.txt: only the optional
 `html` CTest test needs it). It runs with a new empty profile, no network services and no sandbox (the
-sandbox needs privileges containers lack). Exit status: 0 when the PNG was written, 1 when Chromium failed,
-77 when no Chromium is installed (CTest's skip code).
+sandbox needs privileges containers lack). The PNG replaces its file atomically. Exit status: 0 when the PNG
+was written, 1 when Chromium failed, 2 for bad input (a page that is missing or not a regular file, an output
+naming the page: one line "screenshot_html: FILE: what is wrong"), 77 when no Chromium is installed (CTest's
+skip code).
 """
 
 import argparse
@@ -18,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_io  # noqa: E402  (same directory: checked inputs, safe outputs)
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
@@ -33,19 +38,25 @@ def find_browser(explicit=None):
 
 
 def screenshot(browser, page, png, size="1400,2000", timeout=120):
-    """Returns "" on success, else what went wrong."""
+    """Returns "" on success, else what went wrong. The PNG is written beside png and renamed over it, so a
+    failure leaves an earlier file as it was."""
     with tempfile.TemporaryDirectory(prefix="cts-chromium-") as profile:
+        shot = os.path.join(profile, "screenshot.png")
         cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--user-data-dir=" + profile, "--screenshot=" + os.path.abspath(png), "--window-size=" + size,
+               "--user-data-dir=" + profile, "--screenshot=" + shot, "--window-size=" + size,
                "file://" + os.path.abspath(page)]
         try:
             p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout,
                                universal_newlines=True)
         except subprocess.TimeoutExpired:
             return "%s did not finish within %d s" % (browser, timeout)
-        if p.returncode != 0 or not os.path.exists(png):
+        if p.returncode != 0 or not os.path.exists(shot):
             return "%s exited with %d and wrote no %s:\n%s" % (browser, p.returncode, png, p.stdout[-2000:])
+        try:
+            report_io.write_output(png, report_io.read_bytes(shot, "PNG"), (page,))
+        except report_io.ReportError as e:
+            return str(e)
     return ""
 
 
@@ -96,6 +107,12 @@ def main(argv=None):
     ap.add_argument("--size", default="1400,2000", help="window WIDTH,HEIGHT in pixels")
     ap.add_argument("--browser", help="Chromium executable (default: the first of %s on PATH)" % ", ".join(BROWSERS))
     args = ap.parse_args(argv)
+    try:
+        report_io.read_bytes(args.page, "HTML page")  # Chromium would draw its error page for a missing one
+        report_io.check_output(args.output, (args.page,))
+    except report_io.ReportError as e:
+        print("screenshot_html: %s" % e, file=sys.stderr)
+        return 2
     browser = find_browser(args.browser)
     if not browser:
         print("screenshot_html: no Chromium found (apt-get install chromium)", file=sys.stderr)

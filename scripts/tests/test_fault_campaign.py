@@ -59,5 +59,34 @@ class RequireEveryCase(TempFiles, unittest.TestCase):
         self.assertIn("1 kernel case(s) passed clean", out)
 
 
+class BadInput(TempFiles, unittest.TestCase):
+    """Bad input stops the campaign before any run: one line, exit 2, inputs untouched."""
+
+    def campaign(self, *args):
+        p = subprocess.run([sys.executable, CAMPAIGN, "grp", "--runner", "/nonexistent/runner", "--icd",
+                            self.tmp.name] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        return p.returncode, p.stderr
+
+    def test_bad_faults_source_manifest_or_output(self):
+        source = self.write("faults.cpp", '{"stale_load", "reads stale data"},')
+        os.makedirs(os.path.join(self.tmp.name, "assets"))
+        self.write(os.path.join("assets", "manifest.json"), {"cases": "grp.a"})
+        for args, path, words in (
+                (["--faults-source", os.path.join(self.tmp.name, "none.cpp")], "none.cpp", "No such file"),
+                (["--faults-source", self.tmp.name], self.tmp.name, "is a directory"),
+                (["--faults-source", self.write("empty.cpp", "// none")], "empty.cpp", "no fault names found"),
+                (["--faults-source", source, "--catching-json=" + source], source, "is also an input"),
+                (["--faults", "x", "--require-every-case", "--assets-dir", os.path.join(self.tmp.name, "assets")],
+                 "manifest.json", "not a manifest")):
+            rc, err = self.campaign(*args)
+            self.assertEqual(rc, 2, (args, err))
+            self.assertTrue(err.startswith("fault_campaign: ") and path in err.splitlines()[0], err)
+            self.assertIn(words, err)
+            self.assertEqual(len(err.splitlines()), 1, err)
+        with open(source) as f:
+            self.assertEqual(f.read(), '{"stale_load", "reads stale data"},')
+
+
 if __name__ == "__main__":
     unittest.main()

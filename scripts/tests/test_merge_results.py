@@ -21,10 +21,17 @@ def shard(cases, **extra):
     return doc
 
 
+# What selected a run's cases, as the runner records it in every report ("selection").
+SELECTION = {"patterns": ["api"], "filter": "", "caselist_file": "", "exclude_file": "", "tags": [],
+             "quick": False, "extended": False, "huge": False, "tier": "all", "rerun_failed": "", "seed": 0,
+             "suite_version": "1.2.3", "manifest_sha256": "5e" * 32}
+
+
 def runner_shard(cases, index, count, not_run=(), aborted=None, **extra):
-    """A shard report as the current runner writes it: with its I/N, selected count and not-run list."""
+    """A shard report as the current runner writes it: with its selection, I/N, selected count and not-run
+    list."""
     fields = {"shard": {"index": index, "count": count}, "selected": len(cases) + len(not_run),
-              "not_run": list(not_run), "aborted": aborted}
+              "not_run": list(not_run), "aborted": aborted, "selection": dict(SELECTION)}
     fields.update(extra)
     return shard(cases, **fields)
 
@@ -41,8 +48,8 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         return p.returncode, merged, p.stderr
 
     def test_merges_disjoint_shards(self):
-        a = self.write("a.json", shard([("subgroups.b", "Pass"), ("api.z", "NotSupported")]))
-        b = self.write("b.json", shard([("subgroups.a", "Fail")], errors=["shard 1 note"]))
+        a = self.write("a.json", runner_shard([("subgroups.b", "Pass"), ("api.z", "NotSupported")], 0, 2))
+        b = self.write("b.json", runner_shard([("subgroups.a", "Fail")], 1, 2, errors=["shard 1 note"]))
         rc, merged, err = self.run_merge(a, b)
         self.assertEqual(rc, 0, err)
         self.assertEqual(list(merged["results"]), ["api.z", "subgroups.a", "subgroups.b"])
@@ -54,7 +61,8 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         self.assertIn("3 case(s)", err)
         rc, _, _ = self.run_merge("--fail-on-failures", a, b)
         self.assertEqual(rc, 1)
-        rc, _, _ = self.run_merge("--fail-on-failures", a)
+        rc, _, _ = self.run_merge("--fail-on-failures", self.write("c.json", runner_shard(
+            [("subgroups.b", "Pass"), ("api.z", "NotSupported")], 0, 1)))
         self.assertEqual(rc, 0)
 
     def test_waived_cases_do_not_fail_and_stale_waivers_are_kept_once(self):
@@ -73,19 +81,22 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         self.assertEqual(rc, 1)
 
     def test_overlap_is_an_error(self):
-        a = self.write("a.json", shard([("subgroups.a", "Pass")]))
-        b = self.write("b.json", shard([("subgroups.a", "Pass")]))
+        a = self.write("a.json", runner_shard([("subgroups.a", "Pass")], 0, 2))
+        b = self.write("b.json", runner_shard([("subgroups.a", "Pass")], 1, 2))
         rc, merged, err = self.run_merge(a, b)
         self.assertEqual(rc, 2)
         self.assertIn("case subgroups.a is in both", err)
         self.assertIsNone(merged)
 
     def test_different_device_or_seed_is_an_error(self):
-        a = self.write("a.json", shard([("subgroups.a", "Pass")]))
-        b = self.write("b.json", shard([("subgroups.b", "Pass")], device="other"))
-        c = self.write("c.json", shard([("subgroups.c", "Pass")], seed=5))
-        self.assertIn("device", self.run_merge(a, b)[2])
-        self.assertIn("seed", self.run_merge(a, c)[2])
+        a = self.write("a.json", runner_shard([("subgroups.a", "Pass")], 0, 2))
+        b = self.write("b.json", runner_shard([("subgroups.b", "Pass")], 1, 2, device="other"))
+        c = self.write("c.json", runner_shard([("subgroups.c", "Pass")], 1, 2, seed=5))
+        for other, what in ((b, "device differs"), (c, "seed differs")):
+            rc, merged, err = self.run_merge(a, other)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("%s and %s are not shards of one run: %s" % (a, other, what), err)
+            self.assertIsNone(merged)
 
     def test_runtime_packages_must_agree_and_are_kept(self):
         package = "intel-opencl-rt 2026.2.0"
@@ -99,16 +110,16 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
                                               runtime_package="intel-opencl-rt 2026.1.0"))
         rc, _, err = self.run_merge(a, c)
         self.assertEqual(rc, 2)
-        self.assertIn("runtime_package 'intel-opencl-rt 2026.1.0' differs from 'intel-opencl-rt 2026.2.0'", err)
-        # A report from before the field existed is not compared on it.
+        self.assertIn('runtime_package differs ("intel-opencl-rt 2026.2.0" vs "intel-opencl-rt 2026.1.0")', err)
+        # A shard that does not record it is not of the same run either.
         old = self.write("old.json", runner_shard([("subgroups.b", "Pass")], 1, 2))
-        self.assertEqual(self.run_merge(a, old)[0], 0)
+        self.assertEqual(self.run_merge(a, old)[0], 2)
 
     def test_malformed_input_is_an_error(self):
         bad = self.write("bad.json", "{not json")
         rc, _, err = self.run_merge(bad)
         self.assertEqual(rc, 2)
-        self.assertIn("bad.json: cannot read JSON", err)
+        self.assertIn("merge_results: %s: not a runner JSON report: invalid JSON" % bad, err)
         rc, _, err = self.run_merge(self.write("x.json", {"cases": []}))
         self.assertIn("not a runner JSON report", err)
 
@@ -154,12 +165,67 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         self.assertIn("1/3", err)
         self.assertIn("0/2", err)
 
-    def test_shard_record_without_shard_record_is_an_error(self):
+    def test_report_without_a_selection_or_shard_record_is_refused(self):
         a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2))
-        b = self.write("b.json", shard([("api.b", "Pass")]))
-        rc, _, err = self.run_merge(a, b)
+        older = runner_shard([("api.b", "Pass")], 1, 2)
+        del older["selection"]
+        b = self.write("b.json", older)
+        for args in ((a, b), (b,)):
+            rc, merged, err = self.run_merge(*args)
+            self.assertEqual(rc, 2, err)
+            self.assertIn('%s: no "selection" record: written by an older runner' % b, err)
+            self.assertIsNone(merged)
+        c = self.write("c.json", shard([("api.b", "Pass")], selection=dict(SELECTION)))
+        rc, _, err = self.run_merge(a, c)
         self.assertEqual(rc, 2, err)
-        self.assertIn("records no shard", err)
+        self.assertIn('%s: no "shard" record' % c, err)
+
+    def test_shards_of_different_selections_are_refused_naming_the_field(self):
+        # Shard 0/2 of `api` and shard 1/2 of `workloads.gemm_2d` are two halves of two different runs.
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2))
+        other = {"patterns": ["workloads.gemm_2d"], "filter": "api.*", "caselist_file": "list.txt",
+                 "exclude_file": "known.txt", "tags": ["quick"], "quick": True, "extended": True, "huge": True,
+                 "tier": "core", "rerun_failed": "old.json", "seed": 3, "suite_version": "1.2.4",
+                 "manifest_sha256": "00" * 32}
+        self.assertEqual(sorted(other), sorted(SELECTION))
+        for key, value in sorted(other.items()):
+            b = self.write("b.json", runner_shard([("workloads.gemm_2d.x", "Pass")], 1, 2,
+                                                  selection=dict(SELECTION, **{key: value})))
+            rc, merged, err = self.run_merge("--fail-on-failures", a, b)
+            self.assertEqual(rc, 2, (key, err))
+            self.assertIn("merge_results: %s and %s are not shards of one run: selection.%s differs (%s vs %s)" % (
+                a, b, key, json.dumps(SELECTION[key]), json.dumps(value)), err)
+            self.assertEqual(len(err.splitlines()), 1, err)
+            self.assertIsNone(merged)
+
+    def test_merged_report_keeps_the_selection_and_every_command(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2, cmd="spirv_intel_cts --shard=0/2 api"))
+        b = self.write("b.json", runner_shard([("api.b", "Pass")], 1, 2, cmd="spirv_intel_cts --shard=1/2 api"))
+        rc, merged, err = self.run_merge(b, a)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(merged["selection"], SELECTION)
+        self.assertEqual(merged["cmds"], ["spirv_intel_cts --shard=0/2 api", "spirv_intel_cts --shard=1/2 api"])
+        self.assertEqual(merged["cmd"], "spirv_intel_cts --shard=0/2 api")
+        # The merged report is one whole run: it merges again on its own.
+        again = self.write("again.json", merged)
+        rc, merged2, err = self.run_merge(again)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(merged2["results"], merged["results"])
+
+    def test_output_naming_an_input_is_refused_and_the_input_kept(self):
+        a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 1))
+        with open(a) as f:
+            before = f.read()
+        os.symlink(a, os.path.join(self.tmp.name, "link.json"))
+        os.link(a, os.path.join(self.tmp.name, "hard.json"))
+        for out in (a, os.path.join(self.tmp.name, ".", "a.json"), os.path.join(self.tmp.name, "link.json"),
+                    os.path.join(self.tmp.name, "hard.json")):
+            p = subprocess.run([sys.executable, MERGE, "-o", out, a], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("merge_results: %s: is also an input (%s): refusing to overwrite it" % (out, a), p.stderr)
+            with open(a) as f:
+                self.assertEqual(f.read(), before)
 
     def test_aborted_shard_is_refused_unless_allowed(self):
         a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 2))
@@ -194,7 +260,7 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
                                stderr=subprocess.PIPE, universal_newlines=True)
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertNotIn("Traceback", p.stderr)
-            self.assertIn("merge_results: error: cannot write %s" % out, p.stderr)
+            self.assertIn("merge_results: %s: cannot write" % out, p.stderr)
 
     def test_output_replaces_an_earlier_file_atomically(self):
         a = self.write("a.json", runner_shard([("api.a", "Pass")], 0, 1))

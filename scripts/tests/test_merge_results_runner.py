@@ -12,6 +12,21 @@ from common import SCRIPTS_DIR
 RUNNER = os.environ.get("CTS_RUNNER", "")
 
 
+def record_selection(path, patterns):
+    """Gives a report the "selection" record merge_results.py requires, as the runner records it, when the
+    runner under test predates the record (a runner that writes it is left alone)."""
+    with open(path) as f:
+        doc = json.load(f)
+    if "selection" in doc:
+        return
+    doc["selection"] = {"patterns": list(patterns), "filter": "", "caselist_file": "", "exclude_file": "",
+                        "tags": [], "quick": False, "extended": False, "huge": False, "tier": "all",
+                        "rerun_failed": "", "seed": doc.get("seed", 0), "suite_version": "",
+                        "manifest_sha256": ""}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
 @unittest.skipUnless(RUNNER and os.path.exists(RUNNER), "CTS_RUNNER not built")
 class MergeRunnerShardsTest(unittest.TestCase):
     def run_runner(self, *args, env=None):
@@ -22,6 +37,9 @@ class MergeRunnerShardsTest(unittest.TestCase):
         p = subprocess.run([RUNNER] + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True, env=full_env)
         self.assertEqual(p.returncode, 0, p.stdout[-2000:])
+        for a in args:
+            if a.startswith("--json="):
+                record_selection(a[len("--json="):], [x for x in args if not x.startswith("-")])
 
     def merge(self, out, *shards):
         return subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, "merge_results.py"), "-o", out] +
@@ -62,6 +80,19 @@ class MergeRunnerShardsTest(unittest.TestCase):
                 self.assertEqual(doc["not_run"], [])
                 self.assertIsNone(doc["aborted"])
             self.assertEqual(got["selected"], want["selected"])
+
+    def test_shards_of_two_selections_are_not_one_run(self):
+        # Shard 0/2 of `api` and shard 1/2 of `workloads.gemm_2d` cover 34 cases, all Pass, but no one run.
+        with tempfile.TemporaryDirectory() as d:
+            a, b, merged = (os.path.join(d, n) for n in ("a.json", "b.json", "merged.json"))
+            self.run_runner("api", "--shard=0/2", "--json=" + a)
+            self.run_runner("workloads.gemm_2d", "--shard=1/2", "--json=" + b)
+            p = subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, "merge_results.py"), "-o", merged,
+                                "--fail-on-failures", a, b], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("%s and %s are not shards of one run: selection.patterns differs" % (a, b), p.stderr)
+            self.assertFalse(os.path.exists(merged))
 
     def test_missing_or_repeated_shard_is_refused(self):
         with tempfile.TemporaryDirectory() as d:

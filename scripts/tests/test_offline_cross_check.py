@@ -62,7 +62,9 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
         with open(os.path.join(self.build, "assets", "manifest.json"), "w") as f:
             json.dump({"version": 3, "cases": self.cases}, f)
         with open(os.path.join(self.build, "offline_compiler", "t1.json"), "w") as f:
-            json.dump({"cases": self.verdicts}, f)
+            results = {v["name"]: {"Pass": "pass", "NotSupported": "skip"}.get(v["status"], "fail")
+                       for v in self.verdicts}
+            json.dump({"results": results, "cases": self.verdicts}, f)
         waiver_file = self.write("w.json", {"waivers": list(waivers)})
         p = subprocess.run([sys.executable, CHECK, "--build-dir", self.build, "--ocloc", self.ocloc,
                             "--waiver-file=" + waiver_file, "t1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -112,6 +114,48 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
         rc, out = self.run_check()
         self.assertEqual(rc, 1, out)
         self.assertIn("expected NotSupported (device_specific, ocloc rejects bad.spv", out)
+
+    def test_malformed_inputs_are_one_line_and_exit_2(self):
+        self.consistent()
+        self.assertEqual(self.run_check([WAIVER])[0], 1)  # writes the manifest and report, then each is spoilt
+        report = os.path.join(self.build, "offline_compiler", "t1.json")
+        manifest = os.path.join(self.build, "assets", "manifest.json")
+        description = os.path.join(self.build, "targets", "t1.json")
+        for path, content, words in (
+                (report, {"results": {}, "cases": [{"name": 1, "status": "Pass"}]}, "needs a string name"),
+                (report, {"cases": self.verdicts}, "not a runner JSON report"),
+                (report, "[" * 100000, "nested too deep"),
+                (manifest, {"cases": [{"name": ["x"]}]}, "not a manifest of the expected shape"),
+                (description, dict(DESCRIPTION, compilers=[]), "not a target description of the expected shape"),
+                (description, None, "is a directory")):
+            with open(path) as f:
+                saved = f.read()
+            os.remove(path)
+            if content is None:
+                os.mkdir(path)
+            else:
+                with open(path, "w") as f:
+                    f.write(content if isinstance(content, str) else json.dumps(content))
+            p = subprocess.run([sys.executable, CHECK, "--build-dir", self.build, "--ocloc", self.ocloc,
+                                "--waiver-file=" + self.write("w.json", {"waivers": []}), "t1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 2, (path, p.stdout, p.stderr))
+            self.assertTrue(p.stderr.startswith("offline_cross_check: %s: " % path), p.stderr)
+            self.assertIn(words, p.stderr)
+            self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
+            if content is None:
+                os.rmdir(path)
+            with open(path, "w") as f:
+                f.write(saved)
+        for waivers, words in (({"waivers": [{"cases": "g.*"}]}, "not a waiver file of the expected shape"),
+                               ("{", "invalid JSON")):
+            path = self.write("bad_w.json", waivers)
+            p = subprocess.run([sys.executable, CHECK, "--build-dir", self.build, "--ocloc", self.ocloc,
+                                "--waiver-file=" + path, "t1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertTrue(p.stderr.startswith("offline_cross_check: %s: " % path), p.stderr)
+            self.assertIn(words, p.stderr)
 
     def test_without_ocloc_it_says_so_and_skips(self):
         p = subprocess.run([sys.executable, CHECK, "--ocloc", "/nonexistent/ocloc", "t1"], stdout=subprocess.PIPE,

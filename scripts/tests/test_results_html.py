@@ -9,6 +9,7 @@ import sys
 import unittest
 
 from common import SCRIPTS_DIR, TempFiles
+from test_merge_results import SELECTION
 
 RESULTS_HTML = os.path.join(SCRIPTS_DIR, "results_html.py")
 RUNNER = os.environ.get("CTS_RUNNER", "")
@@ -24,6 +25,14 @@ def report(cases, **extra):
                              "seed": 1})
     doc.update(extra)
     return doc
+
+
+def shard_report(cases, index, count, **extra):
+    """A shard of one run as the runner writes it (selection, shard I/N, selected count)."""
+    fields = {"selection": dict(SELECTION), "shard": {"index": index, "count": count}, "selected": len(cases),
+              "not_run": [], "aborted": None}
+    fields.update(extra)
+    return report(cases, **fields)
 
 
 SYNTHETIC = [
@@ -167,11 +176,11 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
             rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC, runtime_package=value)))
             self.assertEqual(rc, 0, err)
             self.assertIn("<th>Runtime package</th><td>%s</td>" % shown, text)
-        a = self.write("a.json", report(SYNTHETIC[:4], runtime_package="p 1"))
-        b = self.write("b.json", report(SYNTHETIC[4:], runtime_package="p 2"))
+        a = self.write("a.json", shard_report(SYNTHETIC[:4], 0, 2, runtime_package="p 1"))
+        b = self.write("b.json", shard_report(SYNTHETIC[4:], 1, 2, runtime_package="p 2"))
         rc, text, err = self.run_tool(a, b)
         self.assertEqual(rc, 2)
-        self.assertIn("runtime_package", err)
+        self.assertIn("runtime_package differs", err)
 
     def test_run_details_show_the_offline_compiler_and_target(self):
         offline = {"compiler": "ocloc 22.43.24595, IGC 1.0.12504 (/usr/bin/ocloc)", "target": "dg2-g10",
@@ -183,11 +192,11 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         rc, text, err = self.run_tool(self.write("d.json", report(SYNTHETIC)))
         self.assertNotIn("Offline compiler", text)
         # Shards built with other compilers or for other targets are not one run.
-        a = self.write("a.json", report(SYNTHETIC[:4], offline_compiler=offline))
-        b = self.write("b.json", report(SYNTHETIC[4:], offline_compiler=dict(offline, target="pvc")))
+        a = self.write("a.json", shard_report(SYNTHETIC[:4], 0, 2, offline_compiler=offline))
+        b = self.write("b.json", shard_report(SYNTHETIC[4:], 1, 2, offline_compiler=dict(offline, target="pvc")))
         rc, text, err = self.run_tool(a, b)
         self.assertEqual(rc, 2)
-        self.assertIn("offline_compiler", err)
+        self.assertIn("offline_compiler differs", err)
 
     def test_crash_timeout_and_internal_error_are_their_own_statuses(self):
         cases = [("g.op.a.%d" % i, st, "m") for i, st in enumerate(
@@ -285,8 +294,8 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertEqual(len(parsed.cells), 3 * 80 + 1)
 
     def test_shards_are_merged(self):
-        a = self.write("a.json", report(SYNTHETIC[:4]))
-        b = self.write("b.json", report(SYNTHETIC[4:]))
+        a = self.write("a.json", shard_report(SYNTHETIC[:4], 0, 2))
+        b = self.write("b.json", shard_report(SYNTHETIC[4:], 1, 2))
         rc, text, err = self.run_tool(a, b)
         self.assertEqual(rc, 0, err)
         cells = self.parse(text).cells
@@ -303,18 +312,21 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
 
     def test_bad_input_exits_2_with_one_line(self):
         cases = [
-            ([os.path.join(self.tmp.name, "missing.json")], "cannot read JSON"),
-            ([self.write("bad.json", "{not json")], "cannot read JSON"),
+            ([os.path.join(self.tmp.name, "missing.json")], "cannot read runner JSON report"),
+            ([self.write("bad.json", "{not json")], "invalid JSON"),
             ([self.write("list.json", [1, 2])], "not a runner JSON report"),
             ([self.write("nores.json", {"cases": []})], "not a runner JSON report"),
             ([self.write("noname.json", {"results": {}, "cases": [{"status": "Pass"}]})],
-             "lacks name/status"),
+             "needs a string name and status"),
             ([self.write("listname.json",
                          {"results": {}, "cases": [{"name": [1], "status": "Pass"}]})],
-             "not a runner JSON report"),
-            ([self.write("d1.json", report(SYNTHETIC[:1])),
-              self.write("d2.json", report(SYNTHETIC[1:2], seed=9))],
-             "seed"),
+             "needs a string name and status"),
+            ([self.write("d1.json", shard_report(SYNTHETIC[:1], 0, 2)),
+              self.write("d2.json", shard_report(SYNTHETIC[1:2], 1, 2, seed=9))],
+             "seed differs"),
+            ([self.write("s1.json", shard_report(SYNTHETIC[:1], 0, 2)),
+              self.write("s2.json", shard_report(SYNTHETIC[1:2], 1, 2, selection=dict(SELECTION, tier="core")))],
+             "selection.tier differs"),
         ]
         for paths, words in cases:
             rc, text, err = self.run_tool(*paths)
@@ -322,7 +334,35 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
             self.assertIsNone(text)
             self.assertIn(words, err)
             self.assertEqual(len(err.strip().splitlines()), 1, err)
-            self.assertTrue(err.startswith("results_html: error: "), err)
+            self.assertTrue(err.startswith("results_html: %s" % paths[0]), err)
+
+    def test_output_naming_an_input_is_refused_and_the_input_kept(self):
+        r = self.write("r.json", report(SYNTHETIC))
+        with open(r) as f:
+            before = f.read()
+        os.symlink(r, os.path.join(self.tmp.name, "link.json"))
+        for out in (r, os.path.join(self.tmp.name, "link.json")):
+            p = subprocess.run([sys.executable, RESULTS_HTML, r, "-o", out], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertEqual(p.stderr, "results_html: %s: is also an input (%s): refusing to overwrite it; choose "
+                             "another output\n" % (out, r))
+            with open(r) as f:
+                self.assertEqual(f.read(), before)
+
+    def test_page_replaces_an_earlier_file_by_rename(self):
+        # Written in place, an earlier page's other hard link would change too, and a failed write would leave
+        # half a page; the new page is a new file renamed over the old one.
+        out = self.write("out.html", "earlier page")
+        os.link(out, os.path.join(self.tmp.name, "other_link.html"))
+        p = subprocess.run([sys.executable, RESULTS_HTML, self.write("r.json", report(SYNTHETIC)), "-o", out],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(self.tmp.name, "other_link.html")) as f:
+            self.assertEqual(f.read(), "earlier page")
+        with open(out) as f:
+            self.assertIn("<!DOCTYPE html>", f.read())
+        self.assertEqual(sorted(os.listdir(self.tmp.name)), ["other_link.html", "out.html", "r.json"])
 
 
 def grid(title, rows, cols, cells, row_axis="row", col_axis="column", count=None):

@@ -1,0 +1,241 @@
+"""Reading the scripts' inputs (the runner's JSON reports, other JSON files, text files) and writing their outputs.
+
+Every input is checked before it is used, so a bad one is one line "<file>: <what is wrong>" (ReportError) and
+never a traceback: it must be a regular file (not a directory, FIFO or device such as /dev/zero) of at most
+MAX_INPUT_BYTES, UTF-8 JSON without NaN/Infinity, nested at most MAX_DEPTH deep; a report must have the
+runner's shape, each known key with the type the runner writes. Outputs replace their file atomically and are
+refused when they name one of the inputs (the same file by any path, symbolic or hard link).
+"""
+
+import json
+import os
+import stat
+import tempfile
+
+MAX_INPUT_BYTES = 1 << 30  # a full run's report is about 10 MB; 1 GiB leaves room and stops /dev/zero-like files
+MAX_DEPTH = 64  # the runner's reports nest 7 deep
+
+# The runner's statuses, and "NotRun" for a case a report lists in "not_run".
+STATUSES = ("Pass", "Fail", "NotSupported", "InternalError", "Crash", "Timeout", "Waived")
+
+# Top-level keys of a report and their types (None: null allowed too). Unknown keys are left alone.
+_STR, _INT, _BOOL, _LIST, _DICT = str, int, bool, list, dict
+REPORT_KEYS = {"cmd": (_STR,), "platform": (_STR,), "device": (_STR,), "driver": (_STR,),
+               "runtime_package": (_STR,), "assets_dir": (_STR,), "icd_vendors": (_STR,), "seed": (_INT,),
+               "quick": (_BOOL,), "extended": (_BOOL,), "selected": (_INT,), "aborted": (_STR, None),
+               "results": (_DICT,), "cases": (_LIST,), "not_run": (_LIST,), "errors": (_LIST,),
+               "shard": (_DICT,), "shards": (_LIST,), "cmds": (_LIST,), "waivers": (_DICT,),
+               "selection": (_DICT,), "offline_compiler": (_DICT, None)}
+SELECTION_KEYS = {"patterns": (_LIST,), "filter": (_STR,), "caselist_file": (_STR,), "exclude_file": (_STR,),
+                  "tags": (_LIST,), "quick": (_BOOL,), "extended": (_BOOL,), "huge": (_BOOL,), "tier": (_STR,),
+                  "rerun_failed": (_STR,), "seed": (_INT,), "suite_version": (_STR,), "manifest_sha256": (_STR,)}
+CASE_KEYS = {"name": (_STR,), "status": (_STR,), "message": (_STR,), "seed": (_INT,), "tier": (_STR,),
+             "phase": (_STR, None), "build_log": (_STR,), "original_status": (_STR,), "waiver": (_DICT,),
+             "mismatches": (_DICT,)}
+
+
+class ReportError(Exception):
+    """A bad input or output: str() is "<file>: <what is wrong>"."""
+
+    def __init__(self, path, what):
+        super().__init__("%s: %s" % (path, what))
+
+
+def _type_ok(value, types):
+    for t in types:
+        if t is None and value is None:
+            return True
+        if t is int and isinstance(value, int) and not isinstance(value, bool):
+            return True
+        if t in (str, bool, list, dict) and isinstance(value, t):
+            return True
+    return False
+
+
+def _type_name(types):
+    names = {str: "a string", int: "an integer", bool: "true or false", list: "a list", dict: "an object",
+             None: "null"}
+    return " or ".join(names[t] for t in types)
+
+
+def _check_keys(path, where, obj, keys):
+    for key, types in keys.items():
+        if key in obj and not _type_ok(obj[key], types):
+            raise ReportError(path, "%s\"%s\" must be %s, not %s" % (where, key, _type_name(types),
+                                                                     json.dumps(obj[key])[:60]))
+
+
+def check_regular(path, what="file"):
+    """Refuses a path that is missing, a directory or not a regular file; returns its os.stat()."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise ReportError(path, "cannot read %s: %s" % (what, e.strerror or e))
+    if stat.S_ISDIR(st.st_mode):
+        raise ReportError(path, "is a directory, not a %s" % what)
+    if not stat.S_ISREG(st.st_mode):  # a FIFO would block, /dev/zero never ends
+        raise ReportError(path, "is not a regular file (a device, FIFO or socket), not a %s" % what)
+    return st
+
+
+def read_bytes(path, what="file"):
+    """The content of a regular file of at most MAX_INPUT_BYTES."""
+    st = check_regular(path, what)
+    if st.st_size > MAX_INPUT_BYTES:
+        raise ReportError(path, "%d bytes: larger than the %d a %s may have" % (st.st_size, MAX_INPUT_BYTES, what))
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_INPUT_BYTES + 1)
+    except OSError as e:
+        raise ReportError(path, "cannot read %s: %s" % (what, e.strerror or e))
+    if len(data) > MAX_INPUT_BYTES:
+        raise ReportError(path, "larger than the %d bytes a %s may have" % (MAX_INPUT_BYTES, what))
+    return data
+
+
+def read_text(path, what="file"):
+    try:
+        return read_bytes(path, what).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ReportError(path, "not UTF-8 text (%s)" % e.reason)
+
+
+def _refuse_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def _depth_ok(doc):
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return True
+
+
+def load_json(path, what="JSON file"):
+    """Any JSON document, checked for size and depth."""
+    text = read_text(path, what)
+    try:
+        doc = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ReportError(path, "not a %s: JSON nested too deep" % what)
+    except ValueError as e:
+        raise ReportError(path, "not a %s: invalid JSON: %s" % (what, e))
+    if not _depth_ok(doc):
+        raise ReportError(path, "not a %s: JSON nested deeper than %d levels" % (what, MAX_DEPTH))
+    return doc
+
+
+def _check_str_list(path, where, value):
+    if not isinstance(value, list):
+        raise ReportError(path, "%s must be a list of strings, not %s" % (where, json.dumps(value)[:60]))
+    bad = [x for x in value if not isinstance(x, str)]
+    if bad:
+        raise ReportError(path, "%s must be a list of strings; it holds %s" % (where, json.dumps(bad[0])[:60]))
+
+
+def check_report(path, doc):
+    """Raises ReportError unless doc has the shape of a runner (or merged) report."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
+        raise ReportError(path, "not a runner JSON report (needs a \"results\" object and a \"cases\" list)")
+    _check_keys(path, "", doc, REPORT_KEYS)
+    for name, word in doc["results"].items():
+        if not isinstance(word, str):
+            raise ReportError(path, "\"results\": the result of %s must be a string, not %s" % (
+                name, json.dumps(word)[:60]))
+    seen = set()
+    for c in doc.get("cases", []):
+        if not isinstance(c, dict) or not isinstance(c.get("name"), str) or not isinstance(c.get("status"), str):
+            raise ReportError(path, "a \"cases\" entry needs a string name and status: %s" % json.dumps(c)[:80])
+        _check_keys(path, "case %s: " % c["name"], c, CASE_KEYS)
+        if c["name"] not in doc["results"]:
+            raise ReportError(path, "case %s is in \"cases\" but not in \"results\"" % c["name"])
+        if c["name"] in seen:
+            raise ReportError(path, "case %s is in \"cases\" twice" % c["name"])
+        seen.add(c["name"])
+    for key in ("not_run", "errors", "cmds"):
+        if key in doc:
+            _check_str_list(path, "\"%s\"" % key, doc[key])
+    for name in doc.get("not_run", []):
+        if name in doc["results"]:
+            raise ReportError(path, "case %s has a result and is listed in \"not_run\"" % name)
+    if "shard" in doc:
+        index, count = doc["shard"].get("index"), doc["shard"].get("count")
+        if not _type_ok(index, (int,)) or not _type_ok(count, (int,)) or not 0 <= index < count:
+            raise ReportError(path, "malformed \"shard\" %s (needs {\"index\": I, \"count\": N}, 0 <= I < N)"
+                              % json.dumps(doc["shard"])[:80])
+    if doc.get("selected", 0) < 0:
+        raise ReportError(path, "\"selected\" must not be negative")
+    if "selection" in doc:
+        _check_keys(path, "\"selection\": ", doc["selection"], SELECTION_KEYS)
+        for key in ("patterns", "tags"):
+            if key in doc["selection"]:
+                _check_str_list(path, "\"selection\": \"%s\"" % key, doc["selection"][key])
+    waivers = doc.get("waivers", {})
+    for key in ("files", "stale"):
+        if key in waivers:
+            _check_str_list(path, "\"waivers\": \"%s\"" % key, waivers[key])
+    if any(not isinstance(s, dict) for s in doc.get("shards", [])):
+        raise ReportError(path, "\"shards\" must be a list of objects")
+
+
+def load_report(path):
+    """A runner --json report or a merged shard report, checked (check_report)."""
+    doc = load_json(path, "runner JSON report")
+    check_report(path, doc)
+    return doc
+
+
+def same_file(a, b):
+    """Whether paths a and b name one file (the same path spelled otherwise, a symbolic or a hard link)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_output(path, inputs):
+    """Refuses an output path that names one of the inputs: writing it would destroy that input."""
+    for source in inputs:
+        if same_file(path, source):
+            raise ReportError(path, "is also an input (%s): refusing to overwrite it; choose another output"
+                              % source)
+
+
+def write_output(path, text, inputs=()):
+    """Replaces path atomically (a temporary file in the same directory, then a rename), so a failed write never
+    leaves a truncated file or destroys an earlier one. Devices and pipes are written in place. text: str or
+    bytes."""
+    check_output(path, inputs)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        if os.path.isdir(path):
+            raise ReportError(path, "cannot write: it is a directory")
+        if os.path.exists(path) and not os.path.isfile(path):
+            with open(path, "wb") as f:
+                f.write(data)
+            return
+        target = os.path.realpath(path)
+        mode = os.stat(target).st_mode & 0o7777 if os.path.exists(target) else None
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix="." + os.path.basename(target) + ".tmp.")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fchmod(f.fileno(), mode)
+                os.fsync(f.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as e:
+        raise ReportError(path, "cannot write: %s" % (e.strerror or e))

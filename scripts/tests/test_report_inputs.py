@@ -1,0 +1,192 @@
+"""Every script that reads a report refuses a malformed one with one line "<script>: <file>: <what is wrong>" and
+exit 2, never a traceback (scripts/report_io.py): not a regular file, too large, not JSON, too deep, a wrong
+type anywhere."""
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+from common import SCRIPTS_DIR, TempFiles
+from test_merge_results import runner_shard
+
+import compare_results  # noqa: E402
+import hidden_assumption_check  # noqa: E402
+import merge_results  # noqa: E402
+import report_io  # noqa: E402
+import results_html  # noqa: E402
+
+GOOD = runner_shard([("api.a", "Pass"), ("api.b", "Fail")], 0, 1)
+
+
+def with_(**changes):
+    doc = json.loads(json.dumps(GOOD))
+    doc.update(changes)
+    return doc
+
+
+def with_case(**changes):
+    doc = json.loads(json.dumps(GOOD))
+    doc["cases"][0].update(changes)
+    return doc
+
+
+# (file name, content: a JSON value, or str/bytes written as they are, words the error line holds)
+MALFORMED = [
+    ("not_json.json", "{not json", "invalid JSON"),
+    ("empty.json", "", "invalid JSON"),
+    ("deep.json", "[" * 100000 + "]" * 100000, "JSON nested too deep"),
+    ("deep65.json", {"results": {}, "x": json.loads("[" * 70 + "]" * 70)}, "nested deeper than 64 levels"),
+    ("latin1.json", b'{"results": {"a": "\xe9"}}', "not UTF-8 text"),
+    ("nan.json", '{"results": {}, "seed": NaN}', "NaN is not JSON"),
+    ("list.json", [1, 2], "not a runner JSON report"),
+    ("no_results.json", {"cases": []}, "not a runner JSON report"),
+    ("result_word.json", with_(results={"api.a": 1}), "the result of api.a must be a string, not 1"),
+    ("case_name.json", with_case(name=5), "a \"cases\" entry needs a string name and status"),
+    ("case_status.json", with_case(status=None), "a \"cases\" entry needs a string name and status"),
+    ("case_entry.json", with_(cases=["api.a"]), "a \"cases\" entry needs a string name and status"),
+    ("cases_type.json", with_(cases={"api.a": "Pass"}), "\"cases\" must be a list"),
+    ("case_message.json", with_case(message=5), "case api.a: \"message\" must be a string, not 5"),
+    ("case_seed.json", with_case(seed="7"), "case api.a: \"seed\" must be an integer"),
+    ("case_twice.json", with_(cases=GOOD["cases"] + GOOD["cases"][:1]), "case api.a is in \"cases\" twice"),
+    ("case_unknown.json", with_(results={"api.b": "fail"}), "case api.a is in \"cases\" but not in \"results\""),
+    ("not_run_str.json", with_(not_run="abc"), "\"not_run\" must be a list, not \"abc\""),
+    ("not_run_int.json", with_(not_run=[1]), "\"not_run\" must be a list of strings; it holds 1"),
+    ("not_run_ran.json", with_(not_run=["api.a"], selected=3), "case api.a has a result and is listed in"),
+    ("selected_str.json", with_(selected="2"), "\"selected\" must be an integer, not \"2\""),
+    ("selected_bool.json", with_(selected=True), "\"selected\" must be an integer, not true"),
+    ("selected_neg.json", with_(selected=-1), "\"selected\" must not be negative"),
+    ("shard.json", with_(shard={"index": 2, "count": 2}), "malformed \"shard\""),
+    ("shard_type.json", with_(shard=[0, 1]), "\"shard\" must be an object"),
+    ("aborted.json", with_(aborted=5), "\"aborted\" must be a string or null, not 5"),
+    ("errors.json", with_(errors="boom"), "\"errors\" must be a list, not \"boom\""),
+    ("device.json", with_(device=["d"]), "\"device\" must be a string"),
+    ("seed.json", with_(seed=1.5), "\"seed\" must be an integer, not 1.5"),
+    ("quick.json", with_(quick="no"), "\"quick\" must be true or false"),
+    ("selection.json", with_(selection=3), "\"selection\" must be an object, not 3"),
+    ("patterns.json", with_(selection=dict(GOOD["selection"], patterns="api")),
+     "\"selection\": \"patterns\" must be a list, not \"api\""),
+    ("sel_tier.json", with_(selection=dict(GOOD["selection"], tier=None)), "\"selection\": \"tier\" must be a string"),
+    ("stale.json", with_(waivers={"files": [], "stale": [1]}), "\"waivers\": \"stale\" must be a list of strings"),
+    ("shards.json", with_(shards=["a.json"]), "\"shards\" must be a list of objects"),
+]
+
+
+def run_main(module, argv):
+    """(exit status, stderr) of module.main(argv) in this process: an exception fails the test."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        rc = module.main(argv)
+    return rc, err.getvalue()
+
+
+class MalformedInputTest(TempFiles, unittest.TestCase):
+    def setUp(self):
+        super().setUp()
+        self.good = self.write("good.json", GOOD)
+        self.catching = self.write("catching.json", {"fault": ["api.a"]})
+        self.out = os.path.join(self.tmp.name, "out")
+
+    def invocations(self, path):
+        """(script, module, argv) of each script reading path as a report."""
+        return [("merge_results", merge_results, [path, "-o", self.out]),
+                ("compare_results", compare_results, [path, self.good]),
+                ("compare_results", compare_results, [self.good, path]),
+                ("results_html", results_html, [path, "-o", self.out]),
+                ("results_html", results_html, [self.good, path, "-o", self.out]),
+                ("hidden_assumption_check", hidden_assumption_check, [self.catching, path])]
+
+    def assert_refused(self, path, words):
+        for script, module, argv in self.invocations(path):
+            rc, err = run_main(module, argv)
+            self.assertEqual(rc, 2, (script, argv, err))
+            self.assertEqual(len(err.splitlines()), 1, (script, err))
+            self.assertTrue(err.startswith("%s: %s: " % (script, path)), (script, err))
+            self.assertIn(words, err, script)
+            self.assertFalse(os.path.exists(self.out), "no output for bad input")
+
+    def test_malformed_reports(self):
+        for name, content, words in MALFORMED:
+            with self.subTest(name):
+                path = os.path.join(self.tmp.name, name)
+                with open(path, "wb") as f:
+                    f.write(content if isinstance(content, bytes) else
+                            (content if isinstance(content, str) else json.dumps(content)).encode())
+                self.assert_refused(path, words)
+
+    def test_paths_that_are_not_regular_files(self):
+        fifo = os.path.join(self.tmp.name, "fifo.json")
+        os.mkfifo(fifo)  # opening it would block until a writer comes
+        huge = os.path.join(self.tmp.name, "huge.json")
+        with open(huge, "wb") as f:
+            f.truncate(report_io.MAX_INPUT_BYTES + 1)  # sparse: no disk space used
+        for path, words in ((os.path.join(self.tmp.name, "missing.json"), "No such file or directory"),
+                            (self.tmp.name, "is a directory, not a runner JSON report"),
+                            (fifo, "is not a regular file"), ("/dev/zero", "is not a regular file"),
+                            (huge, "larger than the %d" % report_io.MAX_INPUT_BYTES)):
+            with self.subTest(path):
+                self.assert_refused(path, words)
+
+    def test_malformed_catching_file(self):
+        for name, content, words in (("c1.json", "[", "invalid JSON"), ("c2.json", {"f": "api.a"}, "not {fault:"),
+                                     ("c3.json", {"f": [1]}, "not {fault:"), ("c4.json", [], "not {fault:")):
+            path = self.write(name, content)
+            rc, err = run_main(hidden_assumption_check, [path, self.good])
+            self.assertEqual(rc, 2, err)
+            self.assertTrue(err.startswith("hidden_assumption_check: %s: " % path), err)
+            self.assertIn(words, err)
+
+    def test_a_real_process_prints_one_line_and_no_traceback(self):
+        deep = self.write("deep.json", "[" * 100000 + "]" * 100000)
+        bad_name = self.write("bad_name.json", with_case(name=5))
+        for script, args in (("merge_results.py", [deep, "-o", self.out]), ("compare_results.py", [self.good, deep]),
+                             ("results_html.py", ["/dev/zero", "-o", self.out]),
+                             ("hidden_assumption_check.py", [self.catching, bad_name]),
+                             ("compare_results.py", [self.good, self.tmp.name])):
+            p = subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, script)] + args, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(p.returncode, 2, (script, p.stderr))
+            self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
+            self.assertNotIn("Traceback", p.stderr)
+
+
+class OtherInputsTest(TempFiles, unittest.TestCase):
+    """The scripts that read other files: a page to screenshot, a package archive."""
+
+    def run_script(self, script, *args):
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, script)] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        return p.returncode, p.stderr
+
+    def test_screenshot_needs_a_page_and_keeps_it(self):
+        page = self.write("page.html", "<p>x</p>")
+        os.symlink(page, os.path.join(self.tmp.name, "link.png"))
+        for args, words in (([os.path.join(self.tmp.name, "none.html"), "-o", "x.png"], "No such file"),
+                            ([self.tmp.name, "-o", "x.png"], "is a directory"),
+                            (["/dev/zero", "-o", "x.png"], "is not a regular file"),
+                            ([page, "-o", page], "is also an input"),
+                            ([page, "-o", os.path.join(self.tmp.name, "link.png")], "is also an input")):
+            rc, err = self.run_script("screenshot_html.py", *args)
+            self.assertEqual(rc, 2, (args, err))
+            self.assertIn(words, err)
+            self.assertTrue(err.startswith("screenshot_html: "), err)
+            self.assertEqual(len(err.splitlines()), 1, err)
+        with open(page) as f:
+            self.assertEqual(f.read(), "<p>x</p>")
+
+    def test_package_test_refuses_a_bad_archive(self):
+        for path, words in ((os.path.join(self.tmp.name, "none.tgz"), "No such file"),
+                            (self.tmp.name, "is a directory"),
+                            (self.write("text.tgz", "not a tar archive"), "not a tar archive")):
+            rc, err = self.run_script("package_test.py", "--tgz", path)
+            self.assertEqual(rc, 2, (path, err))
+            self.assertTrue(err.startswith("package_test: %s: " % path), err)
+            self.assertIn(words, err)
+            self.assertEqual(len(err.splitlines()), 1, err)
+
+
+if __name__ == "__main__":
+    unittest.main()
