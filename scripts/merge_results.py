@@ -173,7 +173,7 @@ def tally(merged):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Merge shard JSON reports of spirv_intel_cts.")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("reports", nargs="+")
     ap.add_argument("-o", "--output", help="merged report (default: standard output)")
     ap.add_argument("--fail-on-failures", action="store_true",

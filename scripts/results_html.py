@@ -256,7 +256,7 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="HTML summary of spirv_intel_cts JSON reports.")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("reports", nargs="+", help="runner --json reports (shards are merged) or a merged report")
     ap.add_argument("-o", "--output", required=True, help="HTML file to write")
     ap.add_argument("--title", default="spirv_intel_cts results", help="page title")
