@@ -145,20 +145,29 @@ def unpack_deb(deb, dest):
                 return True
 
 
-def check_package(kind, package, tmp, forbidden):
-    dest = os.path.join(tmp, kind)
-    os.mkdir(dest)
-    if kind == "tgz":
+def unpack(kind, package, dest):
+    """Unpacks a package into dest; returns the prefix it holds, or "" after a failed check."""
+    try:
+        if kind == "deb":
+            return os.path.join(dest, "usr") if check(unpack_deb(package, dest), "%s holds a data archive" %
+                                                      package) else ""
         with tarfile.open(package) as tar:
             tops = {m.name.split("/")[0] for m in tar.getmembers()}
             if not check(len(tops) == 1, "one top-level directory in the archive: %s" % sorted(tops)):
-                return
+                return ""
             tar.extractall(dest)
-        prefix = os.path.join(dest, tops.pop())
-    else:
-        if not check(unpack_deb(package, dest), "%s holds a data archive" % package):
-            return
-        prefix = os.path.join(dest, "usr")
+        return os.path.join(dest, tops.pop())
+    except (OSError, ValueError, tarfile.TarError) as e:
+        check(False, "%s can be unpacked: %s" % (package, " ".join(str(e).split())[:300]))
+        return ""
+
+
+def check_package(kind, package, tmp, forbidden):
+    dest = os.path.join(tmp, kind)
+    os.mkdir(dest)
+    prefix = unpack(kind, package, dest)
+    if not prefix:
+        return
     print("%s unpacked into %s" % (package, prefix))
     check_prefix_files(prefix)
     no_tree_paths(prefix, forbidden, forbidden)
@@ -237,9 +246,9 @@ def main():
         ap.error("give --build-dir, --tgz or --deb")
     if archives and args.cpack:
         ap.error("--cpack writes its own packages: give it without --tgz and --deb")
-    for what, path in [("--build-dir", args.build_dir)] + archives:
+    for what, path in [("build-dir", args.build_dir)] + archives:
         if path and not os.path.exists(path):
-            print("package_test.py: %s %s: no such file or directory" % (what, path), file=sys.stderr)
+            print("package_test.py: --%s %s: no such file or directory" % (what, path), file=sys.stderr)
             return 2
     build = os.path.realpath(args.build_dir) if args.build_dir else None
     tmp = os.path.realpath(tempfile.mkdtemp(prefix="cts_package_"))
