@@ -2,15 +2,16 @@
 # build directory. The installed tree needs only the OpenCL ICD loader and Python 3 at run time:
 #   P/bin/spirv_intel_cts, P/bin/refdev_faults
 #   P/lib/spirv_intel_cts/libRefDevOpenCL.so         the reference device (not on the loader's search path)
-#   P/share/spirv_intel_cts/icd/refdev.icd           names that library (absolute path, written at install)
+#   P/share/spirv_intel_cts/icd/refdev.icd           names that library by its file name only
 #   P/share/spirv_intel_cts/assets/                  manifest.json + modules/ (the .spv and their .spvasm)
 #   P/share/spirv_intel_cts/targets/                 target descriptions of the offline-compiler mode
 #   P/share/spirv_intel_cts/scripts/                 merge_results.py, compare_results.py, results_html.py,
 #                                                    fault_campaign.py, install_intel_cpu_runtime.sh and the
 #                                                    modules they import (report_io.py, failures_html.py)
 #   P/share/doc/spirv_intel_cts/                     README.md, LICENSE, docs/*.md
-# The runner finds assets and ICD relative to itself (test_common/harness/layout.h). Unit-test programs
-# are not installed.
+# The runner finds assets and the reference device relative to itself (test_common/harness/layout.h), so
+# no installed file holds a path of the build, staging or install tree. Unit-test programs are not
+# installed.
 include_guard(GLOBAL)
 
 set(CTS_SHARE_DIR share/spirv_intel_cts)
@@ -24,22 +25,11 @@ endforeach()
 
 if(TARGET RefDevOpenCL)
   install(TARGETS RefDevOpenCL LIBRARY DESTINATION ${CTS_REFDEV_LIB_DIR})
-  # The .icd file must name the installed library, so it is written when installing, not when building.
-  # A CPack archive is installed into a staging directory under the build tree and unpacked anywhere: it
-  # gets the bare library name (never a path of the build machine), and its runner, seeing that the .icd
-  # names no existing file, loads <prefix>/lib/spirv_intel_cts/libRefDevOpenCL.so itself. A Debian
-  # package installs with DESTDIR, so its prefix (/usr) is the final one.
-  install(CODE "
-    get_filename_component(_cts_prefix \"\${CMAKE_INSTALL_PREFIX}\" ABSOLUTE)
-    set(_cts_lib \"\${_cts_prefix}/${CTS_REFDEV_LIB_DIR}/$<TARGET_FILE_NAME:RefDevOpenCL>\")
-    string(FIND \"\${_cts_prefix}/\" \"${CMAKE_BINARY_DIR}/_CPack_Packages/\" _cts_staged)
-    if(_cts_staged EQUAL 0)
-      set(_cts_lib \"$<TARGET_FILE_NAME:RefDevOpenCL>\")
-    endif()
-    set(_cts_icd \"\$ENV{DESTDIR}\${_cts_prefix}/${CTS_SHARE_DIR}/icd/refdev.icd\")
-    message(STATUS \"Installing: \${_cts_icd} (\${_cts_lib})\")
-    file(WRITE \"\${_cts_icd}\" \"\${_cts_lib}\\n\")
-  ")
+  # An installed tree may be moved, copied or unpacked anywhere (a CPack archive is installed into a
+  # staging directory first), so no installed file names a path: the .icd file holds the library's file
+  # name only, and the runner loads <prefix>/lib/spirv_intel_cts/libRefDevOpenCL.so of its own tree.
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/packaging/refdev.icd CONTENT "$<TARGET_FILE_NAME:RefDevOpenCL>\n")
+  install(FILES ${CMAKE_BINARY_DIR}/packaging/refdev.icd DESTINATION ${CTS_SHARE_DIR}/icd)
 endif()
 
 if(DEFINED CTS_ASSETS_DIR)
@@ -77,10 +67,12 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "ocl-icd-libopencl1, python3, libc6, libstdc++6, libgcc-s1")
 include(CPack)
 
-# Installs into a temporary prefix and runs the installed runner from there (scripts/package_test.py).
+# Installs into a temporary prefix and runs the installed runner from there, from a copy and from a moved
+# copy; then writes the TGZ and DEB packages into a temporary directory and runs each unpacked
+# (scripts/package_test.py).
 if(TARGET spirv_intel_cts AND TARGET RefDevOpenCL AND DEFINED CTS_ASSETS_DIR)
   add_test(NAME package.install_and_run
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/package_test.py
-                   --build-dir ${CMAKE_BINARY_DIR} --cmake ${CMAKE_COMMAND})
+                   --build-dir ${CMAKE_BINARY_DIR} --cmake ${CMAKE_COMMAND} --cpack ${CMAKE_CPACK_COMMAND})
   set_tests_properties(package.install_and_run PROPERTIES LABELS package TIMEOUT 900)
 endif()

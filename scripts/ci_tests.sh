@@ -4,8 +4,8 @@
 #      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg 25 s
 #      each, building and launching mutated suite modules under both profiles, and refdev_icd_fuzz.xe_hpc/
 #      .xe_hpg 20 s each, the same through the OpenCL API and the ICD with REFDEV_BRANCH_BUDGET as hang check)
-#      and the install test package.install_and_run; then the TGZ and DEB packages (cpack), the unpacked archive
-#      running --quick and the .deb listing the runner
+#      and the install test package.install_and_run; then the TGZ and DEB packages (cpack), each unpacked
+#      running --quick on its own library, and the .deb listing the runner
 #   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in --isolate mode,
 #      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/; then the
 #      same run as CTest shards (ctest -L conformance), whose merged report must equal the unsharded one
@@ -38,12 +38,13 @@ step "configure (default)" cmake --preset default
 step "build (default)" cmake --build --preset default -j2
 step "ctest (default)" ctest --preset default
 
-# Packages (ctest above ran package.install_and_run: install into a temporary prefix, run from there); the
-# archive must also run where it is unpacked, which only the archive itself shows.
+# Packages (ctest above ran package.install_and_run on packages of its own, written outside the build tree);
+# the packages built here must also run where they are unpacked, loading their own library and naming no
+# path of the build tree, which only these packages themselves show.
 rm -f build/spirv_intel_cts-*-Linux.tar.gz build/spirv-intel-cts_*.deb
 step "packages (cpack TGZ + DEB)" sh -c 'cd build && cpack -G "TGZ;DEB"'
-step "package: the unpacked archive runs --quick" sh -c \
-    'python3 scripts/package_test.py --tgz build/spirv_intel_cts-*-Linux.tar.gz && dpkg-deb -c build/spirv-intel-cts_*.deb | grep "/usr/bin/spirv_intel_cts$" >/dev/null'
+step "package: the unpacked archive and .deb run --quick" sh -c \
+    'python3 scripts/package_test.py --build-dir build --tgz build/spirv_intel_cts-*-Linux.tar.gz --deb build/spirv-intel-cts_*.deb && dpkg-deb -c build/spirv-intel-cts_*.deb | grep "/usr/bin/spirv_intel_cts$" >/dev/null'
 
 mkdir -p build/ci
 for profile in xe_hpc xe_hpg; do

@@ -62,8 +62,11 @@ def default_build_dir():
 
 
 def default_icd(build_dir):
-    installed = os.path.join(build_dir, "share", "spirv_intel_cts", "icd")
-    return installed if os.path.isdir(installed) else os.path.join(build_dir, "icd")
+    # An installed tree's .icd file names the library without a path (the tree may be moved or unpacked
+    # anywhere): the library itself is given to ocl-icd, as the installed runner does.
+    if os.path.isdir(os.path.join(build_dir, "share", "spirv_intel_cts")):
+        return os.path.join(build_dir, "lib", "spirv_intel_cts", "libRefDevOpenCL.so")
+    return os.path.join(build_dir, "icd")
 
 
 def default_assets(build_dir):
@@ -188,7 +191,7 @@ def campaign():
     ap.add_argument("--assets-dir", help="manifest.json for --require-every-case (default: <build-dir>/assets, or "
                     "<prefix>/share/spirv_intel_cts/assets for an installed prefix)")
     ap.add_argument("--icd", help="OCL_ICD_VENDORS for the reference device (default: <build-dir>/icd, "
-                    "or <prefix>/share/spirv_intel_cts/icd when --build-dir is an installed prefix)")
+                    "or <prefix>/lib/spirv_intel_cts/libRefDevOpenCL.so when --build-dir is an installed prefix)")
     ap.add_argument("--faults-tool", help="refdev_faults (default: <build-dir>/bin/refdev_faults)")
     ap.add_argument("--faults", help="comma-separated fault names")
     ap.add_argument("--faults-source", nargs="+", metavar="FILE", help="faults.cpp file(s) defining the faults")

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "reference_device/env_numbers.h"
 #include "reference_device/profile.h"
 #include "reference_device/spirv/program.h"
 
@@ -129,8 +130,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "M must be a multiple of 8, N of 64, K of 32 (N, K >= 64)\n");
         return 2;
     }
-    const char* env = std::getenv("REFDEV_THREADS");
-    const unsigned threads = env && std::atoi(env) > 0 ? unsigned(std::atoi(env)) : 1;
+    unsigned threads = 0;
+    if (std::string e = refdev::threadsFromEnv(threads); !e.empty()) {
+        std::fprintf(stderr, "%s\n", e.c_str());
+        return 2;
+    }
+    if (threads == 0) threads = 1;
 
     std::string err;
     const refdev::Profile* profile = refdev::profileFromEnv(&err);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "reference_device/env_numbers.h"
 #include "reference_device/profile.h"
 #include "reference_device/spirv/program.h"
 
@@ -88,8 +89,11 @@ int runRefdev(const char* path, size_t global, uint32_t n) {
     range.global[0] = global;
     range.local[0] = 64;
     refdev::Faults faults;
-    const char* env = std::getenv("REFDEV_THREADS");
-    unsigned threads = env ? unsigned(std::atoi(env)) : 0;
+    unsigned threads = 0;
+    if (std::string e = refdev::threadsFromEnv(threads); !e.empty()) {
+        std::fprintf(stderr, "%s\n", e.c_str());
+        return 2;
+    }
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpuSeconds();
     auto r = refdev::spirv::launch(*built.module, "loop", {buf, count}, range, *profile, faults, threads);

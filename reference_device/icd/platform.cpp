@@ -1,9 +1,10 @@
-// Platform and device: initialisation from REFDEV_PROFILE / REFDEV_FAULTS / REFDEV_BRANCH_BUDGET,
-// clGetPlatformInfo, clGetDeviceIDs, clGetDeviceInfo.
+// Platform and device: initialisation from REFDEV_PROFILE / REFDEV_FAULTS / REFDEV_THREADS /
+// REFDEV_BRANCH_BUDGET, clGetPlatformInfo, clGetDeviceIDs, clGetDeviceInfo.
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
 
+#include "reference_device/env_numbers.h"
 #include "reference_device/icd/common.h"
 #include "reference_device/icd/device_info.h"
 
@@ -17,7 +18,7 @@ struct PlatformState {
     bool ok = false;
 };
 
-// Reads the environment once. A bad REFDEV_PROFILE or REFDEV_FAULTS leaves the platform unavailable (zero
+// Reads the environment once. A bad value of any REFDEV_* variable leaves the platform unavailable (zero
 // platforms) so that nothing runs silently without the requested profile or fault.
 PlatformState& state() {
     static PlatformState* s = [] {
@@ -40,18 +41,14 @@ PlatformState& state() {
             std::fprintf(stderr, "%s (the reference device reports no platform)\n", error.c_str());
             return st;
         }
-        if (const char* t = std::getenv("REFDEV_THREADS")) st->platform.threads = unsigned(std::atoi(t));
-        if (const char* b = std::getenv("REFDEV_BRANCH_BUDGET")) {
-            char* end = nullptr;
-            st->platform.branch_budget = std::strtoull(b, &end, 10);
-            if (!*b || *end || *b == '-') {
-                std::fprintf(stderr,
-                             "REFDEV_BRANCH_BUDGET='%s' is not a number of branches (the reference device "
-                             "reports no platform)\n",
-                             b);
-                return st;
-            }
+        bool numbers_ok = true;
+        for (const std::string& e :
+             {threadsFromEnv(st->platform.threads), branchBudgetFromEnv(st->platform.branch_budget)}) {
+            if (!e.empty())
+                std::fprintf(stderr, "%s (the reference device reports no platform)\n", e.c_str());
+            numbers_ok = numbers_ok && e.empty();
         }
+        if (!numbers_ok) return st;
         st->platform.profile = profile;
         st->platform.version = "OpenCL 3.0 RefDev " + profile->name;
         for (const ExtensionEntry& e : profile->extensions) st->platform.extensions += e.name + " ";

@@ -1,17 +1,12 @@
 #include "reference_device/spirv/thread_pool.h"
 
 #include <atomic>
-#include <cstdlib>
 #include <thread>
 #include <vector>
 
 namespace refdev::spirv {
 
 unsigned defaultThreadCount() {
-    if (const char* env = std::getenv("REFDEV_THREADS")) {
-        long v = std::strtol(env, nullptr, 10);
-        if (v > 0 && v <= 1024) return unsigned(v);
-    }
     unsigned hw = std::thread::hardware_concurrency();
     return hw ? hw : 1;
 }

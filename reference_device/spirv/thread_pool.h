@@ -6,7 +6,7 @@
 
 namespace refdev::spirv {
 
-// Threads to use when the caller passes 0: REFDEV_THREADS if set, else the hardware concurrency.
+// Threads to use when the caller passes 0: the hardware concurrency (the ICD passes REFDEV_THREADS).
 unsigned defaultThreadCount();
 
 // Calls job(index, worker) for every index in [0, count) on up to `threads` workers; stops handing out

@@ -88,5 +88,19 @@ class BadInput(TempFiles, unittest.TestCase):
             self.assertEqual(f.read(), '{"stale_load", "reads stale data"},')
 
 
+class DefaultIcd(TempFiles, unittest.TestCase):
+    def test_build_tree_uses_its_icd_directory(self):
+        import fault_campaign
+        self.assertEqual(fault_campaign.default_icd(self.tmp.name), os.path.join(self.tmp.name, "icd"))
+
+    def test_installed_prefix_names_its_own_library(self):
+        # Its .icd file names the library without a path, which the loader alone would not find.
+        import fault_campaign
+        os.makedirs(os.path.join(self.tmp.name, "share", "spirv_intel_cts", "icd"))
+        self.write("share/spirv_intel_cts/icd/refdev.icd", "libRefDevOpenCL.so\n")
+        self.assertEqual(fault_campaign.default_icd(self.tmp.name),
+                         os.path.join(self.tmp.name, "lib", "spirv_intel_cts", "libRefDevOpenCL.so"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -12,6 +12,12 @@ bool isFile(const std::string& path) {
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+bool sameFile(const std::string& a, const std::string& b) {
+    struct stat sa, sb;
+    return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 bool isDir(const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -32,7 +38,7 @@ DefaultPaths findDefaultPaths(const std::string& root) {
     const std::string base = root == "/" ? "" : root;
     const std::string build_assets = base + "/assets", build_icd = base + "/icd";
     const std::string share = base + "/share/spirv_intel_cts";
-    const std::string installed_assets = share + "/assets", installed_icd = share + "/icd";
+    const std::string installed_assets = share + "/assets";
     const std::string installed_lib = base + "/lib/spirv_intel_cts/libRefDevOpenCL.so";
 
     DefaultPaths p;
@@ -52,21 +58,23 @@ DefaultPaths findDefaultPaths(const std::string& root) {
         }
     }
 
-    p.icd_tried = {build_icd, installed_icd + "/refdev.icd"};
+    // The library of this tree, never one another file names: a copied build tree's .icd file and an .icd
+    // file of an older install name the original tree's library, which may still be there.
+    const std::string build_lib = base + "/lib/libRefDevOpenCL.so";
+    p.icd_tried = {build_icd, installed_lib};
     if (isDir(build_icd)) {
-        p.icd_vendors = build_icd;
-    } else if (isFile(installed_icd + "/refdev.icd")) {
-        // The install step writes the library's absolute path; an archive cannot know where it will be
-        // unpacked, so there the .icd file names a library that is not (yet) at that path.
-        std::string lib = firstLine(installed_icd + "/refdev.icd");
-        if (!lib.empty() && lib[0] == '/' && isFile(lib)) {
-            p.icd_vendors = installed_icd;
-        } else if (isFile(installed_lib)) {
-            p.icd_vendors = installed_lib;
-            p.icd_filenames = installed_lib;
+        if (isFile(build_lib) && !sameFile(firstLine(build_icd + "/refdev.icd"), build_lib)) {
+            p.icd_vendors = build_lib;
+            p.icd_filenames = build_lib;
         } else {
-            p.icd_tried.push_back(installed_lib);
+            p.icd_vendors = build_icd;
         }
+    } else if (isFile(installed_lib)) {
+        // An installed tree's .icd file names the library without a path (it cannot know where the tree
+        // will be): ocl-icd loads a library named in OCL_ICD_VENDORS directly, the Khronos loader the one in
+        // OCL_ICD_FILENAMES.
+        p.icd_vendors = installed_lib;
+        p.icd_filenames = installed_lib;
     }
     return p;
 }

@@ -13,9 +13,10 @@ namespace cts {
 struct DefaultPaths {
     std::string assets_dir;                 // the first candidate holding manifest.json; "" if none does
     std::vector<std::string> assets_tried;  // every candidate, in the order tried
-    // OCL_ICD_VENDORS for the reference device; "" when there is none. A moved installed tree (an
-    // unpacked archive) has an .icd file naming a library that is not there: then this is the library
-    // itself, which ocl-icd loads directly, and icd_filenames is set too, for the Khronos loader.
+    // OCL_ICD_VENDORS for the reference device; "" when there is none. Always this tree's own library:
+    // <build>/icd when its .icd file names <build>/lib/libRefDevOpenCL.so; otherwise (an installed tree,
+    // whose .icd file names no path, or a copied build tree) the library itself, which ocl-icd loads
+    // directly, with icd_filenames set too, for the Khronos loader.
     std::string icd_vendors;
     std::string icd_filenames;
     std::vector<std::string> icd_tried;

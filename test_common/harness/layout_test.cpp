@@ -33,7 +33,7 @@ TEST_F(LayoutTest, NothingThereNamesEveryPlaceTried) {
     EXPECT_EQ(p.assets_dir, "");
     EXPECT_EQ(p.icd_vendors, "");
     EXPECT_EQ(joinTried(p.assets_tried), root + "/assets or " + root + "/share/spirv_intel_cts/assets");
-    EXPECT_EQ(joinTried(p.icd_tried), root + "/icd or " + root + "/share/spirv_intel_cts/icd/refdev.icd");
+    EXPECT_EQ(joinTried(p.icd_tried), root + "/icd or " + root + "/lib/spirv_intel_cts/libRefDevOpenCL.so");
 }
 
 TEST_F(LayoutTest, BuildTreeComesFirst) {
@@ -46,14 +46,36 @@ TEST_F(LayoutTest, BuildTreeComesFirst) {
     EXPECT_EQ(p.icd_filenames, "");
 }
 
-TEST_F(LayoutTest, InstalledTreeUsesItsIcdDirectoryWhenTheLibraryIsWhereItSays) {
+TEST_F(LayoutTest, BuildTreeUsesItsIcdDirectoryWhenItNamesItsOwnLibrary) {
+    write("lib/libRefDevOpenCL.so", "");
+    write("icd/refdev.icd", root + "/lib/libRefDevOpenCL.so\n");
+    DefaultPaths p = findDefaultPaths(root);
+    EXPECT_EQ(p.icd_vendors, root + "/icd");
+    EXPECT_EQ(p.icd_filenames, "");
+}
+
+// A copied build tree's .icd file names the original tree's library, which may still be there.
+TEST_F(LayoutTest, CopiedBuildTreeNamesItsOwnLibrary) {
+    write("lib/libRefDevOpenCL.so", "");
+    write("original/lib/libRefDevOpenCL.so", "");
+    write("icd/refdev.icd", root + "/original/lib/libRefDevOpenCL.so\n");
+    DefaultPaths p = findDefaultPaths(root);
+    EXPECT_EQ(p.icd_vendors, root + "/lib/libRefDevOpenCL.so");
+    EXPECT_EQ(p.icd_filenames, p.icd_vendors);
+}
+
+// A copy of an installed prefix whose .icd file names the original prefix's library (as older installs
+// wrote it) still loads its own.
+TEST_F(LayoutTest, InstalledTreeNamesItsOwnLibraryWhateverItsIcdFileSays) {
     write("share/spirv_intel_cts/assets/manifest.json", "{}");
     write("lib/spirv_intel_cts/libRefDevOpenCL.so", "");
-    write("share/spirv_intel_cts/icd/refdev.icd", root + "/lib/spirv_intel_cts/libRefDevOpenCL.so\n");
+    write("original/lib/spirv_intel_cts/libRefDevOpenCL.so", "");
+    write("share/spirv_intel_cts/icd/refdev.icd",
+          root + "/original/lib/spirv_intel_cts/libRefDevOpenCL.so\n");
     DefaultPaths p = findDefaultPaths(root);
     EXPECT_EQ(p.assets_dir, root + "/share/spirv_intel_cts/assets");
-    EXPECT_EQ(p.icd_vendors, root + "/share/spirv_intel_cts/icd");
-    EXPECT_EQ(p.icd_filenames, "");
+    EXPECT_EQ(p.icd_vendors, root + "/lib/spirv_intel_cts/libRefDevOpenCL.so");
+    EXPECT_EQ(p.icd_filenames, p.icd_vendors);
 }
 
 TEST_F(LayoutTest, MovedInstalledTreeNamesItsOwnLibrary) {
@@ -64,8 +86,8 @@ TEST_F(LayoutTest, MovedInstalledTreeNamesItsOwnLibrary) {
     EXPECT_EQ(p.icd_filenames, p.icd_vendors);
 }
 
-TEST_F(LayoutTest, IcdFileWithoutItsLibraryIsNotFound) {
-    write("share/spirv_intel_cts/icd/refdev.icd", "/nonexistent/libRefDevOpenCL.so\n");
+TEST_F(LayoutTest, InstalledTreeWithoutItsLibraryIsNotFound) {
+    write("share/spirv_intel_cts/icd/refdev.icd", "libRefDevOpenCL.so\n");
     DefaultPaths p = findDefaultPaths(root);
     EXPECT_EQ(p.icd_vendors, "");
     EXPECT_EQ(p.icd_tried.back(), root + "/lib/spirv_intel_cts/libRefDevOpenCL.so");

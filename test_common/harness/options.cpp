@@ -436,7 +436,8 @@ Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options
   --device-type=TYPE          gpu, cpu, accelerator, default (default) or all
   --icd=reference|system|FILE reference (default): when OCL_ICD_VENDORS is unset, use the reference
                               device next to this program (<program dir>/../icd, or installed:
-                              ../share/spirv_intel_cts/icd); system: use the installed drivers;
+                              ../lib/spirv_intel_cts/libRefDevOpenCL.so); system: use the
+                              installed drivers;
                               FILE: exactly the driver library that .icd file names (the system's
                               drivers and OCL_ICD_VENDORS are ignored); Intel's CPU runtime:
                               --icd=$(scripts/install_intel_cpu_runtime.sh --print-icd)
