@@ -10,8 +10,15 @@ parsed by parse_asset_header(); the format is documented in docs/assets.md.
 import json
 import math
 import re
+import sys
 
-TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate", "workloads")
+import families
+
+# The runner's top-level groups: api and every family with a descriptor (scripts/families.py).
+try:
+    TOP_LEVELS = families.top_levels()
+except families.FamilyError as _e:
+    sys.exit("spvgen: %s" % _e)
 # quick: the --quick smoke subset; extended: outside the conformance list (--extended); regression: the cases
 # docs/known_driver_bugs.md names for a public driver or compiler bug (--tag=regression); huge: cases needing
 # buffers of several GiB, run only with --huge (docs/2d_block_io.md, "Scale").

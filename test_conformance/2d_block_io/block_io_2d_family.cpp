@@ -302,11 +302,13 @@ public:
     }
 };
 
-}  // namespace
-
 void register2dBlockIoFamilies(Registry& registry) {
     registry.addFamily(std::make_unique<BlockIo2dFamily>());
     register2dBlockIoWindowedFamily(registry);
 }
+
+}  // namespace
+
+CTS_REGISTER_FAMILIES("2d_block_io", register2dBlockIoFamilies);
 
 }  // namespace cts

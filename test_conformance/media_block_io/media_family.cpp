@@ -330,10 +330,12 @@ private:
     }
 };
 
-}  // namespace
-
 void registerMediaBlockIoFamilies(Registry& registry) {
     registry.addFamily(std::make_unique<MediaBlockIoFamily>());
 }
+
+}  // namespace
+
+CTS_REGISTER_FAMILIES("media_block_io", registerMediaBlockIoFamilies);
 
 }  // namespace cts
