@@ -23,8 +23,8 @@ std::vector<FaultInfo> coreFaults();
 // Op families contribute their faults from their own folder (reference_device/ext/<family>/faults.cpp and,
 // for faults that show only when instructions are combined, composition_faults.cpp):
 //
-//     std::vector<FaultInfo> subgroupsFaults() { return {{"name", "what the bug does"}, ...}; }
-//     REFDEV_REGISTER_FAULTS("subgroups", subgroupsFaults);
+//     std::vector<FaultInfo> myFamilyFaults() { return {{"name", "what the bug does"}, ...}; }
+//     REFDEV_REGISTER_FAULTS("<family>", myFamilyFaults);
 using FaultList = std::vector<FaultInfo> (*)();
 void addFaultList(const char* family, FaultList list);
 

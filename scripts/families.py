@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The suite's case families, found by their descriptors: test_conformance/<group>/family.json.
 
-A family is one top-level case group (`subgroups`, `2d_block_io`, ...) with a folder per layer. Its descriptor
+A family is one top-level case group with a folder per layer (test_conformance/<group>/, ...). Its descriptor
 states what central code needs to know of it; the build (test_conformance/CMakeLists.txt, cmake/packaging.cmake)
 and the scripts (spvgen.py, fault_campaign.py, ci_tests.sh, the runner's end-to-end checks) read it from here,
 so adding a family adds folders and a descriptor, never a line in a central list. Fields:
@@ -10,9 +10,12 @@ so adding a family adds folders and a descriptor, never a line in a central list
   spirv_extension   the SPIR-V extension the family checks (absent for a family that only composes others)
   opencl_extension  the OpenCL extension that reports it
   composes          the families whose instructions it combines (workloads)
-  docs              the family's page, e.g. docs/subgroups.md
+  docs              the family's page, docs/<group>.md
   fault_campaigns   [{"title", "note" (optional), "args": [fault_campaign.py arguments]}]: the planted faults
                     its cases must catch; "{build}" in an argument stands for the build directory
+  offline_support   [{"when": {param: value}, "extension", "reason", "source"}]: support checks of its C++
+                    family beyond the requirement tokens, repeated by offline_cross_check.py (a case whose
+                    params match "when" needs "extension"; "source" says where the C++ check is)
 
 Usage: families.py            the groups, one a line, in name order
        families.py --top      the runner's top-level groups: api and the groups
@@ -27,7 +30,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFORMANCE = "test_conformance"
 # The top-level group of the C++-defined device and kernel queries (test_conformance/api/): no descriptor.
 CORE_GROUP = "api"
-FIELDS = {"group", "spirv_extension", "opencl_extension", "composes", "docs", "fault_campaigns"}
+FIELDS = {"group", "spirv_extension", "opencl_extension", "composes", "docs", "fault_campaigns", "offline_support"}
 
 
 class FamilyError(Exception):

@@ -16,8 +16,8 @@ must be a core case that failed in phase build (and at least one must); --expect
 fails no case, and at least one case the clean run passed becomes NotSupported, each of them device_specific.
 --catching-json=FILE writes, per fault, the cases that caught it (for scripts/hidden_assumption_check.py).
 
-Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines, e.g.
-reference_device/ext/subgroups/faults.cpp); default: every fault `refdev_faults --names` lists except the
+Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines,
+reference_device/ext/<group>/faults.cpp); default: every fault `refdev_faults --names` lists except the
 core ones that test the runner itself (hang, crash).
 
 --family GROUP runs the campaigns the family's descriptor lists (test_conformance/GROUP/family.json,
@@ -26,11 +26,10 @@ arguments after the ones given here; "{build}" in them stands for --build-dir. E
 fails, 2 for an unknown family or a malformed descriptor.
 
 Examples:
-  scripts/fault_campaign.py --family media_block_io --build-dir build
-  scripts/fault_campaign.py subgroups --faults-source reference_device/ext/subgroups/faults.cpp \\
+  scripts/fault_campaign.py --family GROUP --build-dir build      # every campaign of GROUP's descriptor
+  scripts/fault_campaign.py GROUP --faults-source reference_device/ext/GROUP/faults.cpp \\
       --profile xe_hpc --profile xe_hpg
-  scripts/fault_campaign.py 2d_block_io --faults-source reference_device/ext/2d_block_io/faults.cpp
-  scripts/fault_campaign.py api subgroups 2d_block_io matrix_multiply_accumulate media_block_io \\
+  scripts/fault_campaign.py $(scripts/families.py --top) \\
       --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --require-every-case \\
       --runner-arg=--extended
 """
@@ -201,7 +200,7 @@ def run_family(argv, args):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("groups", nargs="*", help="case groups / patterns passed to the runner (e.g. subgroups)")
+    ap.add_argument("groups", nargs="*", help="case groups / patterns passed to the runner (e.g. api)")
     ap.add_argument("--family", help="run the campaigns of this family's descriptor (test_conformance/*/family.json)")
     ap.add_argument("--families-root", default=REPO, help=argparse.SUPPRESS)
     ap.add_argument("--build-dir", default=default_build_dir(), help="build tree or installed prefix")

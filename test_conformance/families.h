@@ -2,8 +2,8 @@
 // other top-level group lives in a folder of its own that test_conformance/CMakeLists.txt discovers (a folder
 // with a family.json) and links whole, and registers itself from there with CTS_REGISTER_FAMILIES:
 //
-//     void registerSubgroupsFamilies(Registry& registry) { registry.addFamily(...); }
-//     CTS_REGISTER_FAMILIES("subgroups", registerSubgroupsFamilies);
+//     void registerMyGroupFamilies(Registry& registry) { registry.addFamily(...); }
+//     CTS_REGISTER_FAMILIES("<group>", registerMyGroupFamilies);
 #pragma once
 
 #include <string>

@@ -172,8 +172,8 @@ private:
 // Op families register their instructions from their own folder (reference_device/ext/<family>/, linked into
 // the device as object files, so a file-scope registrar is kept):
 //
-//     void registerSubgroupsOps(ExtOpTable& table) { table.add(...); }
-//     REFDEV_REGISTER_EXT_OPS("subgroups", registerSubgroupsOps);
+//     void registerMyFamilyOps(ExtOpTable& table) { table.add(...); }
+//     REFDEV_REGISTER_EXT_OPS("<family>", registerMyFamilyOps);
 using RegisterExtOps = void (*)(ExtOpTable& table);
 void addExtOpFamily(const char* family, RegisterExtOps add);
 

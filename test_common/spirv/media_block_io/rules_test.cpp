@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "test_common/spirv/module_builder.h"
-#include "test_common/spirv/rules_media_block_io.h"
+#include "test_common/spirv/media_block_io/rules.h"
 #include "test_common/spirv/tokens.h"
 
 namespace cts {
