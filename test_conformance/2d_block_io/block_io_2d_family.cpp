@@ -14,6 +14,7 @@
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
+#include "test_conformance/2d_block_io/launch.h"
 #include "test_conformance/2d_block_io/windowed_family.h"
 #include "test_conformance/families.h"
 
@@ -25,7 +26,7 @@ using reference::BlockIo2dShape;
 using reference::Coordinate2d;
 using reference::Surface2d;
 
-constexpr uint32_t kSubGroupSize = 16;  // kernels run at 16 (OpExecutionMode SubgroupSize 16)
+constexpr uint32_t kSubGroupSize = kBlockIo2dSubGroupSize;
 constexpr cl_uint kCapabilityTransform = 6229, kCapabilityTranspose = 6230, kCapabilityIo = 6228;
 
 BlockIo2dOp parseOp(const std::string& op) {
@@ -232,35 +233,14 @@ public:
         const std::vector<uint8_t> surface_data = randomBytes(rng, c.surfaceBytes());
         GuardedBuffer surface(ctx, surface_data.size());
         surface.write(surface_data.data(), surface_data.size());
-        // Per-lane data: stores read seed-random data; loads overwrite the poison.
-        GuardedBuffer lanes(ctx, sub_groups * kSubGroupSize * c.lane_bytes);
-        std::vector<uint8_t> lane_data;
-        if (store) {
-            lane_data = randomBytes(rng, lanes.size());
-            lanes.write(lane_data.data(), lane_data.size());
-        }
-        std::vector<int32_t> coord_words;
-        for (const Coordinate2d& xy : c.coords)
-            coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
-        GuardedBuffer coords(ctx, coord_words.size() * 4);
-        coords.write(coord_words.data(), coord_words.size() * 4);
-        const DoneLayout layout{c.work_groups, c.sub_groups_per_work_group, kSubGroupSize};
-        GuardedBuffer done(ctx, layout.bytes());
-
-        setArg(kernel, 0, surface.mem());
-        setArg(kernel, 1, lanes.mem());
-        setArg(kernel, 2, coords.mem());
-        setArg(kernel, 3, cl_uint(c.surface.memory_width_bytes));
-        setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
-        setArg(kernel, 5, cl_uint(c.surface.memory_pitch_bytes));
-        setArg(kernel, 6, cl_uint(c.base_offset_bytes));
-        setArg(kernel, 7, done.mem());
-        size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
-        size_t global = local * c.work_groups;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        BlockIo2dLaunch launch(ctx, c.coords, c.lane_bytes, store, c.work_groups, c.sub_groups_per_work_group,
+                               [&](size_t n) { return randomBytes(rng, n); });
+        launch.run(ctx, kernel, surface.mem(), c.surface, c.base_offset_bytes);
+        const std::vector<uint8_t>& lane_data = launch.lane_data;
+        const std::vector<int32_t>& coord_words = launch.coord_words;
 
         MismatchLog log("completion record: every invocation's last store");
-        checkDoneRecords(done.read(), layout, log);
+        checkDoneRecords(launch.done.read(), launch.layout, log);
         std::vector<uint8_t> surface_after = surface.read();
         dumpBytes(ctx, "surface_in", surface_data.data(), surface_data.size());
         dumpBytes(ctx, "surface_out", surface_after.data(), surface_after.size());
@@ -270,14 +250,8 @@ public:
             // "For stores, any out-of-bounds elements are ignored" and "the value of any padded elements is
             // ignored": only in-bounds block elements change; everything else keeps its canary byte.
             std::vector<uint8_t> memory(surface_data.begin() + c.base_offset_bytes, surface_data.end());
-            for (size_t g = 0; g < sub_groups; ++g) {
-                std::vector<std::vector<uint8_t>> per_lane(kSubGroupSize);
-                for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
-                    auto first = lane_data.begin() + (g * kSubGroupSize + lane) * c.lane_bytes;
-                    per_lane[lane].assign(first, first + c.lane_bytes);
-                }
-                reference::store2d(c.shape, per_lane, memory, c.surface, c.coords[g]);
-            }
+            for (size_t g = 0; g < sub_groups; ++g)
+                reference::store2d(c.shape, launch.storedByLane(g), memory, c.surface, c.coords[g]);
             std::vector<uint8_t> expected(surface_data.begin(), surface_data.begin() + c.base_offset_bytes);
             expected.insert(expected.end(), memory.begin(), memory.end());
             log.setRule(
@@ -288,13 +262,13 @@ public:
                 c.shape.op == BlockIo2dOp::Prefetch
                     ? "SPV_INTEL_2d_block_io prefetch has no effect; the following load is exact"
                     : "SPV_INTEL_2d_block_io load: block data mapped to invocations, out of bounds zero");
-            std::vector<uint8_t> lanes_out = lanes.read();
+            std::vector<uint8_t> lanes_out = launch.lanes.read();
             dumpBytes(ctx, "lanes_out", lanes_out.data(), lanes_out.size());
             checkLoads(c, surface_data, lanes_out, log);
             // A load or prefetch never writes the memory it reads.
             checkSurface(c, surface_data, surface_after, "memory changed by a load or prefetch", log);
         }
-        for (const GuardedBuffer* b : {&surface, &lanes, &coords, &done})
+        for (const GuardedBuffer* b : {&surface, &launch.lanes, &launch.coords, &launch.done})
             if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
         if (out.status != Status::Pass) out.message = c.str() + "\n" + out.message;

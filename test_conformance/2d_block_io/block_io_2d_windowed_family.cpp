@@ -12,6 +12,7 @@
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
+#include "test_conformance/2d_block_io/launch.h"
 #include "test_conformance/2d_block_io/windowed_family.h"
 
 namespace cts {
@@ -22,7 +23,7 @@ using reference::BlockIo2dShape;
 using reference::Coordinate2d;
 using reference::Surface2d;
 
-constexpr uint32_t kSubGroupSize = 16;
+constexpr uint32_t kSubGroupSize = kBlockIo2dSubGroupSize;
 constexpr int64_t kTwoTo32 = int64_t(1) << 32;
 
 struct RowRange {
@@ -136,42 +137,20 @@ public:
                     "clEnqueueWriteBuffer (window)");
         }
         const bool store = c.shape.op == BlockIo2dOp::Store;
-        GuardedBuffer lanes(ctx, c.coords.size() * kSubGroupSize * c.lane_bytes);
-        std::vector<uint8_t> lane_data;
-        if (store) {
-            lane_data = random(lanes.size());
-            lanes.write(lane_data.data(), lane_data.size());
-        }
-        std::vector<int32_t> coord_words;
-        for (const Coordinate2d& xy : c.coords)
-            coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
-        GuardedBuffer coords(ctx, coord_words.size() * 4);
-        coords.write(coord_words.data(), coord_words.size() * 4);
-        const DoneLayout layout{c.work_groups, c.sub_groups_per_work_group, kSubGroupSize};
-        GuardedBuffer done(ctx, layout.bytes());
-
-        setArg(kernel, 0, surface.get());
-        setArg(kernel, 1, lanes.mem());
-        setArg(kernel, 2, coords.mem());
-        setArg(kernel, 3, cl_uint(c.surface.memory_width_bytes));
-        setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
-        setArg(kernel, 5, cl_uint(pitch));
-        setArg(kernel, 6, cl_uint(0));
-        setArg(kernel, 7, done.mem());
-        size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
-        size_t global = local * c.work_groups;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        BlockIo2dLaunch launch(ctx, c.coords, c.lane_bytes, store, c.work_groups, c.sub_groups_per_work_group,
+                               random);
+        launch.run(ctx, kernel, surface.get(), c.surface, 0);
 
         MismatchLog log(store ? "SPV_INTEL_2d_block_io store at byte offsets past 2^31 / 2^32: in-bounds "
                                 "elements written, every other byte of the windows unchanged"
                               : "SPV_INTEL_2d_block_io load at byte offsets past 2^31 / 2^32: block data "
                                 "mapped to invocations; memory unchanged");
-        checkDoneRecords(done.read(), layout, log);
+        checkDoneRecords(launch.done.read(), launch.layout, log);
         // What each window must hold afterwards: loads leave it as seeded; stores write their blocks.
         std::vector<std::vector<uint8_t>> expected;
         for (const RowRange& w : windows) expected.push_back(w.data);
         std::vector<uint8_t> lanes_out;
-        if (!store) lanes_out = lanes.read();
+        if (!store) lanes_out = launch.lanes.read();
         for (size_t g = 0; g < c.coords.size(); ++g) {
             const RowRange& w = blockWindow(windows, c.coords[g]);
             const size_t wi = size_t(&w - windows.data());
@@ -179,12 +158,7 @@ public:
                                        pitch};
             Coordinate2d local_xy = {c.coords[g].x, c.coords[g].y - w.first};
             if (store) {
-                std::vector<std::vector<uint8_t>> per_lane(kSubGroupSize);
-                for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
-                    auto first = lane_data.begin() + (g * kSubGroupSize + lane) * c.lane_bytes;
-                    per_lane[lane].assign(first, first + c.lane_bytes);
-                }
-                reference::store2d(c.shape, per_lane, expected[wi], local_surface, local_xy);
+                reference::store2d(c.shape, launch.storedByLane(g), expected[wi], local_surface, local_xy);
                 continue;
             }
             auto want = reference::load2d(c.shape, w.data, local_surface, local_xy);
@@ -224,7 +198,7 @@ public:
                             expected[wi][i], got[i], 1);
             }
         }
-        for (const GuardedBuffer* b : {&lanes, &coords, &done})
+        for (const GuardedBuffer* b : {&launch.lanes, &launch.coords, &launch.done})
             if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
         if (out.status != Status::Pass)
