@@ -6,8 +6,8 @@
 #include <map>
 #include <tuple>
 
-#include "test_common/spirv/module_builder.h"
 #include "test_common/spirv/matrix_multiply_accumulate/rules.h"
+#include "test_common/spirv/module_builder.h"
 #include "test_common/spirv/tokens.h"
 
 namespace cts {
