@@ -39,37 +39,18 @@ BlockIo2dOp parseOp(const std::string& op) {
 }
 
 // One case's parameters (from the manifest).
-struct BlockIo2dCase {
+struct BlockIo2dCase : BlockIo2dLaunchParams {
     BlockIo2dShape shape;       // the instruction under test
     BlockIo2dShape load_shape;  // the load whose result is checked (prefetch: the load that follows it)
-    Surface2d surface;
     uint32_t base_offset_bytes = 0;
-    std::vector<Coordinate2d> coords;  // one per sub-group, g = work-group * sub-groups per group + sub-group
-    uint32_t work_groups = 1, sub_groups_per_work_group = 1;
-    uint32_t lane_bytes = 0;  // per-lane bytes the kernel's private array holds
 
     static BlockIo2dCase fromParams(const Params& p) {
         BlockIo2dCase c;
-        c.shape = {parseOp(p.s("op")),           uint32_t(p.u("element_size")),
-                   uint32_t(p.u("block_width")), uint32_t(p.u("block_height")),
-                   uint32_t(p.u("block_count")), kSubGroupSize};
+        c.shape = readBlockShape(p, parseOp(p.s("op")));
         c.load_shape = c.shape;
-        if (c.shape.op == BlockIo2dOp::Prefetch)
-            c.load_shape = {BlockIo2dOp::Load,
-                            uint32_t(p.u("load_element_size")),
-                            uint32_t(p.u("load_block_width")),
-                            uint32_t(p.u("load_block_height")),
-                            uint32_t(p.u("load_block_count")),
-                            kSubGroupSize};
-        c.surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
+        if (c.shape.op == BlockIo2dOp::Prefetch) c.load_shape = readBlockShape(p, BlockIo2dOp::Load, "load_");
+        c.readLaunchParams(p, "2d_block_io");
         c.base_offset_bytes = uint32_t(p.u("base_offset_bytes"));
-        std::vector<int64_t> xy = p.list("coords");
-        for (size_t i = 0; i + 1 < xy.size(); i += 2) c.coords.push_back({xy[i], xy[i + 1]});
-        c.work_groups = uint32_t(p.u("work_groups"));
-        c.sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
-        c.lane_bytes = uint32_t(p.u("lane_bytes"));
-        if (xy.size() % 2 || c.coords.size() != size_t(c.work_groups) * c.sub_groups_per_work_group)
-            throw InternalError("2d_block_io: coords must hold one (x, y) per sub-group");
         if (c.lane_bytes != reference::laneBytes(c.shape.op == BlockIo2dOp::Store ? c.shape : c.load_shape))
             throw InternalError("2d_block_io: lane_bytes " + std::to_string(c.lane_bytes) +
                                 " disagrees with the host reference for " + c.load_shape.str());
@@ -233,8 +214,7 @@ public:
         const std::vector<uint8_t> surface_data = randomBytes(rng, c.surfaceBytes());
         GuardedBuffer surface(ctx, surface_data.size());
         surface.write(surface_data.data(), surface_data.size());
-        BlockIo2dLaunch launch(ctx, c.coords, c.lane_bytes, store, c.work_groups, c.sub_groups_per_work_group,
-                               [&](size_t n) { return randomBytes(rng, n); });
+        BlockIo2dLaunch launch(ctx, c, store, [&](size_t n) { return randomBytes(rng, n); });
         launch.run(ctx, kernel, surface.mem(), c.surface, c.base_offset_bytes);
         const std::vector<uint8_t>& lane_data = launch.lane_data;
         const std::vector<int32_t>& coord_words = launch.coord_words;

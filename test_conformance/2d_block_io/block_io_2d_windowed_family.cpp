@@ -19,11 +19,9 @@ namespace cts {
 namespace {
 
 using reference::BlockIo2dOp;
-using reference::BlockIo2dShape;
 using reference::Coordinate2d;
 using reference::Surface2d;
 
-constexpr uint32_t kSubGroupSize = kBlockIo2dSubGroupSize;
 constexpr int64_t kTwoTo32 = int64_t(1) << 32;
 
 struct RowRange {
@@ -31,11 +29,8 @@ struct RowRange {
     std::vector<uint8_t> data;   // their bytes as seeded
 };
 
-struct WindowedCase {
-    BlockIo2dShape shape;
-    Surface2d surface;
-    std::vector<Coordinate2d> coords;  // one per sub-group
-    uint32_t work_groups = 1, sub_groups_per_work_group = 1, lane_bytes = 0;
+struct WindowedCase : BlockIo2dLaunchParams {
+    reference::BlockIo2dShape shape;
     uint64_t buffer_bytes = 0;
 
     static WindowedCase fromParams(const Params& p) {
@@ -43,21 +38,9 @@ struct WindowedCase {
         const std::string op = p.s("op");
         if (op != "load" && op != "store")
             throw InternalError("2d_block_io.windowed: op must be load or store");
-        c.shape = {op == "load" ? BlockIo2dOp::Load : BlockIo2dOp::Store,
-                   uint32_t(p.u("element_size")),
-                   uint32_t(p.u("block_width")),
-                   uint32_t(p.u("block_height")),
-                   uint32_t(p.u("block_count")),
-                   kSubGroupSize};
-        c.surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
-        std::vector<int64_t> xy = p.list("coords");
-        for (size_t i = 0; i + 1 < xy.size(); i += 2) c.coords.push_back({xy[i], xy[i + 1]});
-        c.work_groups = uint32_t(p.u("work_groups"));
-        c.sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
-        c.lane_bytes = uint32_t(p.u("lane_bytes"));
+        c.shape = readBlockShape(p, op == "load" ? BlockIo2dOp::Load : BlockIo2dOp::Store);
+        c.readLaunchParams(p, "2d_block_io.windowed");
         c.buffer_bytes = p.u("buffer_bytes");
-        if (xy.size() % 2 || c.coords.size() != size_t(c.work_groups) * c.sub_groups_per_work_group)
-            throw InternalError("2d_block_io.windowed: coords must hold one (x, y) per sub-group");
         if (p.u("base_offset_bytes") != 0)
             throw InternalError("2d_block_io.windowed: base_offset_bytes must be 0");
         if (c.lane_bytes != reference::laneBytes(c.shape))
@@ -137,8 +120,7 @@ public:
                     "clEnqueueWriteBuffer (window)");
         }
         const bool store = c.shape.op == BlockIo2dOp::Store;
-        BlockIo2dLaunch launch(ctx, c.coords, c.lane_bytes, store, c.work_groups, c.sub_groups_per_work_group,
-                               random);
+        BlockIo2dLaunch launch(ctx, c, store, random);
         launch.run(ctx, kernel, surface.get(), c.surface, 0);
 
         MismatchLog log(store ? "SPV_INTEL_2d_block_io store at byte offsets past 2^31 / 2^32: in-bounds "
@@ -163,8 +145,8 @@ public:
             }
             auto want = reference::load2d(c.shape, w.data, local_surface, local_xy);
             const reference::AssignedBlock a = reference::assignedBlock(c.shape);
-            for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
-                const uint8_t* got = lanes_out.data() + (g * kSubGroupSize + lane) * c.lane_bytes;
+            for (uint32_t lane = 0; lane < kBlockIo2dSubGroupSize; ++lane) {
+                const uint8_t* got = lanes_out.data() + (g * kBlockIo2dSubGroupSize + lane) * c.lane_bytes;
                 for (size_t k = 0; k < want[lane].size(); ++k) {
                     const reference::LaneElement& e = want[lane][k];
                     if (!e.defined) {

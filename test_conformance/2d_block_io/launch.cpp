@@ -13,16 +13,35 @@ std::vector<int32_t> coordinateWords(const std::vector<reference::Coordinate2d>&
 
 }  // namespace
 
-BlockIo2dLaunch::BlockIo2dLaunch(RunContext& ctx, const std::vector<reference::Coordinate2d>& xy,
-                                 uint32_t lane_bytes, bool store, uint32_t work_groups,
-                                 uint32_t sub_groups_per_work_group,
+reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp op,
+                                         const std::string& prefix) {
+    return {op,
+            uint32_t(p.u(prefix + "element_size")),
+            uint32_t(p.u(prefix + "block_width")),
+            uint32_t(p.u(prefix + "block_height")),
+            uint32_t(p.u(prefix + "block_count")),
+            kBlockIo2dSubGroupSize};
+}
+
+void BlockIo2dLaunchParams::readLaunchParams(const Params& p, const char* family) {
+    surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
+    std::vector<int64_t> xy = p.list("coords");
+    for (size_t i = 0; i + 1 < xy.size(); i += 2) coords.push_back({xy[i], xy[i + 1]});
+    work_groups = uint32_t(p.u("work_groups"));
+    sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
+    lane_bytes = uint32_t(p.u("lane_bytes"));
+    if (xy.size() % 2 || coords.size() != size_t(work_groups) * sub_groups_per_work_group)
+        throw InternalError(std::string(family) + ": coords must hold one (x, y) per sub-group");
+}
+
+BlockIo2dLaunch::BlockIo2dLaunch(RunContext& ctx, const BlockIo2dLaunchParams& p, bool store,
                                  const std::function<std::vector<uint8_t>(size_t)>& random)
-    : lanes(ctx, xy.size() * kBlockIo2dSubGroupSize * lane_bytes),
-      coords(ctx, xy.size() * 2 * sizeof(int32_t)),
-      done(ctx, DoneLayout{work_groups, sub_groups_per_work_group, kBlockIo2dSubGroupSize}.bytes()),
-      coord_words(coordinateWords(xy)),
-      layout{work_groups, sub_groups_per_work_group, kBlockIo2dSubGroupSize},
-      lane_bytes_(lane_bytes) {
+    : lanes(ctx, p.coords.size() * kBlockIo2dSubGroupSize * p.lane_bytes),
+      coords(ctx, p.coords.size() * 2 * sizeof(int32_t)),
+      done(ctx, DoneLayout{p.work_groups, p.sub_groups_per_work_group, kBlockIo2dSubGroupSize}.bytes()),
+      coord_words(coordinateWords(p.coords)),
+      layout{p.work_groups, p.sub_groups_per_work_group, kBlockIo2dSubGroupSize},
+      lane_bytes_(p.lane_bytes) {
     // Stores read seed-random data; loads overwrite the poison.
     if (store) {
         lane_data = random(lanes.size());

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "test_common/cl/kernel_util.h"
@@ -16,12 +17,27 @@ namespace cts {
 
 constexpr uint32_t kBlockIo2dSubGroupSize = 16;  // kernels run at 16 (OpExecutionMode SubgroupSize 16)
 
+// The block shape of the parameters <prefix>element_size, block_width, block_height, block_count, for `op`.
+reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp op,
+                                         const std::string& prefix = "");
+
+// The manifest parameters every 2d_block_io case has (scripts/generators/2d_block_io.py).
+struct BlockIo2dLaunchParams {
+    reference::Surface2d surface;
+    std::vector<reference::Coordinate2d>
+        coords;  // one per sub-group, g = work-group * sub-groups + sub-group
+    uint32_t work_groups = 1, sub_groups_per_work_group = 1;
+    uint32_t lane_bytes = 0;  // per-lane bytes the kernel's private array holds
+
+    // Reads them; coordinates that are not one (x, y) per sub-group are an InternalError naming `family`.
+    void readLaunchParams(const Params& p, const char* family);
+};
+
 class BlockIo2dLaunch {
 public:
     // One sub-group per coordinate. For stores, `random` fills what each lane stores (drawn after the
     // caller's surface data, so a case's seed gives the same bytes as before).
-    BlockIo2dLaunch(RunContext& ctx, const std::vector<reference::Coordinate2d>& coords, uint32_t lane_bytes,
-                    bool store, uint32_t work_groups, uint32_t sub_groups_per_work_group,
+    BlockIo2dLaunch(RunContext& ctx, const BlockIo2dLaunchParams& params, bool store,
                     const std::function<std::vector<uint8_t>(size_t)>& random);
 
     // Binds surface, lanes, coordinates, width, height, pitch, base offset and done, then runs the kernel.
