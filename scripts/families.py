@@ -57,6 +57,8 @@ def _check(path, d, folder):
 def descriptors(repo=REPO):
     """Every family descriptor under repo, in group-name order."""
     base = os.path.join(repo, CONFORMANCE)
+    if not os.path.isdir(base):
+        raise FamilyError("no %s/ under %s: the family descriptors are in the source tree" % (CONFORMANCE, repo))
     found = []
     for folder in sorted(os.listdir(base)):
         path = os.path.join(base, folder, "family.json")

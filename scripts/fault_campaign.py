@@ -43,8 +43,6 @@ import sys
 import tempfile
 import time
 
-import families
-
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE_FAULTS = {"hang", "crash"}
 PASSING = {"pass", "skip", "notsupported", "not_supported"}
@@ -173,6 +171,13 @@ def check_build_expectation(args, fault, failing, cases, clean_passing):
 
 def run_family(argv, args):
     """Each fault_campaigns entry of the family's descriptor, with the arguments of argv but --family."""
+    # The descriptors live in the source tree (an installed tree has neither them nor families.py).
+    try:
+        import families
+    except ImportError:
+        sys.stderr.write("fault_campaign: --family needs the source tree (scripts/families.py and the "
+                         "test_conformance/*/family.json descriptors)\n")
+        return 2
     try:
         entries = families.descriptor(args.family, args.families_root).get("fault_campaigns", [])
     except families.FamilyError as e:

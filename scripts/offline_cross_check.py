@@ -36,7 +36,10 @@ import time
 
 # {case family: [{"when": {param: value}, "extension", "reason"}]}: the C++ families' support checks that the
 # offline judge repeats (test_conformance/<group>/family.json, "offline_support").
-FAMILY_SUPPORT = {d["group"]: d.get("offline_support", []) for d in families.descriptors()}
+try:
+    FAMILY_SUPPORT = {d["group"]: d.get("offline_support", []) for d in families.descriptors()}
+except families.FamilyError as _e:
+    sys.exit("offline_cross_check: %s" % _e)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
