@@ -9,6 +9,10 @@ so adding a family adds folders and a descriptor, never a line in a central list
   group             the top-level case group; must equal the folder name
   spirv_extension   the SPIR-V extension the family checks (absent for a family that only composes others)
   opencl_extension  the OpenCL extension that reports it
+  opencl_extension_min_version
+                    "MAJOR.MINOR": the oldest version of it the family's cases are written for
+  capabilities      [[name, enumerant], ...]: the SPIR-V capabilities the extension declares; with the two
+                    above, the api.* cases' table of gating extensions (CMake generates it)
   composes          the families whose instructions it combines (workloads)
   docs              the family's page, docs/<group>.md
   fault_campaigns   [{"title", "note" (optional), "args": [fault_campaign.py arguments]}]: the planted faults
@@ -30,7 +34,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFORMANCE = "test_conformance"
 # The top-level group of the C++-defined device and kernel queries (test_conformance/api/): no descriptor.
 CORE_GROUP = "api"
-FIELDS = {"group", "spirv_extension", "opencl_extension", "composes", "docs", "fault_campaigns", "offline_support"}
+FIELDS = {"group", "spirv_extension", "opencl_extension", "opencl_extension_min_version", "capabilities", "composes",
+          "docs", "fault_campaigns", "offline_support"}
 
 
 class FamilyError(Exception):
