@@ -8,6 +8,9 @@
 
 #include "reference_device/faults.h"
 #include "reference_device/profile.h"
+#ifdef REFDEV_HAVE_INTERPRETER
+#include "reference_device/spirv/ext_ops.h"
+#endif
 
 namespace refdev {
 namespace {
@@ -87,6 +90,35 @@ TEST(Faults, RegistryNamesAreUniqueAndWellFormed) {
     }
     EXPECT_TRUE(names.count("hang"));
     EXPECT_TRUE(names.count("crash"));
+}
+
+// Op families register their faults and instructions from their own folder; refdev_core is linked whole, so
+// every family built is there (one fault and one opcode of each).
+TEST(Faults, EveryOpFamilyBuiltRegistersItsFaultsAndOps) {
+    std::set<std::string> names;
+    for (const FaultInfo& f : allFaults()) names.insert(f.name);
+    std::vector<std::pair<const char*, uint32_t>> expected;  // a fault and an opcode of each family
+#ifdef REFDEV_HAVE_EXT_SUBGROUPS
+    expected.push_back({"shuffle_down_ignores_next", 5572});
+#endif
+#ifdef REFDEV_HAVE_EXT_2D_BLOCK_IO
+    expected.push_back({"oob_load_stale", 6231});
+#endif
+#ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
+    expected.push_back({"mma_c_ignored", 6237});
+#endif
+#ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
+    expected.push_back({"media_x_offset_as_elements", 5580});
+#endif
+    for (const auto& [fault, opcode] : expected) {
+        EXPECT_TRUE(names.count(fault)) << fault << " is not registered";
+#ifdef REFDEV_HAVE_INTERPRETER
+        EXPECT_NE(spirv::extOps().find(opcode), nullptr) << "opcode " << opcode << " is not registered";
+#else
+        (void)opcode;
+#endif
+    }
+    EXPECT_EQ(allFaults().size(), names.size());
 }
 
 TEST(Faults, ParseAcceptsListsAndRejectsUnknownNames) {

@@ -1,7 +1,8 @@
-// Fault registry: the core faults live here; each op family contributes its own list.
+// Fault registry: the core faults live here; each op family registers its own lists (faults.h).
 #include "reference_device/faults.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace refdev {
 
@@ -26,23 +27,29 @@ std::vector<FaultInfo> coreFaults() {
     };
 }
 
+namespace {
+
+std::vector<std::pair<std::string, FaultList>>& faultLists() {
+    static std::vector<std::pair<std::string, FaultList>> lists;
+    return lists;
+}
+
+}  // namespace
+
+void addFaultList(const char* family, FaultList list) {
+    faultLists().emplace_back(family, list);
+}
+
 const std::vector<FaultInfo>& allFaults() {
     static const std::vector<FaultInfo> all = [] {
         std::vector<FaultInfo> v = coreFaults();
-#ifdef REFDEV_HAVE_EXT_SUBGROUPS
-        for (FaultInfo& f : subgroupsFaults()) v.push_back(std::move(f));
-#endif
-#ifdef REFDEV_HAVE_EXT_2D_BLOCK_IO
-        for (FaultInfo& f : blockIo2dFaults()) v.push_back(std::move(f));
-        for (FaultInfo& f : blockIo2dCompositionFaults()) v.push_back(std::move(f));
-#endif
-#ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
-        for (FaultInfo& f : mmaFaults()) v.push_back(std::move(f));
-        for (FaultInfo& f : mmaCompositionFaults()) v.push_back(std::move(f));
-#endif
-#ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
-        for (FaultInfo& f : mediaBlockIoFaults()) v.push_back(std::move(f));
-#endif
+        auto lists = faultLists();
+        // Static initialisation order is unspecified: a family's lists in registration order within it, the
+        // families by name, so that every build lists the faults alike.
+        std::stable_sort(lists.begin(), lists.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& list : lists)
+            for (FaultInfo& f : list.second()) v.push_back(std::move(f));
         return v;
     }();
     return all;

@@ -14,19 +14,25 @@ struct FaultInfo {
     std::string description;  // one line: what the bug does
 };
 
-// Every fault the device knows, from all op families (each family contributes its own list).
+// Every fault the device knows: the core ones, then each op family's in family-name order.
 const std::vector<FaultInfo>& allFaults();
 
-// Per-family lists (each defined in that family's faults.cpp).
-std::vector<FaultInfo> coreFaults();          // reference_device/faults.cpp: hang, crash, device-query bugs
-std::vector<FaultInfo> subgroupsFaults();     // reference_device/ext/subgroups/faults.cpp
-std::vector<FaultInfo> blockIo2dFaults();     // reference_device/ext/2d_block_io/faults.cpp
-std::vector<FaultInfo> mmaFaults();           // reference_device/ext/matrix_multiply_accumulate/faults.cpp
-std::vector<FaultInfo> mediaBlockIoFaults();  // reference_device/ext/media_block_io/faults.cpp
-// Faults that show only when instructions are combined (workloads.*), in each family's
-// composition_faults.cpp.
-std::vector<FaultInfo> blockIo2dCompositionFaults();
-std::vector<FaultInfo> mmaCompositionFaults();
+// hang, crash and the device-query bugs (reference_device/faults.cpp).
+std::vector<FaultInfo> coreFaults();
+
+// Op families contribute their faults from their own folder (reference_device/ext/<family>/faults.cpp and,
+// for faults that show only when instructions are combined, composition_faults.cpp):
+//
+//     std::vector<FaultInfo> myFamilyFaults() { return {{"name", "what the bug does"}, ...}; }
+//     REFDEV_REGISTER_FAULTS("<family>", myFamilyFaults);
+using FaultList = std::vector<FaultInfo> (*)();
+void addFaultList(const char* family, FaultList list);
+
+namespace detail {
+struct FaultListRegistrar {
+    FaultListRegistrar(const char* family, FaultList list) { addFaultList(family, list); }
+};
+}  // namespace detail
 
 class Faults {
 public:
@@ -42,3 +48,8 @@ private:
 };
 
 }  // namespace refdev
+
+#define REFDEV_REGISTER_FAULTS(family, list)                                     \
+    static const ::refdev::detail::FaultListRegistrar refdev_faults_registrar_ { \
+        family, list                                                             \
+    }

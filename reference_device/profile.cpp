@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 namespace refdev {
 
@@ -37,25 +38,7 @@ enum : uint32_t {
     kSubgroupShuffleINTEL = 5568,
     kSubgroupBufferBlockIOINTEL = 5569,
     kSubgroupImageBlockIOINTEL = 5570,
-    kSubgroupImageMediaBlockIOINTEL = 5579,
-    kSubgroup2DBlockIOINTEL = 6228,
-    kSubgroup2DBlockTransformINTEL = 6229,
-    kSubgroup2DBlockTransposeINTEL = 6230,
-    kSubgroupMatrixMultiplyAccumulateINTEL = 6236,
 };
-
-// Extensions whose op family is not built are not reported: a device must not claim what it cannot execute
-// (reference_device/CMakeLists.txt defines REFDEV_HAVE_EXT_<FAMILY> for each family present).
-#ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
-constexpr bool kHaveMediaBlockIo = true;
-#else
-constexpr bool kHaveMediaBlockIo = false;
-#endif
-#ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
-constexpr bool kHaveMatrixMultiplyAccumulate = true;
-#else
-constexpr bool kHaveMatrixMultiplyAccumulate = false;
-#endif
 
 // The capabilities both profiles report. Float64 is added with cl_khr_fp64 (DG2's compiler rejects double:
 // "Double type is not supported on this platform"), the image capabilities with image support, as Intel's
@@ -113,10 +96,16 @@ std::vector<ExtensionEntry> commonExtensions() {
     };
 }
 
+std::vector<std::pair<std::string, ExtendProfile>>& profileExtensions() {
+    static std::vector<std::pair<std::string, ExtendProfile>> extensions;
+    return extensions;
+}
+
 std::vector<Profile> makeProfiles() {
     std::vector<Profile> profiles;
 
-    // Xe-HPC class (Ponte Vecchio, test_conformance/targets/pvc.json): sub-group sizes 16 and 32, fp64,
+    // Xe-HPC class (Ponte Vecchio, test_conformance/targets/pvc.json; 2D block IO and MMA are added by their
+    // families, reference_device/ext/*/profile.cpp): sub-group sizes 16 and 32, fp64,
     // cl_khr_subgroups (independent forward progress), 2D block IO, MMA with N = 16 and TF32. No OpenCL
     // images (compute-runtime hw_info_pvc.cpp: supportsImages false), so no image2d_from_buffer and no media
     // block IO.
@@ -130,25 +119,13 @@ std::vector<Profile> makeProfiles() {
     hpc.extensions = commonExtensions();
     hpc.extensions.push_back({"cl_khr_fp64", 1, 0, 0});
     hpc.extensions.push_back({"cl_khr_subgroups", 1, 0, 0});
-    hpc.extensions.push_back({"cl_intel_subgroup_2d_block_io", 1, 1, 0});
-    hpc.spirv_extensions = {"SPV_INTEL_subgroups", "SPV_INTEL_2d_block_io"};
+    hpc.spirv_extensions = {"SPV_INTEL_subgroups"};
     hpc.spirv_capabilities = commonCapabilities();
     hpc.spirv_capabilities.push_back(kFloat64);
-    hpc.spirv_capabilities.insert(
-        hpc.spirv_capabilities.end(),
-        {kSubgroup2DBlockIOINTEL, kSubgroup2DBlockTransformINTEL, kSubgroup2DBlockTransposeINTEL});
-    if (kHaveMatrixMultiplyAccumulate) {
-        hpc.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0});
-        // The _tf32 spec also requires accepting SPV_INTEL_tensor_float32_conversion
-        // (TensorFloat32RoundingINTEL); the loader has no such instruction yet, so neither is listed.
-        hpc.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate_tf32", 1, 0, 0});
-        hpc.spirv_extensions.push_back("SPV_INTEL_subgroup_matrix_multiply_accumulate");
-        hpc.spirv_capabilities.push_back(kSubgroupMatrixMultiplyAccumulateINTEL);
-        hpc.mma_n = 16;
-    }
     profiles.push_back(hpc);
 
-    // Xe-HPG class (DG2, test_conformance/targets/dg2-g10.json): sub-group sizes 8, 16 and 32, images, media
+    // Xe-HPG class (DG2, test_conformance/targets/dg2-g10.json; media block IO and MMA are added by their
+    // families): sub-group sizes 8, 16 and 32, images, media
     // block IO, MMA with N = 8; no fp64 (hw_info_dg2.cpp: ftrSupportsFP64 false), no cl_khr_subgroups (no
     // independent forward progress), no 2D block IO. Intel's compiler picks the size of a kernel without a
     // required size by heuristics; the reference device always uses 16 there, so kernels that depend on the
@@ -166,23 +143,22 @@ std::vector<Profile> makeProfiles() {
     hpg.spirv_capabilities = commonCapabilities();
     hpg.spirv_capabilities.insert(hpg.spirv_capabilities.end(), kImageCapabilities.begin(),
                                   kImageCapabilities.end());
-    if (kHaveMediaBlockIo) {
-        hpg.extensions.push_back({"cl_intel_spirv_media_block_io", 1, 0, 0});
-        hpg.spirv_extensions.push_back("SPV_INTEL_media_block_io");
-        hpg.spirv_capabilities.push_back(kSubgroupImageMediaBlockIOINTEL);
-    }
-    if (kHaveMatrixMultiplyAccumulate) {
-        hpg.extensions.push_back({"cl_intel_subgroup_matrix_multiply_accumulate", 1, 1, 0});
-        hpg.spirv_extensions.push_back("SPV_INTEL_subgroup_matrix_multiply_accumulate");
-        hpg.spirv_capabilities.push_back(kSubgroupMatrixMultiplyAccumulateINTEL);
-        hpg.mma_n = 8;
-    }
     profiles.push_back(hpg);
 
+    // The extension families (reference_device/ext/<family>/profile.cpp), in family-name order.
+    auto families = profileExtensions();
+    std::sort(families.begin(), families.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (Profile& p : profiles)
+        for (const auto& family : families) family.second(p);
     return profiles;
 }
 
 }  // namespace
+
+void addProfileExtension(const char* family, ExtendProfile extend) {
+    profileExtensions().emplace_back(family, extend);
+}
 
 bool Profile::hasExtension(const std::string& ext) const {
     return std::any_of(extensions.begin(), extensions.end(),

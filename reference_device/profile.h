@@ -33,10 +33,33 @@ struct Profile {
     bool hasSubGroupSize(uint32_t size) const;
 };
 
-// All built-in profiles.
+// All built-in profiles: the hardware classes' common part (profile.cpp), then what each op family that is
+// built adds to them, in family-name order.
 const std::vector<Profile>& allProfiles();
+
+// An op family reports its extension on the profiles whose hardware class has it, from its own folder
+// (reference_device/ext/<family>/profile.cpp), so that the device never claims an extension it cannot
+// execute:
+//
+//     void reportMyExtension(Profile& p) { if (p.name == "xe_hpg") p.extensions.push_back(...); }
+//     REFDEV_REGISTER_PROFILE_EXTENSION("<family>", reportMyExtension);
+using ExtendProfile = void (*)(Profile& profile);
+void addProfileExtension(const char* family, ExtendProfile extend);
+
+namespace detail {
+struct ProfileExtensionRegistrar {
+    ProfileExtensionRegistrar(const char* family, ExtendProfile extend) {
+        addProfileExtension(family, extend);
+    }
+};
+}  // namespace detail
 // From REFDEV_PROFILE (unset: xe_hpc). Unknown name: returns nullptr and sets *error to a message listing
 // the valid names.
 const Profile* profileFromEnv(std::string* error);
 
 }  // namespace refdev
+
+#define REFDEV_REGISTER_PROFILE_EXTENSION(family, extend)                                \
+    static const ::refdev::detail::ProfileExtensionRegistrar refdev_profile_registrar_ { \
+        family, extend                                                                   \
+    }

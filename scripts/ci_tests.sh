@@ -65,45 +65,17 @@ fi
 
 # Mutation campaign: every planted driver bug must fail at least one case, the clean device none.
 if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
-    # The two build faults mimic compilers that reject modules: block IO at SubgroupSize 32 must fail the core
-    # cases in phase build (device-specific ones NotSupported); half vector shuffles, all device-specific, must
-    # become NotSupported and fail nothing. The catching cases feed the hidden-assumption check below.
-    step "fault campaign (subgroups)" python3 scripts/fault_campaign.py subgroups --build-dir build \
-        --faults-source reference_device/ext/subgroups/faults.cpp --profile xe_hpc --profile xe_hpg --show 1 \
-        --expect-build-fail=build_rejects_block_io_simd32 --expect-not-supported=build_rejects_half_vector_shuffle \
-        --catching-json=build/ci/catching_subgroups.json
-    # No OpenCL-table shape needs padding, so padding_not_zeroed is caught only by the extended cases; 32-bit
-    # offset arithmetic (offset_32bit_wrap, offset_int32_overflow) only by the huge cases (buffers past 4 GiB,
-    # zero pages on the reference device: no memory cost).
-    step "fault campaign (2d_block_io)" python3 scripts/fault_campaign.py 2d_block_io --build-dir build \
-        --faults-source reference_device/ext/2d_block_io/faults.cpp --profile xe_hpc --runner-arg=--extended \
-        --runner-arg=--huge --show 1
-    step "fault campaign (matrix_multiply_accumulate)" python3 scripts/fault_campaign.py matrix_multiply_accumulate \
-        --build-dir build --faults-source reference_device/ext/matrix_multiply_accumulate/faults.cpp \
-        --profile xe_hpc --profile xe_hpg --show 1
-    # Media block IO exists on the Xe-HPG-like profile only.
-    step "fault campaign (media_block_io)" python3 scripts/fault_campaign.py media_block_io --build-dir build \
-        --faults-source reference_device/ext/media_block_io/faults.cpp --profile xe_hpg --show 1
-    step "fault campaign (media_block_io: build fault)" python3 scripts/fault_campaign.py media_block_io \
-        --build-dir build --faults build_rejects_block_io_simd32 --expect-build-fail=build_rejects_block_io_simd32 \
-        --profile xe_hpg --show 1
-    # The workloads (GEMM tiles, block-read GEMM, media filter) catch the faults that only composition shows
-    # and, through the combined kernels, the faults of each instruction family they use.
-    step "fault campaign (workloads)" python3 scripts/fault_campaign.py workloads --build-dir build \
-        --faults-source reference_device/ext/2d_block_io/composition_faults.cpp \
-        reference_device/ext/matrix_multiply_accumulate/composition_faults.cpp \
-        --profile xe_hpc --profile xe_hpg --show 1
-    step "fault campaign (workloads: instruction faults, xe_hpc)" python3 scripts/fault_campaign.py workloads \
-        --build-dir build --profile xe_hpc --show 1 --faults \
-        shuffle_zero_when_some_workgroups,oob_load_stale,transform_row_order_swapped,store_writes_oob_or_padding,memory_width_as_elements,pitch_ignored,coord_x_as_bytes,right_edge_from_pitch,prefetch_touches_oob,mma_c_ignored,mma_a_signed_ignored,mma_b_signed_ignored,mma_a_columns_reversed,mma_b_vnni_rows_swapped,mma_tf32_a_interleave_wrong,mma_m_from_a_components,mma_half_k,mma_bf16_c_as_fp16,mma_lane0_broadcast,mma_odd_workgroups_zero,oob_check_4byte_granularity
-    step "fault campaign (workloads: instruction faults, xe_hpg)" python3 scripts/fault_campaign.py workloads \
-        --build-dir build --profile xe_hpg --show 1 --faults \
-        shuffle_down_ignores_next,shuffle_up_off_by_one,shuffle_zero_when_some_workgroups,mma_c_ignored,mma_a_signed_ignored,mma_b_signed_ignored,mma_a_columns_reversed,mma_b_vnni_rows_swapped,mma_half_k,mma_lane0_broadcast,mma_n8_uses_16_lane_layout,mma_odd_workgroups_zero,media_x_offset_as_elements,media_width_as_bytes,media_edge_replicated_as_zero,media_negative_coords_clamped
+    # Each family's campaigns, as its descriptor lists them (test_conformance/<group>/family.json, "fault_campaigns":
+    # the faults of its reference_device/ext/<group>/ folder, build faults, and for workloads the composition
+    # faults and the instruction faults the combined kernels must catch).
+    for family in $(python3 scripts/families.py); do
+        step "fault campaign ($family)" python3 scripts/fault_campaign.py --family "$family" --build-dir build
+    done
     # A kernel that never ran, or results not read back intact, must fail every case that runs a kernel, in
     # every group (extended, scale and huge cases included); the api.* query cases run none and are listed,
     # not counted.
     step "fault campaign (kernel never ran / corrupt read-back, all groups)" python3 scripts/fault_campaign.py \
-        api subgroups 2d_block_io matrix_multiply_accumulate media_block_io workloads --build-dir build \
+        $(python3 scripts/families.py --top) --build-dir build \
         --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --require-every-case \
         --runner-arg=--extended --runner-arg=--huge --show 3
     # The query faults of the ICD (reference_device/faults.cpp); every api case they target runs on xe_hpc.
@@ -127,14 +99,14 @@ fi
 
 # Intel's OpenCL CPU runtime (PyPI intel-opencl-rt, pinned): the whole suite with the waivers shipped for that
 # release and --fail-on-stale-waivers, in shards (scripts/run_intel_cpu.sh), and the reproducers of its bugs
-# (ctest -L intel_cpu); then the hidden-assumption check: every case that catches a planted subgroups fault
+# (ctest -L intel_cpu); then the hidden-assumption check: every case that catches a planted SPV_INTEL_subgroups fault
 # must pass (or be a waived, documented runtime bug) on this real driver. CTS_CI_SKIP_INTEL_CPU=1 skips it.
 if [ "${CTS_CI_SKIP_INTEL_CPU:-0}" != "1" ]; then
     step "install Intel's OpenCL CPU runtime" scripts/install_intel_cpu_runtime.sh
     step "ctest -L intel_cpu (the suite and the reproducers on Intel's OpenCL CPU runtime)" \
         ctest --test-dir build -L intel_cpu --output-on-failure
     if [ -f build/ci/catching_subgroups.json ]; then
-        step "hidden-assumption check (subgroups faults' catching cases on Intel's runtime)" \
+        step "hidden-assumption check (SPV_INTEL_subgroups faults' catching cases on Intel's runtime)" \
             python3 scripts/hidden_assumption_check.py build/ci/catching_subgroups.json build/intel_cpu/merged.json
     fi
 fi

@@ -20,15 +20,20 @@ atomically; it must not name a --faults-source file.
 Exit status 2 for bad input: a --faults-source file or manifest.json that is missing, not a regular file or
 malformed, a --catching-json naming an input (one line "fault_campaign: FILE: what is wrong").
 
-Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines, e.g.
-reference_device/ext/subgroups/faults.cpp); default: every fault `refdev_faults --names` lists except the
+Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines,
+reference_device/ext/<group>/faults.cpp); default: every fault `refdev_faults --names` lists except the
 core ones that test the runner itself (hang, crash).
 
+--family GROUP runs the campaigns the family's descriptor lists (test_conformance/GROUP/family.json,
+"fault_campaigns": scripts/families.py), one after the other with GROUP as the case group and the entry's
+arguments after the ones given here; "{build}" in them stands for --build-dir. Exit status 1 when any of them
+fails, 2 for an unknown family or a malformed descriptor.
+
 Examples:
-  scripts/fault_campaign.py subgroups --faults-source reference_device/ext/subgroups/faults.cpp \\
+  scripts/fault_campaign.py --family GROUP --build-dir build      # every campaign of GROUP's descriptor
+  scripts/fault_campaign.py GROUP --faults-source reference_device/ext/GROUP/faults.cpp \\
       --profile xe_hpc --profile xe_hpg
-  scripts/fault_campaign.py 2d_block_io --faults-source reference_device/ext/2d_block_io/faults.cpp
-  scripts/fault_campaign.py api subgroups 2d_block_io matrix_multiply_accumulate media_block_io \\
+  scripts/fault_campaign.py $(scripts/families.py --top) \\
       --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --require-every-case \\
       --runner-arg=--extended
 """
@@ -175,17 +180,53 @@ def check_build_expectation(args, fault, failing, cases, clean_passing):
     return errors
 
 
-def main():
+def run_family(argv, args):
+    """Each fault_campaigns entry of the family's descriptor, with the arguments of argv but --family."""
+    # The descriptors live in the source tree (an installed tree has neither them nor families.py).
     try:
-        return campaign()
+        import families
+    except ImportError:
+        sys.stderr.write("fault_campaign: --family needs the source tree (scripts/families.py and the "
+                         "test_conformance/*/family.json descriptors)\n")
+        return 2
+    try:
+        entries = families.descriptor(args.family, args.families_root).get("fault_campaigns", [])
+    except families.FamilyError as e:
+        sys.stderr.write("fault_campaign: %s\n" % e)
+        return 2
+    if not entries:
+        sys.stderr.write("fault_campaign: family %s lists no fault_campaigns\n" % args.family)
+        return 2
+    common, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--family":
+            skip = True
+        elif not a.startswith("--family="):
+            common.append(a)
+    status = 0
+    for entry in entries:
+        print("=== fault campaign (%s)" % entry["title"], flush=True)
+        extra = [a.replace("{build}", args.build_dir) for a in entry["args"]]
+        status = max(status, main([args.family] + common + extra))
+    return status
+
+
+def main(argv=None):
+    try:
+        return campaign(argv)
     except report_io.ReportError as e:
         print("fault_campaign: %s" % e, file=sys.stderr)
         return 2
 
 
-def campaign():
+def campaign(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("groups", nargs="+", help="case groups / patterns passed to the runner (e.g. subgroups)")
+    ap.add_argument("groups", nargs="*", help="case groups / patterns passed to the runner (e.g. api)")
+    ap.add_argument("--family", help="run the campaigns of this family's descriptor (test_conformance/*/family.json)")
+    ap.add_argument("--families-root", default=REPO, help=argparse.SUPPRESS)
     ap.add_argument("--build-dir", default=default_build_dir(), help="build tree or installed prefix")
     ap.add_argument("--runner", help="spirv_intel_cts (default: <build-dir>/bin/spirv_intel_cts)")
     ap.add_argument("--assets-dir", help="manifest.json for --require-every-case (default: <build-dir>/assets, or "
@@ -206,7 +247,13 @@ def campaign():
     ap.add_argument("--expect-not-supported", action="append", default=[], metavar="FAULT",
                     help="a build fault that must fail nothing and turn device-specific cases NotSupported")
     ap.add_argument("--catching-json", metavar="FILE", help="write {fault: [cases that caught it]} here")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.family:
+        if args.groups:
+            ap.error("--family takes no case groups (the family's descriptor names them)")
+        return run_family(argv, args)
+    if not args.groups:
+        ap.error("name the case groups, or --family GROUP")
     args.runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
     args.icd = args.icd or default_icd(args.build_dir)
     tool = args.faults_tool or os.path.join(args.build_dir, "bin", "refdev_faults")

@@ -30,11 +30,18 @@ import re
 import shutil
 import subprocess
 import sys
+
+import families
+import report_io  # same directory: checked inputs
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report_io  # noqa: E402  (same directory: checked inputs)
+# {case family: [{"when": {param: value}, "extension", "reason"}]}: the C++ families' support checks that the
+# offline judge repeats (test_conformance/<group>/family.json, "offline_support").
+try:
+    FAMILY_SUPPORT = {d["group"]: d.get("offline_support", []) for d in families.descriptors()}
+except families.FamilyError as _e:
+    sys.exit("offline_cross_check: %s" % _e)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -144,11 +151,12 @@ class Target:
                     return token
             else:
                 raise InputError("unknown requirement token %r in %s" % (token, case["name"]))
-        # The media family's own support check (test_conformance/media_block_io/media_family.cpp).
+        # A family's own support checks beyond the requirement tokens (its descriptor's "offline_support").
         params = case.get("params", {})
-        if case.get("family") == "media_block_io":
-            if params.get("backing") == "buffer" and "cl_khr_image2d_from_buffer" not in self.extensions:
-                return "cl_khr_image2d_from_buffer (media family)"
+        for check in FAMILY_SUPPORT.get(case.get("family"), []):
+            if all(params.get(k) == v for k, v in check["when"].items()) and \
+                    check["extension"] not in self.extensions:
+                return check["reason"]
         return ""
 
 

@@ -10,8 +10,15 @@ parsed by parse_asset_header(); the format is documented in docs/assets.md.
 import json
 import math
 import re
+import sys
 
-TOP_LEVELS = ("api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate", "workloads")
+import families
+
+# The runner's top-level groups: api and every family with a descriptor (scripts/families.py).
+try:
+    TOP_LEVELS = families.top_levels()
+except families.FamilyError as _e:
+    sys.exit("spvgen: %s" % _e)
 # quick: the --quick smoke subset; extended: outside the conformance list (--extended); regression: the cases
 # docs/known_driver_bugs.md names for a public driver or compiler bug (--tag=regression); huge: cases needing
 # buffers of several GiB, run only with --huge (docs/2d_block_io.md, "Scale").
@@ -174,6 +181,53 @@ SUBGROUP_INDEX_VARIABLES = [
     "    %nsg_var = OpVariable %ptr_in_uint Input",
     "   %wgid_var = OpVariable %ptr_in_v3ulong Input",
 ]
+
+# ----------------------------------------------------------------------------------------------------------
+# The opening of a generated kernel module, one helper for every generator: capabilities, extensions, memory
+# model, the entry point %test (with the sub-group index built-ins above), its SubgroupSize, the OpNames and
+# the built-ins' decorations; then the common types, each spelled and aligned one way.
+
+
+def kernel_header(comments, caps, extensions, sg, names):
+    """names: an id that is also its OpName, or (id, name)."""
+    lines = ["; " + c for c in comments]
+    lines += ["               OpCapability %s" % c for c in caps]
+    lines += ['               OpExtension "%s"' % e for e in extensions]
+    lines += ["               OpMemoryModel Physical64 OpenCL",
+              '               OpEntryPoint Kernel %test "test" ' + SUBGROUP_INDEX_INTERFACE,
+              "               OpExecutionMode %%test SubgroupSize %d" % sg]
+    for n in names:
+        ident, text = n if isinstance(n, tuple) else (n, n)
+        lines.append('               OpName %%%s "%s"' % (ident, text))
+    return lines + SUBGROUP_INDEX_DECORATIONS
+
+
+COMMON_TYPES = {
+    "void": "OpTypeVoid",
+    "bool": "OpTypeBool",
+    "uchar": "OpTypeInt 8 0",
+    "ushort": "OpTypeInt 16 0",
+    "uint": "OpTypeInt 32 0",
+    "ulong": "OpTypeInt 64 0",
+    "half": "OpTypeFloat 16",
+    "float": "OpTypeFloat 32",
+    "v2uint": "OpTypeVector %uint 2",
+    "v3ulong": "OpTypeVector %ulong 3",
+    "v8bool": "OpTypeVector %bool 8",
+    "v8uint": "OpTypeVector %uint 8",
+    "ptr_in_uint": "OpTypePointer Input %uint",
+    "ptr_in_v3ulong": "OpTypePointer Input %v3ulong",
+    "ptr_cw_uchar": "OpTypePointer CrossWorkgroup %uchar",
+    "ptr_cw_uint": "OpTypePointer CrossWorkgroup %uint",
+    "ptr_cw_v2uint": "OpTypePointer CrossWorkgroup %v2uint",
+}
+
+
+def types(*names):
+    """The declarations of common types (COMMON_TYPES), in the order given."""
+    return ["%s = %s" % (("%" + n).rjust(12), COMMON_TYPES[n]) for n in names]
+
+
 SUBGROUP_INDEX_CODE = [
     "       %lane = OpLoad %uint %lid_var",
     "         %sg = OpLoad %uint %sgid_var",

@@ -1,14 +1,39 @@
-// Registration entry points of the case families, one per top-level group. main() calls each that is
-// built (test_conformance/CMakeLists.txt defines CTS_HAVE_FAMILY_<GROUP> for every group library present).
+// How case families reach the runner. The api.* families (test_conformance/api/) are always built; every
+// other top-level group lives in a folder of its own that test_conformance/CMakeLists.txt discovers (a folder
+// with a family.json) and links whole, and registers itself from there with CTS_REGISTER_FAMILIES:
+//
+//     void registerMyGroupFamilies(Registry& registry) { registry.addFamily(...); }
+//     CTS_REGISTER_FAMILIES("<group>", registerMyGroupFamilies);
 #pragma once
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "test_common/harness/case.h"
+#include "test_common/harness/runner.h"
 
 namespace cts {
+
 void registerApiFamilies(Registry& registry);
-void registerSubgroupsFamilies(Registry& registry);
-void register2dBlockIoFamilies(Registry& registry);
-void registerMatrixMultiplyAccumulateFamilies(Registry& registry);
-void registerMediaBlockIoFamilies(Registry& registry);
-void registerWorkloadsFamilies(Registry& registry);
+
+// Every group registered with CTS_REGISTER_FAMILIES: (group name, registration function).
+inline std::vector<std::pair<std::string, RegisterFamilies>>& registeredFamilies() {
+    static std::vector<std::pair<std::string, RegisterFamilies>> all;
+    return all;
+}
+
+namespace detail {
+struct FamiliesRegistrar {
+    FamiliesRegistrar(const char* group, RegisterFamilies add) {
+        registeredFamilies().emplace_back(group, add);
+    }
+};
+}  // namespace detail
+
 }  // namespace cts
+
+#define CTS_REGISTER_FAMILIES(group, add)                                   \
+    static const ::cts::detail::FamiliesRegistrar cts_families_registrar_ { \
+        group, add                                                          \
+    }

@@ -1,4 +1,6 @@
-// spirv_intel_cts: the conformance runner. Each case family that is built registers itself here.
+// spirv_intel_cts: the conformance runner. The api.* families and every group that registered itself
+// (CTS_REGISTER_FAMILIES in its own folder) make the case tree.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <vector>
@@ -7,22 +9,12 @@
 #include "test_conformance/families.h"
 
 int main(int argc, char** argv) {
+    auto groups = cts::registeredFamilies();
+    // Static initialisation order is unspecified: register in group-name order so every run builds the same
+    // tree.
+    std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<cts::RegisterFamilies> families = {cts::registerApiFamilies};
-#ifdef CTS_HAVE_FAMILY_SUBGROUPS
-    families.push_back(cts::registerSubgroupsFamilies);
-#endif
-#ifdef CTS_HAVE_FAMILY_2D_BLOCK_IO
-    families.push_back(cts::register2dBlockIoFamilies);
-#endif
-#ifdef CTS_HAVE_FAMILY_MATRIX_MULTIPLY_ACCUMULATE
-    families.push_back(cts::registerMatrixMultiplyAccumulateFamilies);
-#endif
-#ifdef CTS_HAVE_FAMILY_MEDIA_BLOCK_IO
-    families.push_back(cts::registerMediaBlockIoFamilies);
-#endif
-#ifdef CTS_HAVE_FAMILY_WORKLOADS
-    families.push_back(cts::registerWorkloadsFamilies);
-#endif
+    for (const auto& group : groups) families.push_back(group.second);
     try {
         return cts::runnerMain(argc, argv, families);
     } catch (const std::exception& e) {

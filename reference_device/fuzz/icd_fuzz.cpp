@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "reference_device/fuzz/fuzz_common.h"
+#include "reference_device/fuzz/fuzz_driver.h"
 
 #ifndef CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL
 #define CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL 0x410A
@@ -37,21 +38,8 @@ using refdev::fuzz::g_current;
 using refdev::fuzz::nowMs;
 using refdev::fuzz::Rng;
 
-struct Options {
-    double seconds = 20;
-    long iterations = 0;  // 0: until --seconds
-    uint64_t seed = 1;
-    double timeout = 10;  // seconds per input (build + every launch)
-    uint32_t max_kernels = 4;
-    std::string crash_dir = ".";
-    bool replay = false;
-    bool verbose = false;
-};
-
-struct Stats {
-    long inputs = 0, built = 0, launches = 0, ok = 0, ub = 0, budget = 0, other = 0, skipped = 0;
-    double longest_s = 0;
-};
+using Options = refdev::fuzz::DriverOptions;
+using refdev::fuzz::Stats;
 
 struct Device {
     cl_device_id device = nullptr;
@@ -205,16 +193,8 @@ bool launch(Device& d, cl_kernel k, Rng& rng, Stats* st, bool print) {
     }
     const cl_int r = clEnqueueNDRangeKernel(d.queue, k, dims, offset, global, local, 0, nullptr, nullptr);
     clFinish(d.queue);
-    ++st->launches;
     std::lock_guard<std::mutex> lock(d.mutex);
-    if (r == CL_SUCCESS)
-        ++st->ok;
-    else if (d.message.find("branch budget") != std::string::npos)
-        ++st->budget;
-    else if (d.message.find("undefined behaviour") != std::string::npos)
-        ++st->ub;
-    else
-        ++st->other;
+    st->countLaunch(r == CL_SUCCESS, d.message);
     if (print) std::printf("  launch: %d %s\n", r, d.message.substr(0, 300).c_str());
     return true;
 }
@@ -301,53 +281,15 @@ int usage(const char* argv0) {
 
 int main(int argc, char** argv) {
     Options opt;
-    std::vector<std::string> paths;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&](const char* name) -> const char* {
-            const size_t n = std::strlen(name);
-            return a.compare(0, n, name) == 0 ? a.c_str() + n : nullptr;
-        };
-        if (const char* v = value("--profile=")) {
-            setenv("REFDEV_PROFILE", v, 1);  // before the first OpenCL call: the ICD reads it once
-        } else if (const char* v = value("--seconds=")) {
-            opt.seconds = std::atof(v);
-        } else if (const char* v = value("--iterations=")) {
-            opt.iterations = std::atol(v);
-        } else if (const char* v = value("--seed=")) {
-            opt.seed = std::strtoull(v, nullptr, 10);
-        } else if (const char* v = value("--timeout=")) {
-            opt.timeout = std::atof(v);
-        } else if (const char* v = value("--max-kernels=")) {
-            opt.max_kernels = uint32_t(std::atoi(v));
-        } else if (const char* v = value("--crash-dir=")) {
-            opt.crash_dir = v;
-        } else if (a == "--replay") {
-            opt.replay = true;
-        } else if (a == "--verbose") {
-            opt.verbose = true;
-        } else if (a.rfind("--", 0) == 0) {
-            return usage(argv[0]);
-        } else {
-            paths.push_back(a);
-        }
-    }
+    if (!refdev::fuzz::parseDriverOptions(argc, argv, false, opt)) return usage(argv[0]);
+    // Before the first OpenCL call: the ICD reads it once.
+    if (!opt.profiles.empty()) setenv("REFDEV_PROFILE", opt.profiles.back().c_str(), 1);
     // Per work-item; the suite's kernels loop a few dozen times (as refdev_launch_fuzz's default).
     setenv("REFDEV_BRANCH_BUDGET", "5000", 0);
-    const std::vector<std::string> files = refdev::fuzz::findSeeds(paths);
-    std::vector<std::vector<uint32_t>> seeds;
-    for (const std::string& f : files) {
-        seeds.push_back(refdev::fuzz::readWords(f.c_str()));
-        if (seeds.back().empty()) {
-            std::fprintf(stderr, "cannot read seed module %s\n", f.c_str());
-            return 2;
-        }
-    }
-    if (seeds.empty()) {
-        std::fprintf(stderr,
-                     "no seed modules (.spv) found under the given paths (the 'assets' target builds "
-                     "the suite's modules into <build>/assets/modules)\n");
-        return usage(argv[0]);
+    refdev::fuzz::Seeds seeds;
+    if (std::string e = refdev::fuzz::loadSeeds(opt.paths, seeds); !e.empty()) {
+        std::fprintf(stderr, "%s\n", e.c_str());
+        return seeds.files.empty() ? usage(argv[0]) : 2;
     }
     Device d;
     if (!openDevice(d)) {
@@ -363,57 +305,10 @@ int main(int argc, char** argv) {
                   opt.crash_dir.c_str(), d.profile.c_str());
     refdev::fuzz::installCrashHandlers();
     refdev::fuzz::startWatchdog(opt.timeout);
-
-    Stats seed_stats;
-    std::vector<size_t> usable;  // seeds that build
-    const int64_t seed_start = nowMs();
-    for (size_t i = 0; i < seeds.size(); ++i) {
-        g_current.seed_path = files[i].c_str();
-        g_current.started_ms = nowMs();
-        if (opt.replay) std::printf("%s on %s:\n", files[i].c_str(), d.profile.c_str());
-        std::fflush(stdout);  // a crash or hang loses buffered output
-        if (runInput(d, seeds[i], opt, &seed_stats, opt.replay || opt.verbose)) usable.push_back(i);
-        g_current.started_ms = -1;
-    }
-    std::printf(
-        "icd fuzz (%s): %zu seed modules, %zu build; %ld seed launches (%ld ran, %ld undefined "
-        "behaviour, %ld branch budget, %ld other errors, %ld skipped) in %.1f s\n",
-        d.profile.c_str(), seeds.size(), usable.size(), seed_stats.launches, seed_stats.ok, seed_stats.ub,
-        seed_stats.budget, seed_stats.other, seed_stats.skipped, (nowMs() - seed_start) / 1000.0);
-    std::fflush(stdout);
-    int status = 0;
-    if (!opt.replay && (usable.empty() || seed_stats.ok == 0)) {
-        std::fprintf(stderr,
-                     "icd fuzz (%s): no seed module builds and runs; the corpus or the argument set-up "
-                     "is unusable\n",
-                     d.profile.c_str());
-        status = 2;
-    } else if (!opt.replay) {
-        Rng rng{(opt.seed + std::hash<std::string>()(d.profile)) * 0x9e3779b97f4a7c15ull + 1};
-        Stats st;
-        const int64_t start = nowMs();
-        for (long n = 0; opt.iterations ? n < opt.iterations : nowMs() - start < opt.seconds * 1000; ++n) {
-            const size_t si = usable[rng.below(uint32_t(usable.size()))];
-            std::vector<uint32_t> w = seeds[si];
-            for (uint32_t k = 1 + rng.below(3); k > 0; --k) refdev::fuzz::mutateModule(w, rng);
-            g_current.seed_path = files[si].c_str();
-            g_current.iteration = n;
-            const int64_t begin = nowMs();
-            g_current.started_ms = begin;
-            runInput(d, w, opt, &st, opt.verbose);
-            g_current.started_ms = -1;
-            g_current.stage = "idle";
-            st.longest_s = std::max(st.longest_s, (nowMs() - begin) / 1000.0);
-            ++st.inputs;
-        }
-        std::printf(
-            "icd fuzz (%s): %ld mutated modules in %.1f s (%ld built), %ld launches: %ld ran, %ld "
-            "undefined behaviour, %ld branch budget, %ld other errors (%ld kernels skipped); longest "
-            "input %.2f s (limit %.1f s); no crash, no hang\n",
-            d.profile.c_str(), st.inputs, (nowMs() - start) / 1000.0, st.built, st.launches, st.ok, st.ub,
-            st.budget, st.other, st.skipped, st.longest_s, opt.timeout);
-    }
-    std::fflush(stdout);
+    auto run = [&](const std::vector<uint32_t>& words, Stats& st, bool print) {
+        return runInput(d, words, opt, &st, print);
+    };
+    const int status = refdev::fuzz::fuzzProfile("icd fuzz", d.profile, seeds, opt, run);
     refdev::fuzz::stopWatchdog();
     clReleaseCommandQueue(d.queue);
     clReleaseContext(d.context);

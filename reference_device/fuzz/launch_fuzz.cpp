@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "reference_device/fuzz/fuzz_common.h"
+#include "reference_device/fuzz/fuzz_driver.h"
 #include "reference_device/profile.h"
 #include "reference_device/spirv/module.h"
 #include "reference_device/spirv/program.h"
@@ -40,28 +41,11 @@ using refdev::fuzz::nowMs;
 using refdev::fuzz::Rng;
 namespace spirv = refdev::spirv;
 
-struct Options {
-    std::vector<std::string> profiles;  // names; empty: all
-    double seconds = 20;                // per profile
-    long iterations = 0;                // per profile; 0: until --seconds
-    uint64_t seed = 1;
-    double timeout = 10;            // seconds per input (build + every launch)
-    uint64_t branch_budget = 5000;  // per work-item (the suite's kernels loop a few dozen times)
-    uint32_t max_kernels = 4;       // launched per module
-    std::string crash_dir = ".";
-    bool replay = false;        // run each seed once as it is, printing every launch's outcome
-    bool save_slowest = false;  // write the slowest mutated input to crash_dir
-    bool verbose = false;
-};
+using Options = refdev::fuzz::DriverOptions;
+using refdev::fuzz::Stats;
 
 // ---------------------------------------------------------------------------------------------------------
 // Launching every kernel of a module.
-
-struct Stats {
-    long inputs = 0, built = 0, launches = 0, launch_ok = 0, launch_ub = 0, launch_budget = 0,
-         launch_other = 0, skipped = 0;
-    double longest_input_s = 0;
-};
 
 // Fixed-size arenas reused by every launch (buffers and images stay well inside them), 4096-byte aligned like
 // the ICD's allocations (2D block IO needs 64-byte aligned base addresses).
@@ -199,15 +183,7 @@ bool runInput(const std::vector<uint32_t>& words, const Profile& profile, const 
             ++st->skipped;
             continue;
         }
-        ++st->launches;
-        if (o.ok)
-            ++st->launch_ok;
-        else if (o.error.find("branch budget") != std::string::npos)
-            ++st->launch_budget;
-        else if (o.error.find("undefined behaviour") != std::string::npos)
-            ++st->launch_ub;
-        else
-            ++st->launch_other;
+        st->countLaunch(o.ok, o.error);
         if (print)
             std::printf("  kernel '%s': %s\n", ks[i].name.c_str(),
                         o.ok ? "ran" : o.error.substr(0, 300).c_str());
@@ -233,41 +209,8 @@ int usage(const char* argv0) {
 
 int main(int argc, char** argv) {
     Options opt;
-    std::vector<std::string> paths;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto value = [&](const char* name) -> const char* {
-            const size_t n = std::strlen(name);
-            return a.compare(0, n, name) == 0 ? a.c_str() + n : nullptr;
-        };
-        if (const char* v = value("--profile=")) {
-            if (std::string(v) != "all") opt.profiles.push_back(v);
-        } else if (const char* v = value("--seconds=")) {
-            opt.seconds = std::atof(v);
-        } else if (const char* v = value("--iterations=")) {
-            opt.iterations = std::atol(v);
-        } else if (const char* v = value("--seed=")) {
-            opt.seed = std::strtoull(v, nullptr, 10);
-        } else if (const char* v = value("--timeout=")) {
-            opt.timeout = std::atof(v);
-        } else if (const char* v = value("--branch-budget=")) {
-            opt.branch_budget = std::strtoull(v, nullptr, 10);
-        } else if (const char* v = value("--max-kernels=")) {
-            opt.max_kernels = uint32_t(std::atoi(v));
-        } else if (const char* v = value("--crash-dir=")) {
-            opt.crash_dir = v;
-        } else if (a == "--replay") {
-            opt.replay = true;
-        } else if (a == "--save-slowest") {
-            opt.save_slowest = true;
-        } else if (a == "--verbose") {
-            opt.verbose = true;
-        } else if (a.rfind("--", 0) == 0) {
-            return usage(argv[0]);
-        } else {
-            paths.push_back(a);
-        }
-    }
+    if (!refdev::fuzz::parseDriverOptions(argc, argv, true, opt)) return usage(argv[0]);
+    opt.profiles.erase(std::remove(opt.profiles.begin(), opt.profiles.end(), "all"), opt.profiles.end());
     std::vector<const Profile*> profiles;
     for (const Profile& p : refdev::allProfiles())
         if (opt.profiles.empty() || std::count(opt.profiles.begin(), opt.profiles.end(), p.name))
@@ -278,21 +221,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "\n");
         return 2;
     }
-    const std::vector<std::string> files = refdev::fuzz::findSeeds(paths);
-    std::vector<std::vector<uint32_t>> seeds;
-    for (const std::string& f : files) {
-        seeds.push_back(refdev::fuzz::readWords(f.c_str()));
-        if (seeds.back().empty()) {
-            std::fprintf(stderr, "cannot read seed module %s\n", f.c_str());
-            return 2;
-        }
-    }
-    if (seeds.empty()) {
-        std::fprintf(
-            stderr,
-            "no seed modules (.spv) found under the given paths (the suite's modules are built by the "
-            "'assets' target into <build>/assets/modules)\n");
-        return usage(argv[0]);
+    refdev::fuzz::Seeds seeds;
+    if (std::string e = refdev::fuzz::loadSeeds(opt.paths, seeds); !e.empty()) {
+        std::fprintf(stderr, "%s\n", e.c_str());
+        return seeds.files.empty() ? usage(argv[0]) : 2;
     }
     g_current.tool = "launch fuzz";
     g_current.replay = "refdev_launch_fuzz --replay --profile=";
@@ -304,69 +236,12 @@ int main(int argc, char** argv) {
         g_current.profile = profile->name.c_str();
         std::snprintf(g_current.dump_path, sizeof g_current.dump_path, "%s/launch_fuzz_%s_input.spv",
                       opt.crash_dir.c_str(), profile->name.c_str());
-        Stats seed_stats;
-        std::vector<size_t> usable;  // seeds that build on this profile
-        const int64_t seed_start = nowMs();
-        for (size_t i = 0; i < seeds.size(); ++i) {
-            g_current.seed_path = files[i].c_str();
-            g_current.iteration = -1;
-            g_current.started_ms = nowMs();
-            if (opt.replay) std::printf("%s on %s:\n", files[i].c_str(), profile->name.c_str());
-            std::fflush(stdout);  // a crash or hang loses buffered output
-            if (runInput(seeds[i], *profile, opt, &seed_stats, opt.replay || opt.verbose))
-                usable.push_back(i);
-            g_current.started_ms = -1;
-        }
-        const double seed_s = (nowMs() - seed_start) / 1000.0;
-        std::printf(
-            "launch fuzz (%s): %zu seed modules, %zu build; %ld seed launches (%ld ran, %ld undefined "
-            "behaviour, "
-            "%ld branch budget, %ld other errors, %ld skipped) in %.1f s\n",
-            profile->name.c_str(), seeds.size(), usable.size(), seed_stats.launches, seed_stats.launch_ok,
-            seed_stats.launch_ub, seed_stats.launch_budget, seed_stats.launch_other, seed_stats.skipped,
-            seed_s);
-        std::fflush(stdout);
-        if (opt.replay) continue;
-        if (usable.empty() || seed_stats.launch_ok == 0) {
-            std::fprintf(
-                stderr,
-                "launch fuzz (%s): no seed module builds and runs on this profile; the corpus or the "
-                "argument set-up is unusable\n",
-                profile->name.c_str());
-            status = 2;
-            continue;
-        }
-
-        Rng rng{(opt.seed + std::hash<std::string>()(profile->name)) * 0x9e3779b97f4a7c15ull + 1};
-        Stats st;
         std::vector<uint32_t> slowest;
-        const int64_t start = nowMs();
-        for (long n = 0; opt.iterations ? n < opt.iterations : nowMs() - start < opt.seconds * 1000; ++n) {
-            const size_t si = usable[rng.below(uint32_t(usable.size()))];
-            std::vector<uint32_t> w = seeds[si];
-            for (uint32_t k = 1 + rng.below(3); k > 0; --k) refdev::fuzz::mutateModule(w, rng);
-            g_current.seed_path = files[si].c_str();
-            g_current.iteration = n;
-            const int64_t begin = nowMs();
-            g_current.started_ms = begin;
-            runInput(w, *profile, opt, &st, opt.verbose);
-            g_current.started_ms = -1;
-            g_current.stage = "idle";
-            const double took = (nowMs() - begin) / 1000.0;
-            if (took > st.longest_input_s) {
-                st.longest_input_s = took;
-                if (opt.save_slowest) slowest = w;
-            }
-            ++st.inputs;
-        }
-        const double secs = (nowMs() - start) / 1000.0;
-        std::printf(
-            "launch fuzz (%s): %ld mutated modules in %.1f s (%ld built), %ld launches: %ld ran, %ld "
-            "undefined "
-            "behaviour, %ld branch budget, %ld other errors (%ld kernels skipped); longest input %.2f s "
-            "(limit %.1f s); no crash, no hang\n",
-            profile->name.c_str(), st.inputs, secs, st.built, st.launches, st.launch_ok, st.launch_ub,
-            st.launch_budget, st.launch_other, st.skipped, st.longest_input_s, opt.timeout);
+        auto run = [&](const std::vector<uint32_t>& words, Stats& st, bool print) {
+            return runInput(words, *profile, opt, &st, print);
+        };
+        status = std::max(status,
+                          refdev::fuzz::fuzzProfile("launch fuzz", profile->name, seeds, opt, run, &slowest));
         if (opt.save_slowest && !slowest.empty()) {
             const std::string path = opt.crash_dir + "/launch_fuzz_" + profile->name + "_slowest.spv";
             if (FILE* f = std::fopen(path.c_str(), "wb")) {

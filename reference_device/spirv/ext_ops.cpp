@@ -1,8 +1,10 @@
-// ExtOpTable and the OpContext helpers; extOps() registers every op family that is built.
+// ExtOpTable and the OpContext helpers; extOps() holds every op family that registered itself.
 #include "reference_device/spirv/ext_ops.h"
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <utility>
 
 namespace refdev::spirv {
 
@@ -22,21 +24,27 @@ const ExtOpInfo* ExtOpTable::find(uint32_t opcode) const {
     return it != ops_.end() && it->opcode == opcode ? &*it : nullptr;
 }
 
+namespace {
+
+std::vector<std::pair<std::string, RegisterExtOps>>& opFamilies() {
+    static std::vector<std::pair<std::string, RegisterExtOps>> families;
+    return families;
+}
+
+}  // namespace
+
+void addExtOpFamily(const char* family, RegisterExtOps add) {
+    opFamilies().emplace_back(family, add);
+}
+
 const ExtOpTable& extOps() {
     static const ExtOpTable table = [] {
+        auto families = opFamilies();
+        // Static initialisation order is unspecified: register by family name so every build is the same.
+        std::sort(families.begin(), families.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
         ExtOpTable t;
-#ifdef REFDEV_HAVE_EXT_SUBGROUPS
-        registerSubgroupsOps(t);
-#endif
-#ifdef REFDEV_HAVE_EXT_2D_BLOCK_IO
-        register2dBlockIoOps(t);
-#endif
-#ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
-        registerMatrixMultiplyAccumulateOps(t);
-#endif
-#ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
-        registerMediaBlockIoOps(t);
-#endif
+        for (const auto& family : families) family.second(t);
         return t;
     }();
     return table;

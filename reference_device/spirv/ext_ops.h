@@ -169,13 +169,26 @@ private:
     std::vector<BuildFault> build_faults_;
 };
 
-// Each op family registers its instructions (defined in reference_device/ext/<family>/).
-void registerSubgroupsOps(ExtOpTable& table);
-void register2dBlockIoOps(ExtOpTable& table);
-void registerMatrixMultiplyAccumulateOps(ExtOpTable& table);
-void registerMediaBlockIoOps(ExtOpTable& table);
+// Op families register their instructions from their own folder (reference_device/ext/<family>/, linked into
+// the device as object files, so a file-scope registrar is kept):
+//
+//     void registerMyFamilyOps(ExtOpTable& table) { table.add(...); }
+//     REFDEV_REGISTER_EXT_OPS("<family>", registerMyFamilyOps);
+using RegisterExtOps = void (*)(ExtOpTable& table);
+void addExtOpFamily(const char* family, RegisterExtOps add);
 
-// The table with every family registered (built once, read-only afterwards).
+namespace detail {
+struct ExtOpFamilyRegistrar {
+    ExtOpFamilyRegistrar(const char* family, RegisterExtOps add) { addExtOpFamily(family, add); }
+};
+}  // namespace detail
+
+// The table with every registered family, in family-name order (built once, read-only afterwards).
 const ExtOpTable& extOps();
 
 }  // namespace refdev::spirv
+
+#define REFDEV_REGISTER_EXT_OPS(family, add)                                               \
+    static const ::refdev::spirv::detail::ExtOpFamilyRegistrar refdev_ext_ops_registrar_ { \
+        family, add                                                                        \
+    }

@@ -104,39 +104,18 @@ def kernel_text(op, e, w, h, c, follow=None):
     t = TYPE_NAME[tb]
     caps = ["Subgroup2DBlockIOINTEL"] + ([CAPABILITY[op]] if op in CAPABILITY else [])
     ptr_cw_t = "%ptr_cw_uchar" if t == "uchar" else "%ptr_cw_" + t
-    lines = ["; SPV_INTEL_2d_block_io %s: Element Size %d, Block Width %d, Block Height %d, Block Count %d"
-             % (op, e, w, h, c)]
+    comments = ["SPV_INTEL_2d_block_io %s: Element Size %d, Block Width %d, Block Height %d, Block Count %d"
+                % (op, e, w, h, c)]
     if op == "prefetch":
-        lines.append("; followed by a %d-byte %dx%d x%d load of the same region" % follow)
-    lines += ["               OpCapability Addresses", "               OpCapability Kernel",
-              "               OpCapability Int8", "               OpCapability Int16",
-              "               OpCapability Int64", "               OpCapability SubgroupDispatch"]
-    lines += ["               OpCapability %s" % cap for cap in caps]
-    lines += [
-        '               OpExtension "SPV_INTEL_2d_block_io"',
-        "               OpMemoryModel Physical64 OpenCL",
-        '               OpEntryPoint Kernel %test "test" ' + spvgen.SUBGROUP_INDEX_INTERFACE,
-        "               OpExecutionMode %test SubgroupSize 16",
-        '               OpName %surface "surface"',
-        '               OpName %lanes "lanes"',
-        '               OpName %coords "coords"',
-        '               OpName %memory_width "memory_width_bytes"',
-        '               OpName %memory_height "memory_height_rows"',
-        '               OpName %memory_pitch "memory_pitch_bytes"',
-        '               OpName %base_offset "base_offset_bytes"',
-    ] + spvgen.SUBGROUP_INDEX_DECORATIONS + [
-        "       %void = OpTypeVoid",
-        "       %bool = OpTypeBool",
-        "      %uchar = OpTypeInt 8 0",
-        "     %ushort = OpTypeInt 16 0",
-        "       %uint = OpTypeInt 32 0",
-        "      %ulong = OpTypeInt 64 0",
-        "     %v2uint = OpTypeVector %uint 2",
-        "    %v3ulong = OpTypeVector %ulong 3",
-        "%ptr_in_uint = OpTypePointer Input %uint",
-        "%ptr_in_v3ulong = OpTypePointer Input %v3ulong",
-        "%ptr_cw_uchar = OpTypePointer CrossWorkgroup %uchar",
-    ]
+        comments.append("followed by a %d-byte %dx%d x%d load of the same region" % follow)
+    lines = spvgen.kernel_header(
+        comments, ["Addresses", "Kernel", "Int8", "Int16", "Int64", "SubgroupDispatch"] + caps,
+        ["SPV_INTEL_2d_block_io"], 16,
+        ["surface", "lanes", "coords", ("memory_width", "memory_width_bytes"),
+         ("memory_height", "memory_height_rows"), ("memory_pitch", "memory_pitch_bytes"),
+         ("base_offset", "base_offset_bytes")])
+    lines += spvgen.types("void", "bool", "uchar", "ushort", "uint", "ulong", "v2uint", "v3ulong", "ptr_in_uint",
+                          "ptr_in_v3ulong", "ptr_cw_uchar")
     if t != "uchar":
         lines.append("%s = OpTypePointer CrossWorkgroup %%%s" % (ptr_cw_t, t))
     if t != "uint":

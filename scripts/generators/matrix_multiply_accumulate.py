@@ -92,35 +92,18 @@ def kernel_text(row, m, scenario, a_signed, b_signed):
     acc = ACC_TYPE[r_fmt]
     a_t, b_t, r_t = vec(a_scalar, a_count), vec(b_scalar, 8), vec(acc, m)
     mask = mask_names(elem, c_fmt, r_fmt, a_signed, b_signed)
-    lines = ["; SPV_INTEL_subgroup_matrix_multiply_accumulate, N = %d, K = %d, M = %d: A %s, B %s, C/Result %s"
-             % (n, k, m, a_t, b_t, r_t),
-             "; operands %s; kernel shape %s" % (mask, scenario)]
     caps = ["Addresses", "Kernel", "Int16", "Int64", "Vector16", "SubgroupDispatch"]
     if acc == "half":
         caps.append("Float16")
     caps.append("SubgroupMatrixMultiplyAccumulateINTEL")
-    lines += ["               OpCapability %s" % cap for cap in caps]
-    lines += [
-        '               OpExtension "SPV_INTEL_subgroup_matrix_multiply_accumulate"',
-        "               OpMemoryModel Physical64 OpenCL",
-        '               OpEntryPoint Kernel %test "test" ' + spvgen.SUBGROUP_INDEX_INTERFACE,
-        "               OpExecutionMode %%test SubgroupSize %d" % n,
-        '               OpName %a "a"',
-        '               OpName %b "b"',
-        '               OpName %c "c"',
-        '               OpName %out "out"',
-        '               OpName %steps "steps"',
-    ] + spvgen.SUBGROUP_INDEX_DECORATIONS + [
-        "       %void = OpTypeVoid",
-        "       %bool = OpTypeBool",
-        "     %ushort = OpTypeInt 16 0",
-        "       %uint = OpTypeInt 32 0",
-        "      %ulong = OpTypeInt 64 0",
-        "      %float = OpTypeFloat 32",
-    ]
+    lines = spvgen.kernel_header(
+        ["SPV_INTEL_subgroup_matrix_multiply_accumulate, N = %d, K = %d, M = %d: A %s, B %s, C/Result %s"
+         % (n, k, m, a_t, b_t, r_t), "operands %s; kernel shape %s" % (mask, scenario)],
+        caps, ["SPV_INTEL_subgroup_matrix_multiply_accumulate"], n, ["a", "b", "c", "out", "steps"])
+    lines += spvgen.types("void", "bool", "ushort", "uint", "ulong", "float")
     if acc == "half":
-        lines.append("       %half = OpTypeFloat 16")
-    lines.append("    %v3ulong = OpTypeVector %ulong 3")
+        lines += spvgen.types("half")
+    lines += spvgen.types("v3ulong")
     declared = {"ushort", "uint", "ulong", "float", "half"}
     for t, scalar, count in ((a_t, a_scalar, a_count), (b_t, b_scalar, 8), (r_t, acc, m)):
         if t not in declared:

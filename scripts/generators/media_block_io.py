@@ -62,25 +62,10 @@ def kernel_text(op, e, comps, w, h, sg):
     if comps >= 8:
         caps.append("Vector16")
     caps.append("SubgroupImageMediaBlockIOINTEL")
-    lines = ["; SPV_INTEL_media_block_io %s: %s, Width %d, Height %d, SubgroupSize %d" % (op, t, w, h, sg)]
-    lines += ["               OpCapability %s" % c for c in caps]
-    lines += [
-        '               OpExtension "SPV_INTEL_media_block_io"',
-        "               OpMemoryModel Physical64 OpenCL",
-        '               OpEntryPoint Kernel %test "test" ' + spvgen.SUBGROUP_INDEX_INTERFACE,
-        "               OpExecutionMode %%test SubgroupSize %d" % sg,
-        '               OpName %image "image"',
-        '               OpName %coords "coords"',
-        '               OpName %lanes "lanes"',
-    ] + spvgen.SUBGROUP_INDEX_DECORATIONS + [
-        "       %void = OpTypeVoid",
-        "      %uchar = OpTypeInt 8 0",
-        "     %ushort = OpTypeInt 16 0",
-        "       %uint = OpTypeInt 32 0",
-        "      %ulong = OpTypeInt 64 0",
-        "     %v2uint = OpTypeVector %uint 2",
-        "    %v3ulong = OpTypeVector %ulong 3",
-    ]
+    lines = spvgen.kernel_header(["SPV_INTEL_media_block_io %s: %s, Width %d, Height %d, SubgroupSize %d"
+                                  % (op, t, w, h, sg)], caps, ["SPV_INTEL_media_block_io"], sg,
+                                 ["image", "coords", "lanes"])
+    lines += spvgen.types("void", "uchar", "ushort", "uint", "ulong", "v2uint", "v3ulong")
     if comps > 1 and t != "v2uint":
         lines.append("%%%s = OpTypeVector %%%s %d" % (t, TYPE[e], comps))
     lines += [

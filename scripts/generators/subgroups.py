@@ -6,7 +6,7 @@ the C++ families in test_conformance/subgroups/ from the case parameters. Every 
 work-item, SubgroupLocalInvocationId, SubgroupId, SubgroupSize and SubgroupMaxSize to a side buffer (argument 1,
 info[gid*4 .. +4)), so the checker takes the work-item to sub-group mapping from the device instead of
 assuming one. The checker requires every work-item's record, so it is also the record that the kernel ran
-(the role of the done buffer in the 2d_block_io and media_block_io kernels).
+(the role of the done buffer in the 2D and media block IO kernels).
 
 Case names: subgroups.<op>.<type>.v<n>.sg<S>.<index|offset|format>...; see docs/subgroups.md.
 """

@@ -76,33 +76,12 @@ SIZES_16 = {"int8": (44, 72, 99), "fp16_fp32": (44, 40, 51), "fp16_fp16": (44, 4
 SIZES_8 = {"int8": (20, 28, 100), "fp16_fp32": (20, 28, 52), "bf16_fp32": (20, 28, 52)}
 
 
-def header(comment, caps, extensions, sg, names, ext_import=False):
-    lines = ["; " + comment]
-    lines += ["               OpCapability %s" % c for c in caps]
-    lines += ['               OpExtension "%s"' % e for e in extensions]
-    lines += ["               OpMemoryModel Physical64 OpenCL",
-              '               OpEntryPoint Kernel %test "test" ' + spvgen.SUBGROUP_INDEX_INTERFACE,
-              "               OpExecutionMode %%test SubgroupSize %d" % sg]
-    lines += ['               OpName %%%s "%s"' % (n, n) for n in names]
-    return lines + spvgen.SUBGROUP_INDEX_DECORATIONS
+def header(comment, caps, extensions, sg, names):
+    return spvgen.kernel_header([comment], caps, extensions, sg, names)
 
 
-BASE_TYPES = [
-    "       %void = OpTypeVoid",
-    "       %bool = OpTypeBool",
-    "      %uchar = OpTypeInt 8 0",
-    "     %ushort = OpTypeInt 16 0",
-    "       %uint = OpTypeInt 32 0",
-    "      %ulong = OpTypeInt 64 0",
-    "      %float = OpTypeFloat 32",
-    "     %v2uint = OpTypeVector %uint 2",
-    "    %v3ulong = OpTypeVector %ulong 3",
-    "     %v8bool = OpTypeVector %bool 8",
-    "     %v8uint = OpTypeVector %uint 8",
-    "%ptr_in_uint = OpTypePointer Input %uint",
-    "%ptr_in_v3ulong = OpTypePointer Input %v3ulong",
-    "%ptr_cw_uchar = OpTypePointer CrossWorkgroup %uchar",
-    "%ptr_cw_uint = OpTypePointer CrossWorkgroup %uint",
+BASE_TYPES = spvgen.types("void", "bool", "uchar", "ushort", "uint", "ulong", "float", "v2uint", "v3ulong", "v8bool",
+                          "v8uint", "ptr_in_uint", "ptr_in_v3ulong", "ptr_cw_uchar", "ptr_cw_uint") + [
     "     %uint_0 = OpConstant %uint 0",
     "     %uint_1 = OpConstant %uint 1",
     "     %uint_2 = OpConstant %uint 2",

@@ -102,5 +102,42 @@ class DefaultIcd(TempFiles, unittest.TestCase):
                          os.path.join(self.tmp.name, "lib", "spirv_intel_cts", "libRefDevOpenCL.so"))
 
 
+class FamilyCampaigns(TempFiles, unittest.TestCase):
+    """--family runs every campaign of a family's descriptor (test_conformance/<group>/family.json)."""
+
+    def campaign(self, results, entries, family="grp"):
+        runner = self.write("runner.py", FAKE_RUNNER)
+        wrapper = self.write("runner.sh", "#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, runner))
+        os.chmod(wrapper, 0o755)
+        os.makedirs(os.path.join(self.tmp.name, "test_conformance", "grp"))
+        self.write(os.path.join("test_conformance", "grp", "family.json"),
+                   {"group": "grp", "fault_campaigns": entries})
+        env = dict(os.environ, FAKE_RESULTS=json.dumps(results))
+        proc = subprocess.run([sys.executable, CAMPAIGN, "--family", family, "--families-root", self.tmp.name,
+                               "--runner", wrapper, "--icd", self.tmp.name],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    RESULTS = {"clean": {"grp.a": "pass"}, "f1": {"grp.a": "fail"}, "f2": {"grp.a": "pass"}}
+
+    def test_every_entry_runs_and_the_worst_status_wins(self):
+        rc, out, err = self.campaign(self.RESULTS, [{"title": "first", "args": ["--faults", "f1"]},
+                                                    {"title": "second", "args": ["--faults", "f2"]}])
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("=== fault campaign (first)", out)
+        self.assertIn("=== fault campaign (second)", out)
+        self.assertIn("fault(s) caught by no case: f2", out)
+
+    def test_all_caught_passes(self):
+        rc, out, err = self.campaign(self.RESULTS, [{"title": "first", "args": ["--faults", "f1"]}])
+        self.assertEqual(rc, 0, out + err)
+
+    def test_unknown_family_is_one_line_and_status_2(self):
+        rc, out, err = self.campaign(self.RESULTS, [{"title": "first", "args": ["--faults", "f1"]}], "nope")
+        self.assertEqual(rc, 2, out + err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertIn("no family 'nope'", err)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -9,6 +9,7 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/driver_messages.h"
+#include "test_common/cl/image_formats.h"
 #include "test_common/cl/program_cache.h"
 #include "test_common/cl/wrappers.h"
 #include "test_common/harness/case.h"
@@ -212,6 +213,21 @@ TEST(DeviceInfoHelpers, VersionsSizesFormats) {
     d.image2d_rw_formats = {{CL_R, CL_UNSIGNED_INT8}};
     EXPECT_TRUE(d.hasImageFormat(CL_R, CL_UNSIGNED_INT8));
     EXPECT_FALSE(d.hasImageFormat(CL_RG, CL_UNSIGNED_INT8));
+}
+
+TEST(ImageFormats, OneTableForEveryFamily) {
+    const NamedImageFormat& r8 = namedImageFormat("r8ui");
+    EXPECT_EQ(r8.order, cl_channel_order(CL_R));
+    EXPECT_EQ(r8.type, cl_channel_type(CL_UNSIGNED_INT8));
+    EXPECT_EQ(r8.texel_bytes, 1u);
+    EXPECT_EQ(namedImageFormat("rgba8ui").texel_bytes, 4u);
+    EXPECT_EQ(namedImageFormat("rg8ui").order, cl_channel_order(CL_RG));
+    try {
+        namedImageFormat("r11g11b10f");
+        FAIL() << "an unknown format must be refused";
+    } catch (const InternalError& e) {
+        EXPECT_NE(std::string(e.what()).find("'r11g11b10f'"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 // Rule sets of the suite's own SPIR-V checker: the extension rules that no SPIRV-Tools release checks.
 //
 // A rule set is a function that appends one Violation per broken rule. Rule sets live in files named
-// rules_<area>.cpp in this directory (CMake globs them into cts_spirv_check, which is linked whole-archive,
-// so a file-scope registrar is enough to plug a new set in):
+// rules_<area>.cpp in this directory, or rules.cpp in a family's folder <family>/ (CMake globs both into
+// cts_spirv_check, which is linked whole-archive, so a file-scope registrar is enough to plug a new set in):
 //
-//     static void check2dBlockIo(const cts::SpirvModule& module, std::vector<cts::Violation>& out) { ... }
-//     CTS_SPIRV_RULE_SET("2d_block_io", check2dBlockIo);
+//     static void checkMyArea(const cts::SpirvModule& module, std::vector<cts::Violation>& out) { ... }
+//     CTS_SPIRV_RULE_SET("<area>", checkMyArea);
 #pragma once
 
 #include <cstdint>

@@ -14,6 +14,7 @@
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
+#include "test_conformance/2d_block_io/launch.h"
 #include "test_conformance/2d_block_io/windowed_family.h"
 #include "test_conformance/families.h"
 
@@ -25,7 +26,7 @@ using reference::BlockIo2dShape;
 using reference::Coordinate2d;
 using reference::Surface2d;
 
-constexpr uint32_t kSubGroupSize = 16;  // kernels run at 16 (OpExecutionMode SubgroupSize 16)
+constexpr uint32_t kSubGroupSize = kBlockIo2dSubGroupSize;
 constexpr cl_uint kCapabilityTransform = 6229, kCapabilityTranspose = 6230, kCapabilityIo = 6228;
 
 BlockIo2dOp parseOp(const std::string& op) {
@@ -38,37 +39,18 @@ BlockIo2dOp parseOp(const std::string& op) {
 }
 
 // One case's parameters (from the manifest).
-struct BlockIo2dCase {
+struct BlockIo2dCase : BlockIo2dLaunchParams {
     BlockIo2dShape shape;       // the instruction under test
     BlockIo2dShape load_shape;  // the load whose result is checked (prefetch: the load that follows it)
-    Surface2d surface;
     uint32_t base_offset_bytes = 0;
-    std::vector<Coordinate2d> coords;  // one per sub-group, g = work-group * sub-groups per group + sub-group
-    uint32_t work_groups = 1, sub_groups_per_work_group = 1;
-    uint32_t lane_bytes = 0;  // per-lane bytes the kernel's private array holds
 
     static BlockIo2dCase fromParams(const Params& p) {
         BlockIo2dCase c;
-        c.shape = {parseOp(p.s("op")),           uint32_t(p.u("element_size")),
-                   uint32_t(p.u("block_width")), uint32_t(p.u("block_height")),
-                   uint32_t(p.u("block_count")), kSubGroupSize};
+        c.shape = readBlockShape(p, parseOp(p.s("op")));
         c.load_shape = c.shape;
-        if (c.shape.op == BlockIo2dOp::Prefetch)
-            c.load_shape = {BlockIo2dOp::Load,
-                            uint32_t(p.u("load_element_size")),
-                            uint32_t(p.u("load_block_width")),
-                            uint32_t(p.u("load_block_height")),
-                            uint32_t(p.u("load_block_count")),
-                            kSubGroupSize};
-        c.surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
+        if (c.shape.op == BlockIo2dOp::Prefetch) c.load_shape = readBlockShape(p, BlockIo2dOp::Load, "load_");
+        c.readLaunchParams(p, "2d_block_io");
         c.base_offset_bytes = uint32_t(p.u("base_offset_bytes"));
-        std::vector<int64_t> xy = p.list("coords");
-        for (size_t i = 0; i + 1 < xy.size(); i += 2) c.coords.push_back({xy[i], xy[i + 1]});
-        c.work_groups = uint32_t(p.u("work_groups"));
-        c.sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
-        c.lane_bytes = uint32_t(p.u("lane_bytes"));
-        if (xy.size() % 2 || c.coords.size() != size_t(c.work_groups) * c.sub_groups_per_work_group)
-            throw InternalError("2d_block_io: coords must hold one (x, y) per sub-group");
         if (c.lane_bytes != reference::laneBytes(c.shape.op == BlockIo2dOp::Store ? c.shape : c.load_shape))
             throw InternalError("2d_block_io: lane_bytes " + std::to_string(c.lane_bytes) +
                                 " disagrees with the host reference for " + c.load_shape.str());
@@ -232,35 +214,13 @@ public:
         const std::vector<uint8_t> surface_data = randomBytes(rng, c.surfaceBytes());
         GuardedBuffer surface(ctx, surface_data.size());
         surface.write(surface_data.data(), surface_data.size());
-        // Per-lane data: stores read seed-random data; loads overwrite the poison.
-        GuardedBuffer lanes(ctx, sub_groups * kSubGroupSize * c.lane_bytes);
-        std::vector<uint8_t> lane_data;
-        if (store) {
-            lane_data = randomBytes(rng, lanes.size());
-            lanes.write(lane_data.data(), lane_data.size());
-        }
-        std::vector<int32_t> coord_words;
-        for (const Coordinate2d& xy : c.coords)
-            coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
-        GuardedBuffer coords(ctx, coord_words.size() * 4);
-        coords.write(coord_words.data(), coord_words.size() * 4);
-        const DoneLayout layout{c.work_groups, c.sub_groups_per_work_group, kSubGroupSize};
-        GuardedBuffer done(ctx, layout.bytes());
-
-        setArg(kernel, 0, surface.mem());
-        setArg(kernel, 1, lanes.mem());
-        setArg(kernel, 2, coords.mem());
-        setArg(kernel, 3, cl_uint(c.surface.memory_width_bytes));
-        setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
-        setArg(kernel, 5, cl_uint(c.surface.memory_pitch_bytes));
-        setArg(kernel, 6, cl_uint(c.base_offset_bytes));
-        setArg(kernel, 7, done.mem());
-        size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
-        size_t global = local * c.work_groups;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        BlockIo2dLaunch launch(ctx, c, store, [&](size_t n) { return randomBytes(rng, n); });
+        launch.run(ctx, kernel, surface.mem(), c.surface, c.base_offset_bytes);
+        const std::vector<uint8_t>& lane_data = launch.lane_data;
+        const std::vector<int32_t>& coord_words = launch.coord_words;
 
         MismatchLog log("completion record: every invocation's last store");
-        checkDoneRecords(done.read(), layout, log);
+        checkDoneRecords(launch.done.read(), launch.layout, log);
         std::vector<uint8_t> surface_after = surface.read();
         dumpBytes(ctx, "surface_in", surface_data.data(), surface_data.size());
         dumpBytes(ctx, "surface_out", surface_after.data(), surface_after.size());
@@ -270,14 +230,8 @@ public:
             // "For stores, any out-of-bounds elements are ignored" and "the value of any padded elements is
             // ignored": only in-bounds block elements change; everything else keeps its canary byte.
             std::vector<uint8_t> memory(surface_data.begin() + c.base_offset_bytes, surface_data.end());
-            for (size_t g = 0; g < sub_groups; ++g) {
-                std::vector<std::vector<uint8_t>> per_lane(kSubGroupSize);
-                for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
-                    auto first = lane_data.begin() + (g * kSubGroupSize + lane) * c.lane_bytes;
-                    per_lane[lane].assign(first, first + c.lane_bytes);
-                }
-                reference::store2d(c.shape, per_lane, memory, c.surface, c.coords[g]);
-            }
+            for (size_t g = 0; g < sub_groups; ++g)
+                reference::store2d(c.shape, launch.storedByLane(g), memory, c.surface, c.coords[g]);
             std::vector<uint8_t> expected(surface_data.begin(), surface_data.begin() + c.base_offset_bytes);
             expected.insert(expected.end(), memory.begin(), memory.end());
             log.setRule(
@@ -288,13 +242,13 @@ public:
                 c.shape.op == BlockIo2dOp::Prefetch
                     ? "SPV_INTEL_2d_block_io prefetch has no effect; the following load is exact"
                     : "SPV_INTEL_2d_block_io load: block data mapped to invocations, out of bounds zero");
-            std::vector<uint8_t> lanes_out = lanes.read();
+            std::vector<uint8_t> lanes_out = launch.lanes.read();
             dumpBytes(ctx, "lanes_out", lanes_out.data(), lanes_out.size());
             checkLoads(c, surface_data, lanes_out, log);
             // A load or prefetch never writes the memory it reads.
             checkSurface(c, surface_data, surface_after, "memory changed by a load or prefetch", log);
         }
-        for (const GuardedBuffer* b : {&surface, &lanes, &coords, &done})
+        for (const GuardedBuffer* b : {&surface, &launch.lanes, &launch.coords, &launch.done})
             if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
         if (out.status != Status::Pass) out.message = c.str() + "\n" + out.message;
@@ -302,11 +256,13 @@ public:
     }
 };
 
-}  // namespace
-
 void register2dBlockIoFamilies(Registry& registry) {
     registry.addFamily(std::make_unique<BlockIo2dFamily>());
     register2dBlockIoWindowedFamily(registry);
 }
+
+}  // namespace
+
+CTS_REGISTER_FAMILIES("2d_block_io", register2dBlockIoFamilies);
 
 }  // namespace cts

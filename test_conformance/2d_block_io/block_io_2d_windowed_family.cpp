@@ -12,17 +12,16 @@
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
+#include "test_conformance/2d_block_io/launch.h"
 #include "test_conformance/2d_block_io/windowed_family.h"
 
 namespace cts {
 namespace {
 
 using reference::BlockIo2dOp;
-using reference::BlockIo2dShape;
 using reference::Coordinate2d;
 using reference::Surface2d;
 
-constexpr uint32_t kSubGroupSize = 16;
 constexpr int64_t kTwoTo32 = int64_t(1) << 32;
 
 struct RowRange {
@@ -30,11 +29,8 @@ struct RowRange {
     std::vector<uint8_t> data;   // their bytes as seeded
 };
 
-struct WindowedCase {
-    BlockIo2dShape shape;
-    Surface2d surface;
-    std::vector<Coordinate2d> coords;  // one per sub-group
-    uint32_t work_groups = 1, sub_groups_per_work_group = 1, lane_bytes = 0;
+struct WindowedCase : BlockIo2dLaunchParams {
+    reference::BlockIo2dShape shape;
     uint64_t buffer_bytes = 0;
 
     static WindowedCase fromParams(const Params& p) {
@@ -42,21 +38,9 @@ struct WindowedCase {
         const std::string op = p.s("op");
         if (op != "load" && op != "store")
             throw InternalError("2d_block_io.windowed: op must be load or store");
-        c.shape = {op == "load" ? BlockIo2dOp::Load : BlockIo2dOp::Store,
-                   uint32_t(p.u("element_size")),
-                   uint32_t(p.u("block_width")),
-                   uint32_t(p.u("block_height")),
-                   uint32_t(p.u("block_count")),
-                   kSubGroupSize};
-        c.surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
-        std::vector<int64_t> xy = p.list("coords");
-        for (size_t i = 0; i + 1 < xy.size(); i += 2) c.coords.push_back({xy[i], xy[i + 1]});
-        c.work_groups = uint32_t(p.u("work_groups"));
-        c.sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
-        c.lane_bytes = uint32_t(p.u("lane_bytes"));
+        c.shape = readBlockShape(p, op == "load" ? BlockIo2dOp::Load : BlockIo2dOp::Store);
+        c.readLaunchParams(p, "2d_block_io.windowed");
         c.buffer_bytes = p.u("buffer_bytes");
-        if (xy.size() % 2 || c.coords.size() != size_t(c.work_groups) * c.sub_groups_per_work_group)
-            throw InternalError("2d_block_io.windowed: coords must hold one (x, y) per sub-group");
         if (p.u("base_offset_bytes") != 0)
             throw InternalError("2d_block_io.windowed: base_offset_bytes must be 0");
         if (c.lane_bytes != reference::laneBytes(c.shape))
@@ -136,42 +120,19 @@ public:
                     "clEnqueueWriteBuffer (window)");
         }
         const bool store = c.shape.op == BlockIo2dOp::Store;
-        GuardedBuffer lanes(ctx, c.coords.size() * kSubGroupSize * c.lane_bytes);
-        std::vector<uint8_t> lane_data;
-        if (store) {
-            lane_data = random(lanes.size());
-            lanes.write(lane_data.data(), lane_data.size());
-        }
-        std::vector<int32_t> coord_words;
-        for (const Coordinate2d& xy : c.coords)
-            coord_words.push_back(int32_t(xy.x)), coord_words.push_back(int32_t(xy.y));
-        GuardedBuffer coords(ctx, coord_words.size() * 4);
-        coords.write(coord_words.data(), coord_words.size() * 4);
-        const DoneLayout layout{c.work_groups, c.sub_groups_per_work_group, kSubGroupSize};
-        GuardedBuffer done(ctx, layout.bytes());
-
-        setArg(kernel, 0, surface.get());
-        setArg(kernel, 1, lanes.mem());
-        setArg(kernel, 2, coords.mem());
-        setArg(kernel, 3, cl_uint(c.surface.memory_width_bytes));
-        setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
-        setArg(kernel, 5, cl_uint(pitch));
-        setArg(kernel, 6, cl_uint(0));
-        setArg(kernel, 7, done.mem());
-        size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
-        size_t global = local * c.work_groups;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        BlockIo2dLaunch launch(ctx, c, store, random);
+        launch.run(ctx, kernel, surface.get(), c.surface, 0);
 
         MismatchLog log(store ? "SPV_INTEL_2d_block_io store at byte offsets past 2^31 / 2^32: in-bounds "
                                 "elements written, every other byte of the windows unchanged"
                               : "SPV_INTEL_2d_block_io load at byte offsets past 2^31 / 2^32: block data "
                                 "mapped to invocations; memory unchanged");
-        checkDoneRecords(done.read(), layout, log);
+        checkDoneRecords(launch.done.read(), launch.layout, log);
         // What each window must hold afterwards: loads leave it as seeded; stores write their blocks.
         std::vector<std::vector<uint8_t>> expected;
         for (const RowRange& w : windows) expected.push_back(w.data);
         std::vector<uint8_t> lanes_out;
-        if (!store) lanes_out = lanes.read();
+        if (!store) lanes_out = launch.lanes.read();
         for (size_t g = 0; g < c.coords.size(); ++g) {
             const RowRange& w = blockWindow(windows, c.coords[g]);
             const size_t wi = size_t(&w - windows.data());
@@ -179,18 +140,13 @@ public:
                                        pitch};
             Coordinate2d local_xy = {c.coords[g].x, c.coords[g].y - w.first};
             if (store) {
-                std::vector<std::vector<uint8_t>> per_lane(kSubGroupSize);
-                for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
-                    auto first = lane_data.begin() + (g * kSubGroupSize + lane) * c.lane_bytes;
-                    per_lane[lane].assign(first, first + c.lane_bytes);
-                }
-                reference::store2d(c.shape, per_lane, expected[wi], local_surface, local_xy);
+                reference::store2d(c.shape, launch.storedByLane(g), expected[wi], local_surface, local_xy);
                 continue;
             }
             auto want = reference::load2d(c.shape, w.data, local_surface, local_xy);
             const reference::AssignedBlock a = reference::assignedBlock(c.shape);
-            for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
-                const uint8_t* got = lanes_out.data() + (g * kSubGroupSize + lane) * c.lane_bytes;
+            for (uint32_t lane = 0; lane < kBlockIo2dSubGroupSize; ++lane) {
+                const uint8_t* got = lanes_out.data() + (g * kBlockIo2dSubGroupSize + lane) * c.lane_bytes;
                 for (size_t k = 0; k < want[lane].size(); ++k) {
                     const reference::LaneElement& e = want[lane][k];
                     if (!e.defined) {
@@ -224,7 +180,7 @@ public:
                             expected[wi][i], got[i], 1);
             }
         }
-        for (const GuardedBuffer* b : {&lanes, &coords, &done})
+        for (const GuardedBuffer* b : {&launch.lanes, &launch.coords, &launch.done})
             if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
         if (out.status != Status::Pass)

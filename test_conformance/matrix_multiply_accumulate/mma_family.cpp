@@ -279,10 +279,12 @@ private:
     }
 };
 
-}  // namespace
-
 void registerMatrixMultiplyAccumulateFamilies(Registry& registry) {
     registry.addFamily(std::make_unique<MmaFamily>());
 }
+
+}  // namespace
+
+CTS_REGISTER_FAMILIES("matrix_multiply_accumulate", registerMatrixMultiplyAccumulateFamilies);
 
 }  // namespace cts

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "test_common/cl/device_info.h"
+#include "test_common/cl/image_formats.h"
 #include "test_common/cl/kernel_util.h"
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/mismatch.h"
@@ -24,28 +25,12 @@ using reference::MediaImage;
 
 constexpr size_t kBufferPitchAlign = 64;  // images from buffers: row pitch a multiple of 64 (OpenCL env)
 
-struct FormatInfo {
-    const char* name;
-    cl_channel_order order;
-    cl_channel_type type;
-    uint32_t texel_bytes;
-};
-
-const FormatInfo& formatInfo(const std::string& name) {
-    static const FormatInfo formats[] = {{"r8ui", CL_R, CL_UNSIGNED_INT8, 1},
-                                         {"r16ui", CL_R, CL_UNSIGNED_INT16, 2},
-                                         {"r32ui", CL_R, CL_UNSIGNED_INT32, 4}};
-    for (const FormatInfo& f : formats)
-        if (name == f.name) return f;
-    throw InternalError("media_block_io: unknown image format '" + name + "'");
-}
-
 enum class Op { Read, Write, RoundTrip };
 
 struct MediaCase {
     Op op = Op::Read;
     MediaBlockShape shape;
-    FormatInfo format{};
+    NamedImageFormat format{};
     bool from_buffer = false;
     uint32_t image_width_bytes = 0, image_height = 0;
     int32_t x = 0, y = 0;
@@ -64,7 +49,7 @@ struct MediaCase {
                                     : throw InternalError("media_block_io: unknown op '" + op + "'");
         c.shape = {uint32_t(p.u("element_bytes")), uint32_t(p.u("components")), uint32_t(p.u("width")),
                    uint32_t(p.u("height")), uint32_t(p.u("sg"))};
-        c.format = formatInfo(p.s("format"));
+        c.format = namedImageFormat(p.s("format"));
         const std::string backing = p.s("backing");
         if (backing != "image" && backing != "buffer")
             throw InternalError("media_block_io: unknown backing '" + backing + "'");
@@ -139,7 +124,7 @@ public:
     std::string name() const override { return "media_block_io"; }
 
     Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
-        const FormatInfo& f = formatInfo(spec.params.s("format"));
+        const NamedImageFormat& f = namedImageFormat(spec.params.s("format"));
         if (!device.hasImageFormat(f.order, f.type))
             return Outcome::notSupported(std::string("image format ") + f.name +
                                          " is not supported read-write");
@@ -330,10 +315,12 @@ private:
     }
 };
 
-}  // namespace
-
 void registerMediaBlockIoFamilies(Registry& registry) {
     registry.addFamily(std::make_unique<MediaBlockIoFamily>());
 }
+
+}  // namespace
+
+CTS_REGISTER_FAMILIES("media_block_io", registerMediaBlockIoFamilies);
 
 }  // namespace cts

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_common/cl/device_info.h"
+#include "test_common/cl/image_formats.h"
 #include "test_common/cl/kernel_util.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
@@ -18,29 +19,11 @@
 namespace cts::subgroups {
 namespace {
 
-struct FormatInfo {
-    const char* name;
-    cl_channel_order order;
-    cl_channel_type type;
-    uint32_t texel_bytes;
-};
-
-const FormatInfo& formatInfo(const std::string& name) {
-    static const FormatInfo formats[] = {
-        {"r32ui", CL_R, CL_UNSIGNED_INT32, 4},   {"rgba8ui", CL_RGBA, CL_UNSIGNED_INT8, 4},
-        {"rg16ui", CL_RG, CL_UNSIGNED_INT16, 4}, {"r16ui", CL_R, CL_UNSIGNED_INT16, 2},
-        {"rg8ui", CL_RG, CL_UNSIGNED_INT8, 2},   {"r8ui", CL_R, CL_UNSIGNED_INT8, 1},
-    };
-    for (const FormatInfo& f : formats)
-        if (name == f.name) return f;
-    throw InternalError("unknown image format '" + name + "'");
-}
-
 struct ImageCase {
     bool write;
     ComponentType type;
     uint32_t width, sg;
-    FormatInfo format;
+    NamedImageFormat format;
     bool wide;
     // The scale sizes: CL_DEVICE_IMAGE2D_MAX_WIDTH texels wide (or MAX_HEIGHT rows high), the other side
     // tight, so blocks at the far edges are addressed while the image stays small.
@@ -57,7 +40,7 @@ struct ImageCase {
         c.type = componentType(p.s("type"));
         c.width = uint32_t(p.u("width"));
         c.sg = uint32_t(p.u("sg"));
-        c.format = formatInfo(p.s("format"));
+        c.format = namedImageFormat(p.s("format"));
         std::string size = p.s("size");
         if (size != "size_tight" && size != "size_wide" && size != "size_max_width" &&
             size != "size_max_height")

@@ -5,10 +5,16 @@
 
 namespace cts {
 
+namespace {
+
 void registerSubgroupsFamilies(Registry& registry) {
     registry.addFamily(subgroups::makeShuffleFamily());
     registry.addFamily(subgroups::makeBlockIoFamily());
     registry.addFamily(subgroups::makeImageBlockIoFamily());
 }
+
+}  // namespace
+
+CTS_REGISTER_FAMILIES("subgroups", registerSubgroupsFamilies);
 
 }  // namespace cts

@@ -328,7 +328,10 @@ def check_report_preserved(runner, build, tmp):
 
 
 NAME_RE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
-TOP = {"api", "subgroups", "media_block_io", "2d_block_io", "matrix_multiply_accumulate", "workloads"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts"))
+import families  # noqa: E402
+
+TOP = set(families.top_levels())
 
 
 def list_names(runner, extra, args=(), env=None):
@@ -353,6 +356,9 @@ def check_list_and_shards(runner, build, tmp):
     for n in names:
         expect(NAME_RE.match(n), "bad case name %r" % n)
         expect(n.split(".")[0] in TOP, "unknown top level in %r" % n)
+    # Every family with a descriptor registered itself and has cases (its library was linked whole).
+    listed = {n.split(".")[0] for n in names}
+    expect(not set(TOP) - listed, "families without a case in --list: %s" % ", ".join(sorted(set(TOP) - listed)))
     for n_shards in (1, 2, 3, 5):
         seen = []
         for i in range(n_shards):

@@ -3,10 +3,16 @@
 
 namespace cts {
 
+namespace {
+
 void registerWorkloadsFamilies(Registry& registry) {
     registry.addFamily(workloads::makeGemm2dFamily());
     registry.addFamily(workloads::makeGemmBlockReadFamily());
     registry.addFamily(workloads::makeMediaFilterFamily());
 }
+
+}  // namespace
+
+CTS_REGISTER_FAMILIES("workloads", registerWorkloadsFamilies);
 
 }  // namespace cts

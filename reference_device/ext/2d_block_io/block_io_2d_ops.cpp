@@ -628,4 +628,6 @@ void register2dBlockIoOps(ExtOpTable& table) {
     table.add({kOpStore, "OpSubgroup2DBlockStoreINTEL", false, 10, 10, UINT32_MAX, io, executeStore});
 }
 
+REFDEV_REGISTER_EXT_OPS("2d_block_io", register2dBlockIoOps);
+
 }  // namespace refdev::spirv

@@ -30,3 +30,14 @@ void executePrefetch(OpContext& ctx);  // OpSubgroup2DBlockPrefetchINTEL
 void executeStore(OpContext& ctx);     // OpSubgroup2DBlockStoreINTEL
 
 }  // namespace refdev::spirv::block_io_2d
+
+// The family's instructions and planted faults (registered with the device from this folder; the tests
+// call them directly).
+namespace refdev {
+std::vector<FaultInfo> blockIo2dFaults();
+std::vector<FaultInfo> blockIo2dCompositionFaults();
+}  // namespace refdev
+
+namespace refdev::spirv {
+void register2dBlockIoOps(ExtOpTable& table);
+}  // namespace refdev::spirv

@@ -13,4 +13,6 @@ std::vector<FaultInfo> blockIo2dCompositionFaults() {
     };
 }
 
+REFDEV_REGISTER_FAULTS("2d_block_io.composition", blockIo2dCompositionFaults);
+
 }  // namespace refdev

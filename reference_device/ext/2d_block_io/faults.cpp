@@ -34,4 +34,6 @@ std::vector<FaultInfo> blockIo2dFaults() {
     };
 }
 
+REFDEV_REGISTER_FAULTS("2d_block_io", blockIo2dFaults);
+
 }  // namespace refdev

@@ -12,4 +12,6 @@ std::vector<FaultInfo> mmaCompositionFaults() {
     };
 }
 
+REFDEV_REGISTER_FAULTS("matrix_multiply_accumulate.composition", mmaCompositionFaults);
+
 }  // namespace refdev

@@ -36,4 +36,6 @@ std::vector<FaultInfo> mmaFaults() {
     };
 }
 
+REFDEV_REGISTER_FAULTS("matrix_multiply_accumulate", mmaFaults);
+
 }  // namespace refdev

@@ -282,4 +282,6 @@ void registerMatrixMultiplyAccumulateOps(ExtOpTable& table) {
     table.add({kOp, kOpName, true, 4, 5, 4, {kCapability}, execute, checkBuild});
 }
 
+REFDEV_REGISTER_EXT_OPS("matrix_multiply_accumulate", registerMatrixMultiplyAccumulateOps);
+
 }  // namespace refdev::spirv

@@ -78,3 +78,14 @@ std::string checkBuild(const ExtBuildView& view);
 void execute(OpContext& ctx);
 
 }  // namespace refdev::spirv::mma
+
+// The family's instructions and planted faults (registered with the device from this folder; the tests
+// call them directly).
+namespace refdev {
+std::vector<FaultInfo> mmaFaults();
+std::vector<FaultInfo> mmaCompositionFaults();
+}  // namespace refdev
+
+namespace refdev::spirv {
+void registerMatrixMultiplyAccumulateOps(ExtOpTable& table);
+}  // namespace refdev::spirv

@@ -36,4 +36,6 @@ std::vector<FaultInfo> mediaBlockIoFaults() {
     };
 }
 
+REFDEV_REGISTER_FAULTS("media_block_io", mediaBlockIoFaults);
+
 }  // namespace refdev

@@ -354,4 +354,6 @@ void registerMediaBlockIoOps(ExtOpTable& table) {
     table.add({kOpWrite, kWriteName, false, 5, 5, UINT32_MAX, {kCapability}, executeWrite, checkWriteBuild});
 }
 
+REFDEV_REGISTER_EXT_OPS("media_block_io", registerMediaBlockIoOps);
+
 }  // namespace refdev::spirv

@@ -35,3 +35,13 @@ void executeRead(OpContext& ctx);   // OpSubgroupImageMediaBlockReadINTEL
 void executeWrite(OpContext& ctx);  // OpSubgroupImageMediaBlockWriteINTEL
 
 }  // namespace refdev::spirv::media_block_io
+
+// The family's instructions and planted faults (registered with the device from this folder; the tests
+// call them directly).
+namespace refdev {
+std::vector<FaultInfo> mediaBlockIoFaults();
+}  // namespace refdev
+
+namespace refdev::spirv {
+void registerMediaBlockIoOps(ExtOpTable& table);
+}  // namespace refdev::spirv

@@ -59,4 +59,6 @@ std::vector<FaultInfo> subgroupsFaults() {
     };
 }
 
+REFDEV_REGISTER_FAULTS("subgroups", subgroupsFaults);
+
 }  // namespace refdev

@@ -88,4 +88,6 @@ void registerSubgroupsOps(ExtOpTable& table) {
     table.addBuildFault(buildRejectsHalfVectorShuffle);
 }
 
+REFDEV_REGISTER_EXT_OPS("subgroups", registerSubgroupsOps);
+
 }  // namespace refdev::spirv

@@ -37,3 +37,13 @@ uint32_t firstActiveLane(const OpContext& ctx);
 bool requireFullSubgroup(OpContext& ctx, const char* op);
 
 }  // namespace refdev::spirv::subgroups
+
+// The family's instructions and planted faults (registered with the device from this folder; the tests
+// call them directly).
+namespace refdev {
+std::vector<FaultInfo> subgroupsFaults();
+}  // namespace refdev
+
+namespace refdev::spirv {
+void registerSubgroupsOps(ExtOpTable& table);
+}  // namespace refdev::spirv

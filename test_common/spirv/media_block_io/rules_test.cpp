@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
+#include "test_common/spirv/media_block_io/rules.h"
 #include "test_common/spirv/module_builder.h"
-#include "test_common/spirv/rules_media_block_io.h"
 #include "test_common/spirv/tokens.h"
 
 namespace cts {

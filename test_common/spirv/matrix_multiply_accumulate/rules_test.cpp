@@ -6,8 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "test_common/spirv/matrix_multiply_accumulate/rules.h"
 #include "test_common/spirv/module_builder.h"
-#include "test_common/spirv/rules_mma.h"
 #include "test_common/spirv/tokens.h"
 
 namespace cts {
@@ -152,7 +152,7 @@ constexpr uint32_t kBf16 = spv::MmaAPackedBFloat16 | spv::MmaBPackedBFloat16;
 constexpr uint32_t kTf32 = spv::MmaATF32 | spv::MmaBTF32;
 constexpr uint32_t kSigned = spv::MmaASigned | spv::MmaBSigned;
 
-// The OpenCL environment table, written out independently of rules_mma.cpp: element types of Result (= C)
+// The OpenCL environment table, written out independently of rules.cpp: element types of Result (= C)
 // and A, whether A has ceil(M/2) components, B's element kind, and one accepted mask.
 struct TableRow {
     uint32_t n, k;

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "test_common/spirv/2d_block_io/rules.h"
 #include "test_common/spirv/module_builder.h"
-#include "test_common/spirv/rules_2d_block_io.h"
 #include "test_common/spirv/tokens.h"
 
 namespace cts {

@@ -1,6 +1,6 @@
 // SPV_INTEL_2d_block_io operand rules (instruction descriptions and "Restrictions" of the extension, plus the
 // OpenCL environment's operand widths). No SPIRV-Tools release validates these.
-#include "test_common/spirv/rules_2d_block_io.h"
+#include "test_common/spirv/2d_block_io/rules.h"
 
 #include <string>
 

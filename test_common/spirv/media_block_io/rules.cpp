@@ -1,6 +1,6 @@
 // SPV_INTEL_media_block_io operand rules (the two instruction descriptions of the extension, plus the OpenCL
 // environment's compile-time Width and Height). No SPIRV-Tools release validates these.
-#include "test_common/spirv/rules_media_block_io.h"
+#include "test_common/spirv/media_block_io/rules.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // SPV_INTEL_subgroup_matrix_multiply_accumulate operand rules (the instruction description of
 // OpSubgroupMatrixMultiplyAccumulateINTEL, plus the OpenCL environment table of supported combinations; see
 // docs/opencl_environment.md). No SPIRV-Tools release validates these.
-#include "test_common/spirv/rules_mma.h"
+#include "test_common/spirv/matrix_multiply_accumulate/rules.h"
 
 #include <algorithm>
 #include <cstdio>

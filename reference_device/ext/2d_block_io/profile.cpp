@@ -1,0 +1,23 @@
+// Which profiles report SPV_INTEL_2d_block_io: the Xe-HPC class (PVC), with its transform and transpose
+// capabilities; DG2 has no 2D block IO (test_conformance/targets/*.json).
+#include "reference_device/profile.h"
+#include "reference_device/ext/2d_block_io/block_io_2d_ops.h"
+
+namespace refdev {
+
+namespace {
+
+void report2dBlockIo(Profile& p) {
+    if (p.name != "xe_hpc") return;
+    using namespace spirv::block_io_2d;
+    p.extensions.push_back({"cl_intel_subgroup_2d_block_io", 1, 1, 0});
+    p.spirv_extensions.push_back("SPV_INTEL_2d_block_io");
+    p.spirv_capabilities.insert(p.spirv_capabilities.end(),
+                                {kCapabilityIo, kCapabilityTransform, kCapabilityTranspose});
+}
+
+}  // namespace
+
+REFDEV_REGISTER_PROFILE_EXTENSION("2d_block_io", report2dBlockIo);
+
+}  // namespace refdev

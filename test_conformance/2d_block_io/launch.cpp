@@ -1,0 +1,77 @@
+#include "test_conformance/2d_block_io/launch.h"
+
+namespace cts {
+
+namespace {
+
+std::vector<int32_t> coordinateWords(const std::vector<reference::Coordinate2d>& coords) {
+    std::vector<int32_t> words;
+    for (const reference::Coordinate2d& xy : coords)
+        words.push_back(int32_t(xy.x)), words.push_back(int32_t(xy.y));
+    return words;
+}
+
+}  // namespace
+
+reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp op,
+                                         const std::string& prefix) {
+    return {op,
+            uint32_t(p.u(prefix + "element_size")),
+            uint32_t(p.u(prefix + "block_width")),
+            uint32_t(p.u(prefix + "block_height")),
+            uint32_t(p.u(prefix + "block_count")),
+            kBlockIo2dSubGroupSize};
+}
+
+void BlockIo2dLaunchParams::readLaunchParams(const Params& p, const char* family) {
+    surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
+    std::vector<int64_t> xy = p.list("coords");
+    for (size_t i = 0; i + 1 < xy.size(); i += 2) coords.push_back({xy[i], xy[i + 1]});
+    work_groups = uint32_t(p.u("work_groups"));
+    sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
+    lane_bytes = uint32_t(p.u("lane_bytes"));
+    if (xy.size() % 2 || coords.size() != size_t(work_groups) * sub_groups_per_work_group)
+        throw InternalError(std::string(family) + ": coords must hold one (x, y) per sub-group");
+}
+
+BlockIo2dLaunch::BlockIo2dLaunch(RunContext& ctx, const BlockIo2dLaunchParams& p, bool store,
+                                 const std::function<std::vector<uint8_t>(size_t)>& random)
+    : lanes(ctx, p.coords.size() * kBlockIo2dSubGroupSize * p.lane_bytes),
+      coords(ctx, p.coords.size() * 2 * sizeof(int32_t)),
+      done(ctx, DoneLayout{p.work_groups, p.sub_groups_per_work_group, kBlockIo2dSubGroupSize}.bytes()),
+      coord_words(coordinateWords(p.coords)),
+      layout{p.work_groups, p.sub_groups_per_work_group, kBlockIo2dSubGroupSize},
+      lane_bytes_(p.lane_bytes) {
+    // Stores read seed-random data; loads overwrite the poison.
+    if (store) {
+        lane_data = random(lanes.size());
+        lanes.write(lane_data.data(), lane_data.size());
+    }
+    coords.write(coord_words.data(), coord_words.size() * sizeof(int32_t));
+}
+
+void BlockIo2dLaunch::run(RunContext& ctx, cl_kernel kernel, cl_mem surface, const reference::Surface2d& s,
+                          uint32_t base_offset_bytes) {
+    setArg(kernel, 0, surface);
+    setArg(kernel, 1, lanes.mem());
+    setArg(kernel, 2, coords.mem());
+    setArg(kernel, 3, cl_uint(s.memory_width_bytes));
+    setArg(kernel, 4, cl_uint(s.memory_height_rows));
+    setArg(kernel, 5, cl_uint(s.memory_pitch_bytes));
+    setArg(kernel, 6, cl_uint(base_offset_bytes));
+    setArg(kernel, 7, done.mem());
+    size_t local = size_t(layout.sub_groups_per_work_group) * kBlockIo2dSubGroupSize;
+    size_t global = local * layout.work_groups;
+    runNDRange(ctx, kernel, 1, &global, &local);
+}
+
+std::vector<std::vector<uint8_t>> BlockIo2dLaunch::storedByLane(size_t g) const {
+    std::vector<std::vector<uint8_t>> per_lane(kBlockIo2dSubGroupSize);
+    for (uint32_t lane = 0; lane < kBlockIo2dSubGroupSize; ++lane) {
+        auto first = lane_data.begin() + (g * kBlockIo2dSubGroupSize + lane) * lane_bytes_;
+        per_lane[lane].assign(first, first + lane_bytes_);
+    }
+    return per_lane;
+}
+
+}  // namespace cts
