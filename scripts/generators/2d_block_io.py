@@ -124,6 +124,7 @@ def kernel_text(op, e, w, h, c, follow=None):
         '               OpName %memory_height "memory_height_rows"',
         '               OpName %memory_pitch "memory_pitch_bytes"',
         '               OpName %base_offset "base_offset_bytes"',
+        '               OpName %done "done"',
     ] + spvgen.SUBGROUP_INDEX_DECORATIONS + [
         "       %void = OpTypeVoid",
         "       %bool = OpTypeBool",

@@ -72,7 +72,8 @@ def kernel_text(op, e, comps, w, h, sg):
         '               OpName %image "image"',
         '               OpName %coords "coords"',
         '               OpName %lanes "lanes"',
-    ] + spvgen.SUBGROUP_INDEX_DECORATIONS + [
+        '               OpName %done "done"',
+    ] + (['               OpName %back "back"'] if op == "round_trip" else []) + spvgen.SUBGROUP_INDEX_DECORATIONS + [
         "       %void = OpTypeVoid",
         "      %uchar = OpTypeInt 8 0",
         "     %ushort = OpTypeInt 16 0",

@@ -19,6 +19,8 @@
 #include <CL/cl.h>
 
 #include "test_common/harness/mismatch_picture.h"
+#include "test_common/harness/params.h"
+#include "test_common/spirv/kernel_signature.h"
 
 namespace cts {
 
@@ -85,23 +87,6 @@ struct BuildFailure : CaseFailure {
     std::string log;
 };
 
-// Case parameters as written in the manifest (JSON scalars are kept as their text form).
-class Params {
-public:
-    void set(const std::string& key, std::string value) { values_[key] = std::move(value); }
-    bool has(const std::string& key) const { return values_.count(key) != 0; }
-    // Each getter throws InternalError naming the key when it is missing or malformed.
-    int64_t i(const std::string& key) const;
-    uint64_t u(const std::string& key) const;
-    std::string s(const std::string& key) const;
-    bool b(const std::string& key) const;                     // "true"/"false"/"1"/"0"
-    std::vector<int64_t> list(const std::string& key) const;  // comma-separated or JSON array text
-    const std::map<std::string, std::string>& all() const { return values_; }
-
-private:
-    std::map<std::string, std::string> values_;
-};
-
 struct CaseSpec {
     std::string name;    // unique dotted lowercase name
     std::string family;  // key of the Family that runs it
@@ -110,6 +95,9 @@ struct CaseSpec {
     // program cache checks the file against it before the build.
     std::string module_hash;
     std::string kernel;  // entry point name ("" for none)
+    // The module's kernel signatures from the manifest's module table (null without a module); KernelArgs
+    // binds spec.kernel's arguments by these names, createKernel checks them against the module.
+    std::shared_ptr<const ModuleSignature> module_signature;
     Params params;
     // Requirement tokens, all checked by the harness before Family::checkSupport:
     //   ext=<cl extension>            ext=<cl extension>@<major>.<minor>  (minimum version)
@@ -146,12 +134,16 @@ struct RunContext {
     DriverMessages* driver_messages = nullptr;
     // Module path (as in CaseSpec::module) -> its manifest hash; createKernel loads only these modules.
     std::map<std::string, std::string> module_hashes;
+    // Module path -> its kernel signatures from the manifest; createKernel checks the module against them.
+    std::map<std::string, std::shared_ptr<const ModuleSignature>> module_signatures;
 };
 
 class Family {
 public:
     virtual ~Family() = default;
     virtual std::string name() const = 0;
+    // The parameters its cases carry, with their types; checked before anything else runs. Default: none.
+    virtual const ParamSchema& paramSchema() const;
     // Device queries only. Default: supported (the manifest requirements were already checked).
     virtual Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const;
     virtual Outcome run(const CaseSpec& spec, RunContext& ctx) const = 0;

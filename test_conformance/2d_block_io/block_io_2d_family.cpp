@@ -204,6 +204,26 @@ void checkSurface(const BlockIo2dCase& c, const std::vector<uint8_t>& expected,
 class BlockIo2dFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"op", ParamType::String},
+                                        {"element_size", ParamType::UInt},
+                                        {"block_width", ParamType::UInt},
+                                        {"block_height", ParamType::UInt},
+                                        {"block_count", ParamType::UInt},
+                                        {"load_element_size", ParamType::UInt, kOptional},
+                                        {"load_block_width", ParamType::UInt, kOptional},
+                                        {"load_block_height", ParamType::UInt, kOptional},
+                                        {"load_block_count", ParamType::UInt, kOptional},
+                                        {"memory_width_bytes", ParamType::UInt},
+                                        {"memory_height_rows", ParamType::UInt},
+                                        {"memory_pitch_bytes", ParamType::Int},
+                                        {"base_offset_bytes", ParamType::UInt},
+                                        {"coords", ParamType::IntList},
+                                        {"work_groups", ParamType::UInt},
+                                        {"sub_groups_per_work_group", ParamType::UInt},
+                                        {"lane_bytes", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
         // Transform and transpose have their own capabilities; a device with cl_khr_spirv_queries says
@@ -247,17 +267,18 @@ public:
         const DoneLayout layout{c.work_groups, c.sub_groups_per_work_group, kSubGroupSize};
         GuardedBuffer done(ctx, layout.bytes());
 
-        setArg(kernel, 0, surface.mem());
-        setArg(kernel, 1, lanes.mem());
-        setArg(kernel, 2, coords.mem());
-        setArg(kernel, 3, cl_uint(c.surface.memory_width_bytes));
-        setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
-        setArg(kernel, 5, cl_uint(c.surface.memory_pitch_bytes));
-        setArg(kernel, 6, cl_uint(c.base_offset_bytes));
-        setArg(kernel, 7, done.mem());
+        KernelArgs args(kernel, spec);
+        args.set("surface", surface.mem());
+        args.set("lanes", lanes.mem());
+        args.set("coords", coords.mem());
+        args.set("memory_width_bytes", cl_uint(c.surface.memory_width_bytes));
+        args.set("memory_height_rows", cl_uint(c.surface.memory_height_rows));
+        args.set("memory_pitch_bytes", cl_uint(c.surface.memory_pitch_bytes));
+        args.set("base_offset_bytes", cl_uint(c.base_offset_bytes));
+        args.set("done", done.mem());
         size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
         size_t global = local * c.work_groups;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        runNDRange(ctx, args, 1, &global, &local);
 
         MismatchLog log("completion record: every invocation's last store");
         checkDoneRecords(done.read(), layout, log);

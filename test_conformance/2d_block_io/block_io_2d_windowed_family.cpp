@@ -110,6 +110,23 @@ const RowRange& blockWindow(const std::vector<RowRange>& w, Coordinate2d xy) {
 class BlockIo2dWindowedFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io.windowed"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"op", ParamType::String},
+                                        {"element_size", ParamType::UInt},
+                                        {"block_width", ParamType::UInt},
+                                        {"block_height", ParamType::UInt},
+                                        {"block_count", ParamType::UInt},
+                                        {"memory_width_bytes", ParamType::UInt},
+                                        {"memory_height_rows", ParamType::UInt},
+                                        {"memory_pitch_bytes", ParamType::Int},
+                                        {"base_offset_bytes", ParamType::UInt},
+                                        {"buffer_bytes", ParamType::UInt},
+                                        {"coords", ParamType::IntList},
+                                        {"work_groups", ParamType::UInt},
+                                        {"sub_groups_per_work_group", ParamType::UInt},
+                                        {"lane_bytes", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const WindowedCase c = WindowedCase::fromParams(spec.params);
@@ -150,17 +167,18 @@ public:
         const DoneLayout layout{c.work_groups, c.sub_groups_per_work_group, kSubGroupSize};
         GuardedBuffer done(ctx, layout.bytes());
 
-        setArg(kernel, 0, surface.get());
-        setArg(kernel, 1, lanes.mem());
-        setArg(kernel, 2, coords.mem());
-        setArg(kernel, 3, cl_uint(c.surface.memory_width_bytes));
-        setArg(kernel, 4, cl_uint(c.surface.memory_height_rows));
-        setArg(kernel, 5, cl_uint(pitch));
-        setArg(kernel, 6, cl_uint(0));
-        setArg(kernel, 7, done.mem());
+        KernelArgs args(kernel, spec);
+        args.set("surface", surface.get());
+        args.set("lanes", lanes.mem());
+        args.set("coords", coords.mem());
+        args.set("memory_width_bytes", cl_uint(c.surface.memory_width_bytes));
+        args.set("memory_height_rows", cl_uint(c.surface.memory_height_rows));
+        args.set("memory_pitch_bytes", cl_uint(pitch));
+        args.set("base_offset_bytes", cl_uint(0));
+        args.set("done", done.mem());
         size_t local = size_t(c.sub_groups_per_work_group) * kSubGroupSize;
         size_t global = local * c.work_groups;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        runNDRange(ctx, args, 1, &global, &local);
 
         MismatchLog log(store ? "SPV_INTEL_2d_block_io store at byte offsets past 2^31 / 2^32: in-bounds "
                                 "elements written, every other byte of the windows unchanged"
