@@ -26,13 +26,14 @@ KernelHandle createKernel(RunContext& ctx, const std::string& module, const std:
         throw InternalError("case '" + ctx.case_name + "': module " + module +
                             " has no kernel signatures from the manifest's module table to check it against");
     std::string path = ctx.assets_dir + "/modules/" + module;
-    // Throws InternalError for a bad file, including one whose bytes are not the ones the manifest hashed.
-    const BuiltProgram& built = ctx.programs.get(path, hash->second);
-    // Once per module per process: the kernels' argument names and types are the ones the manifest gives.
-    std::string disagreement = ctx.programs.signatureMismatch(path, *signature->second);
+    // Before the build, once per module per process: the kernels' argument names and types are the ones the
+    // manifest gives (so a disagreement is never hidden behind a build failure). Both calls throw
+    // InternalError for a bad file, including one whose bytes are not the ones the manifest hashed.
+    std::string disagreement = ctx.programs.signatureMismatch(path, hash->second, *signature->second);
     if (!disagreement.empty())
         throw InternalError("module " + module + " disagrees with the manifest's module table: " +
                             disagreement + " (rebuild the assets target)");
+    const BuiltProgram& built = ctx.programs.get(path, hash->second);
     if (!built.built) {
         std::string msg = "build of " + module + " failed: " + built.log;
         std::string driver = takeDriverMessages(ctx);

@@ -118,12 +118,14 @@ const BuiltProgram& ProgramCache::get(const std::string& path, const std::string
     return build(words, programKey(info.content, options), options);
 }
 
-std::string ProgramCache::signatureMismatch(const std::string& path, const ModuleSignature& manifest) {
+std::string ProgramCache::signatureMismatch(const std::string& path, const std::string& expected_hash,
+                                            const ModuleSignature& manifest) {
     auto it = signatures_.find(path);
     if (it == signatures_.end()) {
         ModuleSignature read;
+        std::vector<uint32_t> words = readSpirvFile(path, expected_hash);
         try {
-            read = moduleSignature(SpirvModule::parse(readSpirvFile(path)));
+            read = moduleSignature(SpirvModule::parse(words));
         } catch (const SpirvParseError& e) {
             throw InternalError("module " + path +
                                 " cannot be parsed for its kernel signatures: " + e.what());

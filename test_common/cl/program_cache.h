@@ -35,10 +35,11 @@ public:
     const BuiltProgram& get(const std::string& path, const std::string& expected_hash,
                             const std::string& options = "");
 
-    // "" when the kernel signatures read from the module at `path` (already read by get) are `manifest`'s,
-    // else what differs (signatureMismatch). The module is parsed once per path; later calls compare
-    // `manifest` with the signatures recorded then.
-    std::string signatureMismatch(const std::string& path, const ModuleSignature& manifest);
+    // "" when the kernel signatures read from the module at `path` are `manifest`'s, else what differs
+    // (cts::signatureMismatch). The file is read and checked as by get(path, expected_hash), and parsed, once
+    // per path; later calls compare `manifest` with the signatures recorded then.
+    std::string signatureMismatch(const std::string& path, const std::string& expected_hash,
+                                  const ModuleSignature& manifest);
 
     // Same, for words already in memory (key: hash of the words and options).
     const BuiltProgram& get(const std::vector<uint32_t>& words, const std::string& options = "");
