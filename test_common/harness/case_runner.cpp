@@ -17,7 +17,7 @@ void dumpCase(const CaseSpec& spec, const Outcome& outcome, const RunSettings& s
         std::fprintf(f, "case: %s\nstatus: %s\nmodule: %s\nkernel: %s\n", spec.name.c_str(),
                      statusName(outcome.status), spec.module.c_str(), spec.kernel.c_str());
         for (const auto& kv : spec.params.all())
-            std::fprintf(f, "param %s = %s\n", kv.first.c_str(), kv.second.c_str());
+            std::fprintf(f, "param %s = %s\n", kv.first.c_str(), kv.second.text.c_str());
         std::fprintf(f, "message:\n%s\n", outcome.message.c_str());
         std::fclose(f);
     }

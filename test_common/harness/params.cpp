@@ -46,8 +46,8 @@ int64_t parseSigned(const std::string& key, const std::string& text) {
 }  // namespace
 
 ParamType Params::type(const std::string& key) const {
-    auto it = types_.find(key);
-    return it == types_.end() ? ParamType::String : it->second;
+    auto it = values_.find(key);
+    return it == values_.end() ? ParamType::String : it->second.type;
 }
 
 int64_t Params::i(const std::string& key) const {
@@ -68,7 +68,7 @@ uint64_t Params::u(const std::string& key) const {
 std::string Params::s(const std::string& key) const {
     auto it = values_.find(key);
     if (it == values_.end()) throw InternalError("case parameter '" + key + "' is missing");
-    return it->second;
+    return it->second.text;
 }
 
 bool Params::b(const std::string& key) const {

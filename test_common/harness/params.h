@@ -17,12 +17,16 @@ namespace cts {
 enum class ParamType { Int, UInt, Number, Bool, String, IntList };
 const char* paramTypeName(ParamType type);  // "int", "uint", "number", "bool", "string", "list of int"
 
-// Case parameters: each value keeps its manifest text (JSON scalars as their text form) and JSON type.
+struct ParamValue {
+    std::string text;  // JSON scalars as their text form, a list as its JSON text
+    ParamType type = ParamType::String;
+};
+
+// Case parameters: each value keeps its manifest text and JSON type.
 class Params {
 public:
     void set(const std::string& key, std::string value, ParamType type = ParamType::String) {
-        values_[key] = std::move(value);
-        types_[key] = type;
+        values_[key] = ParamValue{std::move(value), type};
     }
     bool has(const std::string& key) const { return values_.count(key) != 0; }
     ParamType type(const std::string& key) const;  // String for a missing key
@@ -32,11 +36,10 @@ public:
     std::string s(const std::string& key) const;
     bool b(const std::string& key) const;                     // "true"/"false"/"1"/"0"
     std::vector<int64_t> list(const std::string& key) const;  // comma-separated or JSON array text
-    const std::map<std::string, std::string>& all() const { return values_; }
+    const std::map<std::string, ParamValue>& all() const { return values_; }
 
 private:
-    std::map<std::string, std::string> values_;
-    std::map<std::string, ParamType> types_;
+    std::map<std::string, ParamValue> values_;
 };
 
 struct ParamDecl {

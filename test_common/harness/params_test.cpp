@@ -32,7 +32,7 @@ TEST(ParamSchema, MissingParameterIsNamedWithItsType) {
     Params p = good();
     Params q;
     for (const auto& [key, value] : p.all())
-        if (key != "width") q.set(key, value, p.type(key));
+        if (key != "width") q.set(key, value.text, value.type);
     EXPECT_EQ(kSchema.check(q), "parameter 'width' (uint) is missing");
 }
 
