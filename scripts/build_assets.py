@@ -29,6 +29,7 @@ SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, SCRIPT_DIR)
 
 import spirv_asm  # noqa: E402
+import spirv_signature  # noqa: E402
 import spvgen  # noqa: E402
 
 
@@ -123,8 +124,14 @@ def val_env(version, text):
     return "opencl2.2" if version <= (1, 2) else "spv%d.%d" % version
 
 
+def signatures_of(path):
+    """{kernel: [[argument, type], ...]} of the module file at path."""
+    with open(path, "rb") as f:
+        return spirv_signature.module_signatures(f.read())
+
+
 def assemble_one(job):
-    """Returns (relpath, how, error or None, module_hash or None)."""
+    """Returns (relpath, how, error or None, module_hash or None, kernel signatures or None)."""
     relpath, text, stamp_key = job["relpath"], job["text"], job["stamp_key"]
     base = os.path.join(_CONFIG["modules_dir"], relpath)
     spvasm, spv, stamp = base + ".spvasm", base + ".spv", base + ".stamp"
@@ -153,15 +160,19 @@ def assemble_one(job):
             msg = "spirv-as --target-env %s failed:\n%s" % (env, out)
             if fallback_error:
                 msg += "\nscripts/spirv_asm.py: %s" % fallback_error
-            return relpath, how, msg, None
+            return relpath, how, msg, None, None
         venv = val_env(version, text)
         rc, out = _run([_CONFIG["spirv_val"], "--target-env", venv, spv])
         if rc != 0:
-            return relpath, how, "spirv-val --target-env %s failed:\n%s" % (venv, out), None
+            return relpath, how, "spirv-val --target-env %s failed:\n%s" % (venv, out), None, None
     digest = module_hash(spv)
+    try:
+        signatures = signatures_of(spv)
+    except spirv_signature.SignatureError as e:
+        return relpath, how, "kernel signatures: %s" % e, None, None
     with open(stamp, "w") as f:
-        f.write("%s\n%s\n" % (stamp_key, digest))
-    return relpath, how, None, digest
+        f.write("%s\n%s\n%s\n" % (stamp_key, digest, json.dumps(signatures, sort_keys=True)))
+    return relpath, how, None, digest, signatures
 
 
 def file_digest(paths):
@@ -177,29 +188,33 @@ def toolchain_key(args):
     h = hashlib.sha256()
     h.update(repr(spirv_as_version).encode())
     h.update(file_digest([os.path.join(SCRIPT_DIR, "spirv_asm.py"), os.path.join(SCRIPT_DIR, "spvgen.py"),
-                          args.supplement, args.core_grammar, args.opencl_grammar]).encode())
+                          os.path.join(SCRIPT_DIR, "spirv_signature.py"), args.supplement, args.core_grammar, args.opencl_grammar]).encode())
     return h.hexdigest()
 
 
 def assemble_all(modules, args, modules_dir):
-    """Returns (assembled, up to date, {how: count}, {"rel/path.spv": module_hash})."""
+    """Returns (assembled, up to date, {how: count}, {"rel/path.spv": module_hash},
+    {"rel/path.spv": kernel signatures})."""
     tkey = toolchain_key(args)
-    jobs, skipped, hashes = [], 0, {}
+    jobs, skipped, hashes, signatures = [], 0, {}, {}
     for relpath in sorted(modules):
         text = modules[relpath]["text"]
         key = hashlib.sha256((tkey + "\0" + text).encode("utf-8")).hexdigest()
         base = os.path.join(modules_dir, relpath)
-        # The stamp holds the key and the hash of the .spv as assembled: a .spv changed since (a flipped bit,
-        # a truncated copy) is assembled again rather than hashed into the manifest as it is.
+        # The stamp holds the key, the hash of the .spv as assembled and its kernel signatures: a .spv changed
+        # since (a flipped bit, a truncated copy) is assembled again rather than hashed into the manifest as it
+        # is.
         try:
             with open(base + ".stamp") as f:
                 stamp = f.read().split("\n")
-            up_to_date = len(stamp) >= 2 and stamp[0] == key and module_hash(base + ".spv") == stamp[1]
-        except OSError:
+            up_to_date = len(stamp) >= 3 and stamp[0] == key and module_hash(base + ".spv") == stamp[1]
+            signature = json.loads(stamp[2]) if up_to_date else None
+        except (OSError, ValueError):
             up_to_date = False
         if up_to_date:
             skipped += 1
             hashes[relpath + ".spv"] = stamp[1]
+            signatures[relpath + ".spv"] = signature
         else:
             jobs.append({"relpath": relpath, "text": text, "stamp_key": key})
     config = {"modules_dir": modules_dir, "spirv_as": args.spirv_as, "spirv_val": args.spirv_val,
@@ -216,15 +231,31 @@ def assemble_all(modules, args, modules_dir):
                 results = list(pool.map(assemble_one, jobs, chunksize=max(1, len(jobs) // (4 * args.jobs))))
     errors = ["module %s (from %s; text in %s.spvasm): %s" % (r, modules[r]["origin"],
                                                              os.path.join(modules_dir, r), err)
-              for r, _, err, _ in results if err]
+              for r, _, err, _, _ in results if err]
     if errors:
         more = "" if len(errors) <= 20 else "\n... and %d more" % (len(errors) - 20)
         raise BuildError("\n".join(errors[:20]) + more)
     counts = {}
-    for relpath, how, _, digest in results:
+    for relpath, how, _, digest, signature in results:
         counts[how] = counts.get(how, 0) + 1
         hashes[relpath + ".spv"] = digest
-    return len(jobs), skipped, counts, hashes
+        signatures[relpath + ".spv"] = signature
+    return len(jobs), skipped, counts, hashes, signatures
+
+
+def check_signatures(modules, signatures):
+    """Every kernel argument has a name: host code binds arguments by name (docs/assets.md)."""
+    problems = []
+    for spv in sorted(signatures):
+        unnamed = spirv_signature.unnamed_arguments(signatures[spv])
+        if unnamed:
+            relpath = spv[:-len(".spv")]
+            problems.append("module %s (from %s): %s without an OpName" % (
+                spv, modules[relpath]["origin"], ", ".join(unnamed)))
+    if problems:
+        more = "" if len(problems) <= 20 else "\n... and %d more" % (len(problems) - 20)
+        raise BuildError("kernel arguments must be named (OpName), host code binds them by name:\n" +
+                         "\n".join(problems[:20]) + more)
 
 
 def rule_check(modules, args, modules_dir):
@@ -266,6 +297,14 @@ def remove_stale(modules, modules_dir):
     return removed
 
 
+def manifest_text(doc):
+    """The manifest as JSON: one line per module of the module table, then one object per case (the runner's
+    --isolate workers find a case's entry and its module's line in the text without parsing the rest)."""
+    modules = ",\n".join("  %s: %s" % (json.dumps(m), json.dumps(doc["modules"][m])) for m in doc["modules"])
+    cases = json.dumps(doc["cases"], indent=1).replace("\n", "\n ")
+    return '{\n "version": %d,\n "modules": {\n%s\n },\n "cases": %s\n}\n' % (doc["version"], modules, cases)
+
+
 def write_if_changed(path, data):
     try:
         with open(path, encoding="utf-8") as f:
@@ -292,10 +331,11 @@ def build(args):
 
     modules_dir = os.path.join(args.out, "modules")
     os.makedirs(modules_dir, exist_ok=True)
-    assembled, skipped, counts, hashes = assemble_all(emit.modules, args, modules_dir)
+    assembled, skipped, counts, hashes, signatures = assemble_all(emit.modules, args, modules_dir)
+    check_signatures(emit.modules, signatures)
     rule_check(emit.modules, args, modules_dir)
     removed = remove_stale(emit.modules, modules_dir)
-    manifest = json.dumps(emit.manifest(hashes), indent=1, sort_keys=False) + "\n"
+    manifest = manifest_text(emit.manifest(hashes, signatures))
     write_if_changed(os.path.join(args.out, "manifest.json"), manifest)
     how = ", ".join("%d with %s" % (n, k) for k, n in sorted(counts.items())) or "none"
     print("assets: %d cases, %d modules (%d generators, %d hand-written); assembled %d (%s), %d up to date, "

@@ -46,7 +46,9 @@ _VERSION_RE = re.compile(r"^\s*;\s*@version\s+(\d+)\.(\d+)\s*$", re.M)
 DEFAULT_SPIRV_VERSION = (1, 2)
 # Version 2: every case with a module carries "module_hash" (test_common/harness/manifest.cpp reads it).
 # Version 3: every case carries "tier" (TIERS).
-MANIFEST_VERSION = 3
+# Version 4: "modules", the module table: each module's kernels with their arguments' names and types
+# (scripts/spirv_signature.py), once per module; the runner checks it against the module it loads.
+MANIFEST_VERSION = 4
 
 
 class SpvgenError(Exception):
@@ -145,9 +147,11 @@ class Emitter:
         self.cases[name] = {"name": name, "family": family, "module": module, "kernel": kernel,
                             "params": params, "requires": requires, "tags": tags, "tier": tier, "origin": origin}
 
-    def manifest(self, module_hashes):
+    def manifest(self, module_hashes, module_signatures):
         """module_hashes: "rel/path.spv" -> hash of the assembled file (build_assets.module_hash), for every
-        module a case uses; it lands in the case as "module_hash", after "module"."""
+        module a case uses; it lands in the case as "module_hash", after "module". module_signatures:
+        "rel/path.spv" -> {kernel: [[argument, type], ...]} (spirv_signature.module_signatures), the module
+        table's "kernels" of each module a case uses."""
         cases = []
         for n in sorted(self.cases):
             entry = {}
@@ -156,7 +160,9 @@ class Emitter:
                 if key == "module" and value:
                     entry["module_hash"] = module_hashes[value]
             cases.append(entry)
-        return {"version": MANIFEST_VERSION, "cases": cases}
+        used = sorted({c["module"] for c in self.cases.values() if c["module"]})
+        modules = {m: {"kernels": module_signatures[m]} for m in used}
+        return {"version": MANIFEST_VERSION, "modules": modules, "cases": cases}
 
 
 # ----------------------------------------------------------------------------------------------------------

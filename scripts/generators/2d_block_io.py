@@ -113,7 +113,7 @@ def kernel_text(op, e, w, h, c, follow=None):
         ["SPV_INTEL_2d_block_io"], 16,
         ["surface", "lanes", "coords", ("memory_width", "memory_width_bytes"),
          ("memory_height", "memory_height_rows"), ("memory_pitch", "memory_pitch_bytes"),
-         ("base_offset", "base_offset_bytes")])
+         ("base_offset", "base_offset_bytes"), "done"])
     lines += spvgen.types("void", "bool", "uchar", "ushort", "uint", "ulong", "v2uint", "v3ulong", "ptr_in_uint",
                           "ptr_in_v3ulong", "ptr_cw_uchar")
     if t != "uchar":

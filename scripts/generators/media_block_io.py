@@ -64,7 +64,7 @@ def kernel_text(op, e, comps, w, h, sg):
     caps.append("SubgroupImageMediaBlockIOINTEL")
     lines = spvgen.kernel_header(["SPV_INTEL_media_block_io %s: %s, Width %d, Height %d, SubgroupSize %d"
                                   % (op, t, w, h, sg)], caps, ["SPV_INTEL_media_block_io"], sg,
-                                 ["image", "coords", "lanes"])
+                                 ["image", "coords", "lanes", "done"] + (["back"] if op == "round_trip" else []))
     lines += spvgen.types("void", "uchar", "ushort", "uint", "ulong", "v2uint", "v3ulong")
     if comps > 1 and t != "v2uint":
         lines.append("%%%s = OpTypeVector %%%s %d" % (t, TYPE[e], comps))

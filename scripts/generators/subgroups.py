@@ -97,6 +97,7 @@ class Module:
         self.consts = []
         self.const_ids = {}
         self.functions = []  # (entry name, lines)
+        self.param_names = []  # (parameter id, OpName): host code binds the arguments by these names
         self.tmp = 0
         for key in ("void", "bool", "uint", "ulong", "v3ulong"):
             self.type(key)
@@ -194,6 +195,7 @@ class Module:
             out.append('OpEntryPoint Kernel %%%s "%s" %s' % (name, name, interface))
         for name, _ in self.functions:
             out.append("OpExecutionMode %%%s SubgroupSize %d" % (name, self.sg_size))
+        out += ['OpName %s "%s"' % (pid, pname) for pid, pname in self.param_names]
         for var, (builtin, _) in self.BUILTINS.items():
             out.append("OpDecorate %%%s BuiltIn %s" % (var, builtin))
             out.append("OpDecorate %%%s Constant" % var)
@@ -298,6 +300,7 @@ class Function:
     def finish(self):
         self.lines += ["OpReturn", "OpFunctionEnd"]
         self.m.functions.append((self.name, self.lines))
+        self.m.param_names += [(self.arg(pname), pname) for pname, _ in self.params]
 
 
 def scalar_key(type_name):

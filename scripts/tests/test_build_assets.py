@@ -46,7 +46,7 @@ class BuildAssetsTest(unittest.TestCase):
         self.assertIn("1 with spirv_asm.py", out)
         self.assertIn("3 with spirv-as", out)
         m = self.manifest()
-        self.assertEqual(m["version"], 3)
+        self.assertEqual(m["version"], 4)
         names = [c["name"] for c in m["cases"]]
         self.assertEqual(names, sorted(names))
         self.assertEqual(names, ["2d_block_io.fixture.load.d32", "subgroups.fixture.hand",
@@ -72,6 +72,35 @@ class BuildAssetsTest(unittest.TestCase):
         # SPIR-V 1.2 header by default.
         with open(os.path.join(self.out, "modules", "2d_block_io", "fixture_load.spv"), "rb") as f:
             self.assertEqual(f.read(8)[4:], b"\x00\x02\x01\x00")
+
+    def test_module_table_lists_each_kernel_signature_once_per_module(self):
+        self.build()
+        m = self.manifest()
+        self.assertEqual(list(m), ["version", "modules", "cases"])  # the table before the cases
+        self.assertEqual(m["modules"], {
+            "2d_block_io/fixture_load.spv": {"kernels": {"test": [["src", "global_buffer"]]}},
+            "subgroups/fixture_hand.spv": {"kernels": {"test": []}},
+            "subgroups/fixture_shuffle_sg16.spv": {"kernels": {"test": [["out", "global_buffer"]]}},
+            "subgroups/fixture_shuffle_sg8.spv": {"kernels": {"test": [["out", "global_buffer"]]}}})
+        for c in m["cases"]:
+            self.assertNotIn("kernels", c)
+        # One line per module: an --isolate worker finds its module's entry without parsing the table.
+        with open(os.path.join(self.out, "manifest.json")) as f:
+            self.assertIn('\n  "subgroups/fixture_hand.spv": {"kernels": {"test": []}},\n', f.read())
+        # Up-to-date modules keep their signatures (from the stamp).
+        out = self.build()
+        self.assertIn("4 up to date", out)
+        self.assertEqual(self.manifest()["modules"], m["modules"])
+
+    def test_kernel_argument_without_opname_stops_the_build_naming_module_and_origin(self):
+        path = os.path.join(self.src, "scripts", "generators", "fixture_gen.py")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace('               OpName %src "src"\n', ""))
+        out = self.build(expect_ok=False)
+        self.assertIn("module 2d_block_io/fixture_load.spv (from scripts/generators/fixture_gen.py): kernel test "
+                      "argument 0 without an OpName", out)
 
     def module_crc(self, module):
         with open(os.path.join(self.out, "modules", module), "rb") as f:

@@ -48,17 +48,22 @@ class EmitterTest(unittest.TestCase):
                        tags=["quick", "regression"], tier="device_specific")
         self.emit.case("api.a", "api.query", None, None, tier="core")
         hashes = {"subgroups/demo.spv": "crc32:0123abcd"}
-        names = [c["name"] for c in self.emit.manifest(hashes)["cases"]]
+        signatures = {"subgroups/demo.spv": {"test": [["out", "global_buffer"]]}, "unused/x.spv": {"k": []}}
+        manifest = lambda: self.emit.manifest(hashes, signatures)  # noqa: E731
+        names = [c["name"] for c in manifest()["cases"]]
         self.assertEqual(names, ["api.a", "subgroups.b.one"])
-        case = self.emit.manifest(hashes)["cases"][1]
+        case = manifest()["cases"][1]
         self.assertEqual(case["origin"], "scripts/generators/demo.py")
         self.assertEqual(case["module"], "subgroups/demo.spv")
         self.assertEqual(case["module_hash"], "crc32:0123abcd")
         self.assertEqual(case["tags"], ["quick", "regression"])
-        self.assertNotIn("module_hash", self.emit.manifest(hashes)["cases"][0])  # no module, no hash
+        self.assertNotIn("module_hash", manifest()["cases"][0])  # no module, no hash
         self.assertEqual(case["tier"], "device_specific")
-        self.assertEqual(self.emit.manifest(hashes)["cases"][0]["tier"], "core")
-        self.assertEqual(self.emit.manifest(hashes)["version"], 3)
+        self.assertEqual(manifest()["cases"][0]["tier"], "core")
+        self.assertEqual(manifest()["version"], 4)
+        # The module table: the signatures of the modules the cases use, once each.
+        self.assertEqual(manifest()["modules"],
+                         {"subgroups/demo.spv": {"kernels": {"test": [["out", "global_buffer"]]}}})
 
     def test_every_case_names_its_tier(self):
         self.assertFails("tier None must be one of core, device_specific", self.emit.case, "subgroups.x", "f",

@@ -21,8 +21,18 @@ KernelHandle createKernel(RunContext& ctx, const std::string& module, const std:
     if (hash == ctx.module_hashes.end())
         throw InternalError("case '" + ctx.case_name + "': module " + module +
                             " has no \"module_hash\" from the manifest to check it against");
+    auto signature = ctx.module_signatures.find(module);
+    if (signature == ctx.module_signatures.end() || !signature->second)
+        throw InternalError("case '" + ctx.case_name + "': module " + module +
+                            " has no kernel signatures from the manifest's module table to check it against");
     std::string path = ctx.assets_dir + "/modules/" + module;
-    // Throws InternalError for a bad file, including one whose bytes are not the ones the manifest hashed.
+    // Before the build, once per module per process: the kernels' argument names and types are the ones the
+    // manifest gives (so a disagreement is never hidden behind a build failure). Both calls throw
+    // InternalError for a bad file, including one whose bytes are not the ones the manifest hashed.
+    std::string disagreement = ctx.programs.signatureMismatch(path, hash->second, *signature->second);
+    if (!disagreement.empty())
+        throw InternalError("module " + module + " disagrees with the manifest's module table: " +
+                            disagreement + " (rebuild the assets target)");
     const BuiltProgram& built = ctx.programs.get(path, hash->second);
     if (!built.built) {
         std::string msg = "build of " + module + " failed: " + built.log;
@@ -100,9 +110,10 @@ std::string GuardedBuffer::checkGuards() const {
     return "";
 }
 
-void setLocalArg(cl_kernel kernel, cl_uint index, size_t bytes) {
-    checkCl(clSetKernelArg(kernel, index, bytes, nullptr),
-            "clSetKernelArg(" + std::to_string(index) + ", local)");
+void runNDRange(RunContext& ctx, const KernelArgs& args, cl_uint dims, const size_t* global,
+                const size_t* local) {
+    args.checkAllSet();
+    runNDRange(ctx, args.kernel(), dims, global, local);
 }
 
 void runNDRange(RunContext& ctx, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local) {

@@ -8,15 +8,17 @@
 
 #include <CL/cl.h>
 
+#include "test_common/cl/kernel_args.h"
 #include "test_common/cl/wrappers.h"
 #include "test_common/harness/case.h"
 
 namespace cts {
 
 // Gets the module (relative to <assets>/modules/) from the program cache and creates the kernel.
-// Empty module or kernel name, module without a hash in ctx.module_hashes, missing/corrupt module file or
-// one whose hash differs from the manifest's: throws InternalError naming it. Build failure or a kernel
-// the built program lacks: throws CaseFailure with the build log.
+// Empty module or kernel name, module without a hash in ctx.module_hashes or signatures in
+// ctx.module_signatures, missing/corrupt module file, one whose hash differs from the manifest's or whose
+// kernel signatures disagree with the manifest's module table: throws InternalError naming it. Build failure
+// or a kernel the built program lacks: throws CaseFailure with the build log.
 KernelHandle createKernel(RunContext& ctx, const std::string& module, const std::string& kernel);
 
 // A device buffer with guard bands of `guard_bytes` on each side, all filled with the repeating
@@ -40,16 +42,12 @@ private:
     MemHandle whole_, sub_;
 };
 
-template <typename T>
-void setArg(cl_kernel kernel, cl_uint index, const T& value) {
-    checkCl(clSetKernelArg(kernel, index, sizeof(T), &value),
-            "clSetKernelArg(" + std::to_string(index) + ")");
-}
-void setLocalArg(cl_kernel kernel, cl_uint index, size_t bytes);
-
 // Enqueues and waits (clFinish). A CL error throws CaseFailure whose message includes the error name
 // and any context-notify messages the driver produced (e.g. undefined behaviour detected).
 void runNDRange(RunContext& ctx, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local);
+// The same after KernelArgs::checkAllSet: an argument left unset is an InternalError, not a launch.
+void runNDRange(RunContext& ctx, const KernelArgs& args, cl_uint dims, const size_t* global,
+                const size_t* local);
 
 // With --dump-dir: writes `bytes` to <dump_dir>/<case name>.<label>.bin (no-op without --dump-dir).
 // Throws InternalError when the file cannot be written.

@@ -8,6 +8,7 @@
 
 #include "test_common/cl/wrappers.h"
 #include "test_common/harness/case.h"
+#include "test_common/spirv/module.h"
 
 namespace cts {
 namespace {
@@ -115,6 +116,23 @@ const BuiltProgram& ProgramCache::get(const std::string& path, const std::string
     files_[path] = info;
     checkHash(path, info.hash, expected_hash);
     return build(words, programKey(info.content, options), options);
+}
+
+std::string ProgramCache::signatureMismatch(const std::string& path, const std::string& expected_hash,
+                                            const ModuleSignature& manifest) {
+    auto it = signatures_.find(path);
+    if (it == signatures_.end()) {
+        ModuleSignature read;
+        std::vector<uint32_t> words = readSpirvFile(path, expected_hash);
+        try {
+            read = moduleSignature(SpirvModule::parse(words));
+        } catch (const SpirvParseError& e) {
+            throw InternalError("module " + path +
+                                " cannot be parsed for its kernel signatures: " + e.what());
+        }
+        it = signatures_.emplace(path, std::move(read)).first;
+    }
+    return cts::signatureMismatch(manifest, it->second);
 }
 
 const BuiltProgram& ProgramCache::get(const std::vector<uint32_t>& words, const std::string& options) {

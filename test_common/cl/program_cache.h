@@ -9,6 +9,8 @@
 
 #include <CL/cl.h>
 
+#include "test_common/spirv/kernel_signature.h"
+
 namespace cts {
 
 struct BuiltProgram {
@@ -33,6 +35,12 @@ public:
     const BuiltProgram& get(const std::string& path, const std::string& expected_hash,
                             const std::string& options = "");
 
+    // "" when the kernel signatures read from the module at `path` are `manifest`'s, else what differs
+    // (cts::signatureMismatch). The file is read and checked as by get(path, expected_hash), and parsed, once
+    // per path; later calls compare `manifest` with the signatures recorded then.
+    std::string signatureMismatch(const std::string& path, const std::string& expected_hash,
+                                  const ModuleSignature& manifest);
+
     // Same, for words already in memory (key: hash of the words and options).
     const BuiltProgram& get(const std::vector<uint32_t>& words, const std::string& options = "");
 
@@ -53,6 +61,7 @@ private:
     cl_device_id device_;
     std::map<std::string, BuiltProgram> programs_;
     std::map<std::string, FileInfo> files_;  // path -> what reading it gave (read and verified once)
+    std::map<std::string, ModuleSignature> signatures_;  // path -> the kernel signatures read from it
 
     const BuiltProgram& build(const std::vector<uint32_t>& words, const std::string& key,
                               const std::string& options);

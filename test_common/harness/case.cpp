@@ -1,8 +1,6 @@
 #include "test_common/harness/case.h"
 
 #include <cctype>
-#include <cerrno>
-#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -61,75 +59,9 @@ std::string firstErrorLine(const std::string& log) {
     return first.empty() ? std::string("(empty build log)") : first;
 }
 
-namespace {
-
-[[noreturn]] void badParam(const std::string& key, const std::string& value, const char* want) {
-    throw InternalError("case parameter '" + key + "' = '" + value + "' is not " + want);
-}
-
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return "";
-    size_t e = s.find_last_not_of(" \t\r\n");
-    return s.substr(b, e - b + 1);
-}
-
-int64_t parseSigned(const std::string& key, const std::string& text) {
-    std::string t = trim(text);
-    if (t.empty()) badParam(key, text, "an integer");
-    errno = 0;
-    char* end = nullptr;
-    long long v = std::strtoll(t.c_str(), &end, 0);
-    if (errno != 0 || *end != '\0') badParam(key, text, "an integer");
-    return v;
-}
-
-}  // namespace
-
-int64_t Params::i(const std::string& key) const {
-    return parseSigned(key, s(key));
-}
-
-uint64_t Params::u(const std::string& key) const {
-    std::string text = s(key);
-    std::string t = trim(text);
-    if (t.empty() || t[0] == '-') badParam(key, text, "an unsigned integer");
-    errno = 0;
-    char* end = nullptr;
-    unsigned long long v = std::strtoull(t.c_str(), &end, 0);
-    if (errno != 0 || *end != '\0') badParam(key, text, "an unsigned integer");
-    return v;
-}
-
-std::string Params::s(const std::string& key) const {
-    auto it = values_.find(key);
-    if (it == values_.end()) throw InternalError("case parameter '" + key + "' is missing");
-    return it->second;
-}
-
-bool Params::b(const std::string& key) const {
-    std::string v = trim(s(key));
-    if (v == "true" || v == "1") return true;
-    if (v == "false" || v == "0") return false;
-    badParam(key, v, "a boolean (true/false/1/0)");
-}
-
-std::vector<int64_t> Params::list(const std::string& key) const {
-    std::string text = trim(s(key));
-    std::string body = text;
-    if (!body.empty() && body.front() == '[') {
-        if (body.back() != ']') badParam(key, text, "a list of integers");
-        body = body.substr(1, body.size() - 2);
-    }
-    std::vector<int64_t> out;
-    if (trim(body).empty()) return out;
-    std::stringstream in(body);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        if (trim(item).empty()) badParam(key, text, "a list of integers");
-        out.push_back(parseSigned(key, item));
-    }
-    return out;
+const ParamSchema& Family::paramSchema() const {
+    static const ParamSchema none{};
+    return none;
 }
 
 Outcome Family::checkSupport(const CaseSpec&, const DeviceInfo&) const {

@@ -17,7 +17,7 @@ void dumpCase(const CaseSpec& spec, const Outcome& outcome, const RunSettings& s
         std::fprintf(f, "case: %s\nstatus: %s\nmodule: %s\nkernel: %s\n", spec.name.c_str(),
                      statusName(outcome.status), spec.module.c_str(), spec.kernel.c_str());
         for (const auto& kv : spec.params.all())
-            std::fprintf(f, "param %s = %s\n", kv.first.c_str(), kv.second.c_str());
+            std::fprintf(f, "param %s = %s\n", kv.first.c_str(), kv.second.text.c_str());
         std::fprintf(f, "message:\n%s\n", outcome.message.c_str());
         std::fclose(f);
     }
@@ -36,6 +36,11 @@ Outcome checkCaseSupport(const CaseSpec& spec, const Registry& registry, const D
     if (!family)
         return Outcome::internalError("unknown family '" + spec.family + "' (case from " +
                                       (spec.origin.empty() ? std::string("C++") : spec.origin) + ")");
+    std::string bad_param = family->paramSchema().check(spec.params);
+    if (!bad_param.empty())
+        return Outcome::internalError("case '" + spec.name + "' (from " +
+                                      (spec.origin.empty() ? std::string("C++") : spec.origin) +
+                                      "): " + bad_param + " (family " + spec.family + ")");
     Outcome req = evaluateRequirements(spec.requires, device);
     if (req.status != Status::Pass) return req;
     return family->checkSupport(spec, device);
@@ -56,7 +61,10 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
             RunContext ctx{dut.info,    dut.context.get(), dut.queue.get(),     *dut.programs,
                            result.seed, settings.quick,    settings.assets_dir, settings.dump_dir,
                            spec.name,   &dut.messages};
-            if (!spec.module.empty()) ctx.module_hashes[spec.module] = spec.module_hash;
+            if (!spec.module.empty()) {
+                ctx.module_hashes[spec.module] = spec.module_hash;
+                ctx.module_signatures[spec.module] = spec.module_signature;
+            }
             outcome = registry.family(spec.family)->run(spec, ctx);
             // The contract: only the support phases decide NotSupported; a supported case that cannot
             // run is a harness or family bug.

@@ -1,5 +1,5 @@
-// Runs one case through its phases: manifest checks -> requirement tokens -> Family::checkSupport ->
-// Family::run, turning exceptions into statuses.
+// Runs one case through its phases: manifest checks -> the family's parameter schema -> requirement tokens ->
+// Family::checkSupport -> Family::run, turning exceptions into statuses.
 #pragma once
 
 #include <string>

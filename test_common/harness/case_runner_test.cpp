@@ -82,5 +82,44 @@ TEST(RecorderTiers, CountsPerTierAndListsBuildFailures) {
         << rec.tally().summary();
 }
 
+// A family that declares two parameters and would pass if it ran.
+class SchemaFamily : public Family {
+public:
+    std::string name() const override { return "schema"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"width", ParamType::UInt}, {"op", ParamType::String, kOptional}};
+        return schema;
+    }
+    Outcome run(const CaseSpec&, RunContext&) const override { return Outcome::pass(); }
+};
+
+TEST(RunCaseSchema, ParametersOutsideTheFamilysSchemaAreAnInternalErrorNamingCaseAndParameter) {
+    Registry registry;
+    registry.addFamily(std::make_unique<SchemaFamily>());
+    DeviceInfo device;
+    CaseSpec spec;
+    spec.name = "subgroups.schema_case";
+    spec.family = "schema";
+    spec.origin = "scripts/generators/g.py";
+    spec.params.set("width", "4", ParamType::Int);
+    EXPECT_EQ(checkCaseSupport(spec, registry, device).status, Status::Pass);
+    spec.params.set("width", "4");  // the string "4"
+    Outcome o = checkCaseSupport(spec, registry, device);
+    EXPECT_EQ(o.status, Status::InternalError);
+    EXPECT_EQ(
+        o.message,
+        "case 'subgroups.schema_case' (from scripts/generators/g.py): parameter 'width' is string 4, the "
+        "family reads uint (family schema)");
+    spec.params = Params();
+    spec.params.set("width", "4", ParamType::Int);
+    spec.params.set("lanes", "[1]", ParamType::IntList);
+    o = checkCaseSupport(spec, registry, device);
+    EXPECT_EQ(o.status, Status::InternalError);
+    EXPECT_NE(o.message.find("unknown parameter 'lanes'"), std::string::npos) << o.message;
+    // Checked before the requirements: a device lacking them does not hide the harness's problem.
+    spec.requires = {"fp64"};
+    EXPECT_EQ(checkCaseSupport(spec, registry, device).status, Status::InternalError);
+}
+
 }  // namespace
 }  // namespace cts

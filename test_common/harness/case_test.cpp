@@ -77,7 +77,9 @@ TEST(Registry, CasesNeedARegisteredFamily) {
 }
 
 TEST(Manifest, ParsesEntries) {
-    auto load = parseManifest(R"({"version": 3, "cases": [
+    auto load = parseManifest(R"({"version": 4,
+        "modules": {"subgroups/a.spv": {"kernels": {"test": [["out", "global_buffer"], ["n", "uint"]]}}},
+        "cases": [
         {"name": "subgroups.shuffle.i32.v4", "family": "subgroups.shuffle", "tier": "core", "module": "subgroups/a.spv",
          "module_hash": "crc32:0123abcd", "kernel": "test", "params": {"n": 4, "neg": -1, "f": 1.5, "s": "x", "b": true, "arr": [1, 2]},
          "requires": ["ext=cl_intel_spirv_subgroups", "sg_size=16"], "tags": ["quick"], "origin": "gen.py"}]})",
@@ -95,6 +97,16 @@ TEST(Manifest, ParsesEntries) {
     EXPECT_EQ(c.params.s("s"), "x");
     EXPECT_TRUE(c.params.b("b"));
     EXPECT_EQ(c.params.list("arr"), (std::vector<int64_t>{1, 2}));
+    // Each value keeps its JSON type, for the family's schema.
+    EXPECT_EQ(c.params.type("n"), ParamType::Int);
+    EXPECT_EQ(c.params.type("f"), ParamType::Number);
+    EXPECT_EQ(c.params.type("s"), ParamType::String);
+    EXPECT_EQ(c.params.type("b"), ParamType::Bool);
+    EXPECT_EQ(c.params.type("arr"), ParamType::IntList);
+    // The module's kernel signatures come from the module table.
+    ASSERT_NE(c.module_signature, nullptr);
+    KernelSignature want = {{"out", "global_buffer"}, {"n", "uint"}};
+    EXPECT_EQ(c.module_signature->at("test"), want);
     EXPECT_EQ(c.requires.size(), 2u);
     EXPECT_EQ(c.tags, std::vector<std::string>{"quick"});
     EXPECT_EQ(c.origin, "gen.py");
@@ -102,7 +114,7 @@ TEST(Manifest, ParsesEntries) {
 }
 
 TEST(Manifest, EveryEntryNamesItsTier) {
-    auto load = parseManifest(R"({"version": 3, "cases": [
+    auto load = parseManifest(R"({"version": 4, "modules": {}, "cases": [
         {"name": "api.core", "family": "f", "tier": "core"},
         {"name": "api.specific", "family": "f", "tier": "device_specific"},
         {"name": "api.no_tier", "family": "f"},
@@ -135,7 +147,9 @@ TEST(BuildLog, FirstErrorLine) {
 }
 
 TEST(Manifest, CorruptFileIsAnErrorNamingIt) {
-    for (const char* text : {"", "{", "[]", R"({"version": 2})", R"({"version": 4, "cases": []})"}) {
+    for (const char* text :
+         {"", "{", "[]", R"({"version": 2})", R"({"version": 4, "cases": []})",
+          R"({"version": 5, "modules": {}, "cases": []})", R"({"version": 4, "modules": [], "cases": []})"}) {
         auto load = parseManifest(text, "/a/manifest.json");
         ASSERT_EQ(load.errors.size(), 1u) << text;
         EXPECT_NE(load.errors[0].find("/a/manifest.json"), std::string::npos);
@@ -160,7 +174,7 @@ TEST(Manifest, OldVersionIsRefusedAsAWholeWithTheFix) {
 }
 
 TEST(Manifest, ModuleGoesWithKernelAndHash) {
-    auto load = parseManifest(R"({"version": 3, "cases": [
+    auto load = parseManifest(R"({"version": 4, "modules": {"a.spv": {"kernels": {"k": []}}}, "cases": [
         {"name": "api.ok_module", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": "k"},
         {"name": "api.ok_no_module", "family": "f", "tier": "core"},
         {"name": "api.ok_empty_module", "family": "f", "tier": "core", "module": "", "kernel": ""},
@@ -170,12 +184,19 @@ TEST(Manifest, ModuleGoesWithKernelAndHash) {
         {"name": "api.no_hash", "family": "f", "tier": "core", "module": "a.spv", "kernel": "k"},
         {"name": "api.bad_hash", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "crc32:00FF00FF", "kernel": "k"},
         {"name": "api.other_hash", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "fnv1a64:0", "kernel": "k"},
-        {"name": "api.hash_no_module", "family": "f", "tier": "core", "module_hash": "crc32:00ff00ff"}]})",
+        {"name": "api.hash_no_module", "family": "f", "tier": "core", "module_hash": "crc32:00ff00ff"},
+        {"name": "api.not_in_table", "family": "f", "tier": "core", "module": "b.spv", "module_hash": "crc32:00ff00ff", "kernel": "k"},
+        {"name": "api.kernel_not_in_table", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": "main"}]})",
                               "m.json");
     ASSERT_TRUE(load.errors.empty());
     std::map<std::string, std::string> err;
     for (const auto& c : load.cases) err[c.name] = c.load_error;
-    ASSERT_EQ(err.size(), 10u);
+    ASSERT_EQ(err.size(), 12u);
+    EXPECT_NE(err["api.not_in_table"].find("module b.spv is not in the manifest's \"modules\" table"),
+              std::string::npos)
+        << err["api.not_in_table"];
+    EXPECT_NE(err["api.kernel_not_in_table"].find("module a.spv has no kernel main"), std::string::npos)
+        << err["api.kernel_not_in_table"];
     EXPECT_EQ(err["api.ok_module"], "");
     EXPECT_EQ(err["api.ok_no_module"], "");
     EXPECT_EQ(err["api.ok_empty_module"], "");
@@ -201,7 +222,7 @@ TEST(Manifest, ModuleGoesWithKernelAndHash) {
 }
 
 TEST(Manifest, BadEntriesBecomeCaseErrorsOrRunErrors) {
-    auto load = parseManifest(R"({"version": 3, "cases": [
+    auto load = parseManifest(R"({"version": 4, "modules": {}, "cases": [
         {"name": "api.ok", "family": "f", "tier": "core"},
         {"name": "api.no_family"},
         {"name": "api.bad_params", "family": "f", "tier": "core", "params": {"x": {"y": 1}}},
@@ -218,30 +239,64 @@ TEST(Manifest, BadEntriesBecomeCaseErrorsOrRunErrors) {
     EXPECT_EQ(load.errors.size(), 3u);  // invalid name, no name, duplicate
 }
 
+TEST(Manifest, MalformedModuleTableEntriesAreRunErrorsAndTheirCasesInternalErrors) {
+    auto load = parseManifest(R"({"version": 4, "modules": {
+        "a.spv": {"kernels": {"k": [["out", "global_buffer"], ["n"]]}},
+        "b.spv": {"kernels": {"k": "out"}},
+        "c.spv": {}},
+        "cases": [{"name": "api.a", "family": "f", "tier": "core", "module": "a.spv", "module_hash": "crc32:00ff00ff", "kernel": "k"}]})",
+                              "m.json");
+    ASSERT_EQ(load.errors.size(), 3u);
+    EXPECT_NE(load.errors[0].find("module a.spv: kernel k: an argument is not [\"name\", \"type\"]"),
+              std::string::npos)
+        << load.errors[0];
+    EXPECT_NE(load.errors[1].find("module b.spv: kernel k: the arguments are not an array"),
+              std::string::npos)
+        << load.errors[1];
+    EXPECT_NE(load.errors[2].find("module c.spv: has no \"kernels\" object"), std::string::npos)
+        << load.errors[2];
+    ASSERT_EQ(load.cases.size(), 1u);
+    EXPECT_NE(load.cases[0].load_error.find("not in the manifest's \"modules\" table"), std::string::npos);
+}
+
 // A worker loads only the entries it is told, found in the text build_assets.py writes; any other layout
 // falls back to the whole parse with the same result.
 TEST(Manifest, WorkerLoadsOnlyItsEntries) {
     const std::string path = ::testing::TempDir() + "manifest_entries.json";
     const char* laid_out = R"({
- "version": 3,
+ "version": 4,
+ "modules": {
+  "m/one.spv": {"kernels": {"test": [["out", "global_buffer"]]}},
+  "m/two.spv": {"kernels": {"test": [["in", "global_buffer"], ["n", "uint"]]}}
+ },
  "cases": [
   {
    "name": "subgroups.a",
    "family": "f",
+   "module": "m/one.spv",
+   "module_hash": "crc32:00ff00ff",
+   "kernel": "test",
    "tier": "core",
    "params": {"text": "has } and { and \" inside", "name": "subgroups.b"}
   },
   {
    "name": "subgroups.b",
    "family": "g",
+   "module": "m/two.spv",
+   "module_hash": "crc32:00ff00ff",
+   "kernel": "test",
    "tier": "device_specific"
   }
  ]
 }
 )";
-    for (const char* text :
-         {laid_out, R"({"cases": [{"name": "subgroups.b", "family": "g", "tier": "device_specific"},
-        {"name": "subgroups.a", "family": "f", "tier": "core"}], "version": 3})"}) {
+    for (
+        const char* text :
+        {laid_out,
+         R"({"cases": [{"name": "subgroups.b", "family": "g", "tier": "device_specific", "module": "m/two.spv",
+         "module_hash": "crc32:00ff00ff", "kernel": "test"},
+        {"name": "subgroups.a", "family": "f", "tier": "core"}], "version": 4,
+        "modules": {"m/two.spv": {"kernels": {"test": [["in", "global_buffer"], ["n", "uint"]]}}}})"}) {
         std::ofstream(path) << text;
         ManifestLoad load = loadManifestEntries(path, {"subgroups.b"});
         ASSERT_TRUE(load.errors.empty());
@@ -251,10 +306,18 @@ TEST(Manifest, WorkerLoadsOnlyItsEntries) {
         ASSERT_NE(b, nullptr);
         EXPECT_EQ(b->family, "g");
         EXPECT_EQ(b->tier, Tier::DeviceSpecific);
+        EXPECT_TRUE(b->load_error.empty()) << b->load_error;
+        ASSERT_NE(b->module_signature, nullptr);  // its module's line of the table, found in the text
+        EXPECT_EQ(b->module_signature->at("test").size(), 2u);
     }
     std::ofstream(path) << laid_out;
     ManifestLoad a = loadManifestEntries(path, {"subgroups.a"});
     ASSERT_EQ(a.cases.size(), 1u);  // the laid-out file: only the entry asked for, params intact
+    ASSERT_NE(a.cases[0].module_signature, nullptr);
+    EXPECT_EQ(a.cases[0].module_signature->at("test").at(0).name, "out");
+    ManifestLoad both = loadManifestEntries(path, {"subgroups.b", "subgroups.a"});
+    ASSERT_EQ(both.cases.size(), 2u);
+    for (const auto& c : both.cases) EXPECT_NE(c.module_signature, nullptr) << c.name;
     EXPECT_EQ(a.cases[0].params.s("text"), "has } and { and \" inside");
     EXPECT_TRUE(a.cases[0].load_error.empty()) << a.cases[0].load_error;
     ManifestLoad missing = loadManifestEntries(path, {"subgroups.zz"});

@@ -1,6 +1,8 @@
 #include "test_common/harness/manifest.h"
 
 #include <fstream>
+#include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -22,8 +24,56 @@ bool isValidCaseName(const std::string& name) {
 
 namespace {
 
-// Version 2 added "module_hash", version 3 "tier"; scripts/spvgen.py MANIFEST_VERSION writes it.
-constexpr int kManifestVersion = 3;
+// Version 2 added "module_hash", version 3 "tier", version 4 the module table ("modules": each module's
+// kernel signatures); scripts/spvgen.py MANIFEST_VERSION writes it.
+constexpr int kManifestVersion = 4;
+
+using ModuleTable = std::map<std::string, std::shared_ptr<const ModuleSignature>>;
+
+// One entry of "modules": {"kernels": {"<entry point>": [["<argument>", "<type>"], ...]}}. Returns "" or
+// what is wrong.
+std::string readModuleEntry(const nlohmann::json& e, ModuleSignature& out) {
+    if (!e.is_object() || !e.contains("kernels") || !e["kernels"].is_object())
+        return "has no \"kernels\" object";
+    for (auto k = e["kernels"].begin(); k != e["kernels"].end(); ++k) {
+        if (!k.value().is_array()) return "kernel " + k.key() + ": the arguments are not an array";
+        KernelSignature& args = out[k.key()];
+        for (const auto& a : k.value()) {
+            if (!a.is_array() || a.size() != 2 || !a[0].is_string() || !a[1].is_string())
+                return "kernel " + k.key() + ": an argument is not [\"name\", \"type\"]";
+            args.push_back({a[0].get<std::string>(), a[1].get<std::string>()});
+        }
+    }
+    return "";
+}
+
+// The "modules" table; a malformed entry is kept out of it (its cases then name it) and reported.
+ModuleTable readModuleTable(const nlohmann::json& doc, const std::string& path,
+                            std::vector<std::string>& errors) {
+    ModuleTable table;
+    auto modules = doc.find("modules");
+    if (modules == doc.end() || !modules->is_object()) {
+        errors.push_back("manifest " + path + " is corrupt: no \"modules\" object");
+        return table;
+    }
+    for (auto it = modules->begin(); it != modules->end(); ++it) {
+        auto signature = std::make_shared<ModuleSignature>();
+        std::string err = readModuleEntry(it.value(), *signature);
+        if (!err.empty())
+            errors.push_back("manifest " + path + " module " + it.key() + ": " + err);
+        else
+            table.emplace(it.key(), std::move(signature));
+    }
+    return table;
+}
+
+ParamType jsonParamType(const nlohmann::json& v) {
+    if (v.is_boolean()) return ParamType::Bool;
+    if (v.is_number_integer()) return ParamType::Int;
+    if (v.is_number()) return ParamType::Number;
+    if (v.is_array()) return ParamType::IntList;
+    return ParamType::String;
+}
 
 bool isValidModuleHash(const std::string& hash) {
     const std::string kind = "crc32:";
@@ -34,7 +84,7 @@ bool isValidModuleHash(const std::string& hash) {
 }
 
 // Returns "" or what is wrong with the entry; fills spec.
-std::string readEntry(const nlohmann::json& e, CaseSpec& spec) {
+std::string readEntry(const nlohmann::json& e, const ModuleTable& modules, CaseSpec& spec) {
     auto str = [&](const char* key, std::string& out, bool required) -> std::string {
         auto it = e.find(key);
         if (it == e.end()) return required ? std::string("missing \"") + key + "\"" : "";
@@ -71,12 +121,12 @@ std::string readEntry(const nlohmann::json& e, CaseSpec& spec) {
             if (v.is_string()) {
                 spec.params.set(it.key(), v.get<std::string>());
             } else if (v.is_boolean() || v.is_number()) {
-                spec.params.set(it.key(), v.dump());
+                spec.params.set(it.key(), v.dump(), jsonParamType(v));
             } else if (v.is_array()) {
                 for (const auto& x : v)
                     if (!x.is_number_integer())
                         return "param \"" + it.key() + "\" is an array of non-integers";
-                spec.params.set(it.key(), v.dump());
+                spec.params.set(it.key(), v.dump(), ParamType::IntList);
             } else {
                 return "param \"" + it.key() + "\" is not a scalar or integer array";
             }
@@ -88,6 +138,13 @@ std::string readEntry(const nlohmann::json& e, CaseSpec& spec) {
         if (spec.module_hash.empty()) return "has a \"module\" (" + spec.module + ") but no \"module_hash\"";
         if (!isValidModuleHash(spec.module_hash))
             return "\"module_hash\" '" + spec.module_hash + "' is not crc32:<8 lowercase hex digits>";
+        auto module = modules.find(spec.module);
+        if (module == modules.end())
+            return "module " + spec.module + " is not in the manifest's \"modules\" table";
+        if (!module->second->count(spec.kernel))
+            return "module " + spec.module + " has no kernel " + spec.kernel +
+                   " in the manifest's \"modules\" table";
+        spec.module_signature = module->second;
     } else {
         if (!spec.kernel.empty()) return "has a \"kernel\" (" + spec.kernel + ") but no \"module\"";
         if (!spec.module_hash.empty()) return "has a \"module_hash\" but no \"module\"";
@@ -113,12 +170,13 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path) {
     if (!doc.contains("version") || doc["version"] != kManifestVersion) {
         std::string what = doc.contains("version") ? " is version " + doc["version"].dump()
                                                    : std::string(" has no \"version\"");
-        load.errors.push_back("manifest " + path + what + "; this runner reads version " +
-                              std::to_string(kManifestVersion) +
-                              " (with a hash and a tier for every module): rebuild the assets target "
-                              "(cmake --build <build dir> --target assets)");
+        load.errors.push_back(
+            "manifest " + path + what + "; this runner reads version " + std::to_string(kManifestVersion) +
+            " (with a hash, a tier and kernel signatures for every module): rebuild the assets target "
+            "(cmake --build <build dir> --target assets)");
         return load;
     }
+    const ModuleTable modules = readModuleTable(doc, path, load.errors);
     std::set<std::string> seen;
     size_t index = 0;
     for (const auto& e : doc["cases"]) {
@@ -137,7 +195,7 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path) {
             load.errors.push_back(where + ": duplicate case name '" + spec.name + "'");
             continue;
         }
-        std::string err = readEntry(e, spec);
+        std::string err = readEntry(e, modules, spec);
         if (!err.empty()) spec.load_error = where + " ('" + spec.name + "'): " + err;
         if (spec.origin.empty()) spec.origin = path;
         load.cases.push_back(std::move(spec));
@@ -194,22 +252,44 @@ ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std:
         auto it = where.find(text.substr(begin, close - begin));
         if (it != where.end() && it->second == std::string::npos) it->second = at;
     }
-    ManifestLoad load;
+    // The module table comes before "cases": each case's module entry is found by its key there.
+    const size_t cases_at = text.find("\"cases\": [");
+    if (cases_at == std::string::npos) return loadManifest(path);
+    std::string entries, modules;
+    std::set<std::string> modules_taken;
     for (const auto& name : names) {
         size_t at = where[name];
-        if (at == std::string::npos) return loadManifest(path);
+        if (at == std::string::npos || at < cases_at) return loadManifest(path);
         size_t open = text.find_last_not_of(" \t\r\n", at - 1);
         if (open == std::string::npos || text[open] != '{') return loadManifest(path);
         size_t end = objectEnd(text, open);
         if (end == std::string::npos) return loadManifest(path);
-        ManifestLoad one = parseManifest("{\"version\": " + std::to_string(kManifestVersion) +
-                                             ", \"cases\": [" + text.substr(open, end - open) + "]}",
-                                         path);
-        if (!one.errors.empty() || one.cases.size() != 1 || one.cases[0].name != name ||
-            !one.cases[0].load_error.empty())
-            return loadManifest(path);  // found something else by that name (or a broken entry): parse it all
-        load.cases.push_back(std::move(one.cases[0]));
+        std::string entry = text.substr(open, end - open);
+        entries += (entries.empty() ? "" : ",") + entry;
+        std::string module;
+        try {
+            auto json = nlohmann::json::parse(entry);
+            if (json.contains("module") && json["module"].is_string())
+                module = json["module"].get<std::string>();
+        } catch (const std::exception&) {
+            return loadManifest(path);
+        }
+        if (module.empty() || !modules_taken.insert(module).second) continue;
+        const std::string key = "\"" + module + "\": {";
+        size_t module_at = text.find(key);
+        if (module_at == std::string::npos || module_at > cases_at) return loadManifest(path);
+        size_t module_open = module_at + key.size() - 1, module_end = objectEnd(text, module_open);
+        if (module_end == std::string::npos) return loadManifest(path);
+        modules += (modules.empty() ? "" : ",") + key.substr(0, key.size() - 1) +
+                   text.substr(module_open, module_end - module_open);
     }
+    ManifestLoad load = parseManifest("{\"version\": " + std::to_string(kManifestVersion) +
+                                          ", \"modules\": {" + modules + "}, \"cases\": [" + entries + "]}",
+                                      path);
+    if (!load.errors.empty() || load.cases.size() != names.size()) return loadManifest(path);
+    for (size_t i = 0; i < names.size(); ++i)
+        if (load.cases[i].name != names[i] || !load.cases[i].load_error.empty())
+            return loadManifest(path);  // found something else by that name (or a broken entry): parse it all
     return load;
 }
 

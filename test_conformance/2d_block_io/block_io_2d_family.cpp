@@ -186,6 +186,26 @@ void checkSurface(const BlockIo2dCase& c, const std::vector<uint8_t>& expected,
 class BlockIo2dFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"op", ParamType::String},
+                                        {"element_size", ParamType::UInt},
+                                        {"block_width", ParamType::UInt},
+                                        {"block_height", ParamType::UInt},
+                                        {"block_count", ParamType::UInt},
+                                        {"load_element_size", ParamType::UInt, kOptional},
+                                        {"load_block_width", ParamType::UInt, kOptional},
+                                        {"load_block_height", ParamType::UInt, kOptional},
+                                        {"load_block_count", ParamType::UInt, kOptional},
+                                        {"memory_width_bytes", ParamType::UInt},
+                                        {"memory_height_rows", ParamType::UInt},
+                                        {"memory_pitch_bytes", ParamType::Int},
+                                        {"base_offset_bytes", ParamType::UInt},
+                                        {"coords", ParamType::IntList},
+                                        {"work_groups", ParamType::UInt},
+                                        {"sub_groups_per_work_group", ParamType::UInt},
+                                        {"lane_bytes", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
         // Transform and transpose have their own capabilities; a device with cl_khr_spirv_queries says
@@ -215,7 +235,7 @@ public:
         GuardedBuffer surface(ctx, surface_data.size());
         surface.write(surface_data.data(), surface_data.size());
         BlockIo2dLaunch launch(ctx, c, store, [&](size_t n) { return randomBytes(rng, n); });
-        launch.run(ctx, kernel, surface.mem(), c.surface, c.base_offset_bytes);
+        launch.run(ctx, kernel, spec, surface.mem(), c.surface, c.base_offset_bytes);
         const std::vector<uint8_t>& lane_data = launch.lane_data;
         const std::vector<int32_t>& coord_words = launch.coord_words;
 

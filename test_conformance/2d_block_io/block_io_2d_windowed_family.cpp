@@ -94,6 +94,23 @@ const RowRange& blockWindow(const std::vector<RowRange>& w, Coordinate2d xy) {
 class BlockIo2dWindowedFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io.windowed"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"op", ParamType::String},
+                                        {"element_size", ParamType::UInt},
+                                        {"block_width", ParamType::UInt},
+                                        {"block_height", ParamType::UInt},
+                                        {"block_count", ParamType::UInt},
+                                        {"memory_width_bytes", ParamType::UInt},
+                                        {"memory_height_rows", ParamType::UInt},
+                                        {"memory_pitch_bytes", ParamType::Int},
+                                        {"base_offset_bytes", ParamType::UInt},
+                                        {"buffer_bytes", ParamType::UInt},
+                                        {"coords", ParamType::IntList},
+                                        {"work_groups", ParamType::UInt},
+                                        {"sub_groups_per_work_group", ParamType::UInt},
+                                        {"lane_bytes", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const WindowedCase c = WindowedCase::fromParams(spec.params);
@@ -121,7 +138,7 @@ public:
         }
         const bool store = c.shape.op == BlockIo2dOp::Store;
         BlockIo2dLaunch launch(ctx, c, store, random);
-        launch.run(ctx, kernel, surface.get(), c.surface, 0);
+        launch.run(ctx, kernel, spec, surface.get(), c.surface, 0);
 
         MismatchLog log(store ? "SPV_INTEL_2d_block_io store at byte offsets past 2^31 / 2^32: in-bounds "
                                 "elements written, every other byte of the windows unchanged"

@@ -50,19 +50,20 @@ BlockIo2dLaunch::BlockIo2dLaunch(RunContext& ctx, const BlockIo2dLaunchParams& p
     coords.write(coord_words.data(), coord_words.size() * sizeof(int32_t));
 }
 
-void BlockIo2dLaunch::run(RunContext& ctx, cl_kernel kernel, cl_mem surface, const reference::Surface2d& s,
-                          uint32_t base_offset_bytes) {
-    setArg(kernel, 0, surface);
-    setArg(kernel, 1, lanes.mem());
-    setArg(kernel, 2, coords.mem());
-    setArg(kernel, 3, cl_uint(s.memory_width_bytes));
-    setArg(kernel, 4, cl_uint(s.memory_height_rows));
-    setArg(kernel, 5, cl_uint(s.memory_pitch_bytes));
-    setArg(kernel, 6, cl_uint(base_offset_bytes));
-    setArg(kernel, 7, done.mem());
+void BlockIo2dLaunch::run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spec, cl_mem surface,
+                          const reference::Surface2d& s, uint32_t base_offset_bytes) {
+    KernelArgs args(kernel, spec);
+    args.set("surface", surface);
+    args.set("lanes", lanes.mem());
+    args.set("coords", coords.mem());
+    args.set("memory_width_bytes", cl_uint(s.memory_width_bytes));
+    args.set("memory_height_rows", cl_uint(s.memory_height_rows));
+    args.set("memory_pitch_bytes", cl_uint(s.memory_pitch_bytes));
+    args.set("base_offset_bytes", cl_uint(base_offset_bytes));
+    args.set("done", done.mem());
     size_t local = size_t(layout.sub_groups_per_work_group) * kBlockIo2dSubGroupSize;
     size_t global = local * layout.work_groups;
-    runNDRange(ctx, kernel, 1, &global, &local);
+    runNDRange(ctx, args, 1, &global, &local);
 }
 
 std::vector<std::vector<uint8_t>> BlockIo2dLaunch::storedByLane(size_t g) const {

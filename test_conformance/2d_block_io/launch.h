@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "test_common/cl/kernel_args.h"
 #include "test_common/cl/kernel_util.h"
 #include "test_common/harness/done_record.h"
 #include "test_common/reference/block_io_2d.h"
@@ -40,9 +41,10 @@ public:
     BlockIo2dLaunch(RunContext& ctx, const BlockIo2dLaunchParams& params, bool store,
                     const std::function<std::vector<uint8_t>(size_t)>& random);
 
-    // Binds surface, lanes, coordinates, width, height, pitch, base offset and done, then runs the kernel.
-    void run(RunContext& ctx, cl_kernel kernel, cl_mem surface, const reference::Surface2d& s,
-             uint32_t base_offset_bytes);
+    // Binds surface, lanes, coordinates, width, height, pitch, base offset and done by name (the module
+    // table's signature of spec.kernel), then runs the kernel.
+    void run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spec, cl_mem surface,
+             const reference::Surface2d& s, uint32_t base_offset_bytes);
 
     // What sub-group g's lanes stored (stores only), one vector per lane, for reference::store2d.
     std::vector<std::vector<uint8_t>> storedByLane(size_t g) const;

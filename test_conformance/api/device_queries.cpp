@@ -60,6 +60,10 @@ public:
     DeviceQueryFamily(std::string name, Check support, Check check)
         : name_(std::move(name)), support_(std::move(support)), check_(std::move(check)) {}
     std::string name() const override { return name_; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"extension", ParamType::String, kOptional}};
+        return schema;
+    }
     Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
         return support_(spec, device);
     }

@@ -130,6 +130,24 @@ Expected mmaOnce(const MmaShape& s, const RawMatrix& a, const RawMatrix& b, cons
 class MmaFamily : public Family {
 public:
     std::string name() const override { return "matrix_multiply_accumulate"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"m", ParamType::UInt},
+                                        {"n", ParamType::UInt},
+                                        {"k", ParamType::UInt},
+                                        {"a", ParamType::String},
+                                        {"a_signed", ParamType::Bool},
+                                        {"b", ParamType::String},
+                                        {"b_signed", ParamType::Bool},
+                                        {"c", ParamType::String},
+                                        {"result", ParamType::String},
+                                        {"scenario", ParamType::String},
+                                        {"data", ParamType::String},
+                                        {"work_groups", ParamType::UInt},
+                                        {"sub_groups_per_work_group", ParamType::UInt},
+                                        {"steps", ParamType::UInt},
+                                        {"outputs", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const MmaCase c = MmaCase::fromParams(spec.params);
@@ -163,13 +181,14 @@ public:
         c_buf.write(c_bytes.data(), c_bytes.size());
         const size_t out_size = size_t(groups) * n * c.outputs * rl.components * rl.component_bits / 8;
         GuardedBuffer out_buf(ctx, out_size);  // poison-filled: a kernel that never ran leaves 0xA5 bytes
-        setArg(kernel, 0, a_buf.mem());
-        setArg(kernel, 1, b_buf.mem());
-        setArg(kernel, 2, c_buf.mem());
-        setArg(kernel, 3, out_buf.mem());
-        setArg(kernel, 4, cl_uint(c.steps));
+        KernelArgs args(kernel, spec);
+        args.set("a", a_buf.mem());
+        args.set("b", b_buf.mem());
+        args.set("c", c_buf.mem());
+        args.set("out", out_buf.mem());
+        args.set("steps", cl_uint(c.steps));
         size_t local = size_t(c.sub_groups_per_work_group) * n, global = local * c.work_groups;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        runNDRange(ctx, args, 1, &global, &local);
         const std::vector<uint8_t> out = out_buf.read();
         dumpBytes(ctx, "a", a_bytes.data(), a_bytes.size());
         dumpBytes(ctx, "b", b_bytes.data(), b_bytes.size());

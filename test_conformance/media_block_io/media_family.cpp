@@ -122,6 +122,24 @@ MediaImage makeImage(const MediaCase& c, std::mt19937_64& rng) {
 class MediaBlockIoFamily : public Family {
 public:
     std::string name() const override { return "media_block_io"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"op", ParamType::String},
+                                        {"format", ParamType::String},
+                                        {"backing", ParamType::String},
+                                        {"sg", ParamType::UInt},
+                                        {"width", ParamType::UInt},
+                                        {"height", ParamType::UInt},
+                                        {"element_bytes", ParamType::UInt},
+                                        {"components", ParamType::UInt},
+                                        {"texel_bytes", ParamType::UInt},
+                                        {"image_width_bytes", ParamType::UInt},
+                                        {"image_height", ParamType::UInt},
+                                        {"x", ParamType::Int},
+                                        {"y", ParamType::Int},
+                                        {"image_size", ParamType::String, kOptional},
+                                        {"coords", ParamType::IntList, kOptional}};
+        return schema;
+    }
 
     Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
         const NamedImageFormat& f = namedImageFormat(spec.params.s("format"));
@@ -180,14 +198,15 @@ public:
             lanes.write(data.data(), data.size());
         }
         cl_mem image_mem = image.get();
-        setArg(kernel, 0, image_mem);
-        setArg(kernel, 1, coords.mem());
-        setArg(kernel, 2, lanes.mem());
-        setArg(kernel, 3, done.mem());
-        if (c.op == Op::RoundTrip) setArg(kernel, 4, back.mem());
+        KernelArgs args(kernel, spec);
+        args.set("image", image_mem);
+        args.set("coords", coords.mem());
+        args.set("lanes", lanes.mem());
+        args.set("done", done.mem());
+        if (c.op == Op::RoundTrip) args.set("back", back.mem());
         // One sub-group per work-group: sub-group g is work-group g.
         const size_t global = groups * sg, local = sg;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        runNDRange(ctx, args, 1, &global, &local);
 
         MismatchLog log;
         checkDoneRecords(done.read(), launch, log);

@@ -47,6 +47,13 @@ struct BlockCase {
 class BlockIoFamily : public Family {
 public:
     std::string name() const override { return "subgroups.block_io"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"op", ParamType::String},         {"type", ParamType::String},
+                                        {"width", ParamType::UInt},        {"sg", ParamType::UInt},
+                                        {"offset_bytes", ParamType::UInt}, {"local", ParamType::UInt},
+                                        {"groups", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const BlockCase c = BlockCase::fromParams(spec.params);
@@ -73,12 +80,13 @@ public:
             memory.write(mem_init.data(), mem_init.size());
         }
         // out, info, src: a read fills lanes_buf from memory, a write fills memory from lanes_buf.
-        setArg(kernel, 0, c.write ? memory.mem() : lanes_buf.mem());
-        setArg(kernel, 1, info.mem());
-        setArg(kernel, 2, c.write ? lanes_buf.mem() : memory.mem());
-        setArg(kernel, 3, cl_uint(c.offset_bytes / bytes));
-        setArg(kernel, 4, cl_uint(stride_bytes / bytes));
-        runNDRange(ctx, kernel, 1, &global, &c.local);
+        KernelArgs args(kernel, spec);
+        args.set("out", c.write ? memory.mem() : lanes_buf.mem());
+        args.set("info", info.mem());
+        args.set("src", c.write ? lanes_buf.mem() : memory.mem());
+        args.set("offset", cl_uint(c.offset_bytes / bytes));
+        args.set("stride", cl_uint(stride_bytes / bytes));
+        runNDRange(ctx, args, 1, &global, &c.local);
 
         for (const GuardedBuffer* g : {&memory, &lanes_buf, &info}) {
             std::string guard = g->checkGuards();

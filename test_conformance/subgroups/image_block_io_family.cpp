@@ -98,6 +98,13 @@ std::vector<int32_t> blockCoordinates(const ImageCase& c, int32_t blocks, int32_
 class ImageBlockIoFamily : public Family {
 public:
     std::string name() const override { return "subgroups.image_block_io"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{
+            {"op", ParamType::String},     {"type", ParamType::String},   {"width", ParamType::UInt},
+            {"sg", ParamType::UInt},       {"format", ParamType::String}, {"size", ParamType::String},
+            {"coords", ParamType::String}, {"local", ParamType::UInt},    {"groups", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const ImageCase c = ImageCase::fromParams(spec.params);
@@ -145,11 +152,12 @@ public:
             data.write(lane_data.data(), lane_data.size());
         }
         cl_mem image_mem = image.get();
-        setArg(kernel, 0, image_mem);
-        setArg(kernel, 1, info.mem());
-        setArg(kernel, 2, data.mem());
-        setArg(kernel, 3, coords.mem());
-        runNDRange(ctx, kernel, 1, &global, &c.local);
+        KernelArgs args(kernel, spec);
+        args.set("image", image_mem);
+        args.set("info", info.mem());
+        args.set("data", data.mem());
+        args.set("coords", coords.mem());
+        runNDRange(ctx, args, 1, &global, &c.local);
 
         for (const GuardedBuffer* g : {&data, &info}) {
             std::string guard = g->checkGuards();

@@ -78,6 +78,20 @@ const char* operandName(ShuffleOperand o) {
 class ShuffleFamily : public Family {
 public:
     std::string name() const override { return "subgroups.shuffle"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"op", ParamType::String},
+                                        {"type", ParamType::String},
+                                        {"width", ParamType::UInt},
+                                        {"sg", ParamType::UInt},
+                                        {"pattern", ParamType::String},
+                                        {"index", ParamType::UInt, kOptional},
+                                        {"index_range", ParamType::UInt, kOptional},
+                                        {"local", ParamType::UInt},
+                                        {"groups", ParamType::UInt},
+                                        {"exec_period", ParamType::UInt},
+                                        {"lane_mask", ParamType::String}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const ShuffleCase c = ShuffleCase::fromParams(spec.params);
@@ -108,11 +122,15 @@ public:
         buf_a.write(a.data(), a.size());
         buf_b.write(b.data(), b.size());
         buf_index.write(index.data(), index.size() * 4);
-        cl_mem args[] = {out.mem(), info.mem(), buf_a.mem(), buf_b.mem(), buf_index.mem()};
-        for (cl_uint i = 0; i < 5; ++i) setArg(kernel, i, args[i]);
-        setArg(kernel, 5, cl_uint(c.exec_period));
-        setArg(kernel, 6, cl_uint(lane_mask));
-        runNDRange(ctx, kernel, 1, &global, &c.local);
+        KernelArgs args(kernel, spec);
+        args.set("out", out.mem());
+        args.set("info", info.mem());
+        args.set("a", buf_a.mem());
+        args.set("b", buf_b.mem());
+        args.set("index", buf_index.mem());
+        args.set("exec_period", cl_uint(c.exec_period));
+        args.set("lane_mask", cl_uint(lane_mask));
+        runNDRange(ctx, args, 1, &global, &c.local);
 
         std::vector<uint8_t> result = out.read();
         std::vector<uint8_t> info_bytes = info.read();

@@ -17,7 +17,7 @@ import time
 import xml.dom.minidom
 
 SKIP = 77
-MANIFEST_VERSION = 3  # scripts/spvgen.py MANIFEST_VERSION, test_common/harness/manifest.cpp kManifestVersion
+MANIFEST_VERSION = 4  # scripts/spvgen.py MANIFEST_VERSION, test_common/harness/manifest.cpp kManifestVersion
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 
 
@@ -148,7 +148,7 @@ def assets_args(build, tmp):
     d = os.path.join(tmp, "assets")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "manifest.json"), "w") as f:
-        json.dump({"version": MANIFEST_VERSION, "cases": []}, f)
+        json.dump({"version": MANIFEST_VERSION, "modules": {}, "cases": []}, f)
     print("note: %s missing; using an empty manifest" % manifest)
     return ["--assets-dir=" + d]
 
@@ -477,7 +477,7 @@ def check_manifest_errors(runner, build, tmp):
     expect(doc["errors"] and manifest in doc["errors"][0], "JSON errors should name the manifest")
     expect(not any(c["status"] == "Fail" for c in doc["cases"]), "a broken manifest is never a Fail")
     with open(manifest, "w") as f:
-        json.dump({"version": MANIFEST_VERSION, "cases": [
+        json.dump({"version": MANIFEST_VERSION, "modules": {"x.spv": {"kernels": {"k": []}}}, "cases": [
             {"name": "subgroups.unknown_family_case", "family": "no.such.family", "module": "x.spv",
              "module_hash": "crc32:00000000",
              "kernel": "k", "requires": [], "tier": "core"},
@@ -742,7 +742,8 @@ def check_refdev_corrupt_module(runner, build, tmp):
         c.pop("module_hash", None)
     cases += [no_kernel, no_module, no_module_no_kernel]
     with open(os.path.join(d, "manifest.json"), "w") as f:
-        json.dump({"version": manifest["version"], "cases": cases}, f)
+        json.dump({"version": manifest["version"], "cases": cases,
+                   "modules": {"e2e/%s.spv" % label: manifest["modules"][case["module"]] for label in modules}}, f)
     js = os.path.join(tmp, "corrupt.json")
     rc, out, err = run(runner, ["--assets-dir=" + d, "--json=" + js, prefix[:-1]])
     expect(os.path.exists(js), "no JSON report\n" + describe(rc, out, err))
@@ -764,6 +765,63 @@ def check_refdev_corrupt_module(runner, build, tmp):
         expect('"%s"' % field in r["message"] and "9223372036854775807" not in r["message"],
                "%s: a clear message naming the missing \"%s\": %r" % (label, field, r["message"]))
     expect(rc == 1, "internal errors exit 1\n" + describe(rc, out, err))
+
+
+def check_refdev_kernel_contract(runner, build, tmp):
+    """A module table whose argument list disagrees with the module (an argument renamed, retyped or dropped)
+    is an InternalError naming the module; a case whose parameters do not fit its family's schema (wrong type,
+    missing, unknown) is an InternalError naming the case and the parameter. Never a Fail or a Pass; the same
+    with --isolate, whose workers load only their cases' entries and modules."""
+    base = kernel_cases_or_skip(runner, build, tmp)[0]
+    manifest = json.load(open(os.path.join(build, "assets", "manifest.json")))
+    case = next(c for c in manifest["cases"] if c["name"] == base)
+    table = manifest["modules"][case["module"]]
+    args = table["kernels"][case["kernel"]]
+    d = os.path.join(tmp, "contract_assets")
+    os.makedirs(os.path.join(d, "modules", "e2e"))
+    with open(os.path.join(build, "assets", "modules", case["module"]), "rb") as f:
+        good = f.read()
+    prefix = base.split(".")[0] + ".e2e_contract."
+    variants = {"pristine": args, "renamed": [[args[0][0] + "_renamed", args[0][1]]] + args[1:],
+                "retyped": args[:-1] + [[args[-1][0], "double"]], "dropped": args[:-1]}
+    modules, cases = {}, []
+    for label, kernel_args in variants.items():
+        module = "e2e/%s.spv" % label
+        with open(os.path.join(d, "modules", module), "wb") as f:
+            f.write(good)
+        modules[module] = {"kernels": dict(table["kernels"], **{case["kernel"]: kernel_args})}
+        cases.append(dict(case, name=prefix + label, module=module))
+    key = sorted(case["params"])[0]
+    value = case["params"][key]
+    retyped = "text" if not isinstance(value, str) else 7
+    cases.append(dict(case, name=prefix + "param_retyped", module="e2e/pristine.spv",
+                      params=dict(case["params"], **{key: retyped})))
+    cases.append(dict(case, name=prefix + "param_missing", module="e2e/pristine.spv",
+                      params={k: v for k, v in case["params"].items() if k != key}))
+    cases.append(dict(case, name=prefix + "param_unknown", module="e2e/pristine.spv",
+                      params=dict(case["params"], not_a_param=1)))
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump({"version": manifest["version"], "modules": modules, "cases": cases}, f)
+    for isolate in ([], ["--isolate"]):
+        js = os.path.join(tmp, "contract.json")
+        rc, out, err = run(runner, ["--assets-dir=" + d, "--json=" + js, prefix[:-1]] + isolate)
+        expect(os.path.exists(js), "no JSON report\n" + describe(rc, out, err))
+        got = {c["name"]: c for c in json.load(open(js))["cases"]}
+        expect(sorted(got) == sorted(c["name"] for c in cases), "every case recorded: %s" % sorted(got))
+        expect(got[prefix + "pristine"]["status"] == "Pass", "the intact contract passes: %s" % got[prefix + "pristine"])
+        for label in ("renamed", "retyped", "dropped"):
+            r = got[prefix + label]
+            expect(r["status"] == "InternalError", "%s argument list: InternalError, not %s" % (label, r))
+            expect("module e2e/%s.spv disagrees with the manifest" % label in r["message"],
+                   "%s: the message names the module: %r" % (label, r["message"]))
+        for label, words in (("param_retyped", ["parameter '%s'" % key, "the family reads"]),
+                             ("param_missing", ["parameter '%s'" % key, "is missing"]),
+                             ("param_unknown", ["unknown parameter 'not_a_param'"])):
+            r = got[prefix + label]
+            expect(r["status"] == "InternalError", "%s: InternalError, not %s" % (label, r))
+            for w in words + [prefix + label]:
+                expect(w in r["message"], "%s: the message says %r: %r" % (label, w, r["message"]))
+        expect(rc == 1, "internal errors exit 1\n" + describe(rc, out, err))
 
 
 WAIVER_FAULT = "shuffle_up_off_by_one"

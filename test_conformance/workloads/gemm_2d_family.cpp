@@ -44,6 +44,15 @@ struct Surface {
 class Gemm2dFamily : public Family {
 public:
     std::string name() const override { return "workloads_gemm_2d"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{
+            {"format", ParamType::String}, {"b_layout", ParamType::String},
+            {"signed", ParamType::Bool},   {"prefetch", ParamType::Bool},
+            {"epilogue", ParamType::Bool}, {"data", ParamType::String},
+            {"m", ParamType::UInt},        {"n", ParamType::UInt},
+            {"k", ParamType::UInt},        {"sub_groups_per_work_group", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const Params& p = spec.params;
@@ -79,15 +88,21 @@ public:
             rows(ctx, size_t(row_slots) * 4);
         a_buf.write(as.bytes.data(), as.bytes.size());
         b_buf.write(bs.bytes.data(), bs.bytes.size());
-        setArg(kernel, 0, a_buf.mem());
-        setArg(kernel, 1, b_buf.mem());
-        setArg(kernel, 2, d_buf.mem());
-        setArg(kernel, 3, done.mem());
-        setArg(kernel, 4, rows.mem());
-        const cl_uint args[] = {m, n, k, as.pitch, bs.pitch, d_pitch, tiles_n};
-        for (cl_uint i = 0; i < 7; ++i) setArg(kernel, 5 + i, args[i]);
+        KernelArgs args(kernel, spec);
+        args.set("a", a_buf.mem());
+        args.set("b", b_buf.mem());
+        args.set("d", d_buf.mem());
+        args.set("done", done.mem());
+        args.set("rows", rows.mem());
+        args.set("m", cl_uint(m));
+        args.set("n", cl_uint(n));
+        args.set("k", cl_uint(k));
+        args.set("a_pitch", cl_uint(as.pitch));
+        args.set("b_pitch", cl_uint(bs.pitch));
+        args.set("d_pitch", cl_uint(d_pitch));
+        args.set("tiles_n", cl_uint(tiles_n));
         const size_t local = size_t(sgs) * kSubGroup, global = size_t(groups) * kSubGroup;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        runNDRange(ctx, args, 1, &global, &local);
         const std::vector<uint8_t> d = d_buf.read();
         dumpBytes(ctx, "a", as.bytes.data(), as.bytes.size());
         dumpBytes(ctx, "b", bs.bytes.data(), bs.bytes.size());

@@ -17,6 +17,16 @@ constexpr uint32_t kSubGroup = 8, kTile = 8;
 class GemmBlockReadFamily : public Family {
 public:
     std::string name() const override { return "workloads_gemm_block_read"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"format", ParamType::String},
+                                        {"signed", ParamType::Bool},
+                                        {"data", ParamType::String},
+                                        {"m", ParamType::UInt},
+                                        {"n", ParamType::UInt},
+                                        {"k", ParamType::UInt},
+                                        {"sub_groups_per_work_group", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const Params& p = spec.params;
@@ -53,14 +63,19 @@ public:
             d_buf(ctx, size_t(m) * n * f.accumulator_bytes), done(ctx, size_t(groups) * kSubGroup * 4);
         a_buf.write(a_packed.data(), a_packed.size() * 4);
         b_buf.write(b_packed.data(), b_packed.size() * 4);
-        setArg(kernel, 0, a_buf.mem());
-        setArg(kernel, 1, b_buf.mem());
-        setArg(kernel, 2, d_buf.mem());
-        setArg(kernel, 3, done.mem());
-        const cl_uint args[] = {m, n, a_words, b_words, steps, tiles_n};
-        for (cl_uint i = 0; i < 6; ++i) setArg(kernel, 4 + i, args[i]);
+        KernelArgs args(kernel, spec);
+        args.set("a", a_buf.mem());
+        args.set("b", b_buf.mem());
+        args.set("d", d_buf.mem());
+        args.set("done", done.mem());
+        args.set("m", cl_uint(m));
+        args.set("n", cl_uint(n));
+        args.set("a_words", cl_uint(a_words));
+        args.set("b_words", cl_uint(b_words));
+        args.set("k_steps", cl_uint(steps));
+        args.set("tiles_n", cl_uint(tiles_n));
         const size_t local = size_t(sgs) * kSubGroup, global = size_t(groups) * kSubGroup;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        runNDRange(ctx, args, 1, &global, &local);
         const std::vector<uint8_t> d = d_buf.read();
         dumpBytes(ctx, "a_packed", a_packed.data(), a_packed.size() * 4);
         dumpBytes(ctx, "b_packed", b_packed.data(), b_packed.size() * 4);

@@ -19,6 +19,12 @@ constexpr uint32_t kSubGroup = 8, kTile = 8;
 class MediaFilterFamily : public Family {
 public:
     std::string name() const override { return "workloads_media_filter"; }
+    const ParamSchema& paramSchema() const override {
+        static const ParamSchema schema{{"width", ParamType::UInt},
+                                        {"height", ParamType::UInt},
+                                        {"sub_groups_per_work_group", ParamType::UInt}};
+        return schema;
+    }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const uint32_t w = uint32_t(spec.params.u("width")), h = uint32_t(spec.params.u("height"));
@@ -43,14 +49,15 @@ public:
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
         GuardedBuffer out(ctx, image.size() * 4), done(ctx, size_t(groups) * kSubGroup * 4);
         cl_mem img_mem = img.get();
-        setArg(kernel, 0, img_mem);
-        setArg(kernel, 1, out.mem());
-        setArg(kernel, 2, done.mem());
-        setArg(kernel, 3, cl_uint(w));
-        setArg(kernel, 4, cl_uint(h));
-        setArg(kernel, 5, cl_uint(tiles_x));
+        KernelArgs args(kernel, spec);
+        args.set("image", img_mem);
+        args.set("out", out.mem());
+        args.set("done", done.mem());
+        args.set("width", cl_uint(w));
+        args.set("height", cl_uint(h));
+        args.set("tiles_x", cl_uint(tiles_x));
         const size_t local = size_t(sgs) * kSubGroup, global = size_t(groups) * kSubGroup;
-        runNDRange(ctx, kernel, 1, &global, &local);
+        runNDRange(ctx, args, 1, &global, &local);
         const std::vector<uint8_t> got = out.read();
         dumpBytes(ctx, "image", image.data(), image.size() * 4);
         dumpBytes(ctx, "out", got.data(), got.size());
