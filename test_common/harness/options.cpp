@@ -536,10 +536,10 @@ Offline compiler (no OpenCL device; docs/offline_compiler.md):
 
 Execution:
   --seed=N                    run seed mixed into every per-case seed (default 0)
-  --timeout=SECONDS           per-case time limit, 0 < SECONDS <= 10000000 (default: none, or 600
+  --timeout=SECONDS           per-case time limit, 0 < SECONDS <= 10000000 (default: none, or 300
                               with --isolate)
   --isolate                   run cases in a child process; a crash or timeout is recorded and the
-                              run continues; without --timeout each case has 600 seconds
+                              run continues; without --timeout each case has 300 seconds
   --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets, or
                               installed: ../share/spirv_intel_cts/assets)
   --dump-dir=DIR              cases write their inputs, outputs and module there

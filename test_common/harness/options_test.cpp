@@ -282,7 +282,7 @@ TEST(Options, IsolateHasADefaultPerCaseLimit) {
     EXPECT_FALSE(o.timeout_is_default);
     ASSERT_EQ(parse({}, o), "");
     EXPECT_DOUBLE_EQ(o.timeout_seconds, 0);
-    EXPECT_NE(usageText("p").find("600"), std::string::npos);
+    EXPECT_NE(usageText("p").find("each case has 300 seconds"), std::string::npos);
 }
 
 TEST(Options, ShortHelpAndEndOfOptions) {

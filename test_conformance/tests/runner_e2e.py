@@ -1225,6 +1225,10 @@ def check_offline_compiler(runner, build, tmp):
     doc = load_json_report(js, "offline")
     expect((doc["platform"], doc["device"], doc["driver"]) == ("ocloc", "fake1", "1.0.42"), "identity %r" % doc)
     expect(doc["offline_compiler"]["target_description"] == target, "offline_compiler %r" % doc["offline_compiler"])
+    sel = doc.get("selection") or {}
+    expect(sel.get("patterns") == args[-4:] and len(sel.get("manifest_sha256", "")) == 64,
+           "the offline report records its selection: %r" % sel)
+    expect(junit_properties(ju, "offline").get("selection.tier") == "all", "JUnit selection properties")
     by_module = {}
     for c in doc["cases"]:
         m = re.search(r"(u32\.v\d+\.sg\d+|u8\.v\d+\.sg\d+)", c["name"])
