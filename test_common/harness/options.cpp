@@ -544,7 +544,9 @@ Execution:
                               installed: ../share/spirv_intel_cts/assets)
   --dump-dir=DIR              cases write their inputs, outputs and module there
 
-Reports (each on a file of its own; file and directory options need the = form):
+Reports (each on a file of its own: a regular file or a character device such as /dev/null, never a FIFO
+or a file the run reads; a report that cannot be written fails the run; file and directory options need
+the = form; input files must be regular files of at most 256 MiB):
   --json=FILE                 JSON results (also CL_CONFORMANCE_RESULTS_FILENAME)
   --junit=FILE                JUnit XML
   --log=FILE                  crash-safe line log, flushed as each case starts and ends

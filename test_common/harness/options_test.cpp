@@ -514,6 +514,9 @@ TEST_F(IcdOption, BadFilesAreOneLineUsageErrors) {
         {write("dir.icd", dir + "\n"), "which is not a file"},
         {dir, "it is a directory"},
         {write("lib.icd", std::string("\x7f") + "ELF\x02\x01\x01"), "it is a shared library"},
+        // /dev/zero has no first line: reading it never ended.
+        {"/dev/zero", "not a regular file"},
+        {write("long.icd", std::string(8192, 'x')), "the first line is longer than 4096 bytes"},
     };
     for (const auto& [path, want] : bad) {
         Options o;

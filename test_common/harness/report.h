@@ -99,8 +99,8 @@ std::string shellQuote(const std::string& word);
 // touching an existing file (a temporary file is created and removed beside it); write() replaces it
 // atomically (a temporary file in the same directory, then rename), so an interrupted or crashed run never
 // leaves a truncated report or destroys an earlier one. A path that exists and is not a regular file
-// (/dev/null, /dev/stdout, a FIFO) is opened by prepare() and written in place. Symbolic links to a regular
-// file are followed: the file they point to is replaced.
+// (/dev/null, a terminal; parseOptions refuses FIFOs and sockets) is opened by prepare() and written in
+// place. Symbolic links to a regular file are followed: the file they point to is replaced.
 class ReportFile {
 public:
     ReportFile() = default;

@@ -1078,6 +1078,8 @@ def check_icd_file_errors(runner, build, tmp):
         usage_error(runner, ["--icd=" + gone, "api"] + list_flag,
                     ["--icd=" + gone, os.path.join(tmp, "libgone.so"), "does not exist"])
         usage_error(runner, ["--icd=" + tmp, "api"] + list_flag, ["--icd=" + tmp, "directory"])
+        # /dev/zero has no first line to end: reading it never ended.
+        usage_error(runner, ["--icd=/dev/zero", "api"] + list_flag, ["--icd=/dev/zero", "not a regular file"])
         usage_error(runner, ["--icd=", "api"] + list_flag, ["--icd="])
         usage_error(runner, ["--platform=0", "--platform-name=x", "api"] + list_flag,
                     ["--platform=0", "--platform-name=x"])
