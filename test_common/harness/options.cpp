@@ -497,6 +497,7 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
   --filter=POS:POS-NEG:NEG    GoogleTest-style positive and negative patterns
   --caselist-file=FILE        patterns/case names to run, one per line, # comments
   --exclude-file=FILE         patterns/case names to skip, one per line, # comments
+                              (input files: regular files of at most 256 MiB)
   --list                      print the selected case names and exit
   --quick                     only cases tagged quick (not for conformance)
   --tier=core|all             core: only the cases whose module the OpenCL environment promises to build
@@ -545,8 +546,7 @@ Execution:
   --dump-dir=DIR              cases write their inputs, outputs and module there
 
 Reports (each on a file of its own: a regular file or a character device such as /dev/null, never a FIFO
-or a file the run reads; a report that cannot be written fails the run; file and directory options need
-the = form; input files must be regular files of at most 256 MiB):
+or a file the run reads; one that cannot be written fails the run; file options need the = form):
   --json=FILE                 JSON results (also CL_CONFORMANCE_RESULTS_FILENAME)
   --junit=FILE                JUnit XML
   --log=FILE                  crash-safe line log, flushed as each case starts and ends
@@ -554,7 +554,8 @@ the = form; input files must be regular files of at most 256 MiB):
 
 Known failures (format: docs/user_guide.md, "Known failures: waivers"):
   --waiver-file=FILE          JSON waivers (repeatable): a Fail, Crash or Timeout of a covered case on a
-                              matching device is reported Waived and does not fail the run
+                              matching device is reported Waived and does not fail the run; each
+                              entry names its devices ("*": every device, with a warning)
   --fail-on-stale-waivers     exit 1 when a waived case passed or a waiver matches no selected case
 
 Other:

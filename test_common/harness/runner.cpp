@@ -292,6 +292,30 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
     std::fflush(stdout);
 }
 
+// What selected the cases, for the reports (with --rerun-failed, after the report's options were taken).
+SelectionRecord selectionRecord(const Options& o, const std::string& manifest_sha256) {
+    auto joined = [](const std::vector<std::string>& values) {
+        std::string out;
+        for (const auto& v : values) out += (out.empty() ? "" : "\n") + v;
+        return out;
+    };
+    SelectionRecord r;
+    r.patterns = o.patterns;
+    r.filter = joined(o.filters);
+    r.caselist_file = joined(o.caselist_files);
+    r.exclude_file = joined(o.exclude_files);
+    r.tags = o.tags;
+    r.quick = o.quick;
+    r.extended = o.extended;
+    r.huge = o.huge;
+    r.core_only = o.core_only;
+    r.rerun_failed = o.rerun_failed;
+    r.seed = o.seed;
+    r.suite_version = CTS_SUITE_VERSION;
+    r.manifest_sha256 = manifest_sha256;
+    return r;
+}
+
 // A log that could not be written (a full disk, --log=/dev/full) fails the run: one line on stderr.
 bool logWriteFailed(const std::string& program, const std::string& path, const LineLog& log) {
     if (log.error().empty()) return false;
@@ -557,25 +581,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     info.icd_vendors = vendors ? vendors : "";
     info.waiver_files = opt.waiver_files;
-    SelectionRecord& record = info.selection;
-    record.patterns = opt.patterns;
-    auto joined = [](const std::vector<std::string>& values) {
-        std::string out;
-        for (const auto& v : values) out += (out.empty() ? "" : "\n") + v;
-        return out;
-    };
-    record.filter = joined(opt.filters);
-    record.caselist_file = joined(opt.caselist_files);
-    record.exclude_file = joined(opt.exclude_files);
-    record.tags = opt.tags;
-    record.quick = opt.quick;
-    record.extended = opt.extended;
-    record.huge = opt.huge;
-    record.core_only = opt.core_only;
-    record.rerun_failed = opt.rerun_failed;
-    record.seed = opt.seed;
-    record.suite_version = CTS_SUITE_VERSION;
-    record.manifest_sha256 = manifest_sha256;
+    info.selection = selectionRecord(opt, manifest_sha256);
     reports->setLog(&log);
     reports->setInfo(info, selected_names);
     struct Detach {
