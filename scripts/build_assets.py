@@ -7,7 +7,8 @@
    uses only tokens the installed SPIRV-Tools knows, otherwise with scripts/spirv_asm.py (the 2025 opcodes).
    A module whose text, SPIR-V version and toolchain are unchanged is not re-assembled (hash stamp).
 3. Runs the suite's rule checker over every module.
-4. Writes <out>/manifest.json (cases sorted by name, each module with its hash) and removes modules no longer
+4. Writes <out>/manifest.json (cases sorted by name, each module with its hash) and manifest.sha256 (its
+   hash, for the reports' "selection" record) and removes modules no longer
    produced.
 Any failure stops with a message naming the module, where it came from and the tool output.
 """
@@ -305,6 +306,11 @@ def manifest_text(doc):
     return '{\n "version": %d,\n "modules": {\n%s\n },\n "cases": %s\n}\n' % (doc["version"], modules, cases)
 
 
+def manifest_sha256_text(manifest):
+    """manifest.sha256: the hash of manifest.json's bytes in sha256sum's format (`sha256sum -c` checks it)."""
+    return "%s  manifest.json\n" % hashlib.sha256(manifest.encode("utf-8")).hexdigest()
+
+
 def write_if_changed(path, data):
     try:
         with open(path, encoding="utf-8") as f:
@@ -337,6 +343,8 @@ def build(args):
     removed = remove_stale(emit.modules, modules_dir)
     manifest = manifest_text(emit.manifest(hashes, signatures))
     write_if_changed(os.path.join(args.out, "manifest.json"), manifest)
+    # The runner records the manifest's hash in every report; hashing it here keeps that off its start-up.
+    write_if_changed(os.path.join(args.out, "manifest.sha256"), manifest_sha256_text(manifest))
     how = ", ".join("%d with %s" % (n, k) for k, n in sorted(counts.items())) or "none"
     print("assets: %d cases, %d modules (%d generators, %d hand-written); assembled %d (%s), %d up to date, "
           "%d stale files removed; %.1fs" % (len(emit.cases), len(emit.modules), len(generators),

@@ -1,6 +1,7 @@
 """End-to-end tests of scripts/build_assets.py on the fixture source tree (fixtures/tree)."""
 
 import binascii
+import hashlib
 import json
 import os
 import shutil
@@ -47,6 +48,10 @@ class BuildAssetsTest(unittest.TestCase):
         self.assertIn("3 with spirv-as", out)
         m = self.manifest()
         self.assertEqual(m["version"], 4)
+        with open(os.path.join(self.out, "manifest.json"), "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        with open(os.path.join(self.out, "manifest.sha256")) as f:
+            self.assertEqual(f.read(), digest + "  manifest.json\n")
         names = [c["name"] for c in m["cases"]]
         self.assertEqual(names, sorted(names))
         self.assertEqual(names, ["2d_block_io.fixture.load.d32", "subgroups.fixture.hand",

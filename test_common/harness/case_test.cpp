@@ -1,6 +1,8 @@
 #include "test_common/harness/case.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -157,6 +159,29 @@ TEST(Manifest, CorruptFileIsAnErrorNamingIt) {
     auto missing = loadManifest("/nonexistent/manifest.json");
     ASSERT_EQ(missing.errors.size(), 1u);
     EXPECT_NE(missing.errors[0].find("/nonexistent/manifest.json"), std::string::npos);
+}
+
+// The reports name the manifest by the hash the asset build wrote beside it; without it the build is broken.
+TEST(Manifest, HashFromTheSidecarFile) {
+    std::string dir = testing::TempDir() + "cts_manifest_sha_" + std::to_string(getpid());
+    ASSERT_EQ(mkdir(dir.c_str(), 0777), 0);
+    std::string hex;
+    EXPECT_NE(readManifestSha256(dir, &hex).find("cannot read " + dir + "/manifest.sha256"),
+              std::string::npos);
+    const std::string good(64, 'f');
+    for (const std::string& text :
+         {good + "\n", good + "  other.json\n", good.substr(1) + "  manifest.json\n",
+          std::string(64, 'F') + "  manifest.json\n", std::string(64, 'g') + "  manifest.json"}) {
+        std::ofstream(dir + "/manifest.sha256") << text;
+        EXPECT_NE(readManifestSha256(dir, &hex).find("is not \"<64 hex digits>  manifest.json\""),
+                  std::string::npos)
+            << text;
+    }
+    std::ofstream(dir + "/manifest.sha256") << good << "  manifest.json\n";
+    EXPECT_EQ(readManifestSha256(dir, &hex), "");
+    EXPECT_EQ(hex, good);
+    std::remove((dir + "/manifest.sha256").c_str());
+    rmdir(dir.c_str());
 }
 
 TEST(Manifest, OldVersionIsRefusedAsAWholeWithTheFix) {

@@ -33,14 +33,19 @@ std::string readIcdFile(const std::string& path, IcdFile& out) {
     if (stat(path.c_str(), &st) != 0) return std::strerror(errno);
     if (S_ISDIR(st.st_mode))
         return "it is a directory: give one .icd file (or OCL_ICD_VENDORS=" + path + " for all of them)";
+    // /dev/zero or a FIFO has no end (or no first line) to read.
+    if (!S_ISREG(st.st_mode)) return "not a regular file: give an .icd file";
     std::ifstream in(path, std::ios::binary);
     if (!in) return std::string("cannot read it: ") + std::strerror(errno);
+    constexpr size_t kMaxLine = 4096;  // a path, with room to spare
     std::string head;
-    std::getline(in, head);
+    for (char c; head.size() <= kMaxLine && in.get(c) && c != '\n';) head += c;
     if (head.compare(0, 4,
                      "\x7f"
                      "ELF") == 0)
         return "it is a shared library, not an .icd file: write its absolute path into an .icd file";
+    if (head.size() > kMaxLine)
+        return "the first line is longer than " + std::to_string(kMaxLine) + " bytes: not an .icd file";
     std::string library = trim(head);
     if (library.empty()) return "the file is empty: an .icd file names a driver library on its first line";
     if (library.find('/') != std::string::npos) {

@@ -1,5 +1,6 @@
 #include "test_common/harness/manifest.h"
 
+#include <cctype>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -10,6 +11,21 @@
 #include <nlohmann/json.hpp>
 
 namespace cts {
+
+std::string readManifestSha256(const std::string& assets_dir, std::string* hex) {
+    const std::string path = assets_dir + "/manifest.sha256";
+    std::ifstream in(path);
+    std::string line;
+    if (!in || !std::getline(in, line))
+        return "cannot read " + path + " (the manifest's hash, written by the asset build)";
+    bool ok = line.size() == 64 + 2 + 13 && line.compare(64, std::string::npos, "  manifest.json") == 0;
+    for (size_t i = 0; ok && i < 64; ++i)
+        ok = std::isxdigit(static_cast<unsigned char>(line[i])) &&
+             !std::isupper(static_cast<unsigned char>(line[i]));
+    if (!ok) return path + " is not \"<64 hex digits>  manifest.json\" (the asset build writes it)";
+    *hex = line.substr(0, 64);
+    return "";
+}
 
 bool isValidCaseName(const std::string& name) {
     if (name.empty() || name.front() == '.' || name.back() == '.') return false;

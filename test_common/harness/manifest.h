@@ -22,6 +22,11 @@ ManifestLoad loadManifest(const std::string& path);
 ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names);
 ManifestLoad parseManifest(const std::string& text, const std::string& path);  // path: for messages
 
+// The SHA-256 of manifest.json that scripts/build_assets.py wrote beside it (<assets>/manifest.sha256, in
+// sha256sum's format), so the reports can name the manifest without hashing it at start-up. Returns "" and
+// the 64 lowercase hex digits, else what is wrong (a missing or ill-formed file: a broken asset build).
+std::string readManifestSha256(const std::string& assets_dir, std::string* hex);
+
 // Dotted lowercase name, [a-z0-9_]+ per level.
 bool isValidCaseName(const std::string& name);
 

@@ -121,6 +121,42 @@ std::string reportFileIdentity(const std::string& path) {
     return lexicalAbsolute(path);
 }
 
+// An existing output that is not a regular file: a FIFO blocks the run until a reader comes, a socket cannot
+// be opened. Character devices (/dev/null, a terminal) are written in place; a directory fails when opened.
+std::string checkOutputKind(const std::string& option, const std::string& path) {
+    struct stat st;
+    if (path.empty() || stat(path.c_str(), &st) != 0) return "";
+    if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISDIR(st.st_mode)) return "";
+    const char* kind = S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a block device";
+    return option + "=" + path + " is not a regular file (" + kind +
+           "): reports go to a regular file or a character device such as /dev/null";
+}
+
+// An output on a file the run reads (the report of --rerun-failed=r.json --json=r.json) replaces that input,
+// so the run cannot be repeated. Same file = same device and inode: symbolic and hard links included.
+std::string checkOutputsAgainstInputs(const Options& o, const std::string& json_option) {
+    struct Named {
+        std::string option, path;
+    };
+    std::vector<Named> inputs;
+    if (!o.rerun_failed.empty()) inputs.push_back({"--rerun-failed", o.rerun_failed});
+    for (const auto& f : o.waiver_files) inputs.push_back({"--waiver-file", f});
+    for (const auto& f : o.caselist_files) inputs.push_back({"--caselist-file", f});
+    for (const auto& f : o.exclude_files) inputs.push_back({"--exclude-file", f});
+    const Named outputs[] = {{json_option, o.json_file}, {"--junit", o.junit_file}, {"--log", o.log_file}};
+    for (const auto& out : outputs) {
+        struct stat so;
+        if (out.path.empty() || stat(out.path.c_str(), &so) != 0 || !S_ISREG(so.st_mode)) continue;
+        for (const auto& in : inputs) {
+            struct stat si;
+            if (stat(in.path.c_str(), &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+                return out.option + "=" + out.path + " would replace the file " + in.option + "=" + in.path +
+                       " reads: write the report to another file";
+        }
+    }
+    return "";
+}
+
 // Two reports (or a report and the line log) on one file interleave into a corrupt file.
 std::string checkReportFiles(const Options& o, bool json_from_env) {
     struct Report {
@@ -167,16 +203,21 @@ bool parseDeviceType(const std::string& text, unsigned long long& type) {
 std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out) {
     out = Options{};
     bool platform_given = false, device_given = false, type_given = false, shard_given = false;
-    bool json_given = false, fail_skipped_given = false;
+    bool json_given = false, fail_skipped_given = false, tier_given = false;
     bool options_done = false;
 
     for (size_t a = 0; a < args.size(); ++a) {
         const std::string& arg = args[a];
         if (options_done || arg.size() < 2 || arg.compare(0, 2, "--") != 0) {
+            if (!options_done && arg == "-h") {
+                out.help = true;
+                continue;
+            }
             if (!options_done && !arg.empty() && arg[0] == '-' && arg != "-")
                 return "unknown option '" + arg + "'";
             if (arg.empty()) return "empty case pattern";
             out.positive.push_back({arg, "command line"});
+            out.patterns.push_back(arg);
             continue;
         }
         if (arg == "--") {
@@ -239,6 +280,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             // `--filter=`, `--filter=-`, `--filter=::` would otherwise select every case.
             if (out.positive.size() + out.negative.size() == before)
                 return bad("a pattern list POS:POS-NEG:NEG, found no pattern");
+            out.filters.push_back(value);
         } else if (name == "tag") {
             // Whether a tag exists is known only with the case list: selectCases refuses an unknown one.
             size_t start = 0;
@@ -252,6 +294,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 start = comma + 1;
             }
         } else if (name == "tier") {
+            tier_given = true;
             if (value == "core")
                 out.core_only = true;
             else if (value == "all")
@@ -370,6 +413,10 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
     if (!json_given && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty()) out.json_file = v;
     if (!fail_skipped_given && var("CTS_FAIL_IF_ALL_SKIPPED") == "1") out.fail_if_all_skipped = true;
     if (out.quick && out.extended) return "--quick and --extended exclude each other";
+    if (out.isolate && out.timeout_seconds == 0) {
+        out.timeout_seconds = kIsolateTimeoutSeconds;
+        out.timeout_is_default = true;
+    }
     if (!out.offline_compiler.empty() && out.target.empty())
         return "--offline-compiler needs --target=NAME: the target to build for (e.g. dg2-g10 or pvc)";
     if (out.offline_compiler.empty() && !out.target.empty())
@@ -390,18 +437,53 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             return std::string("--offline-compiler builds modules without a device: drop ") + device +
                    " (the target description stands for the device)";
     }
-    // The report chooses the cases (and --quick, as the earlier run had it); other selection would make
-    // the rerun something else than the earlier run's failures.
+    // The report chooses the cases (and --quick, --extended, --huge and --tier, as the earlier run had them);
+    // other selection would make the rerun something else than the earlier run's failures. --huge stays
+    // allowed: a report without a selection record does not say whether its run had it.
     if (!out.rerun_failed.empty()) {
         const char* other = !out.positive.empty()         ? "case patterns and --filter"
                             : !out.caselist_files.empty() ? "--caselist-file"
                             : !out.tags.empty()           ? "--tag"
                             : out.quick                   ? "--quick"
                             : out.extended                ? "--extended"
+                            : tier_given                  ? "--tier"
                                                           : nullptr;
         if (other) return std::string("--rerun-failed selects the cases itself: drop ") + other;
     }
-    return checkReportFiles(out, !json_given && !out.json_file.empty());
+    const bool json_from_env = !json_given && !out.json_file.empty();
+    const std::string json_option = json_from_env ? "CL_CONFORMANCE_RESULTS_FILENAME" : "--json";
+    for (const auto& [option, path] : {std::pair<std::string, std::string>{json_option, out.json_file},
+                                       {"--junit", out.junit_file},
+                                       {"--log", out.log_file}})
+        if (std::string e = checkOutputKind(option, path); !e.empty()) return e;
+    if (std::string e = checkOutputsAgainstInputs(out, json_option); !e.empty()) return e;
+    return checkReportFiles(out, json_from_env);
+}
+
+std::string checkDumpDirInputs(const Options& o, const std::vector<std::string>& case_names) {
+    char resolved[PATH_MAX];
+    if (o.dump_dir.empty() || !realpath(o.dump_dir.c_str(), resolved)) return "";
+    const std::string dump = resolved;
+    auto check = [&](const char* option, const std::string& path) -> std::string {
+        size_t slash = path.rfind('/');
+        std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+        std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+        if (!realpath(dir.c_str(), resolved) || dump != resolved) return "";
+        for (const auto& c : case_names)
+            if (name.size() > c.size() && name.compare(0, c.size(), c) == 0 && name[c.size()] == '.')
+                return "--dump-dir=" + o.dump_dir + " would replace the file " + option + "=" + path +
+                       " reads (case " + c + " dumps to " + c + ".*): dump to another directory";
+        return "";
+    };
+    std::string e;
+    if (!o.rerun_failed.empty() && !(e = check("--rerun-failed", o.rerun_failed)).empty()) return e;
+    for (const auto& f : o.waiver_files)
+        if (!(e = check("--waiver-file", f)).empty()) return e;
+    for (const auto& f : o.caselist_files)
+        if (!(e = check("--caselist-file", f)).empty()) return e;
+    for (const auto& f : o.exclude_files)
+        if (!(e = check("--exclude-file", f)).empty()) return e;
+    return "";
 }
 
 std::string usageText(const std::string& program) {
@@ -411,9 +493,11 @@ Runs the SPIR-V Intel sub-group extension conformance cases on one OpenCL device
 
 Selection (patterns use * and ?; a group name or dotted prefix selects its subtree):
   pattern ...                 run the cases a pattern selects (default: all)
+  --                          end of options: every later argument is a pattern, even one starting with -
   --filter=POS:POS-NEG:NEG    GoogleTest-style positive and negative patterns
   --caselist-file=FILE        patterns/case names to run, one per line, # comments
   --exclude-file=FILE         patterns/case names to skip, one per line, # comments
+                              (input files: regular files of at most 256 MiB)
   --list                      print the selected case names and exit
   --quick                     only cases tagged quick (not for conformance)
   --tier=core|all             core: only the cases whose module the OpenCL environment promises to build
@@ -426,8 +510,10 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
                               buffers of over 4 GiB (off by default: device and host memory)
   --shard=I/N                 run shard I of N (round-robin); also GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
   --rerun-failed=REPORT       run the cases REPORT (a --json report) has neither passed nor found not
-                              supported, and those it did not run; with its seed and --quick unless
-                              --seed is given; --exclude-file, --shard and the device options still apply
+                              supported, and those it did not run, with the selection options of its
+                              run (its "selection" record: --quick, --extended, --huge, --tier, and the
+                              seed unless --seed is given); --exclude-file, --shard and the device
+                              options still apply; a case the selection would drop is a usage error
 
 Device (environment: CL_PLATFORM_INDEX, CL_DEVICE_INDEX, CL_DEVICE_TYPE; options win):
   --platform=N --device=N     platform and device index (default 0, 0)
@@ -452,14 +538,16 @@ Offline compiler (no OpenCL device; docs/offline_compiler.md):
 
 Execution:
   --seed=N                    run seed mixed into every per-case seed (default 0)
-  --timeout=SECONDS           per-case time limit, 0 < SECONDS <= 10000000
+  --timeout=SECONDS           per-case time limit, 0 < SECONDS <= 10000000 (default: none, or 300
+                              with --isolate)
   --isolate                   run cases in a child process; a crash or timeout is recorded and the
-                              run continues
+                              run continues; without --timeout each case has 300 seconds
   --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets, or
                               installed: ../share/spirv_intel_cts/assets)
   --dump-dir=DIR              cases write their inputs, outputs and module there
 
-Reports (each on a file of its own; file and directory options need the = form):
+Reports (each on a file of its own: a regular file or a character device such as /dev/null, never a FIFO
+or a file the run reads; one that cannot be written fails the run; file options need the = form):
   --json=FILE                 JSON results (also CL_CONFORMANCE_RESULTS_FILENAME)
   --junit=FILE                JUnit XML
   --log=FILE                  crash-safe line log, flushed as each case starts and ends
@@ -467,8 +555,18 @@ Reports (each on a file of its own; file and directory options need the = form):
 
 Known failures (format: docs/user_guide.md, "Known failures: waivers"):
   --waiver-file=FILE          JSON waivers (repeatable): a Fail, Crash or Timeout of a covered case on a
-                              matching device is reported Waived and does not fail the run
+                              matching device is reported Waived and does not fail the run; each
+                              entry names its devices ("*": every device, with a warning)
   --fail-on-stale-waivers     exit 1 when a waived case passed or a waiver matches no selected case
+
+Other:
+  -h, --help                  print this help and exit
+
+Reference device (the default driver; docs/reference_device.md has the details):
+  REFDEV_PROFILE=xe_hpc|xe_hpg  the platform class it models (default xe_hpc)
+  REFDEV_FAULTS=a,b           plant driver bugs (bin/refdev_faults lists them; checks the suite catches them)
+  REFDEV_THREADS=N            worker threads for work-groups (default: hardware concurrency)
+  REFDEV_BRANCH_BUDGET=N      taken branches allowed per work-item in one launch (default 0: unlimited)
 
 Exit status: 0 every case passed, was not supported or was waived, 1 otherwise, 2 usage error.
 )";

@@ -14,7 +14,8 @@ namespace cts {
 struct Options {
     bool help = false;
     bool list = false;
-    std::vector<Pattern> positive, negative;  // positional patterns, --filter
+    std::vector<Pattern> positive, negative;     // positional patterns, --filter
+    std::vector<std::string> patterns, filters;  // as given: positional patterns, each --filter value
     std::vector<std::string> caselist_files, exclude_files;
     // Device choice: -1 / "" = not given (defaults: platform 0, device 0, type "default").
     int platform = -1, device = -1;
@@ -26,7 +27,8 @@ struct Options {
     unsigned shard_index = 0, shard_count = 1;
     uint64_t seed = 0;
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
-    double timeout_seconds = 0;  // 0 = none
+    double timeout_seconds = 0;       // 0 = none
+    bool timeout_is_default = false;  // --isolate without --timeout: kIsolateTimeoutSeconds
     bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
     std::vector<std::string> tags;          // --tag=TAG[,TAG...] (repeatable): cases with any of them
     bool list_tags = false;                 // --list-tags
@@ -42,16 +44,27 @@ struct Options {
     std::string offline_compiler, target;
 };
 
+// The per-case limit of --isolate without --timeout: a hang is then recorded, not waited on forever. The
+// slowest case on the reference device takes 0.7 s, a huge one 15 ms (docs/user_guide.md, "Qualifying a
+// driver"); 300 s leaves room for slow compilers and sanitizer builds, as scripts/run_intel_cpu.sh does.
+constexpr double kIsolateTimeoutSeconds = 300;
+
 using EnvLookup = std::function<const char*(const char*)>;
 
 // Parses argv[1..] (args excludes argv[0]) and the CTS environment variables; options win over the
 // environment. Returns "" on success, else one line describing the usage error. Usage errors include a file
 // or directory option without '=' (`--json api`), a --filter holding no pattern, and two of --json (or
 // CL_CONFORMANCE_RESULTS_FILENAME), --junit and --log naming one regular file, however spelled, an --icd
-// file that is missing, empty or names a library that does not exist (readIcdFile), --platform-name
+// file that is missing, empty or names a library that does not exist (readIcdFile), a report path that
+// exists and is neither a regular file nor a character device (a FIFO), a report on a file the run reads
+// (--rerun-failed, --waiver-file, --caselist-file, --exclude-file; links included), --platform-name
 // with --platform, and --offline-compiler without --target (or the other way round) or with an option that
 // chooses or needs a device.
 std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out);
+
+// --dump-dir writes <DIR>/<case>.*: "" unless an input file (--rerun-failed, --waiver-file, --caselist-file,
+// --exclude-file) is such a file of one of `case_names`, else one line saying which.
+std::string checkDumpDirInputs(const Options& options, const std::vector<std::string>& case_names);
 
 std::string usageText(const std::string& program);
 

@@ -211,6 +211,92 @@ TEST(Options, ReportsOnOneFileAreAUsageError) {
     EXPECT_EQ(parse({"--json=x"}, o, env), "");  // --json wins over the environment
 }
 
+// A report written over an input of the same run destroys that input (--rerun-failed=r.json --json=r.json).
+TEST(Options, AnOutputOnAnInputFileIsAUsageError) {
+    ScratchDir dir;
+    const std::string in = dir.path + "/real/in.json";
+    std::ofstream(in) << "{}";
+    ASSERT_EQ(link(in.c_str(), (dir.path + "/hard.json").c_str()), 0);
+    struct Case {
+        std::vector<std::string> args;
+        const char* output;
+        const char* input;
+    };
+    const std::vector<Case> clashes = {
+        {{"--rerun-failed=" + in, "--json=" + in}, "--json", "--rerun-failed"},
+        {{"--waiver-file=" + in, "--junit=" + dir.path + "/link/in.json"}, "--junit", "--waiver-file"},
+        {{"--caselist-file=" + dir.path + "/hard.json", "--log=" + in}, "--log", "--caselist-file"},
+        {{"--exclude-file=" + in, "--json=" + dir.path + "/real/../hard.json"}, "--json", "--exclude-file"},
+    };
+    for (const auto& c : clashes) {
+        Options o;
+        std::string err = parse(c.args, o);
+        EXPECT_NE(err.find(c.output), std::string::npos) << c.args[0] << " " << c.args[1] << ": " << err;
+        EXPECT_NE(err.find(c.input), std::string::npos) << err;
+        EXPECT_NE(err.find("reads"), std::string::npos) << err;
+        EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+    }
+    Options o;
+    EXPECT_EQ(parse({"--rerun-failed=" + in, "--json=" + dir.path + "/real/out.json"}, o), "");
+}
+
+// Writing a FIFO blocks until a reader comes (before anything runs, silently); a socket cannot be opened.
+TEST(Options, OutputsThatAreNeitherFilesNorCharacterDevicesAreRefused) {
+    ScratchDir dir;
+    const std::string fifo = dir.path + "/fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    for (const char* option : {"--json=", "--junit=", "--log="}) {
+        Options o;
+        std::string err = parse({option + fifo}, o);
+        EXPECT_NE(err.find("not a regular file"), std::string::npos) << option << ": " << err;
+        EXPECT_NE(err.find(fifo), std::string::npos) << err;
+    }
+    Options o;
+    EXPECT_EQ(parse({"--json=/dev/null", "--log=/dev/null"}, o), "");
+}
+
+// --dump-dir writes DIR/<case>.*: an input there with such a name would be replaced by a dump.
+TEST(Options, DumpFilesOnAnInputAreRefused) {
+    ScratchDir dir;
+    const std::string in = dir.path + "/real/a.b.txt";
+    std::ofstream(in) << "a.b";
+    Options o;
+    ASSERT_EQ(parse({"--dump-dir=" + dir.path + "/link", "--caselist-file=" + in}, o), "");
+    std::string err = checkDumpDirInputs(o, {"a.c", "a.b"});
+    EXPECT_NE(err.find("--caselist-file=" + in), std::string::npos) << err;
+    EXPECT_NE(err.find("--dump-dir"), std::string::npos) << err;
+    EXPECT_EQ(checkDumpDirInputs(o, {"a.c", "a.b.t"}), "");  // a.b.txt is no dump of these cases...
+    EXPECT_NE(checkDumpDirInputs(o, {"a"}), "");             // ...but is one of case "a" (a.<label>)
+    ASSERT_EQ(parse({"--dump-dir=" + dir.path, "--caselist-file=" + in}, o), "");
+    EXPECT_EQ(checkDumpDirInputs(o, {"a.b"}), "");
+}
+
+// --isolate without --timeout waited forever on a hanging case.
+TEST(Options, IsolateHasADefaultPerCaseLimit) {
+    Options o;
+    ASSERT_EQ(parse({"--isolate"}, o), "");
+    EXPECT_DOUBLE_EQ(o.timeout_seconds, kIsolateTimeoutSeconds);
+    EXPECT_TRUE(o.timeout_is_default);
+    ASSERT_EQ(parse({"--isolate", "--timeout=5"}, o), "");
+    EXPECT_DOUBLE_EQ(o.timeout_seconds, 5);
+    EXPECT_FALSE(o.timeout_is_default);
+    ASSERT_EQ(parse({}, o), "");
+    EXPECT_DOUBLE_EQ(o.timeout_seconds, 0);
+    EXPECT_NE(usageText("p").find("each case has 300 seconds"), std::string::npos);
+}
+
+TEST(Options, ShortHelpAndEndOfOptions) {
+    Options o;
+    ASSERT_EQ(parse({"-h"}, o), "");
+    EXPECT_TRUE(o.help);
+    std::string help = usageText("prog");
+    EXPECT_NE(help.find("\n  --  "), std::string::npos) << "-- (end of options) is not described";
+    EXPECT_NE(help.find("-h, --help"), std::string::npos);
+    for (const char* var : {"REFDEV_PROFILE", "REFDEV_FAULTS", "REFDEV_THREADS", "REFDEV_BRANCH_BUDGET",
+                            "docs/reference_device.md"})
+        EXPECT_NE(help.find(var), std::string::npos) << var;
+}
+
 TEST(Options, EnvironmentFillsWhatOptionsLeaveOpen) {
     FakeEnv env;
     env.vars = {{"CL_PLATFORM_INDEX", "1"},
@@ -261,6 +347,14 @@ TEST(Options, DoubleDashEndsOptions) {
     EXPECT_EQ(parse({"--", "--weird"}, o), "");
     ASSERT_EQ(o.positive.size(), 1u);
     EXPECT_EQ(o.positive[0].text, "--weird");
+}
+
+// The reports' selection record holds the patterns and filters as given.
+TEST(Options, PatternsAndFiltersAsGiven) {
+    Options o;
+    ASSERT_EQ(parse({"a", "--filter=b:c-d", "e.*", "--filter=f"}, o), "");
+    EXPECT_EQ(o.patterns, (std::vector<std::string>{"a", "e.*"}));
+    EXPECT_EQ(o.filters, (std::vector<std::string>{"b:c-d", "f"}));
 }
 
 TEST(Options, TagListsAndListTags) {
@@ -333,13 +427,16 @@ TEST(Options, RerunFailedCombinesWithDeviceOptionsOnly) {
     EXPECT_FALSE(o.seed_given);
     ASSERT_EQ(parse({"--rerun-failed=r.json", "--seed=3"}, o), "");
     EXPECT_TRUE(o.seed_given);
+    ASSERT_EQ(parse({"--rerun-failed=r.json", "--huge"}, o), "");  // a report without a selection record
+    EXPECT_TRUE(o.huge);
     for (const auto& args :
          std::vector<std::vector<std::string>>{{"--rerun-failed=r.json", "subgroups"},
                                                {"--rerun-failed=r.json", "--filter=a.*"},
                                                {"--rerun-failed=r.json", "--caselist-file=c"},
                                                {"--rerun-failed=r.json", "--tag=quick"},
                                                {"--rerun-failed=r.json", "--quick"},
-                                               {"--rerun-failed=r.json", "--extended"}}) {
+                                               {"--rerun-failed=r.json", "--extended"},
+                                               {"--rerun-failed=r.json", "--tier=all"}}) {
         std::string err = parse(args, o);
         EXPECT_EQ(err.rfind("--rerun-failed selects the cases itself: drop", 0), 0u)
             << args[1] << ": " << err;
@@ -417,6 +514,9 @@ TEST_F(IcdOption, BadFilesAreOneLineUsageErrors) {
         {write("dir.icd", dir + "\n"), "which is not a file"},
         {dir, "it is a directory"},
         {write("lib.icd", std::string("\x7f") + "ELF\x02\x01\x01"), "it is a shared library"},
+        // /dev/zero has no first line: reading it never ended.
+        {"/dev/zero", "not a regular file"},
+        {write("long.icd", std::string(8192, 'x')), "the first line is longer than 4096 bytes"},
     };
     for (const auto& [path, want] : bad) {
         Options o;

@@ -107,6 +107,20 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["quick"] = info.quick;
     doc["shard"] = {{"index", info.shard_index}, {"count", info.shard_count}};
     doc["selected"] = info.selected;
+    const SelectionRecord& sel = info.selection;
+    doc["selection"] = {{"patterns", sel.patterns},
+                        {"filter", sel.filter},
+                        {"caselist_file", sel.caselist_file},
+                        {"exclude_file", sel.exclude_file},
+                        {"tags", sel.tags},
+                        {"quick", sel.quick},
+                        {"extended", sel.extended},
+                        {"huge", sel.huge},
+                        {"tier", sel.core_only ? "core" : "all"},
+                        {"rerun_failed", sel.rerun_failed},
+                        {"seed", sel.seed},
+                        {"suite_version", sel.suite_version},
+                        {"manifest_sha256", sel.manifest_sha256}};
     // An aborted run says so, and which selected cases it never ran; the abort is a run-level error too,
     // so a reader that only looks at "errors" does not take the report for a complete run.
     doc["aborted"] =
@@ -231,6 +245,22 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("quick", info.quick ? "true" : "false");
     prop("shard", std::to_string(info.shard_index) + "/" + std::to_string(info.shard_count));
     prop("selected", std::to_string(info.selected));
+    // The selection record, lists as JSON arrays.
+    const SelectionRecord& sel = info.selection;
+    auto flag = [](bool b) { return b ? "true" : "false"; };
+    prop("selection.patterns", nlohmann::json(sel.patterns).dump());
+    prop("selection.filter", sel.filter);
+    prop("selection.caselist_file", sel.caselist_file);
+    prop("selection.exclude_file", sel.exclude_file);
+    prop("selection.tags", nlohmann::json(sel.tags).dump());
+    prop("selection.quick", flag(sel.quick));
+    prop("selection.extended", flag(sel.extended));
+    prop("selection.huge", flag(sel.huge));
+    prop("selection.tier", sel.core_only ? "core" : "all");
+    prop("selection.rerun_failed", sel.rerun_failed);
+    prop("selection.seed", std::to_string(sel.seed));
+    prop("selection.suite_version", sel.suite_version);
+    prop("selection.manifest_sha256", sel.manifest_sha256);
     if (aborted) {
         prop("aborted", info.aborted);
         prop("not_run", std::to_string(info.not_run.size()));
@@ -431,23 +461,27 @@ LineLog::~LineLog() {
     if (file_) std::fclose(file_);
 }
 
+void LineLog::flushLine(int printed) {
+    int err = printed < 0 ? errno : 0;
+    if (std::fflush(file_) != 0 && !err) err = errno;
+    if (err && error_.empty()) error_ = std::strerror(err);
+}
+
 void LineLog::start(const std::string& name) {
     if (!file_) return;
-    std::fprintf(file_, "start\t%s\n", name.c_str());
-    std::fflush(file_);
+    flushLine(std::fprintf(file_, "start\t%s\n", name.c_str()));
 }
 
 void LineLog::finish(const CaseResult& r) {
     if (!file_) return;
-    std::fprintf(file_, "%s\t%s\t%.0f ms\tseed=%llu\t%s\n", statusName(r.status), r.name.c_str(),
-                 r.duration_ms, static_cast<unsigned long long>(r.seed), oneLine(r.message).c_str());
-    std::fflush(file_);
+    flushLine(std::fprintf(file_, "%s\t%s\t%.0f ms\tseed=%llu\t%s\n", statusName(r.status), r.name.c_str(),
+                           r.duration_ms, static_cast<unsigned long long>(r.seed),
+                           oneLine(r.message).c_str()));
 }
 
 void LineLog::note(const std::string& text) {
     if (!file_) return;
-    std::fprintf(file_, "note\t%s\n", oneLine(text).c_str());
-    std::fflush(file_);
+    flushLine(std::fprintf(file_, "note\t%s\n", oneLine(text).c_str()));
 }
 
 }  // namespace cts

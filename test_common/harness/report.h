@@ -26,6 +26,21 @@ struct CaseResult {
     std::string phase, build_log;
 };
 
+// What selected a run's cases, as given: the JSON report's "selection" object (this shape is read by
+// --rerun-failed and the result scripts) and the JUnit properties selection.*. Options given more than once
+// (--filter, --caselist-file, --exclude-file) are joined with a newline.
+struct SelectionRecord {
+    std::vector<std::string> patterns;  // the positional case patterns
+    std::string filter, caselist_file, exclude_file;
+    std::vector<std::string> tags;  // --tag
+    bool quick = false, extended = false, huge = false;
+    bool core_only = false;    // "tier": "core" (else "all")
+    std::string rerun_failed;  // --rerun-failed's report
+    uint64_t seed = 0;
+    std::string suite_version;    // the project version of this runner
+    std::string manifest_sha256;  // of the assets' manifest.json (manifest.sha256 beside it)
+};
+
 struct RunInfo {
     std::string command;  // the command line, shell-quoted, after the environment variables that shaped it
     std::string platform, device, driver;
@@ -49,6 +64,7 @@ struct RunInfo {
     std::string offline_compiler, target, target_description;
     std::vector<std::string> waiver_files;   // --waiver-file
     std::vector<std::string> stale_waivers;  // staleText() of each stale waiver
+    SelectionRecord selection;
 };
 
 // "run interrupted by SIGTERM: 3 of 5 selected case(s) not run"; "" when the run was not aborted.
@@ -83,8 +99,8 @@ std::string shellQuote(const std::string& word);
 // touching an existing file (a temporary file is created and removed beside it); write() replaces it
 // atomically (a temporary file in the same directory, then rename), so an interrupted or crashed run never
 // leaves a truncated report or destroys an earlier one. A path that exists and is not a regular file
-// (/dev/null, /dev/stdout, a FIFO) is opened by prepare() and written in place. Symbolic links to a regular
-// file are followed: the file they point to is replaced.
+// (/dev/null, a terminal; parseOptions refuses FIFOs and sockets) is opened by prepare() and written in
+// place. Symbolic links to a regular file are followed: the file they point to is replaced.
 class ReportFile {
 public:
     ReportFile() = default;
@@ -107,7 +123,8 @@ private:
     bool written_ = false;
 };
 
-// One line per event, flushed at once, so a crash leaves the name of the case that was running.
+// One line per event, flushed at once, so a crash leaves the name of the case that was running. A failed
+// write is remembered (error()): a log that cannot be written fails the run.
 class LineLog {
 public:
     LineLog() = default;
@@ -118,9 +135,13 @@ public:
     void start(const std::string& name);
     void finish(const CaseResult& result);
     void note(const std::string& text);
+    // "" while every line was written, else why the first write failed (strerror text).
+    const std::string& error() const { return error_; }
 
 private:
+    void flushLine(int printed);
     FILE* file_ = nullptr;
+    std::string error_;
 };
 
 // "2.5 s": a duration in seconds without trailing zeros.

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -251,6 +253,35 @@ TEST(Json, RecordsShardSelectionAndCompleteness) {
     EXPECT_EQ(doc["errors"], nlohmann::json::array());
 }
 
+// What selected the cases, in the exact shape the result scripts read.
+TEST(Json, RecordsWhatSelectedTheCases) {
+    RunInfo i = info();
+    i.selection.patterns = {"subgroups", "2d_block_io.*"};
+    i.selection.filter = "a.*-a.b";
+    i.selection.caselist_file = "c.txt";
+    i.selection.tags = {"regression"};
+    i.selection.huge = true;
+    i.selection.core_only = true;
+    i.selection.seed = 5;
+    i.selection.suite_version = "0.1.0";
+    i.selection.manifest_sha256 = std::string(64, 'a');
+    auto doc = nlohmann::json::parse(jsonReport(i, sample()));
+    EXPECT_EQ(doc["selection"], nlohmann::json::parse(R"({"patterns": ["subgroups", "2d_block_io.*"],
+        "filter": "a.*-a.b", "caselist_file": "c.txt", "exclude_file": "", "tags": ["regression"],
+        "quick": false, "extended": false, "huge": true, "tier": "core", "rerun_failed": "", "seed": 5,
+        "suite_version": "0.1.0", "manifest_sha256": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})"));
+    EXPECT_EQ(doc["seed"], 5u);  // the older top-level fields stay
+    EXPECT_EQ(doc["quick"], true);
+    std::string xml = junitReport(i, sample());
+    for (const char* prop : {"<property name=\"selection.patterns\" "
+                             "value=\"[&quot;subgroups&quot;,&quot;2d_block_io.*&quot;]\"/>",
+                             "<property name=\"selection.huge\" value=\"true\"/>",
+                             "<property name=\"selection.tier\" value=\"core\"/>",
+                             "<property name=\"selection.suite_version\" value=\"0.1.0\"/>",
+                             "<property name=\"selection.filter\" value=\"a.*-a.b\"/>"})
+        EXPECT_NE(xml.find(prop), std::string::npos) << prop;
+}
+
 TEST(Json, AnAbortedRunListsTheCasesItDidNotRun) {
     auto doc = nlohmann::json::parse(jsonReport(abortedInfo(), sample()));
     EXPECT_EQ(doc["aborted"], "SIGTERM");
@@ -363,6 +394,24 @@ TEST_F(ReportFileTest, DevicesAreWrittenInPlace) {
     ReportFile f;
     ASSERT_EQ(f.prepare("/dev/null"), "");
     EXPECT_EQ(f.write("discarded"), "");
+}
+
+// --log=/dev/full used to lose every line and exit 0.
+TEST(LineLog, RemembersAFailedWrite) {
+    FILE* full = std::fopen("/dev/full", "w");
+    ASSERT_NE(full, nullptr);
+    LineLog log;
+    log.attach(full);
+    EXPECT_EQ(log.error(), "");
+    log.note("x");
+    EXPECT_EQ(log.error(), std::strerror(ENOSPC));
+    FILE* null = std::fopen("/dev/null", "w");
+    ASSERT_NE(null, nullptr);
+    LineLog fine;
+    fine.attach(null);
+    fine.start("a");
+    fine.note("b");
+    EXPECT_EQ(fine.error(), "");
 }
 
 TEST(Junit, TheCheckerRejectsBrokenXml) {

@@ -18,6 +18,52 @@ TEST(Rerun, TakesEveryNonPassingAndNotRunCaseWithTheSeed) {
               (std::vector<std::string>{"a.fail", "a.crash", "a.interr", "a.hang", "a.waived", "a.later"}));
     EXPECT_EQ(r.seed, 7u);
     EXPECT_TRUE(r.quick);
+    EXPECT_FALSE(r.has_selection);
+}
+
+// The selection record says how the earlier run chose its cases; it wins over the top-level copies.
+TEST(Rerun, TakesTheSelectionRecord) {
+    RerunRequest r;
+    ASSERT_EQ(parseRerunReport(R"({"results": {}, "seed": 1, "quick": false,
+        "cases": [{"name": "a.fail", "status": "Fail"}],
+        "selection": {"patterns": ["a"], "filter": "", "caselist_file": "", "exclude_file": "", "tags": [],
+                      "quick": true, "extended": true, "huge": true, "tier": "core", "rerun_failed": "",
+                      "seed": 9, "suite_version": "0.1.0", "manifest_sha256": ""}})",
+                               "r.json", r),
+              "");
+    EXPECT_TRUE(r.has_selection);
+    EXPECT_EQ(r.seed, 9u);
+    EXPECT_TRUE(r.quick && r.extended && r.huge && r.core_only);
+}
+
+// A huge case that failed was silently left out of the rerun ("3 passed", exit 0) when --huge was missing.
+TEST(Rerun, AFailedCaseTheSelectionWouldDropIsAnError) {
+    std::vector<CaseSpec> all(3);
+    all[0].name = "g.small";
+    all[1].name = "g.big";
+    all[1].tags = {"huge"};
+    all[2].name = "g.specific";
+    all[2].tier = Tier::DeviceSpecific;
+    RerunRequest r;
+    r.names = {"g.small", "g.big", "g.specific"};
+    SelectionRequest request;
+    request.names = r.names;
+    std::string err = checkRerunSelection(r, "h.json", all, request);
+    EXPECT_NE(err.find("1 case(s) h.json did not pass would not run (tagged huge: add --huge"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("no \"selection\" record"), std::string::npos) << err;
+    EXPECT_NE(err.find("g.big"), std::string::npos) << err;
+    request.huge = true;
+    EXPECT_EQ(checkRerunSelection(r, "h.json", all, request), "");
+    request.core_only = true;
+    err = checkRerunSelection(r, "h.json", all, request);
+    EXPECT_NE(err.find("g.specific"), std::string::npos) << err;
+    // An --exclude-file leaves cases out on purpose; a shard runs its part of the rerun.
+    request.negative = {{"g.specific", "x.txt:1"}};
+    request.shard_index = 1;
+    request.shard_count = 2;
+    EXPECT_EQ(checkRerunSelection(r, "h.json", all, request), "");
 }
 
 TEST(Rerun, RefusesWhatIsNotARunnerReportOrHasNothingToRerun) {
@@ -35,6 +81,19 @@ TEST(Rerun, RefusesWhatIsNotARunnerReportOrHasNothingToRerun) {
         {R"({"results": {}, "cases": [], "not_run": "a"})", "r.json is not a spirv_intel_cts"},
         {R"({"results": {}, "cases": [{"name": "a", "status": "Pass"}], "not_run": []})",
          "r.json has nothing to rerun"},
+        // A negative seed used to become 0: the rerun then ran with another seed than the failure.
+        {R"({"results": {}, "seed": -1, "cases": [{"name": "a", "status": "Fail"}]})",
+         "r.json is not a spirv_intel_cts --json report: \"seed\" is not an unsigned integer"},
+        {R"({"results": {}, "seed": 1.5, "cases": [{"name": "a", "status": "Fail"}]})",
+         "r.json is not a spirv_intel_cts --json report: \"seed\""},
+        {R"({"results": {}, "cases": [{"name": "a", "status": "Fail"}], "selection": {"quick": false,
+            "extended": false, "huge": false, "tier": "all", "seed": -3}})",
+         "r.json is not a spirv_intel_cts --json report: \"selection\": \"seed\""},
+        {R"({"results": {}, "cases": [{"name": "a", "status": "Fail"}], "selection": {"quick": false,
+            "extended": false, "huge": 1, "tier": "all", "seed": 3}})",
+         "r.json is not a spirv_intel_cts --json report: \"selection\": \"huge\""},
+        {R"({"results": {}, "cases": [{"name": "a", "status": "Fail"}], "cases": []})",
+         "r.json is not JSON (line 1: key \"cases\" appears twice"},
     };
     for (const auto& b : bad) {
         RerunRequest r;

@@ -292,6 +292,37 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
     std::fflush(stdout);
 }
 
+// What selected the cases, for the reports (with --rerun-failed, after the report's options were taken).
+SelectionRecord selectionRecord(const Options& o, const std::string& manifest_sha256) {
+    auto joined = [](const std::vector<std::string>& values) {
+        std::string out;
+        for (const auto& v : values) out += (out.empty() ? "" : "\n") + v;
+        return out;
+    };
+    SelectionRecord r;
+    r.patterns = o.patterns;
+    r.filter = joined(o.filters);
+    r.caselist_file = joined(o.caselist_files);
+    r.exclude_file = joined(o.exclude_files);
+    r.tags = o.tags;
+    r.quick = o.quick;
+    r.extended = o.extended;
+    r.huge = o.huge;
+    r.core_only = o.core_only;
+    r.rerun_failed = o.rerun_failed;
+    r.seed = o.seed;
+    r.suite_version = CTS_SUITE_VERSION;
+    r.manifest_sha256 = manifest_sha256;
+    return r;
+}
+
+// A log that could not be written (a full disk, --log=/dev/full) fails the run: one line on stderr.
+bool logWriteFailed(const std::string& program, const std::string& path, const LineLog& log) {
+    if (log.error().empty()) return false;
+    std::fprintf(stderr, "%s: cannot write log %s: %s\n", program.c_str(), path.c_str(), log.error().c_str());
+    return true;
+}
+
 // Runs one case on a thread of its own so the main thread can give up on it after the timeout.
 // Returns false on timeout (that thread is abandoned; the caller ends the process).
 bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderTest& dut,
@@ -404,6 +435,11 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     else
         manifest.errors.push_back(assets_missing);
     std::vector<std::string> run_errors = manifest.errors;
+    // The reports name the manifest by the hash the asset build wrote beside it (hashing it here would cost
+    // start-up time); a missing or ill-formed one is a broken asset build, like a corrupt manifest.
+    std::string manifest_sha256;
+    if (!opt.worker && assets_missing.empty())
+        if (std::string e = readManifestSha256(assets, &manifest_sha256); !e.empty()) run_errors.push_back(e);
     // The C++ cases' names, looked up once each: comparing every manifest case with every case registered so
     // far was quadratic (three quarters of the start-up time with 39k cases).
     std::set<std::string> cpp_names;
@@ -429,9 +465,15 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         if (gone_count)
             return usageError(program, "--rerun-failed: " + std::to_string(gone_count) + " case(s) of " +
                                            opt.rerun_failed + " no longer exist: " + gone);
-        // Reproduce the earlier run: its seed (unless --seed says otherwise) and its in-case --quick sweep.
+        // Reproduce the earlier run: its selection options, its seed (unless --seed says otherwise) and its
+        // in-case --quick sweep. --huge given here serves a report without a selection record.
         if (!opt.seed_given) opt.seed = rerun_request.seed;
         opt.quick = rerun_request.quick;
+        if (rerun_request.has_selection) {
+            opt.extended = rerun_request.extended;
+            opt.huge = opt.huge || rerun_request.huge;
+            opt.core_only = rerun_request.core_only;
+        }
     }
 
     RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir};
@@ -446,6 +488,11 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     }
 
     if (opt.list_tags) {
+        SelectionRequest tags_only;
+        tags_only.tags = opt.tags;
+        if (!opt.tags.empty())  // --tag=nope is the same usage error here as in a run
+            if (Selection s = selectCases(registry.cases(), tags_only); !s.error.empty())
+                return usageError(program, s.error);
         for (const auto& [tag, count] : tagCounts(registry.cases()))
             std::printf("%s %zu\n", tag.c_str(), count);
         for (const auto& e : run_errors)
@@ -489,6 +536,14 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         return usageError(program, sel.error);
     }
 
+    if (!opt.rerun_failed.empty())
+        if (std::string e = checkRerunSelection(rerun_request, opt.rerun_failed, registry.cases(), request);
+            !e.empty())
+            return usageError(program, "--rerun-failed: " + e);
+    std::vector<std::string> selected_names;
+    for (const auto* c : sel.cases) selected_names.push_back(c->name);
+    if (std::string e = checkDumpDirInputs(opt, selected_names); !e.empty()) return usageError(program, e);
+
     if (opt.list) {
         // The tier as a comment, so the list still works as a --caselist-file.
         for (const auto* c : sel.cases) std::printf("%s  # %s\n", c->name.c_str(), tierName(c->tier));
@@ -504,13 +559,15 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         return usageError(program, "cannot write JSON report " + opt.json_file + ": " + report_err);
     if (!opt.junit_file.empty() && !(report_err = reports->junit.prepare(opt.junit_file)).empty())
         return usageError(program, "cannot write JUnit report " + opt.junit_file + ": " + report_err);
+    if (!opt.dump_dir.empty() && !makeDirs(opt.dump_dir))
+        return usageError(program, "cannot create dump directory " + opt.dump_dir);
+    // The log is the one report written in place (line by line, for a crash): it is opened, which empties an
+    // earlier log, only after every usage check has passed.
     if (!opt.log_file.empty()) {
         FILE* f = std::fopen(opt.log_file.c_str(), "w");
         if (!f) return usageError(program, "cannot write log " + opt.log_file + ": " + std::strerror(errno));
         log.attach(f);
     }
-    if (!opt.dump_dir.empty() && !makeDirs(opt.dump_dir))
-        return usageError(program, "cannot create dump directory " + opt.dump_dir);
 
     RunInfo info;
     info.command = recordedCommand(argc, argv, icd_env_from_user);
@@ -524,8 +581,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     info.icd_vendors = vendors ? vendors : "";
     info.waiver_files = opt.waiver_files;
-    std::vector<std::string> selected_names;
-    for (const auto* c : sel.cases) selected_names.push_back(c->name);
+    info.selection = selectionRecord(opt, manifest_sha256);
     reports->setLog(&log);
     reports->setInfo(info, selected_names);
     struct Detach {
@@ -551,7 +607,9 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         // The reports say that nothing ran and why, instead of keeping (or truncating) an earlier run's.
         info.errors.push_back(dev_err);
         reports->setInfo(info, selected_names);
+        log.note("run aborted: no device could be opened: " + dev_err);
         reports->write("device");
+        logWriteFailed(program, opt.log_file, log);
         return 1;
     }
 
@@ -625,6 +683,15 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (!opt.waiver_files.empty())
         std::printf("Waivers:   %zu of %zu entries apply to this device\n", device_waivers.size(),
                     waivers.size());
+    for (const auto& w : waivers)
+        if (w.every_device) {
+            std::printf("%s\n", everyDeviceWarning(w).c_str());
+            log.note(everyDeviceWarning(w));
+        }
+    if (opt.isolate && opt.timeout_is_default)
+        std::printf(
+            "Isolation: each case has %s (the default limit of --isolate; --timeout=SECONDS to change)\n",
+            secondsText(opt.timeout_seconds).c_str());
 
     Recorder recorder(sel.cases.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
     recorder.setWaivers(device_waivers);
@@ -730,6 +797,7 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
         std::printf("%s\n", s.c_str());
         log.note(s);
     }
+    if (logWriteFailed(program, opt.log_file, log)) bad = true;
     if (opt.fail_on_stale_waivers && !stale.empty()) {
         std::printf("%zu stale waiver(s) and --fail-on-stale-waivers is set\n", stale.size());
         bad = true;

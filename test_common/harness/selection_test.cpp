@@ -1,6 +1,7 @@
 #include "test_common/harness/selection.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -287,6 +288,25 @@ TEST(PatternFile, ADirectoryIsAnError) {
     EXPECT_TRUE(out.empty());
     err = readCaseListFile(dir, out);
     EXPECT_NE(err.find("directory"), std::string::npos) << err;
+}
+
+// --waiver-file=/dev/zero read until memory ran out; a FIFO blocked the run before it started.
+TEST(PatternFile, OnlyRegularFilesOfABoundedSizeAreRead) {
+    std::string text;
+    std::string err = readTextFile("/dev/zero", &text);
+    EXPECT_NE(err.find("/dev/zero: not a regular file"), std::string::npos) << err;
+    std::string fifo = testing::TempDir() + "cts_selection_fifo_" + std::to_string(getpid());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    err = readTextFile(fifo, &text);
+    unlink(fifo.c_str());
+    EXPECT_NE(err.find("not a regular file (a FIFO)"), std::string::npos) << err;
+    std::string path = testing::TempDir() + "cts_selection_big_" + std::to_string(getpid()) + ".txt";
+    std::ofstream(path) << "0123456789";
+    EXPECT_EQ(readTextFile(path, &text, 10), "");
+    EXPECT_EQ(text, "0123456789");
+    err = readTextFile(path, &text, 9);
+    unlink(path.c_str());
+    EXPECT_NE(err.find("more than the 9"), std::string::npos) << err;
 }
 
 // An empty case list used to select every case; an empty exclude list rightly excludes nothing.

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/json_input.h"
 #include "test_common/harness/requirements.h"
 #include "test_common/harness/waivers.h"
 
@@ -237,14 +238,10 @@ std::string parseTargetDescription(const std::string& text, const std::string& f
     out = TargetDescription{};
     out.file = file;
     json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // The byte offset of the error, as a line number: the file is edited by hand.
-        size_t offset = std::min<size_t>(e.byte, text.size());
-        size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
-        return file + ":" + std::to_string(line) + ": not valid JSON";
-    }
+    size_t line = 1;  // the file is edited by hand: errors name the line
+    if (std::string err = parseJsonInput(text, &doc, &line); !err.empty())
+        return file + ":" + std::to_string(line) + ": " +
+               (err.rfind("syntax error", 0) == 0 ? std::string("not valid JSON") : err);
     std::string err = parseInto(doc, out);
     return err.empty() ? "" : file + ": " + err;
 }

@@ -129,6 +129,8 @@ TEST(TargetDescription, MalformedDescriptionsNameTheFileAndTheProblem) {
     }
     TargetDescription t;
     EXPECT_EQ(parseTargetDescription("{\n\"target\": \"x\",\n}", "f.json", t), "f.json:3: not valid JSON");
+    EXPECT_EQ(parseTargetDescription("{\n\"target\": \"x\",\n\"target\": \"y\"}", "f.json", t),
+              "f.json:3: key \"target\" appears twice in one object (JSON keeps only the last)");
     EXPECT_NE(readTargetDescription("/nonexistent/t.json", t).find("/nonexistent/t.json: cannot read"),
               std::string::npos);
 }

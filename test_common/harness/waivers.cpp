@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/json_input.h"
 #include "test_common/harness/selection.h"
 
 namespace cts {
@@ -103,12 +104,29 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
     for (const char* key : {"tracker", "reason"}) {
         if (!e[key].is_string() || e[key].get<std::string>().empty())
             return std::string("\"") + key + "\" must be a non-empty string";
+        // Both are printed on the console and in the log: a newline, ESC or NUL would forge or hide lines.
+        for (unsigned char c : e[key].get<std::string>())
+            if (c < 0x20 || c == 0x7f)
+                return std::string("\"") + key + "\" holds a control character (" +
+                       (c == '\n'   ? "a newline"
+                        : c == 0x1b ? "ESC"
+                        : c == 0    ? "NUL"
+                                    : "code " + std::to_string(c)) +
+                       "): one line of text";
     }
     w.tracker = e["tracker"].get<std::string>();
     w.reason = e["reason"].get<std::string>();
-    if (!e.contains("device")) return "";
+    // A file applied to the wrong driver must not hide its failures: each entry says which devices it is for.
+    if (!e.contains("device"))
+        return "waiver entry lacks \"device\" (e.g. {\"platform\": \"Intel(R) OpenCL\"}; \"*\" for every "
+               "device)";
     const auto& d = e["device"];
-    if (!d.is_object()) return "\"device\" must be an object";
+    if (d.is_string() && d.get<std::string>() == "*") {
+        w.every_device = true;
+        return "";
+    }
+    if (!d.is_object()) return "\"device\" must be an object, or \"*\" for every device";
+
     for (const auto& [key, value] : d.items()) {
         if (key == "platform" || key == "name") {
             if (!value.is_string() || value.get<std::string>().empty())
@@ -135,6 +153,11 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
                    "\" in \"device\" (known: platform, name, driver_version, vendor_id)";
         }
     }
+    if (w.platform.empty() && w.name.empty() && !w.has_vendor_id)
+        return "\"device\" must name the device: \"platform\", \"name\" (patterns) or \"vendor_id\"";
+    auto everything = [](const std::string& p) { return p.find_first_not_of('*') == std::string::npos; };
+    w.every_device = everything(w.platform) && everything(w.name) && !w.has_vendor_id &&
+                     w.driver_min.empty() && w.driver_max.empty();
     if (!w.driver_min.empty() && !w.driver_max.empty()) {
         std::vector<uint64_t> lo, hi;
         parseDottedVersion(w.driver_min, lo);
@@ -181,16 +204,10 @@ int compareVersions(const std::vector<uint64_t>& a, const std::vector<uint64_t>&
 
 std::string parseWaivers(const std::string& text, const std::string& file, std::vector<Waiver>& out) {
     nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // e.byte is the 1-based offset of the byte where parsing failed.
-        size_t line = lineAt(text, e.byte == 0 ? 0 : e.byte - 1);
-        std::string what = e.what();
-        size_t colon = what.find("syntax error");
-        return file + ":" + std::to_string(line) +
-               ": not valid JSON: " + (colon == std::string::npos ? what : what.substr(colon));
-    }
+    size_t error_line = 1;
+    if (std::string err = parseJsonInput(text, &doc, &error_line); !err.empty())
+        return file + ":" + std::to_string(error_line) + ": " +
+               (err.rfind("syntax error", 0) == 0 ? "not valid JSON: " : "") + err;
     if (!doc.is_object() || !doc.contains("waivers"))
         return file + ":1: expected an object {\"waivers\": [...]}";
     for (const auto& [key, value] : doc.items())
@@ -269,6 +286,11 @@ std::vector<StaleWaiver> staleWaivers(const std::vector<Waiver>& waivers,
         if (!used) out.push_back({w.source, w.tracker, ""});
     }
     return out;
+}
+
+std::string everyDeviceWarning(const Waiver& w) {
+    return "warning: waiver " + w.source + " (" + w.tracker +
+           ") applies to every device (device \"*\"): its cases are waived on any driver";
 }
 
 std::string staleText(const StaleWaiver& s) {

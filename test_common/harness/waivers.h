@@ -25,6 +25,9 @@ struct Waiver {
     // "intermittent": whether the bug shows depends on memory layout, so a covered case that passes is not a
     // stale waiver (the entry is still stale when it covers no selected case).
     bool intermittent = false;
+    // "device": "*" (or patterns that are all '*' and no other condition): the entry waives its cases on
+    // every driver; the runner says so loudly (everyDeviceWarning).
+    bool every_device = false;
     std::string source;  // "FILE:LINE" where the entry starts
 };
 
@@ -35,8 +38,9 @@ struct WaiverDevice {
 };
 
 // Parses a waiver file's text: {"waivers": [{"cases": [...], "device": {...}, "tracker": "...", "reason":
-// "..."}, ...]}. Returns "" on success, else "FILE:LINE: what is wrong" (the line of a JSON syntax error, or
-// where the offending entry starts).
+// "..."}, ...]}. Returns "" on success, else "FILE:LINE: what is wrong" (the line of a JSON syntax error or a
+// repeated key, or where the offending entry starts). Every entry names its device ("device" with a
+// platform, name or vendor_id, or "*"); tracker and reason are one line without control characters.
 std::string parseWaivers(const std::string& text, const std::string& file, std::vector<Waiver>& out);
 // Reads and parses a file; an unreadable file or a directory is an error too.
 std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out);
@@ -68,6 +72,8 @@ struct StaleWaiver {
 std::vector<StaleWaiver> staleWaivers(const std::vector<Waiver>& waivers,
                                       const std::vector<std::string>& selected,
                                       const std::vector<CaseResult>& results);
+// "warning: waiver FILE:LINE (TRACKER) applies to every device ...", for the console and the log.
+std::string everyDeviceWarning(const Waiver& waiver);
 // "waiver no longer needed: CASE (TRACKER)" or "waiver matches no selected case: FILE:LINE (TRACKER)".
 std::string staleText(const StaleWaiver& stale);
 

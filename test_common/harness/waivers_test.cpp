@@ -21,7 +21,7 @@ const char* const kFile = R"({
       "tracker": "https://tracker.example/1",
       "reason": "off by one"
     },
-    {"cases": ["media_block_io.*"], "tracker": "https://tracker.example/2", "reason": "any device"}
+    {"cases": ["media_block_io.*"], "device": "*", "tracker": "https://tracker.example/2", "reason": "any device"}
   ]
 }
 )";
@@ -48,6 +48,27 @@ TEST(Waivers, ParsesEveryFieldAndRecordsWhereEachEntryStarts) {
     EXPECT_EQ(w[0].source, "w.json:3");
     EXPECT_EQ(w[1].source, "w.json:10");
     EXPECT_FALSE(w[1].has_vendor_id);
+    EXPECT_FALSE(w[0].every_device);
+    EXPECT_TRUE(w[1].every_device);
+    EXPECT_EQ(
+        everyDeviceWarning(w[1]),
+        "warning: waiver w.json:10 (https://tracker.example/2) applies to every device (device \"*\"): its "
+        "cases are waived on any driver");
+}
+
+// Patterns that match every device are "device": "*" in other words: warned about the same way.
+TEST(Waivers, PatternsMatchingEveryDeviceAreEveryDevice) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(R"({"waivers": [
+        {"cases": ["a"], "device": {"platform": "*", "name": "**"}, "tracker": "t", "reason": "r"},
+        {"cases": ["a"], "device": {"platform": "*", "driver_version": {"max": "2"}}, "tracker": "t", "reason": "r"},
+        {"cases": ["a"], "device": {"name": "*Max*"}, "tracker": "t", "reason": "r"}]})",
+                    w),
+              "");
+    ASSERT_EQ(w.size(), 3u);
+    EXPECT_TRUE(w[0].every_device);
+    EXPECT_FALSE(w[1].every_device);
+    EXPECT_FALSE(w[2].every_device);
 }
 
 TEST(Waivers, DecimalVendorIdAndEmptyList) {
@@ -68,7 +89,8 @@ TEST(Waivers, MalformedFilesNameTheLine) {
         std::string text, want;
     };
     const std::string head =
-        "{\n  \"waivers\": [\n    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\"},\n";
+        "{\n  \"waivers\": [\n    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
+        "\"r\"},\n";
     const Bad bad[] = {
         {"{\n  \"waivers\": [\n    {\"cases\": [\"a\"],, }\n  ]\n}\n", "w.json:3: not valid JSON"},
         {head + "    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\", \"owner\": \"x\"}\n  ]\n}\n",
@@ -84,11 +106,11 @@ TEST(Waivers, MalformedFilesNameTheLine) {
         {head + "    {\"cases\": [], \"tracker\": \"t\", \"reason\": \"r\"}\n  ]\n}\n",
          "w.json:4: \"cases\" must"},
         {head + "\n    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\",\n     \"device\": " +
-             "{\"driver_version\": {\"min\": \"1.x\"}}}\n  ]\n}\n",
+             "{\"platform\": \"p\", \"driver_version\": {\"min\": \"1.x\"}}}\n  ]\n}\n",
          "w.json:5: \"driver_version\": \"min\" must be a dotted version"},
         {head +
              "    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\", \"device\": "
-             "{\"driver_version\": " +
+             "{\"name\": \"n\", \"driver_version\": " +
              "{\"min\": \"2\", \"max\": \"1.9\"}}}\n  ]\n}\n",
          "w.json:4: \"driver_version\": \"min\" is above \"max\""},
         {head + "    {\"cases\": [\"a\"], \"tracker\": \"t\", \"reason\": \"r\", \"device\": {\"gpu\": "
@@ -99,6 +121,34 @@ TEST(Waivers, MalformedFilesNameTheLine) {
              "\"8086\"}}" +
              "\n  ]\n}\n",
          "w.json:4: \"device\": \"vendor_id\" must be"},
+        // A repeated key keeps only its last value: here an empty list, which waived nothing.
+        {"{\n  \"waivers\": [{\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
+         "\"r\"}],\n"
+         "  \"waivers\": []\n}\n",
+         "w.json:3: key \"waivers\" appears twice in one object"},
+        {head + "    {\"cases\": [\"a\"], \"device\": {\"name\": \"x\", \"n\\u0061me\": \"y\"}, \"tracker\": "
+                "\"t\", \"reason\": \"r\"}\n  ]\n}\n",
+         "w.json:4: key \"name\" appears twice"},
+        // The reason is printed on the console and in the log: no line breaks, escapes or NULs.
+        {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": \"r\\nPASS\"}\n "
+                " ]\n}\n",
+         "w.json:4: \"reason\" holds a control character (a newline)"},
+        {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
+                "\"\\u001b[2K\"}\n  ]\n}\n",
+         "w.json:4: \"reason\" holds a control character (ESC)"},
+        {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
+                "\"a\\u0000b\"}\n  ]\n}\n",
+         "w.json:4: \"reason\" holds a control character (NUL)"},
+        // An entry without a device hid every failure of any driver the file was given to.
+        {head + "    {\"cases\": [\"*\"], \"tracker\": \"t\", \"reason\": \"r\"}\n  ]\n}\n",
+         "w.json:4: waiver entry lacks \"device\""},
+        {head + "    {\"cases\": [\"a\"], \"device\": {\"driver_version\": {\"min\": \"1\"}}, \"tracker\": "
+                "\"t\", "
+                "\"reason\": \"r\"}\n  ]\n}\n",
+         "w.json:4: \"device\" must name the device"},
+        {head +
+             "    {\"cases\": [\"a\"], \"device\": \"any\", \"tracker\": \"t\", \"reason\": \"r\"}\n  ]\n}\n",
+         "w.json:4: \"device\" must be an object, or \"*\""},
         {"[]", "w.json:1: expected an object"},
         {"{\"waivers\": [], \"extra\": 1}", "w.json:1: unknown top-level key \"extra\""},
     };
@@ -209,8 +259,8 @@ TEST(Waivers, StaleWhenACoveredCasePassesOrAnEntryMatchesNothingSelected) {
 TEST(Waivers, IntermittentAndOwnProcessEntries) {
     std::vector<Waiver> w;
     ASSERT_EQ(parse(R"({"waivers": [{"cases": ["subgroups.image_block_write.*.beyond_bottom"], "tracker": "t",
-                                     "reason": "r", "own_process": true, "intermittent": true},
-                                    {"cases": ["api.x"], "tracker": "u", "reason": "r"}]})",
+                                     "device": "*", "reason": "r", "own_process": true, "intermittent": true},
+                                    {"cases": ["api.x"], "device": "*", "tracker": "u", "reason": "r"}]})",
                     w),
               "");
     ASSERT_EQ(w.size(), 2u);

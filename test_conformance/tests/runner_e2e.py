@@ -5,6 +5,7 @@ usage: runner_e2e.py <check> <path to spirv_intel_cts> <build dir>
 Exit 0 = pass, 1 = fail, 77 = skipped (CTest SKIP_RETURN_CODE) with the reason printed.
 """
 import binascii
+import hashlib
 import json
 import os
 import re
@@ -140,6 +141,15 @@ def check_not_run_report(js, ju, cases, reason, what):
     return doc
 
 
+def write_manifest(directory, doc=None, text=None):
+    """manifest.json (doc as JSON, or text as it is) and manifest.sha256 beside it, as the asset build writes them."""
+    data = text if text is not None else json.dumps(doc)
+    with open(os.path.join(directory, "manifest.json"), "w") as f:
+        f.write(data)
+    with open(os.path.join(directory, "manifest.sha256"), "w") as f:
+        f.write("%s  manifest.json\n" % hashlib.sha256(data.encode("utf-8")).hexdigest())
+
+
 def assets_args(build, tmp):
     """Uses the build's assets when present, else an empty manifest (C++ cases only)."""
     manifest = os.path.join(build, "assets", "manifest.json")
@@ -147,8 +157,7 @@ def assets_args(build, tmp):
         return []
     d = os.path.join(tmp, "assets")
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "manifest.json"), "w") as f:
-        json.dump({"version": MANIFEST_VERSION, "modules": {}, "cases": []}, f)
+    write_manifest(d, {"version": MANIFEST_VERSION, "modules": {}, "cases": []})
     print("note: %s missing; using an empty manifest" % manifest)
     return ["--assets-dir=" + d]
 
@@ -468,21 +477,19 @@ def check_manifest_errors(runner, build, tmp):
     d = os.path.join(tmp, "bad_assets")
     os.makedirs(os.path.join(d, "modules"), exist_ok=True)
     manifest = os.path.join(d, "manifest.json")
-    with open(manifest, "w") as f:
-        f.write("{ not json")
+    write_manifest(d, text="{ not json")
     js = os.path.join(tmp, "m.json")
     rc, out, err = run(runner, ["--icd=system", "--assets-dir=" + d, "--json=" + js], pocl_env())
     expect(rc == 1 and manifest in out, "corrupt manifest: exit 1 naming the file\n" + describe(rc, out, err))
     doc = json.load(open(js))
     expect(doc["errors"] and manifest in doc["errors"][0], "JSON errors should name the manifest")
     expect(not any(c["status"] == "Fail" for c in doc["cases"]), "a broken manifest is never a Fail")
-    with open(manifest, "w") as f:
-        json.dump({"version": MANIFEST_VERSION, "modules": {"x.spv": {"kernels": {"k": []}}}, "cases": [
-            {"name": "subgroups.unknown_family_case", "family": "no.such.family", "module": "x.spv",
-             "module_hash": "crc32:00000000",
-             "kernel": "k", "requires": [], "tier": "core"},
-            {"name": "subgroups.bad_token_case", "family": "no.such.family", "requires": [7], "tier": "core"},
-            {"name": "subgroups.nasty_message_case", "family": "x<&\"'>\u0001\n\u00e9y", "tier": "core"}]}, f)
+    write_manifest(d, {"version": MANIFEST_VERSION, "modules": {"x.spv": {"kernels": {"k": []}}}, "cases": [
+        {"name": "subgroups.unknown_family_case", "family": "no.such.family", "module": "x.spv",
+         "module_hash": "crc32:00000000",
+         "kernel": "k", "requires": [], "tier": "core"},
+        {"name": "subgroups.bad_token_case", "family": "no.such.family", "requires": [7], "tier": "core"},
+        {"name": "subgroups.nasty_message_case", "family": "x<&\"'>\u0001\n\u00e9y", "tier": "core"}]})
     ju = os.path.join(tmp, "m.xml")
     rc, out, err = run(runner, ["--icd=system", "--assets-dir=" + d, "--json=" + js, "--junit=" + ju, "subgroups"],
                        pocl_env())
@@ -499,8 +506,7 @@ def check_manifest_errors(runner, build, tmp):
     expect("x<&\"'>\u0001\n\u00e9y" in statuses["subgroups.nasty_message_case"]["message"], "JSON message round trip")
     expect("rerun:" in out and "subgroups.unknown_family_case" in out, "rerun command printed\n" + out)
     # A manifest from before module hashes is refused as a whole, with the way out in the message.
-    with open(manifest, "w") as f:
-        json.dump({"version": 1, "cases": [{"name": "subgroups.old_case", "family": "no.such.family"}]}, f)
+    write_manifest(d, {"version": 1, "cases": [{"name": "subgroups.old_case", "family": "no.such.family"}]})
     rc, out, err = run(runner, ["--icd=system", "--assets-dir=" + d, "--json=" + js], pocl_env())
     expect(rc == 1 and manifest in out and "version 1" in out and "rebuild the assets target" in out,
            "old manifest version: exit 1 naming the file and the fix\n" + describe(rc, out, err))
@@ -741,9 +747,8 @@ def check_refdev_corrupt_module(runner, build, tmp):
         del c["module"]
         c.pop("module_hash", None)
     cases += [no_kernel, no_module, no_module_no_kernel]
-    with open(os.path.join(d, "manifest.json"), "w") as f:
-        json.dump({"version": manifest["version"], "cases": cases,
-                   "modules": {"e2e/%s.spv" % label: manifest["modules"][case["module"]] for label in modules}}, f)
+    write_manifest(d, {"version": manifest["version"], "cases": cases,
+                       "modules": {"e2e/%s.spv" % label: manifest["modules"][case["module"]] for label in modules}})
     js = os.path.join(tmp, "corrupt.json")
     rc, out, err = run(runner, ["--assets-dir=" + d, "--json=" + js, prefix[:-1]])
     expect(os.path.exists(js), "no JSON report\n" + describe(rc, out, err))
@@ -800,8 +805,7 @@ def check_refdev_kernel_contract(runner, build, tmp):
                       params={k: v for k, v in case["params"].items() if k != key}))
     cases.append(dict(case, name=prefix + "param_unknown", module="e2e/pristine.spv",
                       params=dict(case["params"], not_a_param=1)))
-    with open(os.path.join(d, "manifest.json"), "w") as f:
-        json.dump({"version": manifest["version"], "modules": modules, "cases": cases}, f)
+    write_manifest(d, {"version": manifest["version"], "modules": modules, "cases": cases})
     for isolate in ([], ["--isolate"]):
         js = os.path.join(tmp, "contract.json")
         rc, out, err = run(runner, ["--assets-dir=" + d, "--json=" + js, prefix[:-1]] + isolate)
@@ -918,8 +922,8 @@ def check_refdev_waivers(runner, build, tmp):
     expect(rc == 1 and "--fail-on-stale-waivers" in out, "--fail-on-stale-waivers: exit 1\n" + describe(rc, out, err))
     # An entry that matches no selected case is stale too; with the fault its case is still waived.
     unused = os.path.join(tmp, "unused.json")
-    write_waivers(unused, [{"cases": [failed[0]], "tracker": TRACKER, "reason": "r"},
-                           {"cases": ["subgroups.shuffle_down"], "tracker": "https://tracker.example/9",
+    write_waivers(unused, [{"cases": [failed[0]], "device": "*", "tracker": TRACKER, "reason": "r"},
+                           {"cases": ["subgroups.shuffle_down"], "device": "*", "tracker": "https://tracker.example/9",
                             "reason": "r"}])
     rc, out, err = run(runner, [failed[0], "--waiver-file=" + unused], {"REFDEV_FAULTS": WAIVER_FAULT})
     expect(rc == 0 and "[ WAIVED ] " + failed[0] in out, "waived single case\n" + describe(rc, out, err))
@@ -934,7 +938,7 @@ def check_refdev_waivers(runner, build, tmp):
     # own_process: with --isolate each covered case runs in a worker of its own (the log names every worker);
     # intermittent: a covered case that passes is not stale.
     own = os.path.join(tmp, "own.json")
-    write_waivers(own, [{"cases": [failed[0]], "tracker": TRACKER, "reason": "r", "own_process": True,
+    write_waivers(own, [{"cases": [failed[0]], "device": "*", "tracker": TRACKER, "reason": "r", "own_process": True,
                          "intermittent": True}])
     log = os.path.join(tmp, "own.log")
     rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + own, "--isolate", "--fail-on-stale-waivers",
@@ -952,8 +956,19 @@ def check_refdev_waivers(runner, build, tmp):
 def check_waiver_file_errors(runner, build, tmp):
     """A malformed or unreadable waiver file is a usage error naming the file and the line; nothing runs."""
     extra = assets_args(build, tmp)
-    good = '    {"cases": ["a"], "tracker": "t", "reason": "r"},\n'
+    good = '    {"cases": ["a"], "device": {"name": "x"}, "tracker": "t", "reason": "r"},\n'
     bad = [
+        # A repeated key keeps its last value only: this file waived nothing.
+        ('{\n  "waivers": [\n' + good + '    {"cases": ["a"], "device": {"name": "x"}, "tracker": "t", "reason": "r"}\n'
+         '  ],\n  "waivers": []\n}\n', ":6:", 'key "waivers" appears twice'),
+        # The reason goes to the console and the log as it is.
+        ('{\n  "waivers": [\n' + good + '    {"cases": ["a"], "device": {"name": "x"}, "tracker": "t", '
+         '"reason": "r\\n[  PASS  ] x"}\n  ]\n}\n', ":4:", '"reason" holds a control character (a newline)'),
+        ('{\n  "waivers": [\n' + good + '    {"cases": ["a"], "device": {"name": "x"}, "tracker": "t", '
+         '"reason": "\\u001b[1A"}\n  ]\n}\n', ":4:", '"reason" holds a control character (ESC)'),
+        # An entry without a device waived its cases on every driver, silently.
+        ('{\n  "waivers": [\n' + good + '    {"cases": ["*"], "tracker": "t", "reason": "r"}\n  ]\n}\n', ":4:",
+         'lacks "device"'),
         ('{\n  "waivers": [\n' + good + '    {"cases": ["a"] "tracker": "t"}\n  ]\n}\n', ":4:", "not valid JSON"),
         ('{\n  "waivers": [\n' + good + '    {"cases": ["a"], "tracker": "t", "reason": "r", "owner": "me"}\n  ]\n}\n',
          ":4:", 'unknown key "owner"'),
@@ -972,6 +987,20 @@ def check_waiver_file_errors(runner, build, tmp):
     usage_error(runner, extra + ["--list", "--waiver-file=" + os.path.join(tmp, "missing.json")],
                 ["cannot read", "missing.json"])
     usage_error(runner, extra + ["--list", "--waiver-file=" + tmp], ["is a directory"])
+    # /dev/zero used to be read until memory ran out (exit 1, std::bad_alloc); a FIFO blocks.
+    usage_error(runner, extra + ["--list", "--waiver-file=/dev/zero"], ["/dev/zero: not a regular file"])
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    usage_error(runner, extra + ["--list", "--waiver-file=" + fifo], [fifo, "not a regular file (a FIFO)"])
+    # "device": "*" is allowed, with a warning naming the file and the entry on the console and in the log.
+    every = os.path.join(tmp, "every.json")
+    with open(every, "w") as f:
+        f.write('{\n  "waivers": [\n    {"cases": ["api"], "device": "*", "tracker": "T-1", "reason": "r"}\n  ]\n}\n')
+    log = os.path.join(tmp, "every.log")
+    rc, out, err = run(runner, extra + ["api", "--waiver-file=" + every, "--log=" + log])
+    warning = "warning: waiver %s:3 (T-1) applies to every device" % every
+    expect(rc == 0 and warning in out, "every-device warning on the console\n" + describe(rc, out, err))
+    expect(warning in read_text(log), "every-device warning in the log:\n" + read_text(log))
     # The documented example stays a valid waiver file.
     example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "waivers.example.json")
     rc, out, err = run(runner, extra + ["--list", "--waiver-file=" + example])
@@ -1112,6 +1141,8 @@ def check_icd_file_errors(runner, build, tmp):
         usage_error(runner, ["--icd=" + gone, "api"] + list_flag,
                     ["--icd=" + gone, os.path.join(tmp, "libgone.so"), "does not exist"])
         usage_error(runner, ["--icd=" + tmp, "api"] + list_flag, ["--icd=" + tmp, "directory"])
+        # /dev/zero has no first line to end: reading it never ended.
+        usage_error(runner, ["--icd=/dev/zero", "api"] + list_flag, ["--icd=/dev/zero", "not a regular file"])
         usage_error(runner, ["--icd=", "api"] + list_flag, ["--icd="])
         usage_error(runner, ["--platform=0", "--platform-name=x", "api"] + list_flag,
                     ["--platform=0", "--platform-name=x"])
@@ -1259,6 +1290,10 @@ def check_offline_compiler(runner, build, tmp):
     doc = load_json_report(js, "offline")
     expect((doc["platform"], doc["device"], doc["driver"]) == ("ocloc", "fake1", "1.0.42"), "identity %r" % doc)
     expect(doc["offline_compiler"]["target_description"] == target, "offline_compiler %r" % doc["offline_compiler"])
+    sel = doc.get("selection") or {}
+    expect(sel.get("patterns") == args[-4:] and len(sel.get("manifest_sha256", "")) == 64,
+           "the offline report records its selection: %r" % sel)
+    expect(junit_properties(ju, "offline").get("selection.tier") == "all", "JUnit selection properties")
     by_module = {}
     for c in doc["cases"]:
         m = re.search(r"(u32\.v\d+\.sg\d+|u8\.v\d+\.sg\d+)", c["name"])
