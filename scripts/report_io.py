@@ -9,6 +9,7 @@ refused when they name one of the inputs (the same file by any path, symbolic or
 
 import json
 import os
+import signal
 import stat
 import tempfile
 
@@ -39,6 +40,12 @@ class ReportError(Exception):
 
     def __init__(self, path, what):
         super().__init__("%s: %s" % (path, what))
+
+
+# Every script reading reports is a command-line tool: output piped into `head` that closes early ends it
+# quietly, as it ends cat or grep, instead of a BrokenPipeError traceback.
+if hasattr(signal, "SIGPIPE"):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 
 def _type_ok(value, types):

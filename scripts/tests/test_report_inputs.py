@@ -188,5 +188,22 @@ class OtherInputsTest(TempFiles, unittest.TestCase):
             self.assertEqual(len(err.splitlines()), 1, err)
 
 
+class ClosedPipeTest(TempFiles, unittest.TestCase):
+    """Output piped into a reader that stops early (`| head -1`) ends the script quietly, no traceback."""
+
+    def test_compare_into_a_closed_pipe(self):
+        names = ["api.c%05d" % i for i in range(20000)]
+        old = self.write("old.json", runner_shard([(n, "Pass") for n in names], 0, 1))
+        new = self.write("new.json", runner_shard([(n, "Fail") for n in names], 0, 1))
+        script = os.path.join(SCRIPTS_DIR, "compare_results.py")
+        p = subprocess.Popen([sys.executable, script, old, new], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.readline()
+        p.stdout.close()  # the reader goes away with most of the output unread
+        err = p.stderr.read().decode()
+        p.wait()
+        self.assertNotIn("Traceback", err)
+        self.assertNotIn("BrokenPipeError", err)
+
+
 if __name__ == "__main__":
     unittest.main()
