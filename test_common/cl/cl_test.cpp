@@ -12,7 +12,7 @@
 #include "test_common/cl/image_formats.h"
 #include "test_common/cl/program_cache.h"
 #include "test_common/cl/wrappers.h"
-#include "test_common/harness/case.h"
+#include "test_common/errors.h"
 
 namespace cts {
 namespace {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "test_common/cl/wrappers.h"
-#include "test_common/harness/case.h"
+#include "test_common/errors.h"
 
 namespace cts {
 namespace {

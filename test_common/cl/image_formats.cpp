@@ -1,6 +1,6 @@
 #include "test_common/cl/image_formats.h"
 
-#include "test_common/harness/case.h"
+#include "test_common/errors.h"
 
 namespace cts {
 

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "test_common/cl/wrappers.h"
-#include "test_common/harness/case.h"
+#include "test_common/errors.h"
 #include "test_common/spirv/module.h"
 
 namespace cts {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "test_common/harness/case.h"
+#include "test_common/errors.h"
 
 namespace cts {
 

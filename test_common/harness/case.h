@@ -19,6 +19,7 @@
 
 #include <CL/cl.h>
 
+#include "test_common/errors.h"
 #include "test_common/harness/mismatch_picture.h"
 #include "test_common/harness/params.h"
 #include "test_common/spirv/kernel_signature.h"
@@ -66,26 +67,6 @@ struct Outcome {
         o.message = std::move(why);
         return o;
     }
-};
-
-// Thrown anywhere inside a case for a harness-side problem: missing or corrupt asset, bad manifest
-// parameter, CL call failing outside the device-under-test's responsibility. Recorded as InternalError.
-struct InternalError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// Thrown inside Family::run for a device-side failure that ends the case at once (a CL error from an
-// enqueue, a build failure). Recorded as Fail with the message.
-struct CaseFailure : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// Thrown by createKernel when the device's compiler rejects a module. The case runner decides by the case's
-// tier: Fail in phase "build" (core) or NotSupported with the first error line (device_specific).
-struct BuildFailure : CaseFailure {
-    BuildFailure(const std::string& what, std::string build_log)
-        : CaseFailure(what), log(std::move(build_log)) {}
-    std::string log;
 };
 
 struct CaseSpec {

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "test_common/cl/device_info.h"
-#include "test_common/cl/kernel_util.h"
 #include "test_common/harness/done_record.h"
+#include "test_common/harness/kernel_util.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/block_io_2d.h"
 #include "test_conformance/2d_block_io/launch.h"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "test_common/cl/kernel_args.h"
-#include "test_common/cl/kernel_util.h"
 #include "test_common/harness/done_record.h"
+#include "test_common/harness/kernel_args.h"
+#include "test_common/harness/kernel_util.h"
 #include "test_common/reference/block_io_2d.h"
 
 namespace cts {

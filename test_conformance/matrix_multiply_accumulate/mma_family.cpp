@@ -8,7 +8,7 @@
 #include <cstring>
 #include <random>
 
-#include "test_common/cl/kernel_util.h"
+#include "test_common/harness/kernel_util.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/mma.h"
 #include "test_conformance/families.h"

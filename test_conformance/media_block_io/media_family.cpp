@@ -11,8 +11,8 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/image_formats.h"
-#include "test_common/cl/kernel_util.h"
 #include "test_common/harness/done_record.h"
+#include "test_common/harness/kernel_util.h"
 #include "test_common/harness/mismatch.h"
 #include "test_common/reference/media_block_io.h"
 #include "test_conformance/families.h"

@@ -11,7 +11,7 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/image_formats.h"
-#include "test_common/cl/kernel_util.h"
+#include "test_common/harness/kernel_util.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "test_common/cl/kernel_util.h"
+#include "test_common/harness/kernel_util.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"

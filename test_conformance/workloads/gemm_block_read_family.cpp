@@ -4,8 +4,8 @@
 // the plain host GEMM; every work-item's done record must be there.
 #include <random>
 
-#include "test_common/cl/kernel_util.h"
 #include "test_common/harness/done_record.h"
+#include "test_common/harness/kernel_util.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 

@@ -6,8 +6,8 @@
 #include <random>
 
 #include "test_common/cl/device_info.h"
-#include "test_common/cl/kernel_util.h"
 #include "test_common/harness/done_record.h"
+#include "test_common/harness/kernel_util.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 

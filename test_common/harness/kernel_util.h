@@ -8,9 +8,9 @@
 
 #include <CL/cl.h>
 
-#include "test_common/cl/kernel_args.h"
 #include "test_common/cl/wrappers.h"
 #include "test_common/harness/case.h"
+#include "test_common/harness/kernel_args.h"
 
 namespace cts {
 

@@ -1,4 +1,4 @@
-#include "test_common/cl/kernel_util.h"
+#include "test_common/harness/kernel_util.h"
 
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "test_common/cl/kernel_args.h"
+#include "test_common/harness/kernel_args.h"
 
 namespace cts {
 namespace {

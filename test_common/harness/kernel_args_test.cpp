@@ -1,6 +1,6 @@
 // KernelArgs: binding by name refuses unknown names, values of the wrong kind and launches with arguments
 // unset, before any CL call.
-#include "test_common/cl/kernel_args.h"
+#include "test_common/harness/kernel_args.h"
 
 #include <gtest/gtest.h>
 

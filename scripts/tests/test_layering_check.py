@@ -1,0 +1,62 @@
+"""Tests of scripts/layering_check.py on small trees made for the test."""
+
+import os
+import subprocess
+import sys
+import unittest
+
+from common import SCRIPTS_DIR, TempFiles
+
+CHECK = os.path.join(SCRIPTS_DIR, "layering_check.py")
+
+SHORT_MAIN = "int runnerMain(int argc, char** argv) {\n    return 0;\n}\n"
+
+
+class Layering(TempFiles, unittest.TestCase):
+    def setUp(self):
+        super().setUp()
+        for d in ("test_common/cl", "test_common/harness"):
+            os.makedirs(os.path.join(self.tmp.name, d))
+        self.write("test_common/cl/wrappers.cpp", '#include "test_common/errors.h"\n')
+        self.write("test_common/harness/runner.cpp", '#include "test_common/cl/wrappers.h"\n' + SHORT_MAIN)
+
+    def run_check(self, *args):
+        p = subprocess.run([sys.executable, CHECK, "--repo", self.tmp.name] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_a_layered_tree_passes(self):
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("runnerMain is 3 lines", out)
+
+    def test_cl_including_harness_fails_naming_the_line(self):
+        self.write("test_common/cl/kernel.h", '#pragma once\n#include "test_common/harness/case.h"\n')
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("test_common/cl/kernel.h:2 includes test_common/harness/case.h", out)
+
+    def test_a_long_runner_main_fails(self):
+        body = "".join("    step%d();\n" % i for i in range(60))
+        self.write("test_common/harness/runner.cpp", "int runnerMain(int argc, char** argv) {\n%s}\n" % body)
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("runnerMain is 62 lines (limit: under 60)", out)
+        self.assertEqual(self.run_check("--max-lines", "63")[0], 0)
+
+    def test_no_runner_main_is_one_line_and_status_2(self):
+        self.write("test_common/harness/runner.cpp", "int other() { return 0; }\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 2, out)
+        self.assertEqual(len(err.strip().split("\n")), 1, err)
+        self.assertNotIn("Traceback", err)
+
+    def test_a_missing_tree_is_one_line_and_status_2(self):
+        p = subprocess.run([sys.executable, CHECK, "--repo", os.path.join(self.tmp.name, "nope")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(len(p.stderr.strip().split("\n")), 1, p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
