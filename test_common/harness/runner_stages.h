@@ -1,0 +1,108 @@
+// The stages of a run, in the order runnerMain (runner.cpp) calls them; docs/architecture.md, "Runner
+// stages". Each stage reads and fills the RunState and returns std::nullopt to go on, or the process's exit
+// status to end the run there (a usage error, --help, --list, no device).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "test_common/harness/case.h"
+#include "test_common/harness/device_under_test.h"
+#include "test_common/harness/layout.h"
+#include "test_common/harness/offline_mode.h"
+#include "test_common/harness/options.h"
+#include "test_common/harness/recorder.h"
+#include "test_common/harness/report.h"
+#include "test_common/harness/rerun.h"
+#include "test_common/harness/runner.h"
+#include "test_common/harness/selection.h"
+#include "test_common/harness/waivers.h"
+
+namespace cts {
+
+class RunReports;  // run_reports.h
+
+using StageResult = std::optional<int>;  // std::nullopt: go on to the next stage
+
+struct RunState {
+    RunState(int argc, char** argv);
+    ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
+
+    int argc;
+    char** argv;
+    std::string program;
+    Options opt;
+    // environment
+    DefaultPaths defaults;
+    bool offline = false;  // --offline-compiler: no device is opened
+    OfflineSetup offline_setup;
+    bool icd_env_from_user = false;  // OCL_ICD_VENDORS came from the user, not from this program
+    std::string icd_missing;         // why no reference device was found ("" when one was, or not needed)
+    std::string assets;
+    std::string assets_missing;
+    // load
+    Registry registry;
+    std::vector<std::string> worker_names;  // --worker: the cases read from standard input
+    std::vector<std::string> run_errors;    // run-level internal errors (a broken manifest)
+    std::string manifest_sha256;
+    RerunRequest rerun_request;
+    // select
+    SelectionRequest request;
+    std::vector<Waiver> waivers;  // every --waiver-file entry
+    Selection sel;
+    std::vector<std::string> selected_names;
+    // report sinks
+    std::shared_ptr<RunReports> reports;
+    LineLog log;
+    RunInfo info;
+    // execute
+    DeviceUnderTest dut;
+    std::vector<Waiver> device_waivers;  // the entries that apply to the device (or target)
+    std::unique_ptr<Recorder> recorder;
+    bool aborted = false;  // a case timed out without --isolate
+};
+
+// "PROGRAM: error: WHAT" and the --help hint on stderr; returns 2.
+int usageError(const std::string& program, const std::string& what);
+
+// Environment (stage_environment.cpp): the options (--help ends here), the ICD loader's environment, the
+// offline compiler and the assets directory.
+StageResult parseCommandLine(RunState& s);
+StageResult prepareEnvironment(RunState& s);
+// Load (stage_load.cpp): the families, the manifest, the --rerun-failed report; a worker's own loop.
+StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families);
+int runWorker(RunState& s);
+// Select (stage_select.cpp): --list-tags, case lists, waiver files, the selection and --list.
+StageResult chooseCases(RunState& s);
+// Report sinks (run_reports.cpp): JSON, JUnit, dump directory and log checked and opened; interrupts.
+StageResult openReportSinks(RunState& s);
+// Execute (stage_execute.cpp): the device (or target), the header, the waivers for it and the cases.
+StageResult openDeviceUnderTest(RunState& s);
+void announceRun(RunState& s);
+void executeCases(RunState& s);
+// Verdict (stage_verdict.cpp): stale waivers, the reports, the summary and the exit status.
+int verdict(RunState& s);
+
+// The exit policy of a finished run, apart from its printing: bad when a case did not pass (allGood), on
+// run-level internal errors, an unwritten report or log, stale waivers with --fail-on-stale-waivers, or no
+// pass with --fail-if-all-skipped. `notes` are the lines that explain the last two, in print order.
+struct ExitPolicyFacts {
+    bool all_good = true;  // Tally::allGood()
+    size_t passed = 0;
+    size_t run_errors = 0;
+    bool reports_ok = true;
+    bool log_failed = false;
+    size_t stale_waivers = 0;
+    bool fail_on_stale_waivers = false;
+    bool fail_if_all_skipped = false;
+};
+struct ExitPolicy {
+    int status = 0;
+    std::vector<std::string> notes;
+};
+ExitPolicy exitPolicy(const ExitPolicyFacts& facts);
+
+}  // namespace cts

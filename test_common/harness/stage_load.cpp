@@ -1,0 +1,96 @@
+// Load: the families' C++ cases, the manifest's cases (a worker's only) and the --rerun-failed report.
+#include "test_common/harness/runner_stages.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+#include "test_common/harness/manifest.h"
+#include "test_common/harness/supervisor.h"
+
+namespace cts {
+
+StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families) {
+    Options& opt = s.opt;
+    const std::string& program = s.program;
+    const std::string& assets = s.assets;
+    const std::string& assets_missing = s.assets_missing;
+    Registry& registry = s.registry;
+    for (auto reg : families) reg(registry);
+    ManifestLoad manifest;
+    // A worker (--isolate) is told its cases on standard input before it loads anything, and loads only
+    // their entries: a worker started for each crashing case then costs milliseconds, not a manifest parse.
+    std::vector<std::string>& worker_names = s.worker_names;
+    if (opt.worker)
+        for (std::string line; std::getline(std::cin, line);)
+            if (!line.empty()) worker_names.push_back(line);
+    std::vector<std::string> manifest_names;  // the worker's cases that are not C++ cases
+    for (const auto& name : worker_names)
+        if (std::none_of(registry.cases().begin(), registry.cases().end(),
+                         [&](const CaseSpec& c) { return c.name == name; }))
+            manifest_names.push_back(name);
+    if (assets_missing.empty())
+        manifest = opt.worker ? loadManifestEntries(assets + "/manifest.json", manifest_names)
+                              : loadManifest(assets + "/manifest.json");
+    else
+        manifest.errors.push_back(assets_missing);
+    std::vector<std::string>& run_errors = s.run_errors;
+    run_errors = manifest.errors;
+    // The reports name the manifest by the hash the asset build wrote beside it (hashing it here would cost
+    // start-up time); a missing or ill-formed one is a broken asset build, like a corrupt manifest.
+    std::string& manifest_sha256 = s.manifest_sha256;
+    if (!opt.worker && assets_missing.empty())
+        if (std::string e = readManifestSha256(assets, &manifest_sha256); !e.empty()) run_errors.push_back(e);
+    // The C++ cases' names, looked up once each: comparing every manifest case with every case registered so
+    // far was quadratic (three quarters of the start-up time with 39k cases).
+    std::set<std::string> cpp_names;
+    for (const auto& existing : registry.cases()) cpp_names.insert(existing.name);
+    registry.mutableCases().reserve(registry.cases().size() + manifest.cases.size());
+    for (auto& c : manifest.cases) {
+        if (cpp_names.count(c.name))
+            run_errors.push_back("manifest case '" + c.name + "' duplicates a C++ case");
+        else
+            registry.mutableCases().push_back(std::move(c));
+    }
+
+    RerunRequest& rerun_request = s.rerun_request;
+    if (!opt.worker && !opt.rerun_failed.empty()) {
+        std::string e = readRerunReport(opt.rerun_failed, rerun_request);
+        if (!e.empty()) return usageError(program, "--rerun-failed: " + e);
+        std::set<std::string> known;
+        for (const auto& c : registry.cases()) known.insert(c.name);
+        std::string gone;
+        size_t gone_count = 0;
+        for (const auto& n : rerun_request.names)
+            if (!known.count(n)) gone += (gone_count++ ? ", " : "") + n;
+        if (gone_count)
+            return usageError(program, "--rerun-failed: " + std::to_string(gone_count) + " case(s) of " +
+                                           opt.rerun_failed + " no longer exist: " + gone);
+        // Reproduce the earlier run: its selection options, its seed (unless --seed says otherwise) and its
+        // in-case --quick sweep. --huge given here serves a report without a selection record.
+        if (!opt.seed_given) opt.seed = rerun_request.seed;
+        opt.quick = rerun_request.quick;
+        if (rerun_request.has_selection) {
+            opt.extended = rerun_request.extended;
+            opt.huge = opt.huge || rerun_request.huge;
+            opt.core_only = rerun_request.core_only;
+        }
+    }
+
+    return std::nullopt;
+}
+
+int runWorker(RunState& s) {
+    const Options& opt = s.opt;
+    RunSettings settings{opt.seed, opt.quick, s.assets, opt.dump_dir};
+    DeviceUnderTest& dut = s.dut;
+    std::string dev_err = openDevice(opt, dut);
+    if (!dev_err.empty()) {
+        std::fprintf(stderr, "worker: %s\n", dev_err.c_str());
+        return 1;
+    }
+    return workerMain(s.registry, dut, settings, s.worker_names);
+}
+
+}  // namespace cts

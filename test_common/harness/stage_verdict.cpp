@@ -1,0 +1,105 @@
+// Verdict: stale waivers, the reports, the summary and the exit status of the run.
+#include "test_common/harness/runner_stages.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "test_common/harness/run_reports.h"
+
+namespace cts {
+
+ExitPolicy exitPolicy(const ExitPolicyFacts& f) {
+    ExitPolicy p;
+    bool bad = !f.all_good || f.run_errors > 0 || !f.reports_ok || f.log_failed;
+    if (f.fail_on_stale_waivers && f.stale_waivers > 0) {
+        p.notes.push_back(std::to_string(f.stale_waivers) +
+                          " stale waiver(s) and --fail-on-stale-waivers is set");
+        bad = true;
+    }
+    if (f.fail_if_all_skipped && f.passed == 0) {
+        p.notes.push_back("no case passed and --fail-if-all-skipped is set");
+        bad = true;
+    }
+    p.status = bad ? 1 : 0;
+    return p;
+}
+
+int verdict(RunState& s) {
+    const Options& opt = s.opt;
+    const std::string& program = s.program;
+    const Registry& registry = s.registry;
+    const SelectionRequest& request = s.request;
+    const Selection& sel = s.sel;
+    const std::vector<std::string>& selected_names = s.selected_names;
+    const std::vector<std::string>& run_errors = s.run_errors;
+    const std::vector<Waiver>& device_waivers = s.device_waivers;
+    const bool aborted = s.aborted;
+    Recorder& recorder = *s.recorder;
+    RunReports* reports = s.reports.get();
+    RunInfo& info = s.info;
+    LineLog& log = s.log;
+    size_t recorded = recorder.results().size();
+    std::vector<StaleWaiver> stale;
+    if (!opt.waiver_files.empty() && !aborted) {
+        // An entry is stale when it matches no case of the whole selection: shards of one run agree.
+        std::vector<std::string> whole = selected_names;
+        if (request.shard_count > 1) {
+            SelectionRequest unsharded = request;
+            unsharded.shard_index = 0;
+            unsharded.shard_count = 1;
+            whole.clear();
+            for (const auto* c : selectCases(registry.cases(), unsharded).cases) whole.push_back(c->name);
+        }
+        stale = staleWaivers(device_waivers, whole, recorder.results());
+        for (const auto& w : stale) info.stale_waivers.push_back(staleText(w));
+        reports->setInfo(info, selected_names);
+    }
+    bool reports_ok = reports->write(aborted ? "timeout" : "");
+    Tally tally = recorder.tally();
+    std::string summary = tally.summary();
+    if (!run_errors.empty())
+        summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
+    std::printf("%s\n", summary.c_str());
+    for (Tier t : {Tier::Core, Tier::DeviceSpecific}) {
+        Tally tt = recorder.tally(t);
+        if (tt.total()) std::printf("  %s: %s\n", tierName(t), tt.summary().c_str());
+    }
+    std::vector<std::string> build_failures = recorder.buildFailures();
+    if (!build_failures.empty()) {
+        std::printf("core cases whose module the device's compiler rejected (phase build):\n");
+        const size_t shown = std::min<size_t>(build_failures.size(), 20);
+        for (size_t i = 0; i < shown; ++i) std::printf("%s\n", build_failures[i].c_str());
+        if (shown < build_failures.size())
+            std::printf("  ... and %zu more (the JSON report has every build log)\n",
+                        build_failures.size() - shown);
+    }
+    for (const auto& line : info.stale_waivers) {
+        std::printf("%s\n", line.c_str());
+        log.note(line);
+    }
+    ExitPolicyFacts facts;
+    facts.all_good = tally.allGood();
+    facts.passed = tally.passed;
+    facts.run_errors = run_errors.size();
+    facts.reports_ok = reports_ok;
+    facts.log_failed = logWriteFailed(program, opt.log_file, log);
+    facts.stale_waivers = stale.size();
+    facts.fail_on_stale_waivers = opt.fail_on_stale_waivers;
+    facts.fail_if_all_skipped = opt.fail_if_all_skipped;
+    ExitPolicy policy = exitPolicy(facts);
+    for (const auto& note : policy.notes) std::printf("%s\n", note.c_str());
+    if (aborted) {
+        std::printf(
+            "run aborted: a case timed out and the process cannot safely continue "
+            "(%zu case(s) not run; use --isolate to carry on past hangs)\n",
+            sel.cases.size() - recorded);
+        log.note("run aborted after timeout");
+        std::fflush(nullptr);
+        _exit(1);  // the timed-out case still owns a thread and the device queue
+    }
+    return policy.status;
+}
+
+}  // namespace cts
