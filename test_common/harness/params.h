@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cts {
@@ -53,6 +54,7 @@ inline constexpr bool kOptional = false;
 class ParamSchema {
 public:
     ParamSchema(std::initializer_list<ParamDecl> decls) : decls_(decls) {}
+    explicit ParamSchema(std::vector<ParamDecl> decls) : decls_(std::move(decls)) {}
     // "" when `params` holds every required parameter, each with its declared type, and nothing undeclared;
     // else what is wrong with the first offending parameter, naming it.
     std::string check(const Params& params) const;

@@ -187,23 +187,10 @@ class BlockIo2dFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{{"op", ParamType::String},
-                                        {"element_size", ParamType::UInt},
-                                        {"block_width", ParamType::UInt},
-                                        {"block_height", ParamType::UInt},
-                                        {"block_count", ParamType::UInt},
-                                        {"load_element_size", ParamType::UInt, kOptional},
-                                        {"load_block_width", ParamType::UInt, kOptional},
-                                        {"load_block_height", ParamType::UInt, kOptional},
-                                        {"load_block_count", ParamType::UInt, kOptional},
-                                        {"memory_width_bytes", ParamType::UInt},
-                                        {"memory_height_rows", ParamType::UInt},
-                                        {"memory_pitch_bytes", ParamType::Int},
-                                        {"base_offset_bytes", ParamType::UInt},
-                                        {"coords", ParamType::IntList},
-                                        {"work_groups", ParamType::UInt},
-                                        {"sub_groups_per_work_group", ParamType::UInt},
-                                        {"lane_bytes", ParamType::UInt}};
+        static const ParamSchema schema = blockIo2dSchema({{"load_element_size", ParamType::UInt, kOptional},
+                                                           {"load_block_width", ParamType::UInt, kOptional},
+                                                           {"load_block_height", ParamType::UInt, kOptional},
+                                                           {"load_block_count", ParamType::UInt, kOptional}});
         return schema;
     }
 

@@ -95,20 +95,7 @@ class BlockIo2dWindowedFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io.windowed"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{{"op", ParamType::String},
-                                        {"element_size", ParamType::UInt},
-                                        {"block_width", ParamType::UInt},
-                                        {"block_height", ParamType::UInt},
-                                        {"block_count", ParamType::UInt},
-                                        {"memory_width_bytes", ParamType::UInt},
-                                        {"memory_height_rows", ParamType::UInt},
-                                        {"memory_pitch_bytes", ParamType::Int},
-                                        {"base_offset_bytes", ParamType::UInt},
-                                        {"buffer_bytes", ParamType::UInt},
-                                        {"coords", ParamType::IntList},
-                                        {"work_groups", ParamType::UInt},
-                                        {"sub_groups_per_work_group", ParamType::UInt},
-                                        {"lane_bytes", ParamType::UInt}};
+        static const ParamSchema schema = blockIo2dSchema({{"buffer_bytes", ParamType::UInt}});
         return schema;
     }
 

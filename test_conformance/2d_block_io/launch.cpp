@@ -23,6 +23,24 @@ reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp
             kBlockIo2dSubGroupSize};
 }
 
+ParamSchema blockIo2dSchema(std::initializer_list<ParamDecl> extra) {
+    std::vector<ParamDecl> decls{{"op", ParamType::String},
+                                 {"element_size", ParamType::UInt},
+                                 {"block_width", ParamType::UInt},
+                                 {"block_height", ParamType::UInt},
+                                 {"block_count", ParamType::UInt},
+                                 {"memory_width_bytes", ParamType::UInt},
+                                 {"memory_height_rows", ParamType::UInt},
+                                 {"memory_pitch_bytes", ParamType::Int},
+                                 {"base_offset_bytes", ParamType::UInt},
+                                 {"coords", ParamType::IntList},
+                                 {"work_groups", ParamType::UInt},
+                                 {"sub_groups_per_work_group", ParamType::UInt},
+                                 {"lane_bytes", ParamType::UInt}};
+    decls.insert(decls.end(), extra);
+    return ParamSchema(std::move(decls));
+}
+
 void BlockIo2dLaunchParams::readLaunchParams(const Params& p, const char* family) {
     surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
     std::vector<int64_t> xy = p.list("coords");

@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/kernel_args.h"
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/params.h"
 #include "test_common/reference/block_io_2d.h"
 
 namespace cts {
@@ -21,6 +23,10 @@ constexpr uint32_t kBlockIo2dSubGroupSize = 16;  // kernels run at 16 (OpExecuti
 // The block shape of the parameters <prefix>element_size, block_width, block_height, block_count, for `op`.
 reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp op,
                                          const std::string& prefix = "");
+
+// The parameter schema of a 2d_block_io family: the block shape and launch parameters every case has
+// (BlockIo2dLaunchParams, readBlockShape) plus the family's own `extra` ones.
+ParamSchema blockIo2dSchema(std::initializer_list<ParamDecl> extra);
 
 // The manifest parameters every 2d_block_io case has (scripts/generators/2d_block_io.py).
 struct BlockIo2dLaunchParams {
