@@ -10,8 +10,8 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 
+import runner_e2e  # noqa: E402
 from runner_e2e import (SKIP, CheckFailed, assets_args, describe, empty_vendors, expect, junit_properties,
                         load_json_report, read_text, reference_icd, run, usage_error)
 
@@ -146,19 +146,5 @@ def check_help_and_tags(runner, build, tmp):
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
-def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CHECKS:
-        print(__doc__ + "checks: " + ", ".join(sorted(CHECKS)))
-        return 2
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            CHECKS[sys.argv[1]](os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]), tmp)
-        except CheckFailed as e:
-            print("FAILED: %s" % e)
-            return 1
-    print("ok")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(runner_e2e.main(CHECKS, __doc__))

@@ -1380,13 +1380,14 @@ def check_offline_compiler_ocloc(runner, build, tmp):
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
-def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in CHECKS:
-        print(__doc__ + "checks: " + ", ".join(sorted(CHECKS)))
+def main(checks=CHECKS, doc=__doc__):
+    """Runs the check sys.argv names (CHECK RUNNER BUILD_DIR); also the entry point of the other e2e files."""
+    if len(sys.argv) != 4 or sys.argv[1] not in checks:
+        print(doc + "checks: " + ", ".join(sorted(checks)))
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            CHECKS[sys.argv[1]](os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]), tmp)
+            checks[sys.argv[1]](os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]), tmp)
         except CheckFailed as e:
             print("FAILED: %s" % e)
             return 1
