@@ -15,7 +15,9 @@ docs/architecture.md, "Coverage audit"):
   normative when it matches NORMATIVE: must, must not, shall, requires, only, undefined, is/are ignored,
   is/are zero, the value zero, and the words that state a defined result (out-of-range, dropped, "the
   result of this", "value read/written", "is/are assigned/read/written", returned, padded, will equal,
-  "will (not) be assigned/written/dropped", implementation-defined/-dependent).
+  "will (not) be assigned/written/dropped", implementation-defined/-dependent), and the words of operand
+  and layout definitions (specify/specifies, contributes, passed, packed, combined, transposed,
+  transformed, reorganized, strided, row-by-row, byte coordinate, loaded/stored in row-major order).
 - The id is <group or env>-<first 8 hex digits of sha1 of the normalized sentence> (lower case, whitespace
   collapsed, typographic quotes folded). A sentence repeated word for word in one source (the five 2D
   instructions share most operand text) has one id.
@@ -47,7 +49,9 @@ SHARED_SECTION = "Which device reports what (Intel's runtime today)"
 NORMATIVE = re.compile(
     r"\b(must|shall|requires?|only|undefined|(is|are) ignored|(is|are) zero|value zero|out-of-range|dropped"
     r"|result of this|value (read|written)|(is|are) (assigned|read|written)|returned|padded|will equal"
-    r"|will (not )?be (assigned|written|dropped)|implementation-(defined|dependent))\b", re.I)
+    r"|will (not )?be (assigned|written|dropped)|implementation-(defined|dependent)"
+    r"|specif(y|ies)|contribut\w*|passed|packed|combined|transposed|transformed|reorganiz\w*|strided"
+    r"|row-by-row|byte coordinate|(loaded|stored) in row-major order)\b", re.I)
 SPEC_START = "Modifications to the SPIR-V Specification"
 SPEC_HEADINGS = {"Out-of-Bounds Behavior", "Restrictions", "Issues", "Validation Rules", "Examples",
                  "Mapping Block Data to Invocations", "Mapping Matrix Data to Invocations", "Diagram"}
