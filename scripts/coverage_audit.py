@@ -30,7 +30,7 @@ Checks, per family page (the table under "## Coverage: spec rule -> cases"):
   `fault:` names among the checker rules (test_common/spirv), GoogleTest names and planted faults;
   `case:` and bare names a case pattern ('*', '?', '{a,b}') matching whole dotted levels of some case of
   the manifest (plus `--runner`'s --list); a bare name may also be a rule, test or fault name.
-  Backquoted code (spaces, brackets, '=') is not checked.
+  Backquoted code and options (spaces, brackets, '=', a leading '-') are not checked.
 Exit status: 0 all good, 1 audit findings (one line each on stderr), 2 bad input.
 """
 import argparse
@@ -60,7 +60,7 @@ ID_RE = re.compile(r"(?<![\w-])[0-9a-z_]+-[0-9a-f]{8}\b")
 SPLIT = re.compile(r"(?<=[.])\s+(?=[A-Z(`])")
 SHORTEST = 30  # in the terse environment notes a shorter piece ("Else undefined value.") ends the one before
 # Backquoted tokens in "Checked by" that are neither names nor paths (code, requirements, prose): not checked.
-NOT_A_NAME = re.compile(r"[\s()=<>'\"\[\]+|^%]")
+NOT_A_NAME = re.compile(r"[\s()=<>'\"\[\]+|^%]|^-")
 NAME_PREFIX = re.compile(r"^(rule|gtest|fault|case):")
 TIERS = {"core", "device_specific"}
 
