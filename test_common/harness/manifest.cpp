@@ -40,10 +40,6 @@ bool isValidCaseName(const std::string& name) {
 
 namespace {
 
-// Version 2 added "module_hash", version 3 "tier", version 4 the module table ("modules": each module's
-// kernel signatures); scripts/spvgen.py MANIFEST_VERSION writes it.
-constexpr int kManifestVersion = 4;
-
 using ModuleTable = std::map<std::string, std::shared_ptr<const ModuleSignature>>;
 
 // One entry of "modules": {"kernels": {"<entry point>": [["<argument>", "<type>"], ...]}}. Returns "" or
@@ -307,6 +303,19 @@ ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std:
         if (load.cases[i].name != names[i] || !load.cases[i].load_error.empty())
             return loadManifest(path);  // found something else by that name (or a broken entry): parse it all
     return load;
+}
+
+std::string caseSpecJson(const CaseSpec& spec) {
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : spec.params.all())
+        params[key] = value.type == ParamType::String ? nlohmann::ordered_json(value.text)
+                                                      : nlohmann::ordered_json::parse(value.text);
+    nlohmann::ordered_json j = {{"name", spec.name},       {"family", spec.family},
+                                {"module", spec.module},   {"module_hash", spec.module_hash},
+                                {"kernel", spec.kernel},   {"params", params},
+                                {"requires", spec.requires}, {"tags", spec.tags},
+                                {"tier", tierName(spec.tier)}, {"origin", spec.origin}};
+    return j.dump();
 }
 
 ManifestLoad loadManifest(const std::string& path) {

@@ -8,6 +8,10 @@
 
 namespace cts {
 
+// Version 2 added "module_hash", version 3 "tier", version 4 the module table ("modules": each module's
+// kernel signatures); scripts/spvgen.py MANIFEST_VERSION writes it.
+inline constexpr int kManifestVersion = 4;
+
 struct ManifestLoad {
     std::vector<CaseSpec> cases;      // entries with a usable name; a malformed one carries load_error
     std::vector<std::string> errors;  // problems affecting the whole file or entries without a name
@@ -26,6 +30,10 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path);  /
 // sha256sum's format), so the reports can name the manifest without hashing it at start-up. Returns "" and
 // the 64 lowercase hex digits, else what is wrong (a missing or ill-formed file: a broken asset build).
 std::string readManifestSha256(const std::string& assets_dir, std::string* hex);
+
+// The case as one line of JSON with the manifest's fields (name, family, module, module_hash, kernel, params
+// with their JSON types, requires, tags, tier, origin): what `--list --json` prints.
+std::string caseSpecJson(const CaseSpec& spec);
 
 // Dotted lowercase name, [a-z0-9_]+ per level.
 bool isValidCaseName(const std::string& name);
