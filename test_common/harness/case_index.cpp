@@ -51,10 +51,11 @@ bool validRange(const ByteRange& r, size_t manifest_bytes) {
 
 std::string parseCaseIndex(std::string text, size_t manifest_bytes, const std::string& manifest_sha256,
                            CaseIndex* out) {
-    const std::string what = "case index " + out->manifest_path.substr(0, out->manifest_path.rfind('/') + 1) +
-                             "manifest.index";
+    const std::string what =
+        "case index " + out->manifest_path.substr(0, out->manifest_path.rfind('/') + 1) + "manifest.index";
     auto corrupt = [&](const std::string& why) {
-        return what + " is corrupt (" + why + "): rebuild the assets target (cmake --build <build dir> --target assets)";
+        return what + " is corrupt (" + why +
+               "): rebuild the assets target (cmake --build <build dir> --target assets)";
     };
     // The last line, "end crc32:<8 hex digits>", holds the CRC-32 of every byte before it: a truncated or
     // altered index is refused before any of it is believed.
@@ -118,8 +119,9 @@ std::string parseCaseIndex(std::string text, size_t manifest_bytes, const std::s
             return corrupt("invalid case name '" + std::string(c.name) + "'");
         // Sorted by name, so a repeated name is its neighbour's.
         if (!out->cases.empty() && out->cases.back().name >= c.name)
-            return corrupt(out->cases.back().name == c.name ? "duplicate case name '" + std::string(c.name) + "'"
-                                                            : "case " + std::string(c.name) + " is out of order");
+            return corrupt(out->cases.back().name == c.name
+                               ? "duplicate case name '" + std::string(c.name) + "'"
+                               : "case " + std::string(c.name) + " is out of order");
         out->cases.push_back(c);
     }
     if (!rest.empty()) return corrupt("lines after the last case");
@@ -139,7 +141,8 @@ std::string readCaseIndex(const std::string& assets_dir, const std::string& mani
                " is missing or unreadable (build the assets target, or pass --assets-dir)";
     std::string text;
     if (std::string e = readTextFile(assets_dir + "/manifest.index", &text); !e.empty())
-        return "case index: " + e + " (the asset build writes it beside manifest.json: rebuild the assets target)";
+        return "case index: " + e +
+               " (the asset build writes it beside manifest.json: rebuild the assets target)";
     return parseCaseIndex(std::move(text), static_cast<size_t>(st.st_size), manifest_sha256, out);
 }
 
@@ -163,12 +166,13 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
     ManifestLoad load;
     if (chosen.empty()) return load;
     const std::string& path = index.manifest_path;
-    const std::string stale = "case index " + path.substr(0, path.rfind('/') + 1) +
-                              "manifest.index does not match manifest.json (";
+    const std::string stale =
+        "case index " + path.substr(0, path.rfind('/') + 1) + "manifest.index does not match manifest.json (";
     const std::string rebuild = "): rebuild the assets target (cmake --build <build dir> --target assets)";
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        load.errors.push_back("manifest " + path + " is missing or unreadable (build the assets target, or pass "
+        load.errors.push_back("manifest " + path +
+                              " is missing or unreadable (build the assets target, or pass "
                               "--assets-dir)");
         return load;
     }
@@ -184,7 +188,8 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
         } catch (const std::exception&) {
             ok = false;
         }
-        if (!ok || !object.is_object() || !object.contains("name") || object["name"] != std::string(c->name)) {
+        if (!ok || !object.is_object() || !object.contains("name") ||
+            object["name"] != std::string(c->name)) {
             load.errors.push_back(stale + "the byte range " + std::to_string(c->entry.offset) + "+" +
                                   std::to_string(c->entry.length) + " of case '" + std::string(c->name) +
                                   "' does not hold that case" + rebuild);
@@ -192,11 +197,13 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
         }
         cases += (cases.size() > 1 ? "," : "") + entry;
         if (object.contains("module") && object["module"].is_string()) module = object["module"];
-        if (module.empty() || std::find(modules_taken.begin(), modules_taken.end(), module) != modules_taken.end())
+        if (module.empty() ||
+            std::find(modules_taken.begin(), modules_taken.end(), module) != modules_taken.end())
             continue;
         auto m = std::lower_bound(index.modules.begin(), index.modules.end(), module,
                                   [](const IndexedModule& a, const std::string& b) { return a.path < b; });
-        if (m == index.modules.end() || m->path != module) continue;  // parseManifest names the missing module
+        if (m == index.modules.end() || m->path != module)
+            continue;  // parseManifest names the missing module
         modules_taken.push_back(m->path);
         nlohmann::json one;
         ok = readRange(fd, m->entry, &entry);
@@ -215,8 +222,8 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
     }
     close(fd);
     if (!load.errors.empty()) return load;
-    ManifestLoad parsed = parseManifest("{\"version\": " + std::to_string(kManifestVersion) + ", \"modules\": " +
-                                            modules + "}, \"cases\": " + cases + "]}",
+    ManifestLoad parsed = parseManifest("{\"version\": " + std::to_string(kManifestVersion) +
+                                            ", \"modules\": " + modules + "}, \"cases\": " + cases + "]}",
                                         path);
     // parseManifest numbers the entries it was given; name each by where it is in the manifest instead.
     for (size_t i = 0; i < parsed.cases.size() && i < chosen.size(); ++i) {

@@ -17,14 +17,16 @@ const std::string kSha(64, 'a');
 // A manifest with two cases and one module, and its index as scripts/case_index.py writes it.
 struct Assets {
     std::string dir, manifest;
-    std::string entry_a = R"({"name": "subgroups.a", "family": "f", "module": "m.spv", "module_hash": "crc32:00000000", "kernel": "k", "params": {"n": 3}, "tags": ["quick"], "tier": "core"})";
+    std::string entry_a =
+        R"({"name": "subgroups.a", "family": "f", "module": "m.spv", "module_hash": "crc32:00000000", "kernel": "k", "params": {"n": 3}, "tags": ["quick"], "tier": "core"})";
     std::string entry_b = R"({"name": "subgroups.b", "family": "f", "tier": "device_specific"})";
     std::string module = R"("m.spv": {"kernels": {"k": [["out", "global_buffer"]]}})";
 
     Assets() {
         char pattern[] = "/tmp/case_index_test.XXXXXX";
         dir = mkdtemp(pattern);
-        manifest = "{\"version\": 4, \"modules\": {" + module + "}, \"cases\": [" + entry_a + ", " + entry_b + "]}";
+        manifest =
+            "{\"version\": 4, \"modules\": {" + module + "}, \"cases\": [" + entry_a + ", " + entry_b + "]}";
         std::ofstream(dir + "/manifest.json") << manifest;
     }
     ~Assets() {
@@ -130,7 +132,8 @@ TEST(CaseIndex, ARangeHoldingAnotherCaseIsAnErrorOfTheLoad) {
 TEST(CaseIndex, AMalformedSelectedEntryIsACaseWithLoadError) {
     Assets a;
     a.entry_b = R"({"name": "subgroups.b", "family": "f", "tier": "neither"})";
-    a.manifest = "{\"version\": 4, \"modules\": {" + a.module + "}, \"cases\": [" + a.entry_a + ", " + a.entry_b + "]}";
+    a.manifest = "{\"version\": 4, \"modules\": {" + a.module + "}, \"cases\": [" + a.entry_a + ", " +
+                 a.entry_b + "]}";
     std::ofstream(a.dir + "/manifest.json") << a.manifest;
     CaseIndex index;
     ASSERT_EQ(a.parse(Assets::seal(a.body()), &index), "");

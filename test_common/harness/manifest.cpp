@@ -310,10 +310,10 @@ std::string caseSpecJson(const CaseSpec& spec) {
     for (const auto& [key, value] : spec.params.all())
         params[key] = value.type == ParamType::String ? nlohmann::ordered_json(value.text)
                                                       : nlohmann::ordered_json::parse(value.text);
-    nlohmann::ordered_json j = {{"name", spec.name},       {"family", spec.family},
-                                {"module", spec.module},   {"module_hash", spec.module_hash},
-                                {"kernel", spec.kernel},   {"params", params},
-                                {"requires", spec.requires}, {"tags", spec.tags},
+    nlohmann::ordered_json j = {{"name", spec.name},           {"family", spec.family},
+                                {"module", spec.module},       {"module_hash", spec.module_hash},
+                                {"kernel", spec.kernel},       {"params", params},
+                                {"requires", spec.requires},   {"tags", spec.tags},
                                 {"tier", tierName(spec.tier)}, {"origin", spec.origin}};
     return j.dump();
 }

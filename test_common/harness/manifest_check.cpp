@@ -29,7 +29,8 @@ std::string joinedTags(const cts::CaseSpec& c) {
 
 int main(int argc, char** argv) {
     if (argc != 2) {
-        std::fprintf(stderr, "usage: manifest_check ASSETS_DIR (holding manifest.json, .sha256 and .index)\n");
+        std::fprintf(stderr,
+                     "usage: manifest_check ASSETS_DIR (holding manifest.json, .sha256 and .index)\n");
         return 2;
     }
     const std::string assets = argv[1];
@@ -45,8 +46,8 @@ int main(int argc, char** argv) {
     if (std::string e = cts::readCaseIndex(assets, sha, &index); !e.empty()) return fail({e});
     // The manifest lists its cases sorted by name, as the index does.
     if (index.cases.size() != whole.cases.size())
-        errors.push_back("manifest.index lists " + std::to_string(index.cases.size()) + " cases, manifest.json " +
-                         std::to_string(whole.cases.size()));
+        errors.push_back("manifest.index lists " + std::to_string(index.cases.size()) +
+                         " cases, manifest.json " + std::to_string(whole.cases.size()));
     std::vector<const cts::IndexedCase*> all;
     for (size_t i = 0; i < index.cases.size() && i < whole.cases.size(); ++i) {
         const cts::IndexedCase& x = index.cases[i];
@@ -61,9 +62,11 @@ int main(int argc, char** argv) {
     if (!ranged.errors.empty()) return fail(ranged.errors);
     for (size_t i = 0; i < ranged.cases.size(); ++i)
         if (cts::caseSpecJson(ranged.cases[i]) != cts::caseSpecJson(whole.cases[i]))
-            errors.push_back("case " + whole.cases[i].name + " read through the index differs from manifest.json");
+            errors.push_back("case " + whole.cases[i].name +
+                             " read through the index differs from manifest.json");
     if (!errors.empty()) return fail(errors);
-    std::printf("manifest_check: %zu cases, %zu modules: manifest.json is well-formed and manifest.index agrees\n",
-                whole.cases.size(), index.modules.size());
+    std::printf(
+        "manifest_check: %zu cases, %zu modules: manifest.json is well-formed and manifest.index agrees\n",
+        whole.cases.size(), index.modules.size());
     return 0;
 }

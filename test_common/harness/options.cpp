@@ -415,7 +415,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
         }
     }
     if (out.list_json && (!out.list || json_given))
-        return "--json needs =FILE, e.g. --json=results.json (the value goes after '=' in the same argument); "
+        return "--json needs =FILE, e.g. --json=results.json (the value goes after '=' in the same "
+               "argument); "
                "--json alone goes with --list and prints the selected cases as JSON";
     if (!json_given && !out.list_json && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty())
         out.json_file = v;

@@ -54,7 +54,7 @@ struct RunState {
     // there is no case index), then the case index's, whose full entries only the selected are loaded of.
     CaseIndex index;
     std::vector<CaseHead> heads;
-    size_t registry_heads = 0;        // heads[source < registry_heads] are registry.cases()[source]
+    size_t registry_heads = 0;          // heads[source < registry_heads] are registry.cases()[source]
     std::deque<std::string> head_text;  // the names and tags the registry's heads view
     RerunRequest rerun_request;
     // select

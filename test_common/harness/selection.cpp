@@ -228,8 +228,9 @@ HeadSelection selectHeads(const std::vector<CaseHead>& all, const SelectionReque
             ++not_quick;
             continue;
         }
-        if (!request.tags.empty() && std::none_of(request.tags.begin(), request.tags.end(),
-                                                  [&](const std::string& t) { return hasSelectionTag(c, t); })) {
+        if (!request.tags.empty() &&
+            std::none_of(request.tags.begin(), request.tags.end(),
+                         [&](const std::string& t) { return hasSelectionTag(c, t); })) {
             ++untagged;
             continue;
         }
@@ -250,7 +251,8 @@ HeadSelection selectHeads(const std::vector<CaseHead>& all, const SelectionReque
     for (const auto* list : {&request.positive, &request.negative})
         for (size_t i = 0; i < list->size(); ++i)
             if (!(list == &request.positive ? positive_hit : negative_hit)[i]) {
-                result.error = "pattern '" + (*list)[i].text + "' (" + (*list)[i].source + ") matches no case";
+                result.error =
+                    "pattern '" + (*list)[i].text + "' (" + (*list)[i].source + ") matches no case";
                 result.cases.clear();
                 return result;
             }

@@ -18,8 +18,9 @@ std::string loadSelectedCases(RunState& s, const HeadSelection& chosen) {
         if (h->source >= s.registry_heads) indexed.push_back(&s.index.cases[h->source - s.registry_heads]);
     ManifestLoad load = loadIndexedCases(s.index, indexed);
     if (!load.errors.empty()) {
-        std::string all;
-        for (const auto& e : load.errors) all += (all.empty() ? "" : "\n") + e;
+        std::string all;  // one line per error, each with the prefix the caller gives the first
+        for (const auto& e : load.errors)
+            all += (all.empty() ? "" : "\n" + s.program + ": internal error: ") + e;
         return all;
     }
     if (load.cases.size() != indexed.size()) return "case index: the selected entries did not all load";
@@ -48,8 +49,7 @@ StageResult chooseCases(RunState& s) {
         if (!opt.tags.empty())  // --tag=nope is the same usage error here as in a run
             if (HeadSelection chosen = selectHeads(s.heads, tags_only); !chosen.error.empty())
                 return usageError(program, chosen.error);
-        for (const auto& [tag, count] : tagCounts(s.heads))
-            std::printf("%s %zu\n", tag.c_str(), count);
+        for (const auto& [tag, count] : tagCounts(s.heads)) std::printf("%s %zu\n", tag.c_str(), count);
         for (const auto& e : run_errors)
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;
