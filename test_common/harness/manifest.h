@@ -19,10 +19,10 @@ struct ManifestLoad {
 
 ManifestLoad loadManifest(const std::string& path);
 
-// The entries of `names` only, for an --isolate worker (which runs the cases its runner already selected from
-// the whole, checked manifest): each entry is found by its "name" in the text and only it is parsed, so a
-// worker starts in milliseconds whatever the manifest's size. Falls back to loadManifest when the text does
-// not have the layout scripts/build_assets.py writes or a name is not found that way.
+// The entries of `names` only, for an --isolate worker (which runs the cases its runner already selected):
+// found through the case index beside the manifest (case_index.h) when it checks out, else by their "name"
+// in the text, and only they are parsed, so a worker starts in milliseconds whatever the manifest's size.
+// Falls back to loadManifest when neither finds every name with a well-formed entry.
 ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names);
 ManifestLoad parseManifest(const std::string& text, const std::string& path);  // path: for messages
 
