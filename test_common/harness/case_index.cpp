@@ -115,8 +115,7 @@ std::string parseCaseIndex(std::string text, size_t manifest_bytes, const std::s
                            " is not \"<name> <tier> <tags> <offset> <length>\"");
         c.name = fields[0];
         c.tags = fields[2];
-        if (!isValidCaseName(std::string(c.name)))
-            return corrupt("invalid case name '" + std::string(c.name) + "'");
+        if (!isValidCaseName(c.name)) return corrupt("invalid case name '" + std::string(c.name) + "'");
         // Sorted by name, so a repeated name is its neighbour's.
         if (!out->cases.empty() && out->cases.back().name >= c.name)
             return corrupt(out->cases.back().name == c.name

@@ -30,7 +30,7 @@ std::string readManifestSha256(const std::string& assets_dir, std::string* hex) 
     return "";
 }
 
-bool isValidCaseName(const std::string& name) {
+bool isValidCaseName(std::string_view name) {
     if (name.empty() || name.front() == '.' || name.back() == '.') return false;
     char prev = 0;
     for (char c : name) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "test_common/harness/case.h"
@@ -36,6 +37,6 @@ std::string readManifestSha256(const std::string& assets_dir, std::string* hex);
 std::string caseSpecJson(const CaseSpec& spec);
 
 // Dotted lowercase name, [a-z0-9_]+ per level.
-bool isValidCaseName(const std::string& name);
+bool isValidCaseName(std::string_view name);
 
 }  // namespace cts
