@@ -3,7 +3,7 @@
 #   P/bin/spirv_intel_cts, P/bin/refdev_faults
 #   P/lib/spirv_intel_cts/libRefDevOpenCL.so         the reference device (not on the loader's search path)
 #   P/share/spirv_intel_cts/icd/refdev.icd           names that library by its file name only
-#   P/share/spirv_intel_cts/assets/                  manifest.json, manifest.sha256 + modules/ (the .spv and their .spvasm)
+#   P/share/spirv_intel_cts/assets/                  manifest.json, manifest.sha256, manifest.index + modules/ (the .spv and their .spvasm)
 #   P/share/spirv_intel_cts/targets/                 target descriptions of the offline-compiler mode
 #   P/share/spirv_intel_cts/scripts/                 merge_results.py, compare_results.py, results_html.py,
 #                                                    fault_campaign.py, install_intel_cpu_runtime.sh and the
@@ -33,7 +33,7 @@ if(TARGET RefDevOpenCL)
 endif()
 
 if(DEFINED CTS_ASSETS_DIR)
-  install(FILES ${CTS_ASSETS_DIR}/manifest.json ${CTS_ASSETS_DIR}/manifest.sha256
+  install(FILES ${CTS_ASSETS_DIR}/manifest.json ${CTS_ASSETS_DIR}/manifest.sha256 ${CTS_ASSETS_DIR}/manifest.index
           DESTINATION ${CTS_SHARE_DIR}/assets)
   install(DIRECTORY ${CTS_ASSETS_DIR}/modules DESTINATION ${CTS_SHARE_DIR}/assets
           FILES_MATCHING PATTERN "*.spv" PATTERN "*.spvasm")

@@ -7,8 +7,9 @@
    uses only tokens the installed SPIRV-Tools knows, otherwise with scripts/spirv_asm.py (the 2025 opcodes).
    A module whose text, SPIR-V version and toolchain are unchanged is not re-assembled (hash stamp).
 3. Runs the suite's rule checker over every module.
-4. Writes <out>/manifest.json (cases sorted by name, each module with its hash) and manifest.sha256 (its
-   hash, for the reports' "selection" record) and removes modules no longer
+4. Writes <out>/manifest.json (cases sorted by name, each module with its hash), manifest.sha256 (its
+   hash, for the reports' "selection" record), manifest.index (scripts/case_index.py: the case index the
+   runner selects on) and removes modules no longer
    produced.
 Any failure stops with a message naming the module, where it came from and the tool output.
 """
@@ -29,6 +30,7 @@ import traceback
 SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, SCRIPT_DIR)
 
+import case_index  # noqa: E402
 import spirv_asm  # noqa: E402
 import spirv_signature  # noqa: E402
 import spvgen  # noqa: E402
@@ -344,7 +346,14 @@ def build(args):
     manifest = manifest_text(emit.manifest(hashes, signatures))
     write_if_changed(os.path.join(args.out, "manifest.json"), manifest)
     # The runner records the manifest's hash in every report; hashing it here keeps that off its start-up.
-    write_if_changed(os.path.join(args.out, "manifest.sha256"), manifest_sha256_text(manifest))
+    sha256 = manifest_sha256_text(manifest)
+    write_if_changed(os.path.join(args.out, "manifest.sha256"), sha256)
+    # The runner selects on the index and parses only the selected entries of the manifest.
+    try:
+        index = case_index.index_text(manifest.encode("utf-8"), sha256[:64])
+    except case_index.IndexError_ as e:
+        raise BuildError("manifest.index: %s" % e)
+    write_if_changed(os.path.join(args.out, "manifest.index"), index)
     how = ", ".join("%d with %s" % (n, k) for k, n in sorted(counts.items())) or "none"
     print("assets: %d cases, %d modules (%d generators, %d hand-written); assembled %d (%s), %d up to date, "
           "%d stale files removed; %.1fs" % (len(emit.cases), len(emit.modules), len(generators),

@@ -91,6 +91,7 @@ def passes_quick(prefix, cwd):
     shutil.rmtree(debug)
     check(loaded == {os.path.realpath(own)}, "the runner in %s loaded its own reference device: %s" %
           (prefix, ", ".join(sorted(loaded)) or "none"))
+    check("no case index" not in out, "the installed runner selects on its case index (manifest.index)")
     if not check(rc == 0 and os.path.exists(report), "--quick from %s exits 0 (exit %d)" % (prefix, rc)):
         return
     try:
@@ -134,6 +135,7 @@ def no_tree_paths(root, paths, elf_paths):
 
 def check_prefix_files(prefix):
     for rel in ("bin/spirv_intel_cts", LIB, SHARE + "/icd/refdev.icd", SHARE + "/assets/manifest.json",
+                SHARE + "/assets/manifest.sha256", SHARE + "/assets/manifest.index",
                 SHARE + "/scripts/merge_results.py", SHARE + "/scripts/compare_results.py",
                 SHARE + "/scripts/results_html.py", SHARE + "/scripts/install_intel_cpu_runtime.sh",
                 SHARE + "/scripts/report_io.py", SHARE + "/scripts/failures_html.py",

@@ -50,18 +50,29 @@ ProgramCache::~ProgramCache() {
 }
 
 std::string ProgramCache::moduleHash(const void* data, size_t bytes) {
-    static const std::array<uint32_t, 256> table = [] {
-        std::array<uint32_t, 256> t{};
+    // Slicing by 8 (eight bytes a step through eight tables): the case index is hashed at every start-up.
+    static const std::array<std::array<uint32_t, 256>, 8> table = [] {
+        std::array<std::array<uint32_t, 256>, 8> t{};
         for (uint32_t i = 0; i < 256; ++i) {
             uint32_t c = i;
             for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            t[i] = c;
+            t[0][i] = c;
         }
+        for (uint32_t i = 0; i < 256; ++i)
+            for (size_t s = 1; s < 8; ++s) t[s][i] = (t[s - 1][i] >> 8) ^ t[0][t[s - 1][i] & 0xFFu];
         return t;
     }();
     uint32_t crc = 0xFFFFFFFFu;
     const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < bytes; ++i) crc = table[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        uint32_t lo = crc ^ (uint32_t(p[i]) | uint32_t(p[i + 1]) << 8 | uint32_t(p[i + 2]) << 16 |
+                             uint32_t(p[i + 3]) << 24);
+        crc = table[7][lo & 0xFFu] ^ table[6][(lo >> 8) & 0xFFu] ^ table[5][(lo >> 16) & 0xFFu] ^
+              table[4][lo >> 24] ^ table[3][p[i + 4]] ^ table[2][p[i + 5]] ^ table[1][p[i + 6]] ^
+              table[0][p[i + 7]];
+    }
+    for (; i < bytes; ++i) crc = table[0][(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
     char buf[32];
     std::snprintf(buf, sizeof buf, "crc32:%08x", static_cast<unsigned>(crc ^ 0xFFFFFFFFu));
     return buf;

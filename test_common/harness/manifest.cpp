@@ -1,5 +1,6 @@
 #include "test_common/harness/manifest.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -9,6 +10,8 @@
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
+
+#include "test_common/harness/case_index.h"
 
 namespace cts {
 
@@ -27,7 +30,7 @@ std::string readManifestSha256(const std::string& assets_dir, std::string* hex) 
     return "";
 }
 
-bool isValidCaseName(const std::string& name) {
+bool isValidCaseName(std::string_view name) {
     if (name.empty() || name.front() == '.' || name.back() == '.') return false;
     char prev = 0;
     for (char c : name) {
@@ -39,10 +42,6 @@ bool isValidCaseName(const std::string& name) {
 }
 
 namespace {
-
-// Version 2 added "module_hash", version 3 "tier", version 4 the module table ("modules": each module's
-// kernel signatures); scripts/spvgen.py MANIFEST_VERSION writes it.
-constexpr int kManifestVersion = 4;
 
 using ModuleTable = std::map<std::string, std::shared_ptr<const ModuleSignature>>;
 
@@ -245,7 +244,37 @@ size_t objectEnd(const std::string& text, size_t open) {
 
 }  // namespace
 
+namespace {
+
+// loadManifestEntries through the case index beside the manifest; false when there is none, it does not
+// check out, or it does not give every name a well-formed entry (the text scan below then decides).
+bool loadThroughIndex(const std::string& path, const std::vector<std::string>& names, ManifestLoad* out) {
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    std::string sha;
+    CaseIndex index;
+    if (path.compare(dir.size() + 1, std::string::npos, "manifest.json") != 0 || !hasCaseIndex(dir) ||
+        !readManifestSha256(dir, &sha).empty() || !readCaseIndex(dir, sha, &index).empty())
+        return false;
+    std::vector<const IndexedCase*> chosen;
+    for (const auto& name : names) {
+        auto it = std::lower_bound(index.cases.begin(), index.cases.end(), name,
+                                   [](const IndexedCase& c, const std::string& n) { return c.name < n; });
+        if (it == index.cases.end() || it->name != name) return false;
+        chosen.push_back(&*it);
+    }
+    ManifestLoad load = loadIndexedCases(index, chosen);
+    if (!load.errors.empty() || load.cases.size() != names.size()) return false;
+    for (const auto& c : load.cases)
+        if (!c.load_error.empty()) return false;
+    *out = std::move(load);
+    return true;
+}
+
+}  // namespace
+
 ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names) {
+    if (ManifestLoad load; loadThroughIndex(path, names, &load)) return load;
     std::ifstream in(path, std::ios::binary);
     if (!in) return loadManifest(path);
     std::stringstream buffer;
@@ -307,6 +336,19 @@ ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std:
         if (load.cases[i].name != names[i] || !load.cases[i].load_error.empty())
             return loadManifest(path);  // found something else by that name (or a broken entry): parse it all
     return load;
+}
+
+std::string caseSpecJson(const CaseSpec& spec) {
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : spec.params.all())
+        params[key] = value.type == ParamType::String ? nlohmann::ordered_json(value.text)
+                                                      : nlohmann::ordered_json::parse(value.text);
+    nlohmann::ordered_json j = {{"name", spec.name},           {"family", spec.family},
+                                {"module", spec.module},       {"module_hash", spec.module_hash},
+                                {"kernel", spec.kernel},       {"params", params},
+                                {"requires", spec.requires},   {"tags", spec.tags},
+                                {"tier", tierName(spec.tier)}, {"origin", spec.origin}};
+    return j.dump();
 }
 
 ManifestLoad loadManifest(const std::string& path) {

@@ -2,11 +2,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "test_common/harness/case.h"
 
 namespace cts {
+
+// Version 2 added "module_hash", version 3 "tier", version 4 the module table ("modules": each module's
+// kernel signatures); scripts/spvgen.py MANIFEST_VERSION writes it.
+inline constexpr int kManifestVersion = 4;
 
 struct ManifestLoad {
     std::vector<CaseSpec> cases;      // entries with a usable name; a malformed one carries load_error
@@ -15,10 +20,10 @@ struct ManifestLoad {
 
 ManifestLoad loadManifest(const std::string& path);
 
-// The entries of `names` only, for an --isolate worker (which runs the cases its runner already selected from
-// the whole, checked manifest): each entry is found by its "name" in the text and only it is parsed, so a
-// worker starts in milliseconds whatever the manifest's size. Falls back to loadManifest when the text does
-// not have the layout scripts/build_assets.py writes or a name is not found that way.
+// The entries of `names` only, for an --isolate worker (which runs the cases its runner already selected):
+// found through the case index beside the manifest (case_index.h) when it checks out, else by their "name"
+// in the text, and only they are parsed, so a worker starts in milliseconds whatever the manifest's size.
+// Falls back to loadManifest when neither finds every name with a well-formed entry.
 ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names);
 ManifestLoad parseManifest(const std::string& text, const std::string& path);  // path: for messages
 
@@ -27,7 +32,11 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path);  /
 // the 64 lowercase hex digits, else what is wrong (a missing or ill-formed file: a broken asset build).
 std::string readManifestSha256(const std::string& assets_dir, std::string* hex);
 
+// The case as one line of JSON with the manifest's fields (name, family, module, module_hash, kernel, params
+// with their JSON types, requires, tags, tier, origin): what `--list --json` prints.
+std::string caseSpecJson(const CaseSpec& spec);
+
 // Dotted lowercase name, [a-z0-9_]+ per level.
-bool isValidCaseName(const std::string& name);
+bool isValidCaseName(std::string_view name);
 
 }  // namespace cts

@@ -261,6 +261,10 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 out.fail_if_all_skipped = fail_skipped_given = true;
             continue;
         }
+        if (!has_value && name == "json" && !json_given) {
+            out.list_json = true;  // --list --json; checked below
+            continue;
+        }
         if (!has_value) {
             for (const auto& f : kFileOptions)
                 if (name == f.name)
@@ -410,7 +414,12 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                        "': expected 0 <= index < total";
         }
     }
-    if (!json_given && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty()) out.json_file = v;
+    if (out.list_json && (!out.list || json_given))
+        return "--json needs =FILE, e.g. --json=results.json (the value goes after '=' in the same "
+               "argument); "
+               "--json alone goes with --list and prints the selected cases as JSON";
+    if (!json_given && !out.list_json && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty())
+        out.json_file = v;
     if (!fail_skipped_given && var("CTS_FAIL_IF_ALL_SKIPPED") == "1") out.fail_if_all_skipped = true;
     if (out.quick && out.extended) return "--quick and --extended exclude each other";
     if (out.isolate && out.timeout_seconds == 0) {
@@ -499,6 +508,8 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
   --exclude-file=FILE         patterns/case names to skip, one per line, # comments
                               (input files: regular files of at most 256 MiB)
   --list                      print the selected case names and exit
+  --list --json               print the selected cases as JSON (one object per line in an array: name,
+                              family, module, module_hash, kernel, params, requires, tags, tier, origin)
   --quick                     only cases tagged quick (not for conformance)
   --tier=core|all             core: only the cases whose module the OpenCL environment promises to build
                               on a device reporting their extensions (default all: device_specific too)

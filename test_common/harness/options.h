@@ -14,6 +14,7 @@ namespace cts {
 struct Options {
     bool help = false;
     bool list = false;
+    bool list_json = false;  // --list --json: the selected cases with all their manifest fields, as JSON
     std::vector<Pattern> positive, negative;     // positional patterns, --filter
     std::vector<std::string> patterns, filters;  // as given: positional patterns, each --filter value
     std::vector<std::string> caselist_files, exclude_files;

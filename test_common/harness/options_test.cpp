@@ -73,7 +73,7 @@ TEST(Options, UsageErrorsAreOneLineNamingTheProblem) {
                                                        {"--platform=x"},  {"--device-type=fpga"},
                                                        {"--icd=other"},   {"--timeout=0"},
                                                        {"--timeout=abc"}, {"--json"},
-                                                       {"--json="},       {"--json", "--list"},
+                                                       {"--json="},       {"--json", "--quick"},
                                                        {"--list=yes"},    {"--quick", "--extended"},
                                                        {"--filter="}};
     for (const auto& args : bad) {
@@ -101,6 +101,7 @@ TEST(Options, FileOptionsNeedTheEqualsForm) {
         const std::string& opt = opt_word.first;
         for (const auto& args : std::vector<std::vector<std::string>>{
                  {opt, "api"}, {opt, "results.json"}, {opt}, {"--list", opt, "--quick"}}) {
+            if (opt == "--json" && args[0] == "--list") continue;  // --list --json: the list as JSON
             Options o;
             std::string err = parse(args, o);
             EXPECT_NE(err.find(opt + " needs =" + opt_word.second + ", e.g. " + opt + "="), std::string::npos)
@@ -113,6 +114,18 @@ TEST(Options, FileOptionsNeedTheEqualsForm) {
     EXPECT_EQ(parse({"--filter", "api", "--seed", "3", "--shard", "0/2", "--device-type", "cpu"}, o), "");
     ASSERT_EQ(o.positive.size(), 1u);
     EXPECT_EQ(o.positive[0].text, "api");
+}
+
+// --json without a value prints the --list as JSON and runs nothing; it needs --list and no --json=FILE.
+TEST(Options, ListJson) {
+    Options o;
+    EXPECT_EQ(parse({"--list", "--json", "api"}, o), "");
+    EXPECT_TRUE(o.list_json);
+    EXPECT_TRUE(o.json_file.empty());
+    Options p;
+    EXPECT_NE(parse({"--list", "--json", "--json=x.json"}, p), "");
+    Options q;
+    EXPECT_NE(parse({"--json", "api"}, q).find("--json alone goes with --list"), std::string::npos);
 }
 
 TEST(Options, TimeoutErrorStatesTheAcceptedRange) {

@@ -86,12 +86,18 @@ std::string readRerunReport(const std::string& path, RerunRequest& out) {
 
 std::string checkRerunSelection(const RerunRequest& rerun, const std::string& path,
                                 const std::vector<CaseSpec>& all, SelectionRequest request) {
+    std::vector<std::string> storage;
+    return checkRerunSelection(rerun, path, caseHeads(all, storage), request);
+}
+
+std::string checkRerunSelection(const RerunRequest& rerun, const std::string& path,
+                                const std::vector<CaseHead>& all, SelectionRequest request) {
     request.shard_index = 0;
     request.shard_count = 1;
-    Selection sel = selectCases(all, request);
-    std::set<std::string> selected;
-    for (const auto* c : sel.cases) selected.insert(c->name);
-    std::map<std::string, const CaseSpec*> by_name;
+    HeadSelection sel = selectHeads(all, request);
+    std::set<std::string, std::less<>> selected;
+    for (const auto* c : sel.cases) selected.emplace(c->name);
+    std::map<std::string_view, const CaseHead*> by_name;
     for (const auto& c : all) by_name[c.name] = &c;
     std::vector<std::string> dropped;
     bool need_huge = false, need_all_tiers = false;

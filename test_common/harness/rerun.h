@@ -30,5 +30,7 @@ std::string readRerunReport(const std::string& path, RerunRequest& out);
 // selection before sharding. Returns "" or one line naming the cases and the option that brings them back.
 std::string checkRerunSelection(const RerunRequest& rerun, const std::string& path,
                                 const std::vector<CaseSpec>& all, SelectionRequest request);
+std::string checkRerunSelection(const RerunRequest& rerun, const std::string& path,
+                                const std::vector<CaseHead>& all, SelectionRequest request);
 
 }  // namespace cts

@@ -69,6 +69,12 @@ std::string recordedCommand(int argc, char** argv, bool icd_env_from_user) {
 
 }  // namespace
 
+void awaitInterruptEnd() {
+    if (!g_interrupted) return;
+    std::fflush(nullptr);
+    for (;;) pause();  // the interrupt thread raises the signal (or _exits) once the reports are written
+}
+
 void handleInterrupts(const std::shared_ptr<RunReports>& reports) {
     if (pipe2(g_interrupt_pipe, O_CLOEXEC) != 0)
         return;  // no reports on interrupt, the signals kill as before

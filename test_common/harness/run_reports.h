@@ -128,6 +128,9 @@ private:
 
 // SIGINT/SIGTERM write the reports of what finished (RunReports::interrupted), then end the process.
 void handleInterrupts(const std::shared_ptr<RunReports>& reports);
+// Called as a run ends: when SIGINT/SIGTERM came, waits for the interrupt thread to end the process by that
+// signal, so that a run which finishes quickly after the signal does not exit with a status of its own first.
+void awaitInterruptEnd();
 
 // What selected the cases, for the reports (with --rerun-failed, after the report's options were taken).
 SelectionRecord selectionRecord(const Options& o, const std::string& manifest_sha256);

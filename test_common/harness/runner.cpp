@@ -1,5 +1,6 @@
 #include "test_common/harness/runner.h"
 
+#include "test_common/harness/run_reports.h"
 #include "test_common/harness/runner_stages.h"
 
 namespace cts {
@@ -17,7 +18,9 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (StageResult exit = openDeviceUnderTest(s)) return *exit;
     announceRun(s);
     executeCases(s);
-    return verdict(s);
+    int status = verdict(s);
+    awaitInterruptEnd();  // an interrupted run ends by its signal, not by this status
+    return status;
 }
 
 }  // namespace cts

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstddef>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "test_common/harness/case.h"
+#include "test_common/harness/case_index.h"
 #include "test_common/harness/device_under_test.h"
 #include "test_common/harness/layout.h"
 #include "test_common/harness/offline_mode.h"
@@ -48,6 +50,12 @@ struct RunState {
     std::vector<std::string> worker_names;  // --worker: the cases read from standard input
     std::vector<std::string> run_errors;    // run-level internal errors (a broken manifest)
     std::string manifest_sha256;
+    // What selection reads of every case: first the registry's (C++ cases; every manifest case too when
+    // there is no case index), then the case index's, whose full entries only the selected are loaded of.
+    CaseIndex index;
+    std::vector<CaseHead> heads;
+    size_t registry_heads = 0;          // heads[source < registry_heads] are registry.cases()[source]
+    std::deque<std::string> head_text;  // the names and tags the registry's heads view
     RerunRequest rerun_request;
     // select
     SelectionRequest request;
@@ -74,6 +82,9 @@ StageResult parseCommandLine(RunState& s);
 StageResult prepareEnvironment(RunState& s);
 // Load (stage_load.cpp): the families, the manifest, the --rerun-failed report; a worker's own loop.
 StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families);
+// The heads selection reads: the registry's cases, then the case index's (loadCases calls it; run_errors gets
+// a manifest case that a C++ case shadows).
+void collectHeads(RunState& s);
 int runWorker(RunState& s);
 // Select (stage_select.cpp): --list-tags, case lists, waiver files, the selection and --list.
 StageResult chooseCases(RunState& s);

@@ -25,6 +25,7 @@ struct StagedRun {
             c.family = "f";
             state->registry.mutableCases().push_back(c);
         }
+        collectHeads(*state);
     }
 };
 

@@ -12,7 +12,7 @@
 
 namespace cts {
 
-bool globMatch(const std::string& pattern, const std::string& name) {
+bool globMatch(std::string_view pattern, std::string_view name) {
     // Iterative matcher with backtracking to the last `*`: linear in practice, no recursion.
     size_t p = 0, n = 0, star = std::string::npos, resume = 0;
     while (n < name.size()) {
@@ -33,7 +33,12 @@ bool globMatch(const std::string& pattern, const std::string& name) {
     return p == pattern.size();
 }
 
-bool patternSelects(const std::string& pattern, const std::string& name) {
+bool patternSelects(std::string_view pattern, std::string_view name) {
+    // Without wildcards a pattern is the name or a dotted prefix of it: no glob per prefix (selection runs
+    // this on every case of the suite).
+    if (pattern.find_first_of("*?") == std::string_view::npos)
+        return name.size() >= pattern.size() && name.compare(0, pattern.size(), pattern) == 0 &&
+               (name.size() == pattern.size() || name[pattern.size()] == '.');
     if (globMatch(pattern, name)) return true;
     for (size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1))
         if (globMatch(pattern, name.substr(0, dot))) return true;
@@ -120,6 +125,16 @@ bool hasTag(const CaseSpec& spec, const std::string& tag) {
     return std::find(spec.tags.begin(), spec.tags.end(), tag) != spec.tags.end();
 }
 
+bool hasTag(const CaseHead& head, std::string_view tag) {
+    for (std::string_view rest = head.tags; !rest.empty();) {
+        size_t comma = rest.find(',');
+        if (rest.substr(0, comma) == tag) return true;
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+    }
+    return false;
+}
+
 // What --tag matches on a case: its tags and its group (the first level of its name), so
 // --tag=workloads,regression reads like the other tags.
 std::set<std::string> selectionTags(const CaseSpec& spec) {
@@ -128,15 +143,54 @@ std::set<std::string> selectionTags(const CaseSpec& spec) {
     return tags;
 }
 
-std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseSpec>& all) {
-    std::map<std::string, size_t> counts;
-    for (const auto& c : all)
-        for (const auto& t : selectionTags(c)) ++counts[t];
+bool hasSelectionTag(const CaseHead& head, std::string_view tag) {
+    return hasTag(head, tag) || head.name.substr(0, head.name.find('.')) == tag;
+}
+
+std::vector<CaseHead> caseHeads(const std::vector<CaseSpec>& cases, std::vector<std::string>& tag_storage) {
+    tag_storage.clear();
+    tag_storage.reserve(cases.size());
+    std::vector<CaseHead> heads;
+    heads.reserve(cases.size());
+    for (size_t i = 0; i < cases.size(); ++i) {
+        std::string tags;
+        for (const auto& t : cases[i].tags) tags += (tags.empty() ? "" : ",") + t;
+        tag_storage.push_back(std::move(tags));
+        heads.push_back({cases[i].name, tag_storage.back(), cases[i].tier, i});
+    }
+    return heads;
+}
+
+std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseHead>& all) {
+    std::map<std::string, size_t, std::less<>> counts;
+    auto count = [&](std::string_view tag) {
+        auto it = counts.find(tag);
+        if (it == counts.end()) it = counts.emplace(std::string(tag), 0).first;
+        ++it->second;
+    };
+    for (const auto& c : all) {
+        std::string_view group = c.name.substr(0, c.name.find('.'));
+        count(group);
+        for (std::string_view rest = c.tags; !rest.empty();) {
+            size_t comma = rest.find(',');
+            std::string_view tag = rest.substr(0, comma);
+            // Once per case, as a set would: a tag named like the group, or repeated, counts once.
+            bool again = tag == group || hasTag({c.name, c.tags.substr(0, c.tags.size() - rest.size())}, tag);
+            if (!again) count(tag);
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+    }
     return {counts.begin(), counts.end()};
 }
 
-Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request) {
-    Selection result;
+std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseSpec>& all) {
+    std::vector<std::string> storage;
+    return tagCounts(caseHeads(all, storage));
+}
+
+HeadSelection selectHeads(const std::vector<CaseHead>& all, const SelectionRequest& request) {
+    HeadSelection result;
     // A tag no case carries is a typo or a stale list: refuse it like a pattern that matches nothing.
     if (!request.tags.empty()) {
         const auto known = tagCounts(all);
@@ -149,28 +203,24 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
                 return result;
             }
     }
-    auto anyMatch = [&](const Pattern& p) {
-        return std::any_of(all.begin(), all.end(),
-                           [&](const CaseSpec& c) { return patternSelects(p.text, c.name); });
+    // One pass: each pattern is tried on every case once, which also tells which patterns match nothing.
+    std::vector<char> positive_hit(request.positive.size()), negative_hit(request.negative.size());
+    auto matchAll = [](const std::vector<Pattern>& patterns, std::vector<char>& hit, std::string_view name) {
+        bool any = false;
+        for (size_t i = 0; i < patterns.size(); ++i)
+            if (patternSelects(patterns[i].text, name)) any = hit[i] = true;
+        return any;
     };
-    for (const auto* list : {&request.positive, &request.negative})
-        for (const auto& p : *list)
-            if (!anyMatch(p)) {
-                result.error = "pattern '" + p.text + "' (" + p.source + ") matches no case";
-                return result;
-            }
     // cases each step selects or drops
     size_t positive = 0, negative = 0, not_quick = 0, untagged = 0, extended = 0, huge = 0, not_core = 0;
-    const std::set<std::string> names(request.names.begin(), request.names.end());
+    const std::set<std::string, std::less<>> names(request.names.begin(), request.names.end());
     for (const auto& c : all) {
+        bool in = matchAll(request.positive, positive_hit, c.name) || request.positive.empty();
+        bool out = matchAll(request.negative, negative_hit, c.name);
         if (!names.empty() && !names.count(c.name)) continue;
-        bool in = request.positive.empty() ||
-                  std::any_of(request.positive.begin(), request.positive.end(),
-                              [&](const Pattern& p) { return patternSelects(p.text, c.name); });
         if (!in) continue;
         ++positive;
-        if (std::any_of(request.negative.begin(), request.negative.end(),
-                        [&](const Pattern& p) { return patternSelects(p.text, c.name); })) {
+        if (out) {
             ++negative;
             continue;
         }
@@ -180,7 +230,7 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
         }
         if (!request.tags.empty() &&
             std::none_of(request.tags.begin(), request.tags.end(),
-                         [&](const std::string& t) { return selectionTags(c).count(t); })) {
+                         [&](const std::string& t) { return hasSelectionTag(c, t); })) {
             ++untagged;
             continue;
         }
@@ -198,6 +248,14 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
         }
         result.cases.push_back(&c);
     }
+    for (const auto* list : {&request.positive, &request.negative})
+        for (size_t i = 0; i < list->size(); ++i)
+            if (!(list == &request.positive ? positive_hit : negative_hit)[i]) {
+                result.error =
+                    "pattern '" + (*list)[i].text + "' (" + (*list)[i].source + ") matches no case";
+                result.cases.clear();
+                return result;
+            }
     // Selecting nothing is a usage error like a pattern matching nothing; an empty shard (below) is not.
     if (result.cases.empty()) {
         auto count = [](size_t n) { return std::to_string(n) + (n == 1 ? " case" : " cases"); };
@@ -226,13 +284,23 @@ Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& 
         return result;
     }
     std::sort(result.cases.begin(), result.cases.end(),
-              [](const CaseSpec* a, const CaseSpec* b) { return a->name < b->name; });
+              [](const CaseHead* a, const CaseHead* b) { return a->name < b->name; });
     if (request.shard_count > 1) {
-        std::vector<const CaseSpec*> mine;
+        std::vector<const CaseHead*> mine;
         for (size_t i = request.shard_index; i < result.cases.size(); i += request.shard_count)
             mine.push_back(result.cases[i]);
         result.cases.swap(mine);
     }
+    return result;
+}
+
+Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request) {
+    std::vector<std::string> storage;
+    const std::vector<CaseHead> heads = caseHeads(all, storage);
+    HeadSelection chosen = selectHeads(heads, request);
+    Selection result;
+    result.error = chosen.error;
+    for (const CaseHead* h : chosen.cases) result.cases.push_back(&all[h->source]);
     return result;
 }
 

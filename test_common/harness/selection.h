@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,11 +13,11 @@
 namespace cts {
 
 // `*` matches any run of characters (dots included), `?` any one character; the whole name must match.
-bool globMatch(const std::string& pattern, const std::string& name);
+bool globMatch(std::string_view pattern, std::string_view name);
 
 // A pattern selects a case when it matches the full name or any dotted prefix of it, so a bare group
 // name (`subgroups`) or a dotted prefix (`subgroups.shuffle_down`) selects its whole subtree.
-bool patternSelects(const std::string& pattern, const std::string& name);
+bool patternSelects(std::string_view pattern, std::string_view name);
 
 // Where a pattern came from, for the "matches no case" message.
 struct Pattern {
@@ -53,6 +54,22 @@ struct SelectionRequest {
     unsigned shard_index = 0, shard_count = 1;
 };
 
+// What selection reads of a case: its name, tags and tier. A run selects on these (from the C++ cases and
+// the case index) and loads the full CaseSpec of the cases it selected only.
+struct CaseHead {
+    std::string_view name;
+    std::string_view tags;  // comma-separated, "" for none
+    Tier tier = Tier::Core;
+    size_t source = 0;  // the caller's number for the case (its position in the list it came from)
+};
+
+struct HeadSelection {
+    std::vector<const CaseHead*> cases;  // sorted by name, after tags and sharding
+    std::string error;                   // as Selection::error
+};
+
+HeadSelection selectHeads(const std::vector<CaseHead>& all, const SelectionRequest& request);
+
 struct Selection {
     std::vector<const CaseSpec*> cases;  // sorted by name, after tags and sharding
     // Usage error: a pattern that matched no case, a --tag no case carries, or no case left after patterns
@@ -64,11 +81,17 @@ struct Selection {
 Selection selectCases(const std::vector<CaseSpec>& all, const SelectionRequest& request);
 
 bool hasTag(const CaseSpec& spec, const std::string& tag);
+bool hasTag(const CaseHead& head, std::string_view tag);
 
 // Every tag some case carries, sorted, with how many cases carry it (for --list-tags).
 std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseSpec>& all);
+std::vector<std::pair<std::string, size_t>> tagCounts(const std::vector<CaseHead>& all);
 // The names --tag matches on a case: its tags and its group (the first level of its name).
 std::set<std::string> selectionTags(const CaseSpec& spec);
+bool hasSelectionTag(const CaseHead& head, std::string_view tag);
+
+// Heads of `cases` (views into them and into `tag_storage`, which must outlive the heads), source = position.
+std::vector<CaseHead> caseHeads(const std::vector<CaseSpec>& cases, std::vector<std::string>& tag_storage);
 
 // Per-case seed: FNV-1a 64 of the case name mixed with the run seed; independent of which cases ran.
 uint64_t fnv1a64(const std::string& text);

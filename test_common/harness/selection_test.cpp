@@ -203,7 +203,7 @@ TEST(Selection, TagCountsCountEachCaseOncePerTag) {
                                                                            {"quick", 3},
                                                                            {"regression", 3},
                                                                            {"subgroups", 3}}));
-    EXPECT_TRUE(tagCounts({}).empty());
+    EXPECT_TRUE(tagCounts(std::vector<CaseSpec>{}).empty());
 }
 
 // Cases tagged huge need --huge, even when named exactly; without it the error says so.

@@ -6,10 +6,35 @@
 #include <iostream>
 #include <set>
 
+#include "test_common/harness/case_index.h"
 #include "test_common/harness/manifest.h"
 #include "test_common/harness/supervisor.h"
 
 namespace cts {
+
+void collectHeads(RunState& s) {
+    const Registry& registry = s.registry;
+    s.heads.clear();
+    s.head_text.clear();
+    s.heads.reserve(registry.cases().size() + s.index.cases.size());
+    for (const auto& c : registry.cases()) {
+        std::string tags;
+        for (const auto& t : c.tags) tags += (tags.empty() ? "" : ",") + t;
+        const std::string& name = s.head_text.emplace_back(c.name);
+        s.heads.push_back({name, s.head_text.emplace_back(std::move(tags)), c.tier, s.heads.size()});
+    }
+    s.registry_heads = s.heads.size();
+    if (s.index.cases.empty()) return;
+    std::set<std::string_view> registry_names;
+    for (const auto& h : s.heads) registry_names.insert(h.name);
+    for (size_t i = 0; i < s.index.cases.size(); ++i) {
+        const IndexedCase& c = s.index.cases[i];
+        if (registry_names.count(c.name))
+            s.run_errors.push_back("manifest case '" + std::string(c.name) + "' duplicates a C++ case");
+        else
+            s.heads.push_back({c.name, c.tags, c.tier, s.registry_heads + i});
+    }
+}
 
 StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families) {
     Options& opt = s.opt;
@@ -30,21 +55,34 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
         if (std::none_of(registry.cases().begin(), registry.cases().end(),
                          [&](const CaseSpec& c) { return c.name == name; }))
             manifest_names.push_back(name);
-    if (assets_missing.empty())
-        manifest = opt.worker ? loadManifestEntries(assets + "/manifest.json", manifest_names)
-                              : loadManifest(assets + "/manifest.json");
-    else
-        manifest.errors.push_back(assets_missing);
     std::vector<std::string>& run_errors = s.run_errors;
-    run_errors = manifest.errors;
-    // The reports name the manifest by the hash the asset build wrote beside it (hashing it here would cost
-    // start-up time); a missing or ill-formed one is a broken asset build, like a corrupt manifest.
     std::string& manifest_sha256 = s.manifest_sha256;
-    if (!opt.worker && assets_missing.empty())
-        if (std::string e = readManifestSha256(assets, &manifest_sha256); !e.empty()) run_errors.push_back(e);
+    if (!assets_missing.empty()) {
+        run_errors.push_back(assets_missing);
+    } else if (opt.worker) {
+        manifest = loadManifestEntries(assets + "/manifest.json", manifest_names);
+    } else {
+        // The reports name the manifest by the hash the asset build wrote beside it (hashing it here would
+        // cost start-up time); a missing or ill-formed one is a broken asset build, like a corrupt manifest.
+        std::string sha_error = readManifestSha256(assets, &manifest_sha256);
+        if (hasCaseIndex(assets)) {
+            // Selection reads the index; only the selected entries are parsed (chooseCases).
+            if (!sha_error.empty())
+                run_errors.push_back(sha_error);
+            else if (std::string e = readCaseIndex(assets, manifest_sha256, &s.index); !e.empty())
+                run_errors.push_back(e), s.index.cases.clear();
+        } else {
+            // A manifest written by hand (or by an asset build older than the index): the whole of it.
+            std::fprintf(stderr, "%s: note: no case index %s/manifest.index; reading the whole manifest\n",
+                         program.c_str(), assets.c_str());
+            manifest = loadManifest(assets + "/manifest.json");
+            if (!sha_error.empty()) manifest.errors.push_back(sha_error);
+        }
+    }
+    run_errors.insert(run_errors.end(), manifest.errors.begin(), manifest.errors.end());
     // The C++ cases' names, looked up once each: comparing every manifest case with every case registered so
     // far was quadratic (three quarters of the start-up time with 39k cases).
-    std::set<std::string> cpp_names;
+    std::set<std::string, std::less<>> cpp_names;
     for (const auto& existing : registry.cases()) cpp_names.insert(existing.name);
     registry.mutableCases().reserve(registry.cases().size() + manifest.cases.size());
     for (auto& c : manifest.cases) {
@@ -53,13 +91,14 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
         else
             registry.mutableCases().push_back(std::move(c));
     }
+    collectHeads(s);
 
     RerunRequest& rerun_request = s.rerun_request;
     if (!opt.worker && !opt.rerun_failed.empty()) {
         std::string e = readRerunReport(opt.rerun_failed, rerun_request);
         if (!e.empty()) return usageError(program, "--rerun-failed: " + e);
-        std::set<std::string> known;
-        for (const auto& c : registry.cases()) known.insert(c.name);
+        std::set<std::string_view> known;
+        for (const auto& c : s.heads) known.insert(c.name);
         std::string gone;
         size_t gone_count = 0;
         for (const auto& n : rerun_request.names)

@@ -3,7 +3,39 @@
 
 #include <cstdio>
 
+#include "test_common/harness/case_index.h"
+#include "test_common/harness/manifest.h"
+
 namespace cts {
+
+namespace {
+
+// The CaseSpecs of the selection: registry cases as they are, index cases loaded from their byte ranges and
+// added to the registry. "" or the one error that stops the run (a stale or corrupt index).
+std::string loadSelectedCases(RunState& s, const HeadSelection& chosen) {
+    std::vector<const IndexedCase*> indexed;
+    for (const CaseHead* h : chosen.cases)
+        if (h->source >= s.registry_heads) indexed.push_back(&s.index.cases[h->source - s.registry_heads]);
+    ManifestLoad load = loadIndexedCases(s.index, indexed);
+    if (!load.errors.empty()) {
+        std::string all;  // one line per error, each with the prefix the caller gives the first
+        for (const auto& e : load.errors)
+            all += (all.empty() ? "" : "\n" + s.program + ": internal error: ") + e;
+        return all;
+    }
+    if (load.cases.size() != indexed.size()) return "case index: the selected entries did not all load";
+    std::vector<CaseSpec>& cases = s.registry.mutableCases();
+    const size_t first = cases.size();
+    cases.reserve(first + load.cases.size());
+    for (auto& c : load.cases) cases.push_back(std::move(c));
+    s.sel.cases.clear();
+    size_t next = first;
+    for (const CaseHead* h : chosen.cases)
+        s.sel.cases.push_back(h->source < s.registry_heads ? &cases[h->source] : &cases[next++]);
+    return "";
+}
+
+}  // namespace
 
 StageResult chooseCases(RunState& s) {
     const Options& opt = s.opt;
@@ -15,10 +47,9 @@ StageResult chooseCases(RunState& s) {
         SelectionRequest tags_only;
         tags_only.tags = opt.tags;
         if (!opt.tags.empty())  // --tag=nope is the same usage error here as in a run
-            if (Selection s = selectCases(registry.cases(), tags_only); !s.error.empty())
-                return usageError(program, s.error);
-        for (const auto& [tag, count] : tagCounts(registry.cases()))
-            std::printf("%s %zu\n", tag.c_str(), count);
+            if (HeadSelection chosen = selectHeads(s.heads, tags_only); !chosen.error.empty())
+                return usageError(program, chosen.error);
+        for (const auto& [tag, count] : tagCounts(s.heads)) std::printf("%s %zu\n", tag.c_str(), count);
         for (const auto& e : run_errors)
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;
@@ -49,7 +80,8 @@ StageResult chooseCases(RunState& s) {
     request.shard_index = opt.shard_index;
     request.shard_count = opt.shard_count;
     Selection& sel = s.sel;
-    sel = selectCases(registry.cases(), request);
+    HeadSelection chosen = selectHeads(s.heads, request);
+    sel.error = chosen.error;
     if (!sel.error.empty()) {
         if (!run_errors.empty()) {
             // The pattern may well be right and the broken manifest the reason it matched nothing.
@@ -62,16 +94,31 @@ StageResult chooseCases(RunState& s) {
     }
 
     if (!opt.rerun_failed.empty())
-        if (std::string e = checkRerunSelection(rerun_request, opt.rerun_failed, registry.cases(), request);
+        if (std::string e = checkRerunSelection(rerun_request, opt.rerun_failed, s.heads, request);
             !e.empty())
             return usageError(program, "--rerun-failed: " + e);
     std::vector<std::string>& selected_names = s.selected_names;
-    for (const auto* c : sel.cases) selected_names.push_back(c->name);
+    for (const auto* c : chosen.cases) selected_names.emplace_back(c->name);
     if (std::string e = checkDumpDirInputs(opt, selected_names); !e.empty()) return usageError(program, e);
 
-    if (opt.list) {
+    if (opt.list && !opt.list_json) {
         // The tier as a comment, so the list still works as a --caselist-file.
-        for (const auto* c : sel.cases) std::printf("%s  # %s\n", c->name.c_str(), tierName(c->tier));
+        for (const auto* c : chosen.cases)
+            std::printf("%.*s  # %s\n", static_cast<int>(c->name.size()), c->name.data(), tierName(c->tier));
+        for (const auto& e : run_errors)
+            std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
+        return run_errors.empty() ? 0 : 1;
+    }
+    // Only now are the selected cases' manifest entries parsed: a run costs what it selects.
+    if (std::string e = loadSelectedCases(s, chosen); !e.empty()) {
+        std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
+        return 1;
+    }
+    if (opt.list_json) {
+        std::printf("[\n");
+        for (size_t i = 0; i < sel.cases.size(); ++i)
+            std::printf("%s%s\n", caseSpecJson(*sel.cases[i]).c_str(), i + 1 < sel.cases.size() ? "," : "");
+        std::printf("]\n");
         for (const auto& e : run_errors)
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;

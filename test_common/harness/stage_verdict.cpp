@@ -50,7 +50,7 @@ int verdict(RunState& s) {
             unsharded.shard_index = 0;
             unsharded.shard_count = 1;
             whole.clear();
-            for (const auto* c : selectCases(registry.cases(), unsharded).cases) whole.push_back(c->name);
+            for (const auto* c : selectHeads(s.heads, unsharded).cases) whole.emplace_back(c->name);
         }
         stale = staleWaivers(device_waivers, whole, recorder.results());
         for (const auto& w : stale) info.stale_waivers.push_back(staleText(w));

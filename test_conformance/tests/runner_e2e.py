@@ -177,7 +177,7 @@ def check_usage(runner, build, tmp):
     extra = assets_args(build, tmp)
     cases = [
         ["--bogus"], ["--seed=abc"], ["--shard=2/2"], ["--platform=x"], ["--device-type=fpga"], ["--icd=nope"],
-        ["--timeout=-1"], ["--json"], ["-q"], ["no_such_group"], ["--filter=api-no_such_thing"],
+        ["--timeout=-1"], ["--json", "--json=x.json"], ["-q"], ["no_such_group"], ["--filter=api-no_such_thing"],
         ["--caselist-file=" + os.path.join(tmp, "missing.txt")], ["--quick", "--extended"],
         ["--tag=no_such_tag"], ["--tag="], ["--tag=quick,"],
     ]
@@ -198,10 +198,11 @@ def check_usage(runner, build, tmp):
     rc, out, err = run(runner, extra + ["--list", "zz_missing_pattern*"])
     expect("zz_missing_pattern*" in err, "message should name the pattern\n" + err)
     # A file or directory option with its value as the next argument would swallow a case pattern
-    # (`--json api` wrote a report called "api" and ran everything): only the = form is accepted.
+    # (`--json api` wrote a report called "api" and ran everything): only the = form is accepted. (`--list
+    # --json` prints the list as JSON and writes no file: --json is checked without --list.)
     for opt, word in (("--json", "FILE"), ("--junit", "FILE"), ("--log", "FILE"), ("--caselist-file", "FILE"),
                       ("--exclude-file", "FILE"), ("--dump-dir", "DIR"), ("--assets-dir", "DIR")):
-        rc, out, err = run(runner, extra + ["--list", opt, "api"])
+        rc, out, err = run(runner, extra + ([] if opt == "--json" else ["--list"]) + [opt, "api"])
         expect(rc == 2 and (opt + " needs =" + word) in err and "e.g. " + opt + "=" in err,
                "%s api: expected exit 2 asking for %s=%s\n%s" % (opt, opt, word, describe(rc, out, err)))
         expect(not out, "%s api: nothing may be listed\n%s" % (opt, out))

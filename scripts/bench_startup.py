@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Start-up benchmark of the runner (Python standard library only): the wall time and peak resident memory of
+running one case, `--list` and `--list-tags`, each the median of N runs (CPU time and peak RSS from os.wait4's
+rusage).
+The targets (README, "Performance"): each under 50 ms and 30 MB on a 2-core machine. Prints figures; it asserts
+nothing (a timed unit test would fail on a loaded machine).
+
+usage: bench_startup.py [--build-dir DIR | --runner PATH] [--case NAME] [--runs N] [--json]
+Exit status: 0, or 2 with one line on stderr for bad input (no runner, N < 1) or a run that failed.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+DEFAULT_CASE = "subgroups.shuffle.i32.v1.sg16.index_0.wg_one.cf_some_lanes"
+
+
+class BenchError(Exception):
+    pass
+
+
+def measure(argv, runs):
+    """Median wall seconds, CPU seconds (user + system) and peak RSS (KiB) of `runs` runs of argv, its output
+    discarded. The CPU time tells the program's own cost on a machine other work keeps busy."""
+    walls, cpus, rss = [], [], []
+    for _ in range(runs):
+        start = time.monotonic()
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(p.pid, 0)
+        walls.append(time.monotonic() - start)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        err = p.stderr.read().decode("utf-8", "replace")
+        p.stderr.close()
+        if p.returncode != 0:
+            first = (err.strip().splitlines() or ["no message"])[0]
+            raise BenchError("%s exited %d: %s" % (" ".join(argv), p.returncode, first))
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        rss.append(usage.ru_maxrss)  # KiB on Linux
+    return statistics.median(walls), statistics.median(cpus), statistics.median(rss)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Start-up time and memory of spirv_intel_cts (median of N runs).")
+    ap.add_argument("--build-dir", default="build", help="build directory holding bin/spirv_intel_cts")
+    ap.add_argument("--runner", help="the runner to measure (default: BUILD_DIR/bin/spirv_intel_cts)")
+    ap.add_argument("--case", default=DEFAULT_CASE, help="the one case to run (default %(default)s)")
+    ap.add_argument("--runs", type=int, default=5, help="runs per measurement (default 5)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
+    try:
+        if args.runs < 1:
+            raise BenchError("--runs=%d: expected at least 1" % args.runs)
+        if not (os.path.isfile(runner) and os.access(runner, os.X_OK)):
+            raise BenchError("no runner at %s (build it, or pass --build-dir or --runner)" % runner)
+        rows = []
+        for label, extra in (("one case", [args.case]), ("--list", ["--list"]), ("--list-tags", ["--list-tags"])):
+            wall, cpu, rss = measure([runner] + extra, args.runs)
+            rows.append({"what": label, "args": extra, "wall_ms": round(wall * 1000, 1),
+                         "cpu_ms": round(cpu * 1000, 1), "peak_rss_mb": round(rss / 1024, 1)})
+    except (BenchError, OSError) as e:
+        print("bench_startup: error: %s" % e, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"runner": runner, "runs": args.runs, "cpus": os.cpu_count(),
+                          "load_average": os.getloadavg()[0], "results": rows}, indent=1))
+    else:
+        print("start-up of %s, median of %d runs (%s cores, load average %.1f)" %
+              (runner, args.runs, os.cpu_count(), os.getloadavg()[0]))
+        print("%-12s %10s %10s %14s" % ("what", "wall ms", "CPU ms", "peak RSS MB"))
+        for r in rows:
+            print("%-12s %10.1f %10.1f %14.1f" % (r["what"], r["wall_ms"], r["cpu_ms"], r["peak_rss_mb"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

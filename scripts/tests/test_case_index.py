@@ -1,0 +1,58 @@
+"""Tests of scripts/case_index.py: the byte ranges hold the entries they name, whatever the JSON layout, and a
+manifest that cannot be indexed is refused."""
+
+import binascii
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import case_index  # noqa: E402
+
+SHA = "0" * 64
+CASES = [{"name": "subgroups.b", "family": "f", "tier": "core", "tags": ["quick", "regression"]},
+         {"name": "subgroups.a", "family": "f", "module": "m.spv", "kernel": "k", "module_hash": "crc32:00000000",
+          "params": {"s": "caf\u00e9 {\"x\"}"}, "tier": "device_specific"}]
+MODULES = {"m.spv": {"kernels": {"k": [["out", "global_buffer"]]}}}
+
+
+def parse(text):
+    lines = text.split("\n")
+    return lines, {l.split("\t")[0]: l.split("\t") for l in lines if l.count("\t") == 4}
+
+
+class CaseIndex(unittest.TestCase):
+    def test_ranges_hold_their_entries_in_any_layout(self):
+        for indent in (None, 1, 4):
+            manifest = json.dumps({"version": 4, "modules": MODULES, "cases": CASES}, indent=indent).encode()
+            text = case_index.index_text(manifest, SHA)
+            lines, cases = parse(text)
+            self.assertEqual(lines[0], "spirv_intel_cts case index 1")
+            self.assertEqual(lines[1], "manifest %d %s" % (len(manifest), SHA))
+            self.assertEqual(list(cases), ["subgroups.a", "subgroups.b"])  # sorted by name
+            self.assertEqual(cases["subgroups.b"][1:3], ["core", "quick,regression"])
+            for name, (_, _, _, offset, length) in cases.items():
+                entry = json.loads(manifest[int(offset):int(offset) + int(length)])
+                self.assertEqual(entry["name"], name)
+            module = [l for l in lines if l.startswith("m.spv\t")][0].split("\t")
+            member = json.loads(b"{" + manifest[int(module[1]):int(module[1]) + int(module[2])] + b"}")
+            self.assertEqual(member, MODULES)
+            body, end = text[:text.rindex("end ")], text[text.rindex("end "):]
+            self.assertEqual(end, "end crc32:%08x\n" % (binascii.crc32(body.encode()) & 0xFFFFFFFF))
+
+    def test_refuses_what_it_cannot_index(self):
+        for cases, words in (([{"family": "f", "tier": "core"}], "no usable \"name\""),
+                             ([CASES[0], CASES[0]], "duplicate case name 'subgroups.b'"),
+                             ([{"name": "a.b", "tier": "maybe"}], "no tier"),
+                             ([{"name": "a.b", "tier": "core", "tags": ["x,y"]}], "malformed tag")):
+            manifest = json.dumps({"version": 4, "modules": {}, "cases": cases}).encode()
+            with self.assertRaises(case_index.IndexError_) as e:
+                case_index.index_text(manifest, SHA)
+            self.assertIn(words, str(e.exception))
+        with self.assertRaises(case_index.IndexError_):
+            case_index.index_text(b"{ not json", SHA)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""End-to-end checks of the case index (manifest.index, docs/assets.md "The case index"): an index that is
+corrupt, truncated, stale or whose byte range holds another case stops the run with one clear error and exit
+1, as a corrupt manifest does; `--list --json` prints every selected case as the manifest has it.
+
+usage: index_e2e.py <check> <path to spirv_intel_cts> <build dir>
+Exit 0 = pass, 1 = fail, 77 = skipped (CTest SKIP_RETURN_CODE) with the reason printed.
+"""
+import binascii
+import hashlib
+import json
+import os
+import shutil
+import sys
+
+import runner_e2e  # noqa: E402
+from runner_e2e import SKIP, describe, expect, run
+
+CASE = "subgroups.shuffle.i32.v1.sg16.index_0.wg_one.cf_some_lanes"
+
+
+def assets_or_skip(build):
+    assets = os.path.join(build, "assets")
+    if not os.path.exists(os.path.join(assets, "manifest.index")):
+        print("skipped: no %s/manifest.index" % assets)
+        sys.exit(SKIP)
+    return assets
+
+
+def copy_assets(build, tmp, name):
+    """A copy of the built assets directory (the modules linked, not copied) to damage."""
+    src, d = assets_or_skip(build), os.path.join(tmp, name)
+    os.makedirs(d)
+    for f in ("manifest.json", "manifest.sha256", "manifest.index"):
+        shutil.copy(os.path.join(src, f), d)
+    os.symlink(os.path.join(src, "modules"), os.path.join(d, "modules"))
+    return d
+
+
+def reseal(body):
+    """An index body with a correct "end" line, as scripts/case_index.py writes it."""
+    return body + "end crc32:%08x\n" % (binascii.crc32(body.encode("utf-8")) & 0xFFFFFFFF)
+
+
+def index_body(d):
+    text = open(os.path.join(d, "manifest.index")).read()
+    return text[:text.rindex("end crc32:")]
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def expect_index_error(runner, d, args, words, what):
+    rc, out, err = run(runner, ["--assets-dir=" + d] + args)
+    lines = [l for l in err.splitlines() if "internal error" in l]
+    expect(rc == 1, "%s: exit 1 as for a corrupt manifest\n%s" % (what, describe(rc, out, err)))
+    expect(any(all(w in l for w in words) for l in lines),
+           "%s: one line on stderr saying %r\n%s" % (what, words, describe(rc, out, err)))
+    expect("Traceback" not in err and CASE not in out.replace("pattern '" + CASE, ""),
+           "%s: nothing listed or run\n%s" % (what, describe(rc, out, err)))
+
+
+def check_corrupt_index(runner, build, tmp):
+    """A flipped byte, a truncated index, an index of another manifest and a byte range holding another case
+    each give one error naming manifest.index and exit 1, for --list, --list --json and a run alike."""
+    d = copy_assets(build, tmp, "flipped")
+    text = open(os.path.join(d, "manifest.index")).read()
+    at = text.index(CASE)
+    write(os.path.join(d, "manifest.index"), text[:at] + "x" + text[at + 1:])
+    for args in (["--list"], ["--list-tags"], [CASE]):
+        expect_index_error(runner, d, args, ["manifest.index is corrupt", "CRC-32"], "flipped byte " + args[0])
+
+    d = copy_assets(build, tmp, "truncated")
+    write(os.path.join(d, "manifest.index"), text[:len(text) // 2])
+    expect_index_error(runner, d, ["--list"], ["manifest.index is corrupt", "truncated"], "truncated")
+
+    d = copy_assets(build, tmp, "stale")
+    manifest = open(os.path.join(d, "manifest.json"), "rb").read() + b"\n"
+    with open(os.path.join(d, "manifest.json"), "wb") as f:
+        f.write(manifest)
+    write(os.path.join(d, "manifest.sha256"), "%s  manifest.json\n" % hashlib.sha256(manifest).hexdigest())
+    expect_index_error(runner, d, ["--list"], ["manifest.index is stale", "rebuild the assets target"], "stale")
+
+    # CASE's line takes its neighbour's byte range: a well-formed index that points elsewhere.
+    d = copy_assets(build, tmp, "elsewhere")
+    lines = index_body(d).split("\n")
+    i = next(n for n, l in enumerate(lines) if l.startswith(CASE + "\t"))
+    mine, other = lines[i].split("\t"), lines[i + 1].split("\t")
+    lines[i] = "\t".join(mine[:3] + other[3:])
+    write(os.path.join(d, "manifest.index"), reseal("\n".join(lines)))
+    rc, out, err = run(runner, ["--assets-dir=" + d, "--list", CASE])
+    expect(rc == 0 and out.startswith(CASE), "--list reads names only\n" + describe(rc, out, err))
+    for args in (["--list", "--json", CASE], [CASE]):
+        expect_index_error(runner, d, args, ["does not hold that case", CASE], "byte range elsewhere " + args[-1])
+
+
+def check_list_json(runner, build, tmp):
+    """--list --json prints every selected case (the --list names, in order) with all its manifest fields,
+    the same values as manifest.json; the C++ cases too."""
+    assets = assets_or_skip(build)
+    rc, listed, err = run(runner, ["--list", "--extended", "--huge"])
+    expect(rc == 0, describe(rc, listed, err))
+    rc, out, err = run(runner, ["--list", "--json", "--extended", "--huge"])
+    expect(rc == 0, describe(rc, out[:2000], err))
+    printed = json.loads(out)
+    names = [l.split("  #")[0] for l in listed.splitlines()]
+    expect([c["name"] for c in printed] == names, "--list --json lists the --list names in order")
+    defaults = {"module": "", "module_hash": "", "kernel": "", "params": {}, "requires": [], "tags": []}
+    by_name = {c["name"]: c for c in printed}
+    manifest = json.load(open(os.path.join(assets, "manifest.json")))
+    for entry in manifest["cases"]:
+        want, got = dict(defaults, **entry), by_name.get(entry["name"])
+        if got != want:
+            expect(False, "%s: --list --json %r, manifest %r" % (entry["name"], got, want))
+    in_manifest = {e["name"] for e in manifest["cases"]}
+    cpp = [c for c in printed if c["name"] not in in_manifest]
+    expect(cpp and all(c["family"] and c["tier"] == "core" for c in cpp), "the C++ cases are listed too")
+    rc, out, err = run(runner, ["--list", "--json", "--tier=core", "subgroups.shuffle"])
+    one = json.loads(out)
+    expect(rc == 0 and one and all(c["tier"] == "core" and c["name"].startswith("subgroups.shuffle.") for c in one),
+           "--list --json follows the selection\n" + describe(rc, out[:500], err))
+
+
+CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
+
+
+if __name__ == "__main__":
+    sys.exit(runner_e2e.main(CHECKS, __doc__))
