@@ -11,7 +11,7 @@
 
 // info[gid * 4 ..]: SubgroupLocalInvocationId, SubgroupId, SubgroupSize, SubgroupMaxSize (the record the
 // subgroups.* checkers take the work-item to sub-group mapping from).
-static void write_info(global uint *info, size_t gid) {
+static void write_info(global uint* info, size_t gid) {
     const uint record[4] = {get_sub_group_local_id(), get_sub_group_id(), get_sub_group_size(),
                             get_max_sub_group_size()};
     for (int i = 0; i < 4; ++i) info[gid * 4 + i] = record[i];
@@ -23,7 +23,7 @@ static uint block_index(void) {
 }
 
 // N components of work-item gid, through a private array.
-static VEC load_components(const global T *base, size_t gid) {
+static VEC load_components(const global T* base, size_t gid) {
     T parts[N];
     for (int i = 0; i < N; ++i) parts[i] = base[gid * N + i];
 #if N == 1
@@ -33,7 +33,7 @@ static VEC load_components(const global T *base, size_t gid) {
 #endif
 }
 
-static void store_components(global T *base, size_t gid, VEC value) {
+static void store_components(global T* base, size_t gid, VEC value) {
 #if N == 1
     base[gid] = value;
 #else

@@ -1,7 +1,7 @@
 // intel_sub_group_shuffle / _down / _up / _xor, the kernel ABI of subgroups.shuffle
-// (test_conformance/subgroups/shuffle_family.cpp): out, info, a, b, index, exec_period, lane_mask. Work-groups
-// with WorkgroupId % exec_period == exec_period - 1 run the shuffle in the lanes whose bit is set in
-// lane_mask. Built with OP (0 shuffle, 1 down, 2 up, 3 xor) and, for PER_COMPONENT, one scalar shuffle per
+// (test_conformance/subgroups/shuffle_family.cpp): out, info, a, b, index, exec_period, lane_mask.
+// Work-groups with WorkgroupId % exec_period == exec_period - 1 run the shuffle in the lanes whose bit is set
+// in lane_mask. Built with OP (0 shuffle, 1 down, 2 up, 3 xor) and, for PER_COMPONENT, one scalar shuffle per
 // component in a loop over private arrays instead of one vector shuffle.
 #include "common.h"
 
@@ -33,11 +33,14 @@ static T shuffle_component(T data, T other, uint index) {
 
 static bool lane_runs(uint exec_period, uint lane_mask) {
     if (get_group_id(0) % exec_period != exec_period - 1) return false;
-    return ((lane_mask >> (get_sub_group_local_id() % 32)) & 1) != 0;
+    // Walk the mask to this lane's bit: a loop whose trip count depends on the lane (phis at -O2).
+    uint mask = lane_mask;
+    for (uint l = get_sub_group_local_id() % 32; l > 0; --l) mask >>= 1;
+    return (mask & 1) != 0;
 }
 
-REQD_SG kernel void test(global T *out, global uint *info, const global T *a, const global T *b,
-                         const global uint *index, uint exec_period, uint lane_mask) {
+REQD_SG kernel void test(global T* out, global uint* info, const global T* a, const global T* b,
+                         const global uint* index, uint exec_period, uint lane_mask) {
     const size_t gid = get_global_id(0);
     write_info(info, gid);
     if (!lane_runs(exec_period, lane_mask)) return;
