@@ -122,9 +122,11 @@ def shuffle_cases(emit, cc, level):
             kind = {"shuffle": "index", "shuffle_xor": "value"}.get(op, "delta")
             uniform = sg // 2 + 1
             for pname, pattern, shape, local, groups, period, lanes in (
-                    ("%s_varying" % kind, {"pattern": "varying", "index_range": index_range}, "wg_several",
-                     3 * sg, 3, 1, "all"),
-                    ("%s_uniform" % kind, {"pattern": "uniform", "index": uniform}, "wg_partial", 2 * sg + 3, 3, 2,
+                    # A trailing partial sub-group (2 S + 3 work-items a work-group), every lane runs.
+                    ("%s_varying" % kind, {"pattern": "varying", "index_range": index_range}, "wg_partial",
+                     2 * sg + 3, 3, 1, "all"),
+                    # Only odd work-groups and a seeded subset of lanes run the shuffle.
+                    ("%s_uniform" % kind, {"pattern": "uniform", "index": uniform}, "wg_several", 3 * sg, 3, 2,
                      "seeded")):
                 params = dict(pattern, op=op, type=type_name, width=n, sg=sg, local=local, groups=groups,
                               exec_period=period, lane_mask=lanes)
@@ -136,14 +138,14 @@ def shuffle_cases(emit, cc, level):
 def block_io_cases(emit, cc, level):
     for write in (False, True):
         op = "block_write" if write else "block_read"
-        for type_name, n, sg in (("u32", 4, 16), ("u32", 1, 8), ("u16", 2, 16), ("u8", 4, 16)):
+        for type_name, n, sg in (("u32", 4, 16), ("u32", 2, 8), ("u16", 2, 16), ("u8", 4, 16)):
             bits = int(type_name[1:])
             module = cc.module("block_io.cl", level, {
                 "WRITE": int(write), "T": C_TYPES[type_name], "N": n, "SG": sg, "SUFFIX": SUFFIX[type_name],
                 "VEC": C_TYPES[type_name] + ("" if n == 1 else str(n))},
                 "compiled/%s/%s_%s_v%d_sg%d" % (level, op, type_name, n, sg),
                 "%s of %s x %d at SubgroupSize %d" % (op, type_name, n, sg))
-            offset = 16
+            offset = 16 if write else 4  # the alignment the environment requires: 16 bytes writes, 4 reads
             params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": offset, "local": 4 * sg,
                       "groups": 2}
             emit.case("compiled.%s.%s.%s.v%d.sg%d.offset_%db.wg_several" % (level, op, type_name, n, sg, offset),
