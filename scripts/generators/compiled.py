@@ -45,6 +45,14 @@ class Compiler:
         self.tools = getattr(emit, "tools", {}) or {}
         self.cache = os.path.join(emit.out_dir, "compiled_cache")
         self.done = {}
+        self.used = set()  # cache files this build produced or reused
+
+    def prune(self):
+        """Removes cached modules no build of this generator asks for any more (changed sources or flags)."""
+        if os.path.isdir(self.cache):
+            for fn in os.listdir(self.cache):
+                if fn not in self.used:
+                    os.remove(os.path.join(self.cache, fn))
 
     def available(self):
         return all(self.tools.get(t) for t in ("clang", "llvm_spirv", "spirv_dis"))
@@ -75,6 +83,7 @@ class Compiler:
                                        CLANG_FLAGS + LLVM_SPIRV_FLAGS).encode()).hexdigest()
         os.makedirs(self.cache, exist_ok=True)
         cached = os.path.join(self.cache, key + ".spvasm")
+        self.used.add(os.path.basename(cached))
         if not os.path.exists(cached):
             bc, spv = cached[:-7] + ".bc", cached[:-7] + ".spv"
             for cmd in ([self.tools["clang"]] + CLANG_FLAGS + flags + [os.path.join(KERNELS, source), "-o", bc],
@@ -202,3 +211,4 @@ def generate(emit):
         block_io_cases(emit, cc, level)
         image_block_io_cases(emit, cc, level)
         media_cases(emit, cc, level)
+    cc.prune()
