@@ -71,6 +71,17 @@ endif()
 string(REGEX REPLACE "\n.*" "" SPIRV_AS_VERSION "${_cts_spirv_as_version}")
 set(SPIRV_AS_VERSION "${SPIRV_AS_VERSION}" CACHE INTERNAL "first line of spirv-as --version")
 
+# clang-15 + llvm-spirv-15 compile the compiled.* kernels (test_conformance/compiled/kernels/*.cl) at build
+# time; without either (or spirv-dis) that group is absent, said in one line, and everything else builds.
+find_program(CTS_CLANG_15 clang-15)
+find_program(CTS_LLVM_SPIRV_15 llvm-spirv-15)
+if(CTS_CLANG_15 AND CTS_LLVM_SPIRV_15 AND SPIRV_DIS)
+  set(CTS_COMPILED_TOOLS --clang ${CTS_CLANG_15} --llvm-spirv ${CTS_LLVM_SPIRV_15} --spirv-dis ${SPIRV_DIS})
+else()
+  set(CTS_COMPILED_TOOLS "")
+  message(STATUS "compiled.* cases absent: clang-15, llvm-spirv-15 or spirv-dis not found (apt-get install clang-15 llvm-spirv-15)")
+endif()
+
 # SPIR-V grammars for the fallback assembler (scripts/spirv_asm.py).
 find_file(SPIRV_CORE_GRAMMAR spirv.core.grammar.json PATH_SUFFIXES spirv/unified1 PATHS /usr/include /usr/share)
 find_file(SPIRV_OPENCL_GRAMMAR extinst.opencl.std.100.grammar.json PATH_SUFFIXES spirv/unified1

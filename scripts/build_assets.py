@@ -330,6 +330,8 @@ def write_if_changed(path, data):
 def build(args):
     start = time.time()
     emit = spvgen.Emitter(args.out)
+    # Compilers for the generators that compile OpenCL C (scripts/generators/compiled.py); absent: no such cases.
+    emit.tools = {"clang": args.clang, "llvm_spirv": args.llvm_spirv, "spirv_dis": args.spirv_dis}
     handwritten = collect_handwritten(emit, args.source_dir)
     generators = run_generators(emit, args.source_dir)
     used = {c["module"][:-4] for c in emit.cases.values() if c["module"]}
@@ -374,6 +376,9 @@ def main(argv=None):
     ap.add_argument("--core-grammar")
     ap.add_argument("--opencl-grammar")
     ap.add_argument("--supplement", default=spirv_asm.DEFAULT_SUPPLEMENT)
+    ap.add_argument("--clang", help="clang-15 (with --llvm-spirv and --spirv-dis: the compiled.* cases)")
+    ap.add_argument("--llvm-spirv", help="llvm-spirv-15")
+    ap.add_argument("--spirv-dis", help="spirv-dis")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--stamp", help="file to touch on success")
     args = ap.parse_args(argv)

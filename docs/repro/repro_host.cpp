@@ -5,6 +5,7 @@
 //
 //   repro_host MODULE.spv read  X_BYTES Y   one sub-group of 16 reads a 32-bit block at (X_BYTES, Y)
 //   repro_host MODULE.spv write X_BYTES Y   one sub-group of 16 writes 0x100 + lane at (X_BYTES, Y)
+//   repro_host MODULE.spv subgroup_id       one sub-group of 16 stores SubgroupId read in a called function
 //
 // The image is CL_R / CL_UNSIGNED_INT32, 8 texels wide and 4 rows high, texel (c, r) = 0xA0000000 + r * 0x100
 // + c. The device runs in a child process, so a crash is reported rather than fatal.
@@ -44,7 +45,14 @@ int clampTo(int v, int lo, int hi) {
         }                                                                         \
     } while (0)
 
-int run(const std::string& spv_path, bool write, int x_bytes, int y) {
+struct Device {
+    cl_context ctx = nullptr;
+    cl_command_queue queue = nullptr;
+    cl_kernel kernel = nullptr;
+};
+
+// Builds the module on the first device of the first platform and creates its kernel "repro".
+int openRepro(const std::string& spv_path, Device* dev) {
     std::ifstream in(spv_path, std::ios::binary);
     std::vector<char> il((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (il.empty()) {
@@ -61,18 +69,50 @@ int run(const std::string& spv_path, bool write, int x_bytes, int y) {
     clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof driver, driver, nullptr);
     std::printf("device: %s, driver %s\n", name, driver);
     cl_int err = CL_SUCCESS;
-    cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    dev->ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     CHECK(err);
-    cl_command_queue queue = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
+    dev->queue = clCreateCommandQueueWithProperties(dev->ctx, device, nullptr, &err);
     CHECK(err);
-    cl_program program = clCreateProgramWithIL(ctx, il.data(), il.size(), &err);
+    cl_program program = clCreateProgramWithIL(dev->ctx, il.data(), il.size(), &err);
     CHECK(err);
     if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
         std::fprintf(stderr, "build of %s failed\n", spv_path.c_str());
         return 2;
     }
-    cl_kernel kernel = clCreateKernel(program, "repro", &err);
+    dev->kernel = clCreateKernel(program, "repro", &err);
     CHECK(err);
+    return 0;
+}
+
+// One sub-group of 16 stores SubgroupId (read in a called function) at out[lane]: every value must be 0.
+int runSubgroupId(const std::string& spv_path) {
+    Device dev;
+    if (int rc = openRepro(spv_path, &dev)) return rc;
+    cl_int err = CL_SUCCESS;
+    cl_mem out = clCreateBuffer(dev.ctx, CL_MEM_READ_WRITE, kLanes * 4, nullptr, &err);
+    CHECK(err);
+    CHECK(clSetKernelArg(dev.kernel, 0, sizeof out, &out));
+    size_t global = kLanes, local = kLanes;
+    CHECK(clEnqueueNDRangeKernel(dev.queue, dev.kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+    std::vector<uint32_t> got(kLanes);
+    CHECK(clEnqueueReadBuffer(dev.queue, out, CL_TRUE, 0, kLanes * 4, got.data(), 0, nullptr, nullptr));
+    int wrong = 0;
+    for (int lane = 0; lane < kLanes; ++lane) {
+        wrong += got[lane] != 0;
+        std::printf("lane %2d: expected SubgroupId 0 actual %u%s\n", lane, got[lane],
+                    got[lane] ? "  <-- wrong" : "");
+    }
+    std::printf("%d wrong value(s)\n", wrong);
+    return wrong ? 0 : 3;
+}
+
+int run(const std::string& spv_path, bool write, int x_bytes, int y) {
+    Device dev;
+    if (int rc = openRepro(spv_path, &dev)) return rc;
+    cl_context ctx = dev.ctx;
+    cl_command_queue queue = dev.queue;
+    cl_kernel kernel = dev.kernel;
+    cl_int err = CL_SUCCESS;
     std::vector<uint32_t> pixels(kWidth * kHeight);
     for (int r = 0; r < kHeight; ++r)
         for (int c = 0; c < kWidth; ++c) pixels[r * kWidth + c] = texel(c, r);
@@ -130,14 +170,18 @@ int run(const std::string& spv_path, bool write, int x_bytes, int y) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 5 || (std::strcmp(argv[2], "read") != 0 && std::strcmp(argv[2], "write") != 0)) {
-        std::fprintf(stderr, "usage: %s MODULE.spv read|write X_BYTES Y\n", argv[0]);
+    const bool subgroup_id = argc == 3 && std::strcmp(argv[2], "subgroup_id") == 0;
+    if (!subgroup_id &&
+        (argc != 5 || (std::strcmp(argv[2], "read") != 0 && std::strcmp(argv[2], "write") != 0))) {
+        std::fprintf(stderr, "usage: %s MODULE.spv read|write X_BYTES Y | MODULE.spv subgroup_id\n", argv[0]);
         return 2;
     }
     std::fflush(stdout);
     pid_t pid = fork();  // before any OpenCL call: the child owns the driver
     if (pid == 0) {
-        int rc = run(argv[1], std::strcmp(argv[2], "write") == 0, std::atoi(argv[3]), std::atoi(argv[4]));
+        int rc = subgroup_id ? runSubgroupId(argv[1])
+                             : run(argv[1], std::strcmp(argv[2], "write") == 0, std::atoi(argv[3]),
+                                   std::atoi(argv[4]));
         std::fflush(nullptr);
         _exit(rc);  // not exit(): the driver's atexit handlers belong to the parent's copy too
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one reproducer on Intel's OpenCL CPU runtime: run_on_intel_cpu.sh REPRO_HOST MODULE.spv MODE X Y.
+# Runs one reproducer on Intel's OpenCL CPU runtime: run_on_intel_cpu.sh REPRO_HOST MODULE.spv MODE [X Y].
 # Passes (exit 0) when the bug shows as docs/known_driver_bugs.md states; exit 1 when the runtime now behaves
 # as the spec says (the bug is fixed: drop its waiver); 77 (skip) when the runtime is not installed.
 set -uo pipefail

@@ -1,0 +1,55 @@
+// Tests of the "calls" rule set: a call to a function with a body passes; a call to a function declared
+// without one (what a compiler leaves for a built-in it did not translate) is reported at the call.
+#include <gtest/gtest.h>
+
+#include "test_common/spirv/module_builder.h"
+#include "test_common/spirv/rules.h"
+
+namespace cts {
+namespace {
+
+using test::ModuleBuilder;
+
+struct Built {
+    std::vector<uint32_t> words;
+    uint32_t call_offset = 0;
+};
+
+// A kernel calling one helper of type uint(uint); with_body false leaves the helper a declaration.
+Built build(bool with_body) {
+    ModuleBuilder b;
+    uint32_t void_t = b.newId(), u32 = b.newId(), kfn_t = b.newId(), hfn_t = b.newId(), helper = b.newId(),
+             param = b.newId(), hlabel = b.newId(), kernel = b.newId(), label = b.newId(), one = b.newId(),
+             result = b.newId();
+    b.op(17, {4}).op(17, {6}).op(17, {5});  // Addresses, Kernel, Linkage
+    b.op(14, {2, 2});                       // Physical64 OpenCL
+    b.op(15, ModuleBuilder::cat({{6, kernel}, ModuleBuilder::str("test")}));
+    b.op(5, ModuleBuilder::cat({{helper}, ModuleBuilder::str("intel_sub_group_shuffle")}));
+    b.op(19, {void_t}).op(21, {u32, 32, 0}).op(33, {kfn_t, void_t}).op(33, {hfn_t, u32, u32});
+    b.op(43, {u32, one, 1});
+    b.op(54, {u32, helper, 0, hfn_t}).op(55, {u32, param});
+    if (with_body) b.op(248, {hlabel}).op(254, {param});  // OpReturnValue
+    b.op(56);
+    b.op(54, {void_t, kernel, 0, kfn_t}).op(248, {label});
+    Built out;
+    out.call_offset = uint32_t(b.words().size());
+    b.op(57, {u32, result, helper, one}).op(253).op(56);
+    out.words = b.words();
+    return out;
+}
+
+TEST(CallsRules, CallOfAFunctionWithABodyPasses) {
+    EXPECT_TRUE(checkModule(SpirvModule::parse(build(true).words)).empty());
+}
+
+TEST(CallsRules, CallOfADeclarationIsReportedAtTheCall) {
+    Built built = build(false);
+    std::vector<Violation> v = checkModule(SpirvModule::parse(built.words));
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].rule, "call.declared_only");
+    EXPECT_EQ(v[0].word_offset, built.call_offset);
+    EXPECT_NE(v[0].message.find("intel_sub_group_shuffle"), std::string::npos) << v[0].message;
+}
+
+}  // namespace
+}  // namespace cts

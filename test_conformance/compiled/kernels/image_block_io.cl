@@ -1,0 +1,34 @@
+// intel_sub_group_block_read / write on images, the kernel ABI of subgroups.image_block_io
+// (test_conformance/subgroups/image_block_io_family.cpp): image, info, data, coords. Sub-group b reads or
+// writes the block at (coords[2b] bytes, coords[2b + 1] rows); a read stores each work-item's components at
+// data[gid * N ..], a write takes them from there. Built with WRITE and SUFFIX (_us, or empty for uint).
+#include "common.h"
+
+#if N == 1
+#define WIDTH
+#else
+#define WIDTH N
+#endif
+#define BLOCK_READ CAT(CAT(intel_sub_group_block_read, SUFFIX), WIDTH)
+#define BLOCK_WRITE CAT(CAT(intel_sub_group_block_write, SUFFIX), WIDTH)
+
+static int2 block_coord(const global uint* coords) {
+    const uint b = block_index();
+    return (int2)((int)coords[2 * b], (int)coords[2 * b + 1]);
+}
+
+#if WRITE
+REQD_SG kernel void test(write_only image2d_t image, global uint* info, global T* data,
+                         const global uint* coords) {
+    const size_t gid = get_global_id(0);
+    write_info(info, gid);
+    BLOCK_WRITE(image, block_coord(coords), load_components(data, gid));
+}
+#else
+REQD_SG kernel void test(read_only image2d_t image, global uint* info, global T* data,
+                         const global uint* coords) {
+    const size_t gid = get_global_id(0);
+    write_info(info, gid);
+    store_components(data, gid, BLOCK_READ(image, block_coord(coords)));
+}
+#endif

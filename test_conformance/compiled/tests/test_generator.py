@@ -1,0 +1,70 @@
+"""Tests of scripts/generators/compiled.py: no compilers, no cases; a failing compiler is one SpvgenError naming
+the tool and its output; with the real compilers (when installed) a module holds the extension's opcode."""
+
+import importlib.util
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import spvgen  # noqa: E402
+
+
+def load_generator():
+    spec = importlib.util.spec_from_file_location("compiled_generator",
+                                                  os.path.join(REPO, "scripts", "generators", "compiled.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class CompiledGeneratorTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.gen = load_generator()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def emitter(self, tools):
+        e = spvgen.Emitter(self.tmp)
+        e.tools = tools
+        return e
+
+    def test_without_compilers_the_group_is_absent(self):
+        e = self.emitter({"clang": None, "llvm_spirv": None, "spirv_dis": None})
+        self.gen.generate(e)
+        self.assertEqual((len(e.cases), len(e.modules)), (0, 0))
+
+    def test_failing_compiler_is_one_error_with_its_output(self):
+        fake = os.path.join(self.tmp, "clang-15")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\necho 'fake: no such built-in' >&2\nexit 1\n")
+        os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+        e = self.emitter({"clang": fake, "llvm_spirv": fake, "spirv_dis": fake})
+        with self.assertRaises(spvgen.SpvgenError) as ctx:
+            self.gen.generate(e)
+        self.assertIn("clang-15 failed", str(ctx.exception))
+        self.assertIn("fake: no such built-in", str(ctx.exception))
+
+    def test_real_compilers_emit_the_extension_opcode(self):
+        tools = {"clang": shutil.which("clang-15"), "llvm_spirv": shutil.which("llvm-spirv-15"),
+                 "spirv_dis": shutil.which("spirv-dis")}
+        if not all(tools.values()):
+            self.skipTest("clang-15, llvm-spirv-15 or spirv-dis not installed")
+        e = self.emitter(tools)
+        cc = self.gen.Compiler(e)
+        path = cc.module("shuffle.cl", "o2", {"OP": 1, "T": "uint", "N": 1, "SG": 16, "VEC": "uint",
+                                              "PER_COMPONENT": 0}, "compiled/o2/t", "test")
+        text = e.modules[path[:-4]]["text"]
+        self.assertIn("OpSubgroupShuffleDownINTEL", text)
+        self.assertIn("; @version 1.1", text)
+        self.assertEqual(spvgen.module_version(text), (1, 1))
+
+
+if __name__ == "__main__":
+    unittest.main()
