@@ -38,7 +38,9 @@ uint32_t load(const uint8_t* p, uint32_t n) {
     return v;
 }
 
-void store(uint8_t* p, uint32_t n, uint32_t v) { std::memcpy(p, &v, n); }
+void store(uint8_t* p, uint32_t n, uint32_t v) {
+    std::memcpy(p, &v, n);
+}
 
 }  // namespace
 
@@ -84,8 +86,10 @@ void convertChannelRoundTrip(uint32_t t, uint8_t* channel) {
         float f = 0;
         std::memcpy(&f, &raw, 4);
         uint32_t out = raw;
-        if (std::isnan(f)) out = 0x7fc00000u;
-        else if (std::fpclassify(f) == FP_SUBNORMAL) out = raw & 0x80000000u;
+        if (std::isnan(f))
+            out = 0x7fc00000u;
+        else if (std::fpclassify(f) == FP_SUBNORMAL)
+            out = raw & 0x80000000u;
         store(channel, n, out);
     }
 }

@@ -22,7 +22,7 @@ uint32_t roundTrip(uint32_t type, uint32_t value) {
 }
 
 TEST(TexelConversion, ChangesSnormMinimumNanPayloadsDenormalsAndUnorm16) {
-    EXPECT_EQ(roundTrip(CL_SNORM_INT8, 0x80), 0x81u);      // -128 -> -1.0 -> -127
+    EXPECT_EQ(roundTrip(CL_SNORM_INT8, 0x80), 0x81u);       // -128 -> -1.0 -> -127
     EXPECT_EQ(roundTrip(CL_SNORM_INT16, 0x8000), 0x8001u);  // -32768 -> -32767
     EXPECT_EQ(roundTrip(CL_HALF_FLOAT, 0x7e01), 0x7e00u);   // NaN payload lost
     EXPECT_EQ(roundTrip(CL_HALF_FLOAT, 0x0001), 0x0000u);   // denormal flushed
@@ -38,9 +38,9 @@ TEST(TexelConversion, KeepsIntegersAndExactValues) {
                   0x80000000u >> (32 - 8 * channelBytes(type)));
     for (uint32_t v = 0; v < 256; ++v) EXPECT_EQ(roundTrip(CL_UNORM_INT8, v), v) << v;  // exact via half
     EXPECT_EQ(roundTrip(CL_SNORM_INT8, 0x81), 0x81u);
-    EXPECT_EQ(roundTrip(CL_HALF_FLOAT, 0x3c00), 0x3c00u);   // 1.0
-    EXPECT_EQ(roundTrip(CL_HALF_FLOAT, 0x7bff), 0x7bffu);   // largest finite
-    EXPECT_EQ(roundTrip(CL_HALF_FLOAT, 0xfc00), 0xfc00u);   // -infinity
+    EXPECT_EQ(roundTrip(CL_HALF_FLOAT, 0x3c00), 0x3c00u);  // 1.0
+    EXPECT_EQ(roundTrip(CL_HALF_FLOAT, 0x7bff), 0x7bffu);  // largest finite
+    EXPECT_EQ(roundTrip(CL_HALF_FLOAT, 0xfc00), 0xfc00u);  // -infinity
     EXPECT_EQ(roundTrip(CL_FLOAT, 0x3f800001), 0x3f800001u);
     EXPECT_FALSE(channelTypeConverts(CL_UNSIGNED_INT32));
     EXPECT_TRUE(channelTypeConverts(CL_UNORM_INT8));

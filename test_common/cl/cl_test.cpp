@@ -241,7 +241,8 @@ TEST(ImageFormats, EveryOrderAndChannelTypeWithItsTexelSize) {
     EXPECT_EQ(namedImageFormat("rg8_snorm").type, cl_channel_type(CL_SNORM_INT8));
     EXPECT_EQ(namedImageFormat("rgba16").type, cl_channel_type(CL_UNORM_INT16));
     EXPECT_EQ(namedImageFormat("rgba16").texel_bytes, 8u);
-    for (const NamedImageFormat& g : allImageFormats()) EXPECT_EQ(g.texel_bytes % g.channel_bytes, 0u) << g.name;
+    for (const NamedImageFormat& g : allImageFormats())
+        EXPECT_EQ(g.texel_bytes % g.channel_bytes, 0u) << g.name;
 }
 
 // Every other channel holds a distinctive value, whole and channel-aligned: SNORM -32768, a NaN payload.
@@ -260,7 +261,8 @@ TEST(ImageFormats, DistinctiveFillPutsWholeSpecialValuesInEveryOtherChannel) {
     std::memcpy(&third, bytes.data() + 8, 4);
     EXPECT_EQ(first, 0x7fc00001u);  // a quiet NaN with a payload
     EXPECT_EQ(third, 0x7f800001u);  // a signalling NaN
-    for (const NamedImageFormat& g : allImageFormats()) EXPECT_FALSE(distinctiveChannelValues(g.type).empty());
+    for (const NamedImageFormat& g : allImageFormats())
+        EXPECT_FALSE(distinctiveChannelValues(g.type).empty());
 }
 
 }  // namespace

@@ -13,12 +13,11 @@ const std::vector<NamedImageFormat>& allImageFormats() {
             cl_channel_type type;
             uint32_t bytes;
         };
-        const Type types[] = {{"", CL_UNORM_INT8, 1},         {"_snorm", CL_SNORM_INT8, 1},
-                              {"i", CL_SIGNED_INT8, 1},       {"ui", CL_UNSIGNED_INT8, 1},
-                              {"", CL_UNORM_INT16, 2},        {"_snorm", CL_SNORM_INT16, 2},
-                              {"i", CL_SIGNED_INT16, 2},      {"ui", CL_UNSIGNED_INT16, 2},
-                              {"f", CL_HALF_FLOAT, 2},        {"i", CL_SIGNED_INT32, 4},
-                              {"ui", CL_UNSIGNED_INT32, 4},   {"f", CL_FLOAT, 4}};
+        const Type types[] = {
+            {"", CL_UNORM_INT8, 1},      {"_snorm", CL_SNORM_INT8, 1}, {"i", CL_SIGNED_INT8, 1},
+            {"ui", CL_UNSIGNED_INT8, 1}, {"", CL_UNORM_INT16, 2},      {"_snorm", CL_SNORM_INT16, 2},
+            {"i", CL_SIGNED_INT16, 2},   {"ui", CL_UNSIGNED_INT16, 2}, {"f", CL_HALF_FLOAT, 2},
+            {"i", CL_SIGNED_INT32, 4},   {"ui", CL_UNSIGNED_INT32, 4}, {"f", CL_FLOAT, 4}};
         struct Order {
             const char* prefix;
             cl_channel_order order;
@@ -49,10 +48,9 @@ const std::vector<uint32_t>& distinctiveChannelValues(cl_channel_type type) {
     // UNORM: no value but 0 and the maximum is an exact float after normalisation; SNORM: -128 / -32768
     // (which a normalising path clamps to -1.0 and writes back as -127 / -32767); half and float: quiet NaNs
     // with payloads, signalling NaNs, negative NaNs, denormals, -0 and infinity.
-    static const std::vector<uint32_t> unorm8{0x01, 0x7f, 0x80, 0xfe, 0x55},
-        snorm8{0x80, 0x81, 0x7f, 0xff}, int8{0x80, 0xff, 0x7f},
-        unorm16{0x0001, 0x8000, 0xfffe, 0x1235, 0x7fff}, snorm16{0x8000, 0x8001, 0x7fff, 0xffff},
-        int16{0x8000, 0xffff, 0x7fff},
+    static const std::vector<uint32_t> unorm8{0x01, 0x7f, 0x80, 0xfe, 0x55}, snorm8{0x80, 0x81, 0x7f, 0xff},
+        int8{0x80, 0xff, 0x7f}, unorm16{0x0001, 0x8000, 0xfffe, 0x1235, 0x7fff},
+        snorm16{0x8000, 0x8001, 0x7fff, 0xffff}, int16{0x8000, 0xffff, 0x7fff},
         half{0x7e01, 0x7d00, 0xfc01, 0x0001, 0x83ff, 0x8000, 0x7c00, 0x7fff},
         float32{0x7fc00001, 0x7f800001, 0xffffffff, 0x00000001, 0x807fffff, 0x80000000, 0x7f800000},
         int32{0x80000000, 0xffffffff, 0x7fffffff};

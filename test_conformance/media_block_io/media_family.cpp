@@ -83,8 +83,8 @@ struct MediaCase {
     // The device's maximum image size where the case asks for it, and one Coordinate per sub-group.
     void resolve(const DeviceInfo& device) {
         // cl_khr_image2d_from_buffer: the pitch is also a multiple of CL_DEVICE_IMAGE_PITCH_ALIGNMENT texels.
-        pitch_align = std::lcm(kBufferPitchAlign,
-                               size_t(std::max<cl_uint>(device.image_pitch_alignment, 1)) * format.texel_bytes);
+        pitch_align = std::lcm(kBufferPitchAlign, size_t(std::max<cl_uint>(device.image_pitch_alignment, 1)) *
+                                                      format.texel_bytes);
         if (image_size == "max_width") {
             if (device.image2d_max_width * format.texel_bytes > (size_t(1) << 30))
                 throw InternalError(
@@ -106,7 +106,8 @@ struct MediaCase {
 
     size_t laneBytes() const { return size_t(shape.components) * shape.element_bytes; }
     size_t pitch() const {
-        return from_buffer ? (image_width_bytes + pitch_align - 1) / pitch_align * pitch_align : image_width_bytes;
+        return from_buffer ? (image_width_bytes + pitch_align - 1) / pitch_align * pitch_align
+                           : image_width_bytes;
     }
 };
 

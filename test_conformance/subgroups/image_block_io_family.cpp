@@ -58,7 +58,8 @@ struct ImageCase {
         c.local = p.u("local");
         c.groups = p.u("groups");
         const std::string backing = p.has("backing") ? p.s("backing") : "image";
-        if (backing != "image" && backing != "buffer") throw InternalError("unknown backing '" + backing + "'");
+        if (backing != "image" && backing != "buffer")
+            throw InternalError("unknown backing '" + backing + "'");
         c.from_buffer = backing == "buffer";
         if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
             throw InternalError("image block IO needs work-groups of whole sub-groups");
@@ -131,11 +132,12 @@ MemHandle createImage(RunContext& ctx, const ImageCase& c, const reference::Imag
         desc.mem_object = buffer->get();
         image.reset(clCreateImage(ctx.context, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err));
     } else {
-        image.reset(clCreateImage(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc, host,
-                                  &err));
+        image.reset(
+            clCreateImage(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc, host, &err));
     }
-    checkInternal(err, "clCreateImage(" + std::string(c.format.name) + (c.from_buffer ? " from a buffer" : "") +
-                           ", " + std::to_string(model.width) + "x" + std::to_string(model.height) +
+    checkInternal(err, "clCreateImage(" + std::string(c.format.name) +
+                           (c.from_buffer ? " from a buffer" : "") + ", " + std::to_string(model.width) +
+                           "x" + std::to_string(model.height) +
                            (c.from_buffer ? ", row pitch " + std::to_string(model.row_pitch) : "") + ")");
     return image;
 }
@@ -145,10 +147,11 @@ public:
     std::string name() const override { return "subgroups.image_block_io"; }
     const ParamSchema& paramSchema() const override {
         static const ParamSchema schema{
-            {"op", ParamType::String},     {"type", ParamType::String},   {"width", ParamType::UInt},
-            {"sg", ParamType::UInt},       {"format", ParamType::String}, {"size", ParamType::String},
-            {"coords", ParamType::String}, {"local", ParamType::UInt},    {"groups", ParamType::UInt},
-            {"backing", ParamType::String, kOptional}};
+            {"op", ParamType::String},     {"type", ParamType::String},
+            {"width", ParamType::UInt},    {"sg", ParamType::UInt},
+            {"format", ParamType::String}, {"size", ParamType::String},
+            {"coords", ParamType::String}, {"local", ParamType::UInt},
+            {"groups", ParamType::UInt},   {"backing", ParamType::String, kOptional}};
         return schema;
     }
 
@@ -182,10 +185,12 @@ public:
         Rng rng(ctx.seed);
         auto random = [&rng] { return rng.next(); };
 
-        reference::ImageBytes model{uint32_t(image_bytes / texel), uint32_t(height), texel,
-                                    c.from_buffer ? bufferRowPitch(ctx.device, size_t(image_bytes), texel)
-                                                  : size_t(image_bytes),
-                                    {}};
+        reference::ImageBytes model{
+            uint32_t(image_bytes / texel),
+            uint32_t(height),
+            texel,
+            c.from_buffer ? bufferRowPitch(ctx.device, size_t(image_bytes), texel) : size_t(image_bytes),
+            {}};
         model.data.resize(model.row_pitch * height);
         fillDistinctiveChannels(c.format, model.data.data(), model.data.size(), random);
         std::vector<int32_t> xy = blockCoordinates(c, blocks, block_bytes, image_bytes, height);
@@ -283,8 +288,8 @@ public:
         const int32_t pitch = int32_t(model.row_pitch);
         std::vector<uint8_t> actual(model.data.size());
         if (c.from_buffer) {
-            checkCl(clEnqueueReadBuffer(ctx.queue, buffer, CL_TRUE, 0, actual.size(), actual.data(), 0, nullptr,
-                                        nullptr),
+            checkCl(clEnqueueReadBuffer(ctx.queue, buffer, CL_TRUE, 0, actual.size(), actual.data(), 0,
+                                        nullptr, nullptr),
                     "clEnqueueReadBuffer (the image's buffer)");
         } else {
             size_t origin[3] = {0, 0, 0}, region[3] = {model.width, model.height, 1};

@@ -323,8 +323,8 @@ void executeWrite(OpContext& ctx) {
     const bool clamp_oob = faults.has("media_oob_writes_clamped");
     // The planted fault media_write_converts_texels: every channel written goes through a typed store.
     const uint32_t cb = channelBytes(b.image->channel_type);
-    const bool convert = faults.has("media_write_converts_texels") && cb != 0 &&
-                         channelTypeConverts(b.image->channel_type);
+    const bool convert =
+        faults.has("media_write_converts_texels") && cb != 0 && channelTypeConverts(b.image->channel_type);
     std::vector<uint8_t*> written_channels;
 
     auto store = [&](uint32_t r, uint32_t c, uint32_t lane, uint32_t j) {
@@ -351,7 +351,8 @@ void executeWrite(OpContext& ctx) {
         }
     }
     std::sort(written_channels.begin(), written_channels.end());
-    written_channels.erase(std::unique(written_channels.begin(), written_channels.end()), written_channels.end());
+    written_channels.erase(std::unique(written_channels.begin(), written_channels.end()),
+                           written_channels.end());
     for (uint8_t* channel : written_channels) convertChannelRoundTrip(b.image->channel_type, channel);
 }
 

@@ -67,7 +67,7 @@ bool prepare(OpContext& ctx, const char* op, BlockOrigin* origin) {
 // Bytes between rows: the row pitch, or (planted fault) width * texel size on an image from a buffer.
 size_t rowPitch(const ImageDesc& img, const Faults& faults) {
     return img.from_buffer && faults.has("image_from_buffer_pitch_ignored") ? img.width * img.texel_bytes
-                                                                             : img.row_pitch;
+                                                                            : img.row_pitch;
 }
 
 // The image byte at `offset` (from the first byte of row 0, `within_row` bytes into its row) as a read gives
@@ -122,8 +122,8 @@ void executeImageBlockRead(OpContext& ctx) {
                     int64_t within = bx - t * texel;
                     t = t < 0 ? 0 : (t >= int64_t(img.width) ? int64_t(img.width) - 1 : t);
                     int64_t r = row < 0 ? 0 : (row >= int64_t(img.height) ? int64_t(img.height) - 1 : row);
-                    *out = readByte(img, size_t(r) * pitch + size_t(t * texel + within), size_t(t * texel + within),
-                                    convert);
+                    *out = readByte(img, size_t(r) * pitch + size_t(t * texel + within),
+                                    size_t(t * texel + within), convert);
                 }
             }
         }
