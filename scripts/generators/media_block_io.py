@@ -255,7 +255,6 @@ def generate_formats(emit, modules):
             for backing in ("image", "buffer") if fmt in spvgen.FROM_BUFFER_FORMATS else ("image",):
                 emit_case(emit, modules, "media_block_io.%s.e%d.w%d.h%d.sg%d.c%d.%s.%s.bits" % (
                     op, e, w, h, sg, comps, fmt, backing), op, e, comps, w, h, sg, fmt, backing, (16, 2), 48, 12,
-                    tags=["quick"] if fmt in ("r16_snorm", "rgba32f") and backing == "image" else [],
                     fill="distinctive")
 
 

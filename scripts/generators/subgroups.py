@@ -589,10 +589,8 @@ def generate_image_formats(emit):
             for backing in backings:
                 params = {"op": op, "type": "u32", "width": 2, "sg": 16, "format": fmt, "size": "size_tight",
                           "coords": "interior", "local": 32, "groups": 2, "backing": backing}
-                quick = fmt in ("r16_snorm", "rgba32f")
                 emit.case("subgroups.%s.u32.v2.sg16.%s.%s.bits" % (op, fmt, backing), "subgroups.image_block_io",
-                          module, "test", params=params, requires=req, tags=["quick"] if quick else [],
-                          tier=tier(BLOCK_CORE, "u32", 2))
+                          module, "test", params=params, requires=req, tier=tier(BLOCK_CORE, "u32", 2))
 
 
 def generate(emit):
