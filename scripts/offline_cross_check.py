@@ -153,7 +153,7 @@ class Target:
                 raise InputError("unknown requirement token %r in %s" % (token, case["name"]))
         # A family's own support checks beyond the requirement tokens (its descriptor's "offline_support").
         params = case.get("params", {})
-        for check in FAMILY_SUPPORT.get(case.get("family"), []):
+        for check in FAMILY_SUPPORT.get(case.get("family", "").split(".")[0], []):  # family -> its group
             if all(params.get(k) == v for k, v in check["when"].items()) and \
                     check["extension"] not in self.extensions:
                 return check["reason"]

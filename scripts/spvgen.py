@@ -28,6 +28,27 @@ TAGS = ("quick", "extended", "regression", "huge")
 # promise (a build failure is NotSupported with the compiler's first error line). Each generator decides it
 # from one table that quotes the environment; hand-written headers say it with tier=.
 TIERS = ("core", "device_specific")
+
+
+def _image_formats():
+    """Every 2D image format the suite names (test_common/cl/image_formats.cpp holds the same table):
+    CL_R / CL_RG / CL_RGBA x UNORM/SNORM 8/16, SIGNED/UNSIGNED 8/16/32, HALF_FLOAT, FLOAT, named as
+    GLSL spells them (r8, r8_snorm, r8i, r8ui, r16f, rgba32f, ...). name -> (order, channel type, texel bytes)."""
+    types = [("", "CL_UNORM_INT8", 1), ("_snorm", "CL_SNORM_INT8", 1), ("i", "CL_SIGNED_INT8", 1),
+             ("ui", "CL_UNSIGNED_INT8", 1), ("", "CL_UNORM_INT16", 2), ("_snorm", "CL_SNORM_INT16", 2),
+             ("i", "CL_SIGNED_INT16", 2), ("ui", "CL_UNSIGNED_INT16", 2), ("f", "CL_HALF_FLOAT", 2),
+             ("i", "CL_SIGNED_INT32", 4), ("ui", "CL_UNSIGNED_INT32", 4), ("f", "CL_FLOAT", 4)]
+    out = {}
+    for prefix, order, channels in (("r", "CL_R", 1), ("rg", "CL_RG", 2), ("rgba", "CL_RGBA", 4)):
+        for suffix, ctype, size in types:
+            out["%s%d%s" % (prefix, size * 8, suffix)] = (order, ctype, size * channels)
+    return out
+
+
+IMAGE_FORMATS = _image_formats()
+# One format per texel size for the cases on images created from buffers: 1, 2, 4, 8, 16 bytes, each with
+# a channel type a conversion would change (the 1-byte one excepted: no such format is 1 byte and converting).
+FROM_BUFFER_FORMATS = ("r8_snorm", "r16f", "rgba8", "rgba16_snorm", "rgba32f")
 _LEVEL = r"[a-z0-9_]+"
 _NAME_RE = re.compile(r"^%s(\.%s)*$" % (_LEVEL, _LEVEL))
 _RELPATH_RE = re.compile(r"^%s(/%s)*$" % (_LEVEL, _LEVEL))

@@ -21,8 +21,9 @@ EXT_TOKEN = "ext=cl_intel_spirv_media_block_io"
 SIZES = [8, 16, 32]
 TYPE = {1: "uchar", 2: "ushort", 4: "uint"}
 COUNTS = {1: [1, 2, 4, 8, 16], 2: [1, 2, 4, 8, 16], 4: [1, 2, 4, 8]}
-# Image formats by texel size: name -> (texel bytes)
+# Image formats by texel size: name -> (texel bytes); the format cases (section 5) use every format.
 FORMATS = {"r8ui": 1, "r16ui": 2, "r32ui": 4}
+ALL_FORMATS = {name: texel for name, (_, _, texel) in spvgen.IMAGE_FORMATS.items()}
 
 
 def max_height(row_bytes):
@@ -166,11 +167,14 @@ def tier(e, comps, w, h, sg):
     return "core" if slots <= sg * comps else "device_specific"
 
 
-def emit_case(emit, modules, name, op, e, comps, w, h, sg, fmt, backing, coord, image_w, image_h, tags=None):
+def emit_case(emit, modules, name, op, e, comps, w, h, sg, fmt, backing, coord, image_w, image_h, tags=None,
+              fill=None):
     module = modules.get(op, e, comps, w, h, sg)
     params = dict(op=op, element_bytes=e, components=comps, width=w, height=h, sg=sg, format=fmt,
-                  texel_bytes=FORMATS[fmt], backing=backing, image_width_bytes=image_w, image_height=image_h,
+                  texel_bytes=ALL_FORMATS[fmt], backing=backing, image_width_bytes=image_w, image_height=image_h,
                   x=coord[0], y=coord[1])
+    if fill:
+        params["fill"] = fill
     emit.case(name, "media_block_io", module, "test", params=params,
               requires=[EXT_TOKEN, "sg_size=%d" % sg, "images"], tags=tags or [], tier=tier(e, comps, w, h, sg))
 
@@ -234,7 +238,24 @@ def generate(emit):
             for cname, x, y in (("interior", 8, 2), ("corner_bottom_right", 40, 10)):
                 emit_case(emit, modules, "media_block_io.round_trip.e%d.w%d.h%d.sg%d.c%d.r32ui.image.%s" % (
                     e, w, h, sg, comps, cname), "round_trip", e, comps, w, h, sg, "r32ui", "image", (x, y), 48, 12)
+    generate_formats(emit, modules)
     generate_scale(emit)
+
+
+def generate_formats(emit, modules):
+    """5. Media block IO moves raw bits whatever the format: a 16-byte x 4-row region of 4-byte elements at
+    sub-group size 16 at x = 16 bytes (a whole texel of every size) in a 48-byte x 12-row image of every
+    format, filled with channel values a conversion would change ("fill": "distinctive"); on an image from a
+    buffer too for one format per texel size (row pitch the smallest multiple of 64 bytes and of
+    CL_DEVICE_IMAGE_PITCH_ALIGNMENT texels above the row)."""
+    e, w, h, sg = 4, 4, 4, 16
+    comps = fitting_count(e, w, h, sg)
+    for op in ("read", "write"):
+        for fmt in ALL_FORMATS:
+            for backing in ("image", "buffer") if fmt in spvgen.FROM_BUFFER_FORMATS else ("image",):
+                emit_case(emit, modules, "media_block_io.%s.e%d.w%d.h%d.sg%d.c%d.%s.%s.bits" % (
+                    op, e, w, h, sg, comps, fmt, backing), op, e, comps, w, h, sg, fmt, backing, (16, 2), 48, 12,
+                    fill="distinctive")
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ assuming one. The checker requires every work-item's record, so it is also the r
 Case names: subgroups.<op>.<type>.v<n>.sg<S>.<index|offset|format>...; see docs/subgroups.md.
 """
 
+import spvgen
+
 # Every sub-group size a device may report (CL_DEVICE_SUB_GROUP_SIZES_INTEL): 8, 16 and 32 on Intel GPUs, and
 # 4, 8, 16, 32 and 64 on Intel's OpenCL CPU runtime. A case requires its size, so each runs wherever it is
 # reported and is NotSupported elsewhere.
@@ -572,10 +574,30 @@ def generate_image_block_io(emit):
                                           tags=["quick"] if quick else [], tier=tier(BLOCK_CORE, type_name, n))
 
 
+def generate_image_formats(emit):
+    """Block IO moves raw bits whatever the image format ("the image data is read without format
+    conversion"): u32 x 2 at sub-group size 16 on every format (texels of 1 to 16 bytes), in the interior, on
+    a plain image and, for one format per texel size, on an image created from a buffer
+    (cl_khr_image2d_from_buffer). The family fills images and data with channel values a conversion would
+    change (docs/subgroups.md, "Image formats")."""
+    for write in (False, True):
+        op = "image_block_write" if write else "image_block_read"
+        module = emit.module("subgroups/%s_u32_v2_sg16" % op, image_module(write, "u32", 2, 16))
+        for fmt, (order, ctype, texel) in spvgen.IMAGE_FORMATS.items():
+            req = block_requires("u32", 2, 16) + ["images", "image_format=%s/%s" % (order, ctype)]
+            backings = ("image", "buffer") if fmt in spvgen.FROM_BUFFER_FORMATS else ("image",)
+            for backing in backings:
+                params = {"op": op, "type": "u32", "width": 2, "sg": 16, "format": fmt, "size": "size_tight",
+                          "coords": "interior", "local": 32, "groups": 2, "backing": backing}
+                emit.case("subgroups.%s.u32.v2.sg16.%s.%s.bits" % (op, fmt, backing), "subgroups.image_block_io",
+                          module, "test", params=params, requires=req, tier=tier(BLOCK_CORE, "u32", 2))
+
+
 def generate(emit):
     generate_shuffles(emit)
     generate_buffer_block_io(emit)
     generate_image_block_io(emit)
+    generate_image_formats(emit)
     generate_scale(emit)
 
 

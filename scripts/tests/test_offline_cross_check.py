@@ -109,6 +109,16 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertIn("g.sg8: report says Pass, expected NotSupported (target lacks sg_size=8)", out)
 
+    def test_a_family_support_check_applies_to_every_family_of_its_group(self):
+        # subgroups.image_block_io is a family of the group subgroups, whose descriptor's offline_support makes
+        # images from buffers need cl_khr_image2d_from_buffer (which t1 lacks).
+        self.case("g.from_buffer", "good.spv", "Pass")
+        self.cases[-1].update(family="subgroups.image_block_io", params={"backing": "buffer"})
+        rc, out = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("g.from_buffer: report says Pass, expected NotSupported (target lacks "
+                      "cl_khr_image2d_from_buffer (subgroups image block IO))", out)
+
     def test_a_device_specific_rejection_reported_as_pass_is_a_disagreement(self):
         self.case("g.specific", "bad.spv", "Pass", tier="device_specific")
         rc, out = self.run_check()

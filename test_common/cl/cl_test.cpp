@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <thread>
 #include <vector>
@@ -228,6 +229,40 @@ TEST(ImageFormats, OneTableForEveryFamily) {
     } catch (const InternalError& e) {
         EXPECT_NE(std::string(e.what()).find("'r11g11b10f'"), std::string::npos) << e.what();
     }
+}
+
+TEST(ImageFormats, EveryOrderAndChannelTypeWithItsTexelSize) {
+    EXPECT_EQ(allImageFormats().size(), 36u);
+    const NamedImageFormat& f = namedImageFormat("rgba32f");
+    EXPECT_EQ(f.type, cl_channel_type(CL_FLOAT));
+    EXPECT_EQ(f.texel_bytes, 16u);
+    EXPECT_EQ(f.channel_bytes, 4u);
+    EXPECT_EQ(namedImageFormat("r16f").type, cl_channel_type(CL_HALF_FLOAT));
+    EXPECT_EQ(namedImageFormat("rg8_snorm").type, cl_channel_type(CL_SNORM_INT8));
+    EXPECT_EQ(namedImageFormat("rgba16").type, cl_channel_type(CL_UNORM_INT16));
+    EXPECT_EQ(namedImageFormat("rgba16").texel_bytes, 8u);
+    for (const NamedImageFormat& g : allImageFormats())
+        EXPECT_EQ(g.texel_bytes % g.channel_bytes, 0u) << g.name;
+}
+
+// Every other channel holds a distinctive value, whole and channel-aligned: SNORM -32768, a NaN payload.
+TEST(ImageFormats, DistinctiveFillPutsWholeSpecialValuesInEveryOtherChannel) {
+    uint64_t state = 1;
+    auto random = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
+    std::vector<uint8_t> bytes(32);
+    fillDistinctiveChannels(namedImageFormat("r16_snorm"), bytes.data(), bytes.size(), random);
+    EXPECT_EQ(bytes[0], 0x00);
+    EXPECT_EQ(bytes[1], 0x80);  // -32768
+    EXPECT_EQ(bytes[4], 0x01);
+    EXPECT_EQ(bytes[5], 0x80);  // -32767
+    fillDistinctiveChannels(namedImageFormat("rgba32f"), bytes.data(), bytes.size(), random);
+    uint32_t first = 0, third = 0;
+    std::memcpy(&first, bytes.data(), 4);
+    std::memcpy(&third, bytes.data() + 8, 4);
+    EXPECT_EQ(first, 0x7fc00001u);  // a quiet NaN with a payload
+    EXPECT_EQ(third, 0x7f800001u);  // a signalling NaN
+    for (const NamedImageFormat& g : allImageFormats())
+        EXPECT_FALSE(distinctiveChannelValues(g.type).empty());
 }
 
 }  // namespace

@@ -98,6 +98,12 @@ void probeImages(DeviceInfo& info) {
         deviceScalar<size_t>(info.device, CL_DEVICE_IMAGE2D_MAX_WIDTH, "IMAGE2D_MAX_WIDTH");
     info.image2d_max_height =
         deviceScalar<size_t>(info.device, CL_DEVICE_IMAGE2D_MAX_HEIGHT, "IMAGE2D_MAX_HEIGHT");
+    if (info.hasExtension("cl_khr_image2d_from_buffer")) {
+        info.image_pitch_alignment =
+            deviceScalar<cl_uint>(info.device, CL_DEVICE_IMAGE_PITCH_ALIGNMENT, "IMAGE_PITCH_ALIGNMENT");
+        info.image_base_address_alignment = deviceScalar<cl_uint>(
+            info.device, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, "IMAGE_BASE_ADDRESS_ALIGNMENT");
+    }
 
     // A throwaway context: image formats are a context query.
     cl_int err = CL_SUCCESS;

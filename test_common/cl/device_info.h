@@ -45,6 +45,8 @@ struct DeviceInfo {
     size_t max_work_group_size = 0;
     bool image_support = false;
     size_t image2d_max_width = 0, image2d_max_height = 0;
+    // cl_khr_image2d_from_buffer, in pixels (0 when not reported): row pitch and buffer base alignment
+    cl_uint image_pitch_alignment = 0, image_base_address_alignment = 0;
     std::vector<ImageFormat> image2d_rw_formats;  // formats usable read-write (or read and write)
     bool fp16 = false, fp64 = false, int64 = true;
     cl_uint mem_base_addr_align_bits = 0;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN: sub-buffer origin alignment

@@ -7,6 +7,7 @@
 // from scripts/generators/media_block_io.py (its docstring gives the kernel ABI).
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 #include <random>
 
 #include "test_common/cl/device_info.h"
@@ -39,6 +40,10 @@ struct MediaCase {
     // high, with x / y counted from its right / bottom edge.
     std::vector<std::pair<int32_t, int32_t>> coords;  // per sub-group; resolve() fills it
     std::string image_size;                           // "", "max_width" or "max_height"
+    // "fill": "distinctive": image and data hold channel values of the format that a conversion would change
+    // (fillDistinctiveChannels); otherwise seeded non-zero bytes.
+    bool distinctive = false;
+    size_t pitch_align = kBufferPitchAlign;  // images from buffers: resolve() adds the device's alignment
 
     static MediaCase fromParams(const Params& p) {
         MediaCase c;
@@ -60,6 +65,9 @@ struct MediaCase {
         if (c.format.texel_bytes != p.u("texel_bytes") || c.image_width_bytes % c.format.texel_bytes)
             throw InternalError("media_block_io: image width is not a whole number of texels");
         if (p.has("image_size")) c.image_size = p.s("image_size");
+        if (p.has("fill") && p.s("fill") != "distinctive")
+            throw InternalError("media_block_io: unknown fill '" + p.s("fill") + "'");
+        c.distinctive = p.has("fill");
         if (c.image_size != "" && c.image_size != "max_width" && c.image_size != "max_height")
             throw InternalError("media_block_io: unknown image_size '" + c.image_size + "'");
         if (p.has("coords")) {
@@ -74,6 +82,9 @@ struct MediaCase {
 
     // The device's maximum image size where the case asks for it, and one Coordinate per sub-group.
     void resolve(const DeviceInfo& device) {
+        // cl_khr_image2d_from_buffer: the pitch is also a multiple of CL_DEVICE_IMAGE_PITCH_ALIGNMENT texels.
+        pitch_align = std::lcm(kBufferPitchAlign, size_t(std::max<cl_uint>(device.image_pitch_alignment, 1)) *
+                                                      format.texel_bytes);
         if (image_size == "max_width") {
             if (device.image2d_max_width * format.texel_bytes > (size_t(1) << 30))
                 throw InternalError(
@@ -95,9 +106,8 @@ struct MediaCase {
 
     size_t laneBytes() const { return size_t(shape.components) * shape.element_bytes; }
     size_t pitch() const {
-        return from_buffer
-                   ? (image_width_bytes + kBufferPitchAlign - 1) / kBufferPitchAlign * kBufferPitchAlign
-                   : image_width_bytes;
+        return from_buffer ? (image_width_bytes + pitch_align - 1) / pitch_align * pitch_align
+                           : image_width_bytes;
     }
 };
 
@@ -115,7 +125,10 @@ MediaImage makeImage(const MediaCase& c, std::mt19937_64& rng) {
     m.texel_bytes = c.format.texel_bytes;
     m.row_pitch_bytes = c.pitch();
     m.data.resize(m.row_pitch_bytes * m.height);
-    for (auto& b : m.data) b = uint8_t(1 + rng() % 255);
+    if (c.distinctive)
+        fillDistinctiveChannels(c.format, m.data.data(), m.data.size(), rng);
+    else
+        for (auto& b : m.data) b = uint8_t(1 + rng() % 255);
     return m;
 }
 
@@ -137,6 +150,7 @@ public:
                                         {"x", ParamType::Int},
                                         {"y", ParamType::Int},
                                         {"image_size", ParamType::String, kOptional},
+                                        {"fill", ParamType::String, kOptional},
                                         {"coords", ParamType::IntList, kOptional}};
         return schema;
     }
@@ -194,7 +208,10 @@ public:
         std::vector<uint8_t> data;
         if (c.op != Op::Read) {
             data.resize(groups * lane_bytes);
-            for (auto& b : data) b = uint8_t(rng());
+            if (c.distinctive)  // 4-byte elements at 4-byte aligned x: whole channels at channel offsets
+                fillDistinctiveChannels(c.format, data.data(), data.size(), rng);
+            else
+                for (auto& b : data) b = uint8_t(rng());
             lanes.write(data.data(), data.size());
         }
         cl_mem image_mem = image.get();

@@ -3,8 +3,13 @@
 //
 // Kernel (scripts/generators/subgroups.py): image, info, data, coords. Sub-group block
 // b = WorkgroupId * NumSubgroups + SubgroupId uses Coordinate (coords[2b], coords[2b+1]) = (x in bytes, row).
-// The image is filled with seeded bytes; reads are compared lane by lane, writes by reading the whole image
-// back (every texel outside the written blocks, and every dropped out-of-bounds texel, must be unchanged).
+// The image (and the written data) hold seeded channel values of the image's format, every other one a
+// value a format conversion would change (fillDistinctiveChannels): block IO moves raw bits. Reads are
+// compared lane by lane, writes by reading the whole image back (every texel outside the written blocks, and
+// every dropped out-of-bounds texel, must be unchanged). With "backing": "buffer" the image is created from
+// a buffer (cl_khr_image2d_from_buffer) at the smallest legal row pitch above the row's bytes, and writes
+// are checked in the buffer, the bytes between the rows included.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +35,7 @@ struct ImageCase {
     bool max_width, max_height;
     std::string coords;
     size_t local, groups;
+    bool from_buffer;
 
     static ImageCase fromParams(const Params& p) {
         ImageCase c{};
@@ -51,6 +57,10 @@ struct ImageCase {
         c.coords = p.s("coords");
         c.local = p.u("local");
         c.groups = p.u("groups");
+        const std::string backing = p.has("backing") ? p.s("backing") : "image";
+        if (backing != "image" && backing != "buffer")
+            throw InternalError("unknown backing '" + backing + "'");
+        c.from_buffer = backing == "buffer";
         if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
             throw InternalError("image block IO needs work-groups of whole sub-groups");
         return c;
@@ -66,8 +76,8 @@ std::vector<int32_t> blockCoordinates(const ImageCase& c, int32_t blocks, int32_
     for (int32_t b = 0; b < blocks; ++b) {
         int32_t x = 0, y = 0;
         const bool last = b == blocks - 1;
-        if (c.coords == "interior") {
-            x = b * block_bytes + 4;
+        if (c.coords == "interior") {  // a whole texel right of the block before (4 bytes for small texels)
+            x = b * block_bytes + std::max(4, int32_t(c.format.texel_bytes));
             y = b * (n + 1) + 1;
         } else if (c.coords == "right_edge") {  // the block ends exactly at the right edge
             x = image_bytes - block_bytes;
@@ -95,15 +105,61 @@ std::vector<int32_t> blockCoordinates(const ImageCase& c, int32_t blocks, int32_
     return xy;
 }
 
+// cl_khr_image2d_from_buffer: the row pitch must be a multiple of CL_DEVICE_IMAGE_PITCH_ALIGNMENT pixels.
+// The smallest such pitch larger than the row, so a device that steps rows by width * texel is caught.
+size_t bufferRowPitch(const DeviceInfo& device, size_t row_bytes, size_t texel) {
+    const size_t align = size_t(std::max<cl_uint>(device.image_pitch_alignment, 1)) * texel;
+    size_t pitch = (row_bytes + align - 1) / align * align;
+    return pitch == row_bytes ? pitch + align : pitch;
+}
+
+// The image holding model.data: copied from the host, or a view of a buffer holding it (*buffer).
+MemHandle createImage(RunContext& ctx, const ImageCase& c, const reference::ImageBytes& model,
+                      MemHandle* buffer) {
+    cl_image_format format{c.format.order, c.format.type};
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = model.width;
+    desc.image_height = model.height;
+    cl_int err = CL_SUCCESS;
+    void* host = const_cast<uint8_t*>(model.data.data());
+    MemHandle image;
+    if (c.from_buffer) {
+        buffer->reset(clCreateBuffer(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, model.data.size(),
+                                     host, &err));
+        checkInternal(err, "clCreateBuffer for the image");
+        desc.image_row_pitch = model.row_pitch;
+        desc.mem_object = buffer->get();
+        image.reset(clCreateImage(ctx.context, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err));
+    } else {
+        image.reset(
+            clCreateImage(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc, host, &err));
+    }
+    checkInternal(err, "clCreateImage(" + std::string(c.format.name) +
+                           (c.from_buffer ? " from a buffer" : "") + ", " + std::to_string(model.width) +
+                           "x" + std::to_string(model.height) +
+                           (c.from_buffer ? ", row pitch " + std::to_string(model.row_pitch) : "") + ")");
+    return image;
+}
+
 class ImageBlockIoFamily : public Family {
 public:
     std::string name() const override { return "subgroups.image_block_io"; }
     const ParamSchema& paramSchema() const override {
         static const ParamSchema schema{
-            {"op", ParamType::String},     {"type", ParamType::String},   {"width", ParamType::UInt},
-            {"sg", ParamType::UInt},       {"format", ParamType::String}, {"size", ParamType::String},
-            {"coords", ParamType::String}, {"local", ParamType::UInt},    {"groups", ParamType::UInt}};
+            {"op", ParamType::String},     {"type", ParamType::String},
+            {"width", ParamType::UInt},    {"sg", ParamType::UInt},
+            {"format", ParamType::String}, {"size", ParamType::String},
+            {"coords", ParamType::String}, {"local", ParamType::UInt},
+            {"groups", ParamType::UInt},   {"backing", ParamType::String, kOptional}};
         return schema;
+    }
+
+    Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
+        if (spec.params.has("backing") && spec.params.s("backing") == "buffer" &&
+            !device.hasExtension("cl_khr_image2d_from_buffer"))
+            return Outcome::notSupported("images from buffers need cl_khr_image2d_from_buffer");
+        return Outcome::pass();
     }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
@@ -114,7 +170,9 @@ public:
         const int32_t blocks = int32_t(c.groups * sgs_per_group);
         const int32_t block_bytes = int32_t(c.sg * bytes);
         const uint32_t texel = c.format.texel_bytes;
-        int32_t image_bytes = blocks * block_bytes + 8 + (c.wide ? 64 : 0);
+        // Rounded up to whole texels (8- and 16-byte texels).
+        int32_t image_bytes = (blocks * block_bytes + 8 + (c.wide ? 64 : 0) + int32_t(texel) - 1) /
+                              int32_t(texel) * int32_t(texel);
         int32_t height = blocks * int32_t(c.width + 1) + 3 + (c.wide ? 8 : 0);
         // Coordinates are 32-bit: a maximum beyond 2^30 bytes or rows would leave no room for beyond_*
         // blocks.
@@ -125,22 +183,19 @@ public:
         if (c.max_height) height = int32_t(ctx.device.image2d_max_height);
         if (image_bytes % texel != 0) throw InternalError("image row is not a whole number of texels");
         Rng rng(ctx.seed);
+        auto random = [&rng] { return rng.next(); };
 
         reference::ImageBytes model{
-            uint32_t(image_bytes / texel), uint32_t(height), texel, size_t(image_bytes), {}};
-        model.data = randomComponents(rng, componentType("u8"), size_t(image_bytes) * height);
+            uint32_t(image_bytes / texel),
+            uint32_t(height),
+            texel,
+            c.from_buffer ? bufferRowPitch(ctx.device, size_t(image_bytes), texel) : size_t(image_bytes),
+            {}};
+        model.data.resize(model.row_pitch * height);
+        fillDistinctiveChannels(c.format, model.data.data(), model.data.size(), random);
         std::vector<int32_t> xy = blockCoordinates(c, blocks, block_bytes, image_bytes, height);
-
-        cl_image_format format{c.format.order, c.format.type};
-        cl_image_desc desc{};
-        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-        desc.image_width = model.width;
-        desc.image_height = model.height;
-        cl_int err = CL_SUCCESS;
-        MemHandle image(clCreateImage(ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc,
-                                      model.data.data(), &err));
-        checkInternal(err, "clCreateImage(" + std::string(c.format.name) + ", " +
-                               std::to_string(model.width) + "x" + std::to_string(model.height) + ")");
+        MemHandle buffer;
+        MemHandle image = createImage(ctx, c, model, &buffer);
 
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
         const size_t comps = global * c.width;
@@ -148,7 +203,10 @@ public:
         coords.write(xy.data(), xy.size() * 4);
         std::vector<uint8_t> lane_data;
         if (c.write) {
-            lane_data = randomComponents(rng, c.type, comps);
+            // Components of 4 bytes or more hold whole channels at channel-aligned image offsets (x is a
+            // multiple of 4), so the image receives distinctive channel values.
+            lane_data.resize(comps * bytes);
+            fillDistinctiveChannels(c.format, lane_data.data(), lane_data.size(), random);
             data.write(lane_data.data(), lane_data.size());
         }
         cl_mem image_mem = image.get();
@@ -227,27 +285,35 @@ public:
                     throw InternalError("case writes an undefined image location" + blockText(block));
             }
         }
-        std::vector<uint8_t> actual(size_t(image_bytes) * height);
-        size_t origin[3] = {0, 0, 0}, region[3] = {model.width, model.height, 1};
-        checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, size_t(image_bytes), 0,
-                                   actual.data(), 0, nullptr, nullptr),
-                "clEnqueueReadImage");
+        const int32_t pitch = int32_t(model.row_pitch);
+        std::vector<uint8_t> actual(model.data.size());
+        if (c.from_buffer) {
+            checkCl(clEnqueueReadBuffer(ctx.queue, buffer, CL_TRUE, 0, actual.size(), actual.data(), 0,
+                                        nullptr, nullptr),
+                    "clEnqueueReadBuffer (the image's buffer)");
+        } else {
+            size_t origin[3] = {0, 0, 0}, region[3] = {model.width, model.height, 1};
+            checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, model.row_pitch, 0,
+                                       actual.data(), 0, nullptr, nullptr),
+                    "clEnqueueReadImage");
+        }
         dumpBytes(ctx, "out_image", actual.data(), actual.size());
         const ComponentType byte_type = componentType("u8");
         for (int32_t y = 0; y < height; ++y)
-            for (int32_t x = 0; x < image_bytes; ++x) {
-                size_t i = size_t(y) * image_bytes + x;
+            for (int32_t x = 0; x < pitch; ++x) {
+                size_t i = size_t(y) * pitch + x;
                 if (expected.data[i] == actual[i]) {
                     log.checked();
                     continue;
                 }
                 compare(log,
-                        "row " + std::to_string(y) + " byte " + std::to_string(x) + " (texel " +
-                            std::to_string(x / int32_t(texel)) + ")" +
+                        "row " + std::to_string(y) + " byte " + std::to_string(x) +
+                            (x >= image_bytes ? " (row pitch gap)"
+                                              : " (texel " + std::to_string(x / int32_t(texel)) + ")") +
                             (expected.data[i] == model.data[i] ? " not written by any lane" : ""),
                         byte_type, expected.data[i], actual[i]);
-                log.mark(GridShape{"image after the writes: rows x bytes", uint32_t(height),
-                                   uint32_t(image_bytes), "image row", "byte"},
+                log.mark(GridShape{"image after the writes: rows x bytes", uint32_t(height), uint32_t(pitch),
+                                   "image row", "byte"},
                          uint32_t(y), uint32_t(x), expected.data[i], actual[i], 1);
             }
         return log.outcome();

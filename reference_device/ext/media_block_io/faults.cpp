@@ -30,6 +30,10 @@ std::vector<FaultInfo> mediaBlockIoFaults() {
         {"media_tail_written",
          "media block writes of a region smaller than the source also write the source's tail slots as rows "
          "past the region's last row"},
+        {"media_write_converts_texels",
+         "media block writes to UNORM/SNORM/HALF_FLOAT/FLOAT images store each channel through a typed write "
+         "(SNORM minimum to -127/-32767, UNORM16 through half precision, NaNs made the default NaN, "
+         "denormals flushed) instead of raw bits"},
         {"media_buffer_image_pitch_from_width",
          "media block IO on images created from a buffer steps rows by width * texel size instead of the row "
          "pitch"},

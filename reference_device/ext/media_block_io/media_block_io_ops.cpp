@@ -10,8 +10,11 @@
 // power-of-two row byte width"); slots past S * components are dropped.
 #include "reference_device/ext/media_block_io/media_block_io_ops.h"
 
+#include "reference_device/texel_conversion.h"
+
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 namespace refdev::spirv::media_block_io {
 namespace {
@@ -318,15 +321,21 @@ void executeWrite(OpContext& ctx) {
     const uint32_t eb = b.element_bytes;
     const int64_t texel = int64_t(b.image->texel_bytes);
     const bool clamp_oob = faults.has("media_oob_writes_clamped");
+    // The planted fault media_write_converts_texels: every channel written goes through a typed store.
+    const uint32_t cb = channelBytes(b.image->channel_type);
+    const bool convert =
+        faults.has("media_write_converts_texels") && cb != 0 && channelTypeConverts(b.image->channel_type);
+    std::vector<uint8_t*> written_channels;
 
     auto store = [&](uint32_t r, uint32_t c, uint32_t lane, uint32_t j) {
         const uint8_t* src = ctx.operand(lane, kDataK) + size_t(j) * eb;
         const int64_t row = b.y + r;
         for (uint32_t k = 0; k < eb; ++k) {
             const int64_t bx = l.x_bytes + int64_t(c) * eb + k;
-            if (surface.inside(row, bx))
+            if (surface.inside(row, bx)) {
                 *surface.at(row, bx) = src[k];
-            else if (clamp_oob)
+                if (convert) written_channels.push_back(surface.at(row, bx - bx % cb));
+            } else if (clamp_oob)
                 *surface.nearestEdge(row, bx, texel) = src[k];
             // else: out of bounds, dropped
         }
@@ -341,6 +350,10 @@ void executeWrite(OpContext& ctx) {
             if (c < l.width) store(r, c, uint32_t(slot % b.lanes), uint32_t(slot / b.lanes));
         }
     }
+    std::sort(written_channels.begin(), written_channels.end());
+    written_channels.erase(std::unique(written_channels.begin(), written_channels.end()),
+                           written_channels.end());
+    for (uint8_t* channel : written_channels) convertChannelRoundTrip(b.image->channel_type, channel);
 }
 
 }  // namespace refdev::spirv::media_block_io

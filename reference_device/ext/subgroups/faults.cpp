@@ -49,6 +49,13 @@ std::vector<FaultInfo> subgroupsFaults() {
          "bytes"},
         {"image_block_write_drops_last_row",
          "OpSubgroupImageBlockWriteINTEL of a vector does not write its last row (component)"},
+        {"image_block_converts_texels",
+         "OpSubgroupImageBlockReadINTEL converts the texels of UNORM/SNORM/HALF_FLOAT/FLOAT images (a typed "
+         "read written back: SNORM minimum to -127/-32767, UNORM16 through half precision, NaNs made the "
+         "default NaN, denormals flushed) instead of returning raw bits"},
+        {"image_from_buffer_pitch_ignored",
+         "OpSubgroupImageBlockReadINTEL / WriteINTEL on an image created from a buffer step rows by width * "
+         "texel size instead of the image's row pitch"},
         // Build faults (build_faults.cpp): valid modules a real compiler rejects at clBuildProgram.
         {"build_rejects_block_io_simd32",
          "clBuildProgram fails for a kernel with SubgroupSize 32 that uses buffer, image or media block "

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "reference_device/ext/subgroups/subgroups_ops.h"
+#include "reference_device/texel_conversion.h"
 
 namespace refdev::spirv::subgroups {
 namespace {
@@ -63,6 +64,24 @@ bool prepare(OpContext& ctx, const char* op, BlockOrigin* origin) {
     return true;
 }
 
+// Bytes between rows: the row pitch, or (planted fault) width * texel size on an image from a buffer.
+size_t rowPitch(const ImageDesc& img, const Faults& faults) {
+    return img.from_buffer && faults.has("image_from_buffer_pitch_ignored") ? img.width * img.texel_bytes
+                                                                            : img.row_pitch;
+}
+
+// The image byte at `offset` (from the first byte of row 0, `within_row` bytes into its row) as a read gives
+// it: raw, or (planted fault image_block_converts_texels) after a typed read of its channel.
+uint8_t readByte(const ImageDesc& img, size_t offset, size_t within_row, bool convert) {
+    const uint32_t cb = channelBytes(img.channel_type);
+    if (!convert || cb == 0 || !channelTypeConverts(img.channel_type)) return img.data[offset];
+    uint8_t channel[4];
+    const size_t first = offset - within_row % cb;
+    std::memcpy(channel, img.data + first, cb);
+    convertChannelRoundTrip(img.channel_type, channel);
+    return channel[offset - first];
+}
+
 bool inside(const ImageDesc& img, int64_t byte_x, int64_t row) {
     return byte_x >= 0 && byte_x < int64_t(img.width * img.texel_bytes) && row >= 0 &&
            row < int64_t(img.height);
@@ -80,6 +99,8 @@ void executeImageBlockRead(OpContext& ctx) {
     const int64_t x0 = faults.has("image_block_read_x_in_elements") ? o.x_bytes * bytes : o.x_bytes;
     const bool oob_zero = faults.has("image_block_read_oob_zero");
     const int64_t texel = int64_t(img.texel_bytes);
+    const size_t pitch = rowPitch(img, faults);
+    const bool convert = faults.has("image_block_converts_texels");
 
     for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
         uint8_t* dst = ctx.result(lane);
@@ -89,7 +110,7 @@ void executeImageBlockRead(OpContext& ctx) {
                 int64_t bx = x0 + int64_t(lane) * bytes + b;
                 uint8_t* out = dst + j * bytes + b;
                 if (inside(img, bx, row)) {
-                    *out = img.data[size_t(row) * img.row_pitch + size_t(bx)];
+                    *out = readByte(img, size_t(row) * pitch + size_t(bx), size_t(bx), convert);
                 } else if (texel != 4) {
                     fillUndefined(dst + j * bytes, uint32_t(bytes));  // undefined for this texel size
                     break;
@@ -101,7 +122,8 @@ void executeImageBlockRead(OpContext& ctx) {
                     int64_t within = bx - t * texel;
                     t = t < 0 ? 0 : (t >= int64_t(img.width) ? int64_t(img.width) - 1 : t);
                     int64_t r = row < 0 ? 0 : (row >= int64_t(img.height) ? int64_t(img.height) - 1 : row);
-                    *out = img.data[size_t(r) * img.row_pitch + size_t(t * texel + within)];
+                    *out = readByte(img, size_t(r) * pitch + size_t(t * texel + within),
+                                    size_t(t * texel + within), convert);
                 }
             }
         }
@@ -127,6 +149,7 @@ void executeImageBlockWrite(OpContext& ctx) {
                               ? type.components - 1
                               : type.components;
     const size_t image_bytes = img.row_pitch * img.height;
+    const size_t pitch = rowPitch(img, ctx.faults());
 
     // Undefined writes are found before anything is written, so a reported launch leaves the image alone.
     if (img.texel_bytes != 4) {
@@ -148,9 +171,9 @@ void executeImageBlockWrite(OpContext& ctx) {
             for (int64_t b = 0; b < bytes; ++b) {
                 int64_t bx = x0 + int64_t(lane) * bytes + b;
                 if (inside(img, bx, row)) {
-                    img.data[size_t(row) * img.row_pitch + size_t(bx)] = data[j * bytes + b];
+                    img.data[size_t(row) * pitch + size_t(bx)] = data[j * bytes + b];
                 } else if (no_x_clip && row >= 0 && row < int64_t(img.height) && bx >= 0) {
-                    size_t offset = size_t(row) * img.row_pitch + size_t(bx);
+                    size_t offset = size_t(row) * pitch + size_t(bx);
                     if (offset < image_bytes) img.data[offset] = data[j * bytes + b];
                 }
                 // else: dropped ("out-of-bounds writes are ignored" for 4-byte texels)
