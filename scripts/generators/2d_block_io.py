@@ -258,9 +258,43 @@ def variants(op, e, w, h, c, extended=False):
         for rows_in in range(1, pack):
             out.append(("vnni_group_cut_%dof%d" % (rows_in, pack),
                         surface(wide, 2 + h - pack + rows_in, wide, [(4, 2)])))
+    if not extended and (op, e, w, h, c) in ALIGN_SHAPES:
+        out += align_variants(e, rw, h, surface)
     if extended:
         keep = ("coord_interior", "coord_right_edge_pitch_gap", "coord_corner", "coord_negative")
         out = [v for v in out if v[0] in keep]
+    return out
+
+
+# Alignment rules at their smallest legal step and odd multiples of it (docs/2d_block_io.md, "Alignment"),
+# on one table shape per instruction and element size: the other variants keep every value a multiple of 64
+# bytes (pitch, width) or of 4 elements (x), which a device rounding to those would pass.
+ALIGN_SHAPES = {("load", 1, 32, 2, 1), ("load", 2, 16, 2, 1), ("load", 4, 16, 2, 1), ("load", 4, 8, 2, 2),
+                ("load_transform", 2, 16, 16, 1), ("load_transpose", 4, 8, 16, 1), ("store", 1, 32, 2, 1),
+                ("store", 2, 16, 2, 1), ("store", 4, 16, 2, 1), ("prefetch", 1, 32, 2, 1)}
+
+
+def align_variants(e, rw, h, surface):
+    """OpenCL environment: base 64-byte aligned; Memory Width a multiple of 4 bytes (1/2-byte data) or of the
+    element size; Memory Pitch a multiple of 16; Coordinate x a multiple of 4 (1-byte) or 2 (2-byte) elements."""
+    x_step = {1: 4, 2: 2}.get(e, 1)  # elements
+    w_step = max(4, e)  # bytes
+    out = []
+    for k in (1, 3):  # the smallest legal x and an odd multiple of it
+        x = k * x_step
+        mw = align((x + rw + 4) * e, 64)
+        out.append(("align_x_%d" % x, surface(mw, h + 4, mw, [(x, 1)])))
+    # Memory Width one step past a multiple of 64 bytes, the block across its right edge; the pitch is the
+    # width rounded up to 16 bytes (an odd multiple of 16).
+    mw = max(64, align(rw * e, 64)) + w_step
+    x = (mw // e - rw // 2) // x_step * x_step
+    out.append(("align_width_%d" % mw, surface(mw, h + 3, align(mw, 16) + (16 if align(mw, 16) % 32 == 0 else 0),
+                                               [(x, 1)])))
+    # Memory Pitch an odd multiple of 16 bytes (never a multiple of 32 or 64), rows 1 and up.
+    mw = align((4 + rw + 4) * e, 64)
+    out.append(("align_pitch_%d" % (mw + 16), surface(mw, h + 3, mw + 16, [(4, 1)])))
+    # The smallest base offset (64 bytes; the base_offset variant has 192 = 3 x 64).
+    out.append(("align_base_64", surface(mw, h + 3, mw, [(4, 1)], base_offset=64)))
     return out
 
 
