@@ -337,6 +337,25 @@ def emit_config(emit, op, e, w, h, c, extended):
                   params=params, requires=requires, tags=tags, tier=tier(op, e, w, h, c))
 
 
+# Memory objects other than a plain buffer (docs/2d_block_io.md, "Memory objects"): the surface as a sub-buffer
+# whose origin is the smallest legal one (CL_DEVICE_MEM_BASE_ADDR_ALIGN), a CL_MEM_USE_HOST_PTR buffer (results
+# checked in host memory after a map) and coarse-grain SVM, with the block base 64 bytes into it.
+MEMORY_KINDS = ("sub_buffer_min_origin", "use_host_ptr", "svm_coarse")
+MEMORY_SHAPES = (("load", 2, 16, 8, 1), ("store", 1, 32, 4, 1))
+
+
+def generate_memory(emit):
+    for op, e, w, h, c in MEMORY_SHAPES:
+        text, lane_bytes = kernel_text(op, e, w, h, c)
+        module = emit.module("2d_block_io/%s_e%d_w%d_h%d_c%d" % (op, e, w, h, c), text)
+        params = dict(dict(variants(op, e, w, h, c))["coord_interior"], base_offset_bytes=64, op=op,
+                      element_size=e, block_width=w, block_height=h, block_count=c, lane_bytes=lane_bytes)
+        for kind in MEMORY_KINDS:
+            emit.case("2d_block_io.memory.%s.%s.e%d.w%d.h%d.c%d.base_64" % (kind, op, e, w, h, c), "2d_block_io",
+                      module, "test", params=dict(params, memory=kind), requires=[EXT_TOKEN, "min_sg_size=16"],
+                      tier=tier(op, e, w, h, c))
+
+
 def generate(emit):
     configs = list(configurations())
     if len(configs) != 117:  # the OpenCL extension's mandatory function count
@@ -345,6 +364,7 @@ def generate(emit):
         emit_config(emit, op, e, w, h, c, extended=False)
     for op, e, w, h, c in EXTENDED:
         emit_config(emit, op, e, w, h, c, extended=True)
+    generate_memory(emit)
     generate_scale(emit)
 
 

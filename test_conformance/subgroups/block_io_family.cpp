@@ -12,7 +12,7 @@
 #include "test_common/cl/device_info.h"
 #include "test_common/harness/kernel_util.h"
 #include "test_common/reference/subgroups.h"
-#include "test_conformance/subgroups/block_memory.h"
+#include "test_common/harness/memory_object.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"
 
@@ -82,7 +82,7 @@ public:
         Rng rng(ctx.seed);
 
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
-        BlockMemory memory(ctx, c.memory, mem_bytes);
+        MemoryObject memory(ctx, c.memory, mem_bytes);
         GuardedBuffer lanes_buf(ctx, comps * bytes), info(ctx, global * 16);
         std::vector<uint8_t> mem_init, lane_data;
         if (c.write) {

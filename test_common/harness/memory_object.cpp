@@ -1,12 +1,11 @@
-#include "test_conformance/subgroups/block_memory.h"
+#include "test_common/harness/memory_object.h"
 
 #include <cstdlib>
 #include <cstring>
 
 #include "test_common/cl/device_info.h"
-#include "test_conformance/subgroups/common.h"
 
-namespace cts::subgroups {
+namespace cts {
 
 namespace {
 
@@ -22,7 +21,7 @@ size_t baseAlignBytes(const RunContext& ctx) {
 
 }  // namespace
 
-BlockMemory::BlockMemory(RunContext& ctx, const std::string& kind, size_t bytes)
+MemoryObject::MemoryObject(RunContext& ctx, const std::string& kind, size_t bytes)
     : ctx_(&ctx), kind_(kind), bytes_(bytes) {
     if (kind == "buffer") {
         guarded_ = std::make_unique<GuardedBuffer>(ctx, bytes);
@@ -54,7 +53,7 @@ BlockMemory::BlockMemory(RunContext& ctx, const std::string& kind, size_t bytes)
     }
 }
 
-BlockMemory::~BlockMemory() {
+MemoryObject::~MemoryObject() {
     host_buffer_.reset();
     if (host_) {
         clFinish(ctx_->queue);
@@ -66,7 +65,7 @@ BlockMemory::~BlockMemory() {
     }
 }
 
-void BlockMemory::write(const std::vector<uint8_t>& data) {
+void MemoryObject::write(const std::vector<uint8_t>& data) {
     if (guarded_) return guarded_->write(data.data(), data.size());
     if (svm_) {
         checkCl(clEnqueueSVMMap(ctx_->queue, CL_TRUE, CL_MAP_WRITE, static_cast<uint8_t*>(svm_) + guard_,
@@ -89,13 +88,13 @@ void BlockMemory::write(const std::vector<uint8_t>& data) {
     checkCl(clFinish(ctx_->queue), "clFinish");
 }
 
-void BlockMemory::bind(KernelArgs& args, const std::string& name) const {
+void MemoryObject::bind(KernelArgs& args, const std::string& name) const {
     if (guarded_) return args.set(name, guarded_->mem());
     if (svm_) return args.setSvm(name, static_cast<uint8_t*>(svm_) + guard_);
     args.set(name, host_buffer_.get());
 }
 
-std::vector<uint8_t> BlockMemory::readAll() const {
+std::vector<uint8_t> MemoryObject::readAll() const {
     const size_t total = guard_ + bytes_ + guard_;
     std::vector<uint8_t> all(total);
     if (svm_) {
@@ -110,7 +109,7 @@ std::vector<uint8_t> BlockMemory::readAll() const {
     return all;
 }
 
-std::vector<uint8_t> BlockMemory::read(std::string* problem) const {
+std::vector<uint8_t> MemoryObject::read(std::string* problem) const {
     problem->clear();
     if (guarded_) return guarded_->read();
     if (svm_) {
@@ -147,7 +146,7 @@ std::vector<uint8_t> BlockMemory::read(std::string* problem) const {
     return host;
 }
 
-std::string BlockMemory::checkGuards() const {
+std::string MemoryObject::checkGuards() const {
     if (guarded_) return guarded_->checkGuards();
     std::vector<uint8_t> all = readAll();
     for (size_t i = 0; i < all.size(); ++i) {
@@ -161,4 +160,4 @@ std::string BlockMemory::checkGuards() const {
     return "";
 }
 
-}  // namespace cts::subgroups
+}  // namespace cts

@@ -1,5 +1,5 @@
-// The memory a buffer block IO case reads or writes, as one of the memory objects the OpenCL environment
-// allows for a CrossWorkgroup Ptr (docs/subgroups.md, "Memory objects"):
+// The memory a block IO kernel reads or writes through a CrossWorkgroup pointer argument, as one of the memory
+// objects OpenCL can bind to it (docs/subgroups.md and docs/2d_block_io.md, "Memory objects"):
 //   buffer                 a sub-buffer between guard bands of 4 KiB (GuardedBuffer), as every other case
 //   sub_buffer_min_origin  the same with the smallest legal origin, CL_DEVICE_MEM_BASE_ADDR_ALIGN
 //   use_host_ptr           a CL_MEM_USE_HOST_PTR buffer on host memory aligned to
@@ -18,15 +18,17 @@
 #include "test_common/harness/kernel_args.h"
 #include "test_common/harness/kernel_util.h"
 
-namespace cts::subgroups {
+namespace cts {
 
-class BlockMemory {
+class MemoryObject {
 public:
+    static constexpr uint8_t kPoison = 0xA5;  // the guard bands' fill, as GuardedBuffer's
+
     // Throws InternalError for an unknown kind. svm_coarse needs CL_DEVICE_SVM_COARSE_GRAIN_BUFFER.
-    BlockMemory(RunContext& ctx, const std::string& kind, size_t bytes);
-    ~BlockMemory();
-    BlockMemory(const BlockMemory&) = delete;
-    BlockMemory& operator=(const BlockMemory&) = delete;
+    MemoryObject(RunContext& ctx, const std::string& kind, size_t bytes);
+    ~MemoryObject();
+    MemoryObject(const MemoryObject&) = delete;
+    MemoryObject& operator=(const MemoryObject&) = delete;
 
     void write(const std::vector<uint8_t>& data);
     void bind(KernelArgs& args, const std::string& name) const;
@@ -46,4 +48,4 @@ private:
     std::vector<uint8_t> readAll() const;  // guard bands included (use_host_ptr, svm_coarse)
 };
 
-}  // namespace cts::subgroups
+}  // namespace cts
