@@ -15,7 +15,7 @@ std::vector<FaultInfo> coreFaults() {
         {"kernel_not_run", "every kernel enqueue reports success but runs nothing"},
         {"read_back_corrupt", "clEnqueueReadBuffer flips the lowest bit of the last byte it reads"},
         // Memory-object faults (reference_device/icd): what a driver gets wrong binding memory other than a
-        // plain buffer; caught by the subgroups.memory.* and 2d_block_io.memory.* cases.
+        // plain buffer; caught by the block IO families' memory-object cases.
         {"sub_buffer_origin_rounded_to_page",
          "kernel arguments that are sub-buffers start at the origin rounded down to 4 KiB (page-granular "
          "binding): origins at CL_DEVICE_MEM_BASE_ADDR_ALIGN that are not page multiples read and write the "

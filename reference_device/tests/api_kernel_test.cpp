@@ -302,20 +302,22 @@ TEST_F(KernelTest, CoarseGrainSvmPointersAreKernelArguments) {
     for (uint32_t i = 0; i < 128; ++i) svm[i] = i;
     ASSERT_EQ(clEnqueueSVMUnmap(queue_, svm, 0, nullptr, nullptr), CL_SUCCESS);
     uint32_t not_svm[4] = {};
-    EXPECT_EQ(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_READ, not_svm, 16, 0, nullptr, nullptr), CL_INVALID_VALUE);
+    EXPECT_EQ(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_READ, not_svm, 16, 0, nullptr, nullptr),
+              CL_INVALID_VALUE);
 
     cl_kernel copy = kernel("copy");
     const cl_uint scale = 3;
     EXPECT_EQ(clSetKernelArgSVMPointer(copy, 0, not_svm), CL_INVALID_ARG_VALUE);
     EXPECT_EQ(clSetKernelArgSVMPointer(copy, 2, svm), CL_INVALID_ARG_INDEX);  // a value argument
-    ASSERT_EQ(clSetKernelArgSVMPointer(copy, 0, svm + 64), CL_SUCCESS);  // dst: the upper half
+    ASSERT_EQ(clSetKernelArgSVMPointer(copy, 0, svm + 64), CL_SUCCESS);       // dst: the upper half
     ASSERT_EQ(clSetKernelArgSVMPointer(copy, 1, svm), CL_SUCCESS);
     ASSERT_EQ(clSetKernelArg(copy, 2, sizeof scale, &scale), CL_SUCCESS);
     if (!standIn()) {
         size_t global = 64, local = 16;
         ASSERT_EQ(clEnqueueNDRangeKernel(queue_, copy, 1, nullptr, &global, &local, 0, nullptr, nullptr),
                   CL_SUCCESS);
-        ASSERT_EQ(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_READ, svm, 128 * 4, 0, nullptr, nullptr), CL_SUCCESS);
+        ASSERT_EQ(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_READ, svm, 128 * 4, 0, nullptr, nullptr),
+                  CL_SUCCESS);
         for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(svm[64 + i], i * scale) << "element " << i;
         ASSERT_EQ(clEnqueueSVMUnmap(queue_, svm, 0, nullptr, nullptr), CL_SUCCESS);
     }

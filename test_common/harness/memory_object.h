@@ -1,5 +1,5 @@
-// The memory a block IO kernel reads or writes through a CrossWorkgroup pointer argument, as one of the memory
-// objects OpenCL can bind to it (docs/subgroups.md and docs/2d_block_io.md, "Memory objects"):
+// The memory a block IO kernel reads or writes through a CrossWorkgroup pointer argument, as one of the
+// memory objects OpenCL can bind to it (the "Memory objects" sections of the block IO families' docs pages):
 //   buffer                 a sub-buffer between guard bands of 4 KiB (GuardedBuffer), as every other case
 //   sub_buffer_min_origin  the same with the smallest legal origin, CL_DEVICE_MEM_BASE_ADDR_ALIGN
 //   use_host_ptr           a CL_MEM_USE_HOST_PTR buffer on host memory aligned to

@@ -202,7 +202,8 @@ public:
         // which SPIR-V capabilities it accepts.
         if (spec.params.has("memory") && spec.params.s("memory") == "svm_coarse" &&
             !(device.svm_capabilities & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
-            return Outcome::notSupported("CL_DEVICE_SVM_CAPABILITIES lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
+            return Outcome::notSupported(
+                "CL_DEVICE_SVM_CAPABILITIES lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
         if (!device.has_spirv_queries) return Outcome::pass();
         BlockIo2dOp op = parseOp(spec.params.s("op"));
         cl_uint need = op == BlockIo2dOp::LoadTransform   ? kCapabilityTransform

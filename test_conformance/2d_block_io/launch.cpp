@@ -75,8 +75,9 @@ void BlockIo2dLaunch::run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spe
     launch(ctx, args, s, base_offset_bytes);
 }
 
-void BlockIo2dLaunch::run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spec, const MemoryObject& surface,
-                          const reference::Surface2d& s, uint32_t base_offset_bytes) {
+void BlockIo2dLaunch::run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spec,
+                          const MemoryObject& surface, const reference::Surface2d& s,
+                          uint32_t base_offset_bytes) {
     KernelArgs args(kernel, spec);
     surface.bind(args, "surface");
     launch(ctx, args, s, base_offset_bytes);

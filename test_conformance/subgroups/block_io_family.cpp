@@ -11,8 +11,8 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/harness/kernel_util.h"
-#include "test_common/reference/subgroups.h"
 #include "test_common/harness/memory_object.h"
+#include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"
 
