@@ -14,6 +14,15 @@ std::vector<FaultInfo> coreFaults() {
         // A case must fail when its kernel never ran or its results were not read back intact.
         {"kernel_not_run", "every kernel enqueue reports success but runs nothing"},
         {"read_back_corrupt", "clEnqueueReadBuffer flips the lowest bit of the last byte it reads"},
+        // Memory-object faults (reference_device/icd): what a driver gets wrong binding memory other than a
+        // plain buffer; caught by the block IO families' memory-object cases.
+        {"sub_buffer_origin_rounded_to_page",
+         "kernel arguments that are sub-buffers start at the origin rounded down to 4 KiB (page-granular "
+         "binding): origins at CL_DEVICE_MEM_BASE_ADDR_ALIGN that are not page multiples read and write the "
+         "wrong bytes"},
+        {"use_host_ptr_map_stale",
+         "CL_MEM_USE_HOST_PTR buffers are cached in device storage and clEnqueueMapBuffer returns host_ptr "
+         "without copying the latest bits there (clEnqueueReadBuffer is right)"},
         // Query faults (reference_device/icd): driver bugs in what the device reports, not in execution.
         {"spirv_queries_omit_new_extensions",
          "CL_DEVICE_SPIRV_EXTENSIONS_KHR / _CAPABILITIES_KHR omit SPV_INTEL_2d_block_io and "

@@ -240,7 +240,7 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return bits(0);
         case CL_DEVICE_PARTITION_TYPE: return setInfo(size, value, size_ret, nullptr, 0);
         case CL_DEVICE_REFERENCE_COUNT: return u(1);
-        case CL_DEVICE_SVM_CAPABILITIES: return bits(0);
+        case CL_DEVICE_SVM_CAPABILITIES: return bits(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);  // svm.cpp
         case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
         case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
         case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return u(0);

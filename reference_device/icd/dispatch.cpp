@@ -2,6 +2,7 @@
 // have (they answer with the error code the spec gives for a device without the feature), and the
 // extension-function lookup.
 #include "reference_device/icd/common.h"
+#include "reference_device/icd/svm.h"
 
 namespace refdev::icd {
 
@@ -10,35 +11,7 @@ void* kernelSubGroupInfoEntry();
 
 namespace {
 
-// Shared virtual memory, pipes, device queues and host timers are optional in OpenCL 3.0 and not reported.
-void* CL_API_CALL SVMAlloc(cl_context, cl_svm_mem_flags, size_t, cl_uint) {
-    return nullptr;
-}
-void CL_API_CALL SVMFree(cl_context, void*) {}
-cl_int CL_API_CALL EnqueueSVMFree(cl_command_queue, cl_uint, void**,
-                                  void(CL_CALLBACK*)(cl_command_queue, cl_uint, void**, void*), void*,
-                                  cl_uint, const cl_event*, cl_event*) {
-    return CL_INVALID_OPERATION;
-}
-cl_int CL_API_CALL EnqueueSVMMemcpy(cl_command_queue, cl_bool, void*, const void*, size_t, cl_uint,
-                                    const cl_event*, cl_event*) {
-    return CL_INVALID_OPERATION;
-}
-cl_int CL_API_CALL EnqueueSVMMemFill(cl_command_queue, void*, const void*, size_t, size_t, cl_uint,
-                                     const cl_event*, cl_event*) {
-    return CL_INVALID_OPERATION;
-}
-cl_int CL_API_CALL EnqueueSVMMap(cl_command_queue, cl_bool, cl_map_flags, void*, size_t, cl_uint,
-                                 const cl_event*, cl_event*) {
-    return CL_INVALID_OPERATION;
-}
-cl_int CL_API_CALL EnqueueSVMUnmap(cl_command_queue, void*, cl_uint, const cl_event*, cl_event*) {
-    return CL_INVALID_OPERATION;
-}
-cl_int CL_API_CALL EnqueueSVMMigrateMem(cl_command_queue, cl_uint, const void**, const size_t*,
-                                        cl_mem_migration_flags, cl_uint, const cl_event*, cl_event*) {
-    return CL_INVALID_OPERATION;
-}
+// Pipes, device queues and host timers are optional in OpenCL 3.0 and not reported (SVM: svm.cpp).
 cl_mem CL_API_CALL CreatePipe(cl_context, cl_mem_flags, cl_uint, cl_uint, const cl_pipe_properties*,
                               cl_int* err) {
     if (err) *err = CL_INVALID_OPERATION;
@@ -66,14 +39,7 @@ cl_icd_dispatch makeTable() {
     fillImageTransferEntries(d);
     fillProgramEntries(d);
     fillKernelEntries(d);
-    d.clSVMAlloc = SVMAlloc;
-    d.clSVMFree = SVMFree;
-    d.clEnqueueSVMFree = EnqueueSVMFree;
-    d.clEnqueueSVMMemcpy = EnqueueSVMMemcpy;
-    d.clEnqueueSVMMemFill = EnqueueSVMMemFill;
-    d.clEnqueueSVMMap = EnqueueSVMMap;
-    d.clEnqueueSVMUnmap = EnqueueSVMUnmap;
-    d.clEnqueueSVMMigrateMem = EnqueueSVMMigrateMem;
+    fillSvmEntries(d);
     d.clCreatePipe = CreatePipe;
     d.clGetPipeInfo = GetPipeInfo;
     d.clSetDefaultDeviceCommandQueue = SetDefaultDeviceCommandQueue;

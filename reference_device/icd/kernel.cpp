@@ -3,6 +3,7 @@
 #include "reference_device/icd/common.h"
 #include "reference_device/icd/device_info.h"
 #include "reference_device/icd/kernel_launch.h"
+#include "reference_device/icd/svm.h"
 
 #ifndef CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL
 #define CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL 0x410A
@@ -309,9 +310,20 @@ cl_int CL_API_CALL SetKernelExecInfo(cl_kernel k, cl_kernel_exec_info, size_t, c
     return liveKernel(k) ? CL_INVALID_VALUE : CL_INVALID_KERNEL;  // no SVM
 }
 
-cl_int CL_API_CALL SetKernelArgSVMPointer(cl_kernel k, cl_uint, const void*) {
+// Coarse-grain buffer SVM (svm.cpp): the argument is the bytes from the pointer to its allocation's end.
+cl_int CL_API_CALL SetKernelArgSVMPointer(cl_kernel k, cl_uint index, const void* ptr) {
     Lock lock(apiMutex());
-    return liveKernel(k) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;  // no SVM
+    if (!liveKernel(k)) return CL_INVALID_KERNEL;
+    if (index >= k->args.size()) return CL_INVALID_ARG_INDEX;
+    const spirv::ArgKind kind = k->info->args[index].kind;
+    if (kind != spirv::ArgKind::GlobalBuffer && kind != spirv::ArgKind::ConstantBuffer)
+        return CL_INVALID_ARG_INDEX;
+    KernelArgSlot slot;
+    slot.value.kind = kind;
+    if (ptr && !svmRange(ptr, &slot.value.base, &slot.value.size)) return CL_INVALID_ARG_VALUE;
+    slot.set = true;
+    k->args[index] = std::move(slot);
+    return CL_SUCCESS;
 }
 
 }  // namespace

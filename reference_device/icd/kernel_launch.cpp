@@ -10,6 +10,7 @@
 
 #include "reference_device/icd/common.h"
 #include "reference_device/icd/device_info.h"
+#include "reference_device/icd/svm.h"
 
 namespace refdev::icd {
 
@@ -59,8 +60,19 @@ cl_int marshalArgs(cl_kernel k, std::vector<spirv::ArgValue>* out) {
                 v.image.from_buffer = m->buffer != nullptr;
             } else {
                 v.base = slot.mem->data;
+                // A driver binding sub-buffers through page-granular surface states: the origin loses its
+                // low 12 bits (origins that are multiples of 4 KiB, as GuardedBuffer's, do not show it).
+                if (slot.mem->parent && thePlatform()->faults.has("sub_buffer_origin_rounded_to_page"))
+                    v.base = slot.mem->parent->data + (slot.mem->origin & ~size_t(4095));
                 v.size = slot.mem->size;
             }
+        }
+        // An SVM pointer argument (no cl_mem): its allocation must still be live.
+        if (!slot.mem && v.base &&
+            (v.kind == spirv::ArgKind::GlobalBuffer || v.kind == spirv::ArgKind::ConstantBuffer)) {
+            size_t left = 0;
+            uint8_t* start = nullptr;
+            if (!svmRange(v.base, &start, &left)) return CL_INVALID_KERNEL_ARGS;
         }
         if (slot.sampler) {
             if (!liveSampler(slot.sampler)) return CL_INVALID_KERNEL_ARGS;

@@ -61,7 +61,9 @@ uint8_t* allocate(size_t bytes, size_t* mapped_bytes) {
 
 // Fills storage for a new memory object: the host pointer itself (USE_HOST_PTR) or a fresh allocation.
 cl_int attachStorage(cl_mem m, void* host_ptr, size_t bytes) {
-    if (m->flags & CL_MEM_USE_HOST_PTR) {
+    // The planted fault caches USE_HOST_PTR buffers in storage of their own (kernels and transfers use it)
+    // and never brings host_ptr up to date: a map returns host_ptr with stale bits (transfer.cpp).
+    if ((m->flags & CL_MEM_USE_HOST_PTR) && !thePlatform()->faults.has("use_host_ptr_map_stale")) {
         m->data = static_cast<uint8_t*>(host_ptr);
         m->host_ptr = host_ptr;
         return CL_SUCCESS;
@@ -69,7 +71,8 @@ cl_int attachStorage(cl_mem m, void* host_ptr, size_t bytes) {
     m->data = allocate(bytes, &m->mapped_bytes);
     if (!m->data) return CL_OUT_OF_HOST_MEMORY;
     m->owns_data = true;
-    if (m->flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->data, host_ptr, bytes);
+    if (m->flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)) std::memcpy(m->data, host_ptr, bytes);
+    if (m->flags & CL_MEM_USE_HOST_PTR) m->host_ptr = host_ptr;
     return CL_SUCCESS;
 }
 

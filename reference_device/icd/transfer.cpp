@@ -204,6 +204,10 @@ void* CL_API_CALL EnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool, cl_map
     ++m->map_count;
     completeCommand(q, CL_COMMAND_MAP_BUFFER, start, CL_SUCCESS, ev);
     if (err) *err = CL_SUCCESS;
+    // Only under the planted fault use_host_ptr_map_stale does a USE_HOST_PTR object have storage apart from
+    // host_ptr (memory.cpp); the map then returns host_ptr without copying the latest bits there.
+    if ((m->flags & CL_MEM_USE_HOST_PTR) && m->host_ptr && m->data != m->host_ptr)
+        return static_cast<uint8_t*>(m->host_ptr) + offset;
     return m->data + offset;
 }
 
@@ -214,8 +218,10 @@ cl_int CL_API_CALL EnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void* ptr
     if (cl_int e = checkQueue(q, n, list)) return e;
     if (!liveMem(m)) return CL_INVALID_MEM_OBJECT;
     if (m->context != q->context) return CL_INVALID_CONTEXT;
-    if (m->map_count == 0 || !ptr || static_cast<uint8_t*>(ptr) < m->data ||
-        static_cast<uint8_t*>(ptr) >= m->data + m->size)
+    uint8_t* mapped =
+        (m->flags & CL_MEM_USE_HOST_PTR) && m->host_ptr ? static_cast<uint8_t*>(m->host_ptr) : m->data;
+    if (m->map_count == 0 || !ptr || static_cast<uint8_t*>(ptr) < mapped ||
+        static_cast<uint8_t*>(ptr) >= mapped + m->size)
         return CL_INVALID_VALUE;
     --m->map_count;
     completeCommand(q, CL_COMMAND_UNMAP_MEM_OBJECT, start, CL_SUCCESS, ev);

@@ -286,5 +286,47 @@ TEST_F(KernelTest, RequiredSubGroupSizeShapesSubGroups) {
     }
 }
 
+// Coarse-grain buffer SVM: the capability, clSVMAlloc's flag rules, maps, and SVM pointers (also into the
+// middle of an allocation) as kernel arguments.
+TEST_F(KernelTest, CoarseGrainSvmPointersAreKernelArguments) {
+    cl_device_svm_capabilities caps = 0;
+    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, nullptr), CL_SUCCESS);
+    EXPECT_EQ(caps, cl_device_svm_capabilities(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER));
+    EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, 256, 0), nullptr);
+    EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE, 0, 0), nullptr);
+    EXPECT_EQ(clSVMAlloc(context_, CL_MEM_READ_WRITE, 256, 3), nullptr);  // not a power of two
+    auto* svm = static_cast<uint32_t*>(clSVMAlloc(context_, CL_MEM_READ_WRITE, 128 * 4, 0));
+    ASSERT_NE(svm, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(svm) % 128, 0u);
+    ASSERT_EQ(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_WRITE, svm, 128 * 4, 0, nullptr, nullptr), CL_SUCCESS);
+    for (uint32_t i = 0; i < 128; ++i) svm[i] = i;
+    ASSERT_EQ(clEnqueueSVMUnmap(queue_, svm, 0, nullptr, nullptr), CL_SUCCESS);
+    uint32_t not_svm[4] = {};
+    EXPECT_EQ(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_READ, not_svm, 16, 0, nullptr, nullptr),
+              CL_INVALID_VALUE);
+
+    cl_kernel copy = kernel("copy");
+    const cl_uint scale = 3;
+    EXPECT_EQ(clSetKernelArgSVMPointer(copy, 0, not_svm), CL_INVALID_ARG_VALUE);
+    EXPECT_EQ(clSetKernelArgSVMPointer(copy, 2, svm), CL_INVALID_ARG_INDEX);  // a value argument
+    ASSERT_EQ(clSetKernelArgSVMPointer(copy, 0, svm + 64), CL_SUCCESS);       // dst: the upper half
+    ASSERT_EQ(clSetKernelArgSVMPointer(copy, 1, svm), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(copy, 2, sizeof scale, &scale), CL_SUCCESS);
+    if (!standIn()) {
+        size_t global = 64, local = 16;
+        ASSERT_EQ(clEnqueueNDRangeKernel(queue_, copy, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+                  CL_SUCCESS);
+        ASSERT_EQ(clEnqueueSVMMap(queue_, CL_TRUE, CL_MAP_READ, svm, 128 * 4, 0, nullptr, nullptr),
+                  CL_SUCCESS);
+        for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(svm[64 + i], i * scale) << "element " << i;
+        ASSERT_EQ(clEnqueueSVMUnmap(queue_, svm, 0, nullptr, nullptr), CL_SUCCESS);
+    }
+    clSVMFree(context_, svm);
+    size_t global = 16, local = 16;
+    // The argument's allocation is gone: the launch is refused, not run on freed memory.
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue_, copy, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+              CL_INVALID_KERNEL_ARGS);
+}
+
 }  // namespace
 }  // namespace refdev_test

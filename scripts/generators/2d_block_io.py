@@ -258,9 +258,43 @@ def variants(op, e, w, h, c, extended=False):
         for rows_in in range(1, pack):
             out.append(("vnni_group_cut_%dof%d" % (rows_in, pack),
                         surface(wide, 2 + h - pack + rows_in, wide, [(4, 2)])))
+    if not extended and (op, e, w, h, c) in ALIGN_SHAPES:
+        out += align_variants(e, rw, h, surface)
     if extended:
         keep = ("coord_interior", "coord_right_edge_pitch_gap", "coord_corner", "coord_negative")
         out = [v for v in out if v[0] in keep]
+    return out
+
+
+# Alignment rules at their smallest legal step and odd multiples of it (docs/2d_block_io.md, "Alignment"),
+# on one table shape per instruction and element size: the other variants keep every value a multiple of 64
+# bytes (pitch, width) or of 4 elements (x), which a device rounding to those would pass.
+ALIGN_SHAPES = {("load", 1, 32, 2, 1), ("load", 2, 16, 2, 1), ("load", 4, 16, 2, 1), ("load", 4, 8, 2, 2),
+                ("load_transform", 2, 16, 16, 1), ("load_transpose", 4, 8, 16, 1), ("store", 1, 32, 2, 1),
+                ("store", 2, 16, 2, 1), ("store", 4, 16, 2, 1), ("prefetch", 1, 32, 2, 1)}
+
+
+def align_variants(e, rw, h, surface):
+    """OpenCL environment: base 64-byte aligned; Memory Width a multiple of 4 bytes (1/2-byte data) or of the
+    element size; Memory Pitch a multiple of 16; Coordinate x a multiple of 4 (1-byte) or 2 (2-byte) elements."""
+    x_step = {1: 4, 2: 2}.get(e, 1)  # elements
+    w_step = max(4, e)  # bytes
+    out = []
+    for k in (1, 3):  # the smallest legal x and an odd multiple of it
+        x = k * x_step
+        mw = align((x + rw + 4) * e, 64)
+        out.append(("align_x_%d" % x, surface(mw, h + 4, mw, [(x, 1)])))
+    # Memory Width one step past a multiple of 64 bytes, the block across its right edge; the pitch is the
+    # width rounded up to 16 bytes (an odd multiple of 16).
+    mw = max(64, align(rw * e, 64)) + w_step
+    x = (mw // e - rw // 2) // x_step * x_step
+    out.append(("align_width_%d" % mw, surface(mw, h + 3, align(mw, 16) + (16 if align(mw, 16) % 32 == 0 else 0),
+                                               [(x, 1)])))
+    # Memory Pitch an odd multiple of 16 bytes (never a multiple of 32 or 64), rows 1 and up.
+    mw = align((4 + rw + 4) * e, 64)
+    out.append(("align_pitch_%d" % (mw + 16), surface(mw, h + 3, mw + 16, [(4, 1)])))
+    # The smallest base offset (64 bytes; the base_offset variant has 192 = 3 x 64).
+    out.append(("align_base_64", surface(mw, h + 3, mw, [(4, 1)], base_offset=64)))
     return out
 
 
@@ -303,6 +337,25 @@ def emit_config(emit, op, e, w, h, c, extended):
                   params=params, requires=requires, tags=tags, tier=tier(op, e, w, h, c))
 
 
+# Memory objects other than a plain buffer (docs/2d_block_io.md, "Memory objects"): the surface as a sub-buffer
+# whose origin is the smallest legal one (CL_DEVICE_MEM_BASE_ADDR_ALIGN), a CL_MEM_USE_HOST_PTR buffer (results
+# checked in host memory after a map) and coarse-grain SVM, with the block base 64 bytes into it.
+MEMORY_KINDS = ("sub_buffer_min_origin", "use_host_ptr", "svm_coarse")
+MEMORY_SHAPES = (("load", 2, 16, 8, 1), ("store", 1, 32, 4, 1))
+
+
+def generate_memory(emit):
+    for op, e, w, h, c in MEMORY_SHAPES:
+        text, lane_bytes = kernel_text(op, e, w, h, c)
+        module = emit.module("2d_block_io/%s_e%d_w%d_h%d_c%d" % (op, e, w, h, c), text)
+        params = dict(dict(variants(op, e, w, h, c))["coord_interior"], base_offset_bytes=64, op=op,
+                      element_size=e, block_width=w, block_height=h, block_count=c, lane_bytes=lane_bytes)
+        for kind in MEMORY_KINDS:
+            emit.case("2d_block_io.memory.%s.%s.e%d.w%d.h%d.c%d.base_64" % (kind, op, e, w, h, c), "2d_block_io",
+                      module, "test", params=dict(params, memory=kind), requires=[EXT_TOKEN, "min_sg_size=16"],
+                      tier=tier(op, e, w, h, c))
+
+
 def generate(emit):
     configs = list(configurations())
     if len(configs) != 117:  # the OpenCL extension's mandatory function count
@@ -311,6 +364,7 @@ def generate(emit):
         emit_config(emit, op, e, w, h, c, extended=False)
     for op, e, w, h, c in EXTENDED:
         emit_config(emit, op, e, w, h, c, extended=True)
+    generate_memory(emit)
     generate_scale(emit)
 
 

@@ -239,6 +239,17 @@ def generate(emit):
                 emit_case(emit, modules, "media_block_io.round_trip.e%d.w%d.h%d.sg%d.c%d.r32ui.image.%s" % (
                     e, w, h, sg, comps, cname), "round_trip", e, comps, w, h, sg, "r32ui", "image", (x, y), 48, 12)
     generate_formats(emit, modules)
+    # 5. Alignment (docs/media_block_io.md, "Alignment"): x and the row width at the smallest legal step,
+    #    4 bytes, and an odd multiple of it (x = 4, 12; rows of 4 and 12 bytes), inside the image; elsewhere x
+    #    is mostly a multiple of 8.
+    for op in ("read", "write"):
+        for e in (1, 2, 4):
+            for row_bytes in (4, 12):
+                w, h, sg = row_bytes // e, 2, 16
+                comps = fitting_count(e, w, h, sg)
+                for x in (4, 12):
+                    emit_case(emit, modules, "media_block_io.%s.e%d.w%d.h%d.sg%d.c%d.align_x_%d" % (
+                        op, e, w, h, sg, comps, x), op, e, comps, w, h, sg, "r32ui", "image", (x, 2), 48, 8)
     generate_scale(emit)
 
 

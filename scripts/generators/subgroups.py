@@ -505,9 +505,15 @@ def generate_buffer_block_io(emit):
                     module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg),
                                          block_module(write, type_name, n, sg))
                     # Ptr alignment the environment requires: 4 bytes (reads), 16 bytes (writes).
-                    offsets = [0, 16, 48] if write else [0, max(4, elem), 48]
+                    # The smallest legal step and odd multiples of it (48 = 3 x 16; reads 3 x 4, or 3 x 8 for
+                    # 64-bit data), so a device rounding Ptr down to a coarser alignment fails.
+                    step = 16 if write else max(4, elem)
+                    offsets = [0, 16, 48] if write else [0, step, 3 * step, 48]
                     for offset in offsets:
-                        for shape, local, groups in (("wg_one", sg, 3), ("wg_several", 4 * sg, 2)):
+                        shapes_here = (("wg_one", sg, 3), ("wg_several", 4 * sg, 2))
+                        if offset == 3 * step and not write:
+                            shapes_here = shapes_here[1:]
+                        for shape, local, groups in shapes_here:
                             params = {"op": op, "type": type_name, "width": n, "sg": sg,
                                       "offset_bytes": offset, "local": local, "groups": groups}
                             quick = sg == 16 and offset != 0 and shape == "wg_several" and n in (1, 4)
@@ -516,6 +522,27 @@ def generate_buffer_block_io(emit):
                             emit.case(name, "subgroups.block_io", module, "test", params=params,
                                       requires=block_requires(type_name, n, sg),
                                       tags=["quick"] if quick else [], tier=tier(BLOCK_CORE, type_name, n))
+
+
+# Memory objects other than a plain buffer (docs/subgroups.md, "Memory objects"): the block IO kernels on a
+# sub-buffer whose origin is the smallest legal one (CL_DEVICE_MEM_BASE_ADDR_ALIGN), a CL_MEM_USE_HOST_PTR
+# buffer (results checked in the host memory after a map), and coarse-grain SVM (clSVMAlloc).
+MEMORY_KINDS = ("sub_buffer_min_origin", "use_host_ptr", "svm_coarse")
+MEMORY_SHAPES = ((False, "u32", 4, 4), (False, "u16", 2, 12), (True, "u32", 4, 16), (True, "u16", 8, 48))
+
+
+def generate_block_io_memory(emit):
+    sg = 16
+    for write, type_name, n, offset in MEMORY_SHAPES:
+        op = "block_write" if write else "block_read"
+        module = emit.module("subgroups/%s_%s_v%d_sg%d" % (op, type_name, n, sg), block_module(write, type_name, n, sg))
+        for kind in MEMORY_KINDS:
+            params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": offset, "local": 4 * sg,
+                      "groups": 2, "memory": kind}
+            requires = block_requires(type_name, n, sg)  # SVM support: a device query in the family
+            emit.case("subgroups.memory.%s.%s.%s.v%d.sg%d.offset_%db" % (kind, op, type_name, n, sg, offset),
+                      "subgroups.block_io", module, "test", params=params, requires=requires,
+                      tier=tier(BLOCK_CORE, type_name, n))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -596,6 +623,7 @@ def generate_image_formats(emit):
 def generate(emit):
     generate_shuffles(emit)
     generate_buffer_block_io(emit)
+    generate_block_io_memory(emit)
     generate_image_block_io(emit)
     generate_image_formats(emit)
     generate_scale(emit)

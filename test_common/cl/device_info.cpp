@@ -90,6 +90,7 @@ std::vector<std::string> pointerStrings(cl_device_id device, cl_device_info para
 }
 
 void probeImages(DeviceInfo& info) {
+    optionalScalar(info.device, CL_DEVICE_SVM_CAPABILITIES, info.svm_capabilities);
     cl_bool images = CL_FALSE;
     optionalScalar(info.device, CL_DEVICE_IMAGE_SUPPORT, images);
     info.image_support = images == CL_TRUE;

@@ -53,6 +53,7 @@ struct DeviceInfo {
     cl_uint max_num_sub_groups = 0;        // CL_DEVICE_MAX_NUM_SUB_GROUPS (0 when not reported)
     cl_ulong max_mem_alloc_size = 0;       // CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest single buffer
     cl_ulong global_mem_size = 0;          // CL_DEVICE_GLOBAL_MEM_SIZE
+    cl_device_svm_capabilities svm_capabilities = 0;  // CL_DEVICE_SVM_CAPABILITIES (0: no SVM)
 
     bool has_spirv_queries = false;  // cl_khr_spirv_queries
     std::vector<std::string> spirv_extensions;

@@ -35,6 +35,12 @@ cl_uint KernelArgs::indexOf(const std::string& name, const std::string& host_typ
     throw InternalError(where_ + " has no argument '" + name + "': it has " + describeSignature(args_));
 }
 
+void KernelArgs::setSvm(const std::string& name, const void* ptr) {
+    cl_uint index = indexOf(name, "memory");
+    checkCl(clSetKernelArgSVMPointer(kernel_, index, ptr), "clSetKernelArgSVMPointer(" + name + ")");
+    set_[index] = true;
+}
+
 void KernelArgs::checkAllSet() const {
     std::string unset;
     for (size_t i = 0; i < args_.size(); ++i)

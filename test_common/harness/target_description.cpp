@@ -287,6 +287,9 @@ DeviceInfo targetDeviceInfo(const TargetDescription& target, const CompilerRelea
     d.int64 = target.int64;
     d.max_mem_alloc_size = target.max_mem_alloc_size;
     d.global_mem_size = target.global_mem_size;
+    // Intel's GPU runtime reports coarse-grain buffer SVM on every target described; an SVM case builds the
+    // same module as its plain-buffer twin, so only the launch depends on it.
+    d.svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
     return d;
 }
 

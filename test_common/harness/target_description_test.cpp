@@ -66,6 +66,8 @@ TEST(TargetDescription, TheReleaseDecidesWhatTheDeviceReports) {
     EXPECT_EQ(old_device.platform_name, "ocloc");
     EXPECT_EQ(old_device.device_name, "t1");
     EXPECT_EQ(old_device.driver_version, "1.0.100");
+    // The memory-object cases' support check: the described GPUs all report coarse-grain buffer SVM.
+    EXPECT_TRUE(old_device.svm_capabilities & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
     EXPECT_EQ(
         evaluateRequirements({"ext=cl_intel_subgroup_matrix_multiply_accumulate@1.1"}, old_device).status,
         Status::NotSupported);

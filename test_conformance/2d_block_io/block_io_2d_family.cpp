@@ -43,6 +43,7 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
     BlockIo2dShape shape;       // the instruction under test
     BlockIo2dShape load_shape;  // the load whose result is checked (prefetch: the load that follows it)
     uint32_t base_offset_bytes = 0;
+    std::string memory = "buffer";  // the surface's memory object (test_common/harness/memory_object.h)
 
     static BlockIo2dCase fromParams(const Params& p) {
         BlockIo2dCase c;
@@ -51,6 +52,7 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
         if (c.shape.op == BlockIo2dOp::Prefetch) c.load_shape = readBlockShape(p, BlockIo2dOp::Load, "load_");
         c.readLaunchParams(p, "2d_block_io");
         c.base_offset_bytes = uint32_t(p.u("base_offset_bytes"));
+        if (p.has("memory")) c.memory = p.s("memory");
         if (c.lane_bytes != reference::laneBytes(c.shape.op == BlockIo2dOp::Store ? c.shape : c.load_shape))
             throw InternalError("2d_block_io: lane_bytes " + std::to_string(c.lane_bytes) +
                                 " disagrees with the host reference for " + c.load_shape.str());
@@ -190,13 +192,18 @@ public:
         static const ParamSchema schema = blockIo2dSchema({{"load_element_size", ParamType::UInt, kOptional},
                                                            {"load_block_width", ParamType::UInt, kOptional},
                                                            {"load_block_height", ParamType::UInt, kOptional},
-                                                           {"load_block_count", ParamType::UInt, kOptional}});
+                                                           {"load_block_count", ParamType::UInt, kOptional},
+                                                           {"memory", ParamType::String, kOptional}});
         return schema;
     }
 
     Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
         // Transform and transpose have their own capabilities; a device with cl_khr_spirv_queries says
         // which SPIR-V capabilities it accepts.
+        if (spec.params.has("memory") && spec.params.s("memory") == "svm_coarse" &&
+            !(device.svm_capabilities & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+            return Outcome::notSupported(
+                "CL_DEVICE_SVM_CAPABILITIES lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
         if (!device.has_spirv_queries) return Outcome::pass();
         BlockIo2dOp op = parseOp(spec.params.s("op"));
         cl_uint need = op == BlockIo2dOp::LoadTransform   ? kCapabilityTransform
@@ -219,16 +226,18 @@ public:
         // Surface: seed-random data (loads read it; for stores it is the canary every byte the store must not
         // touch keeps). Guard bands on both sides catch writes beyond the buffer.
         const std::vector<uint8_t> surface_data = randomBytes(rng, c.surfaceBytes());
-        GuardedBuffer surface(ctx, surface_data.size());
-        surface.write(surface_data.data(), surface_data.size());
+        MemoryObject surface(ctx, c.memory, surface_data.size());
+        surface.write(surface_data);
         BlockIo2dLaunch launch(ctx, c, store, [&](size_t n) { return randomBytes(rng, n); });
-        launch.run(ctx, kernel, spec, surface.mem(), c.surface, c.base_offset_bytes);
+        launch.run(ctx, kernel, spec, surface, c.surface, c.base_offset_bytes);
         const std::vector<uint8_t>& lane_data = launch.lane_data;
         const std::vector<int32_t>& coord_words = launch.coord_words;
 
         MismatchLog log("completion record: every invocation's last store");
         checkDoneRecords(launch.done.read(), launch.layout, log);
-        std::vector<uint8_t> surface_after = surface.read();
+        std::string memory_problem;
+        std::vector<uint8_t> surface_after = surface.read(&memory_problem);
+        if (!memory_problem.empty()) log.addLine(memory_problem);
         dumpBytes(ctx, "surface_in", surface_data.data(), surface_data.size());
         dumpBytes(ctx, "surface_out", surface_after.data(), surface_after.size());
         dumpBytes(ctx, "coords", coord_words.data(), coord_words.size() * 4);
@@ -255,7 +264,8 @@ public:
             // A load or prefetch never writes the memory it reads.
             checkSurface(c, surface_data, surface_after, "memory changed by a load or prefetch", log);
         }
-        for (const GuardedBuffer* b : {&surface, &launch.lanes, &launch.coords, &launch.done})
+        if (std::string bad = surface.checkGuards(); !bad.empty()) log.addLine(bad);
+        for (const GuardedBuffer* b : {&launch.lanes, &launch.coords, &launch.done})
             if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
         if (out.status != Status::Pass) out.message = c.str() + "\n" + out.message;

@@ -72,6 +72,19 @@ void BlockIo2dLaunch::run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spe
                           const reference::Surface2d& s, uint32_t base_offset_bytes) {
     KernelArgs args(kernel, spec);
     args.set("surface", surface);
+    launch(ctx, args, s, base_offset_bytes);
+}
+
+void BlockIo2dLaunch::run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spec,
+                          const MemoryObject& surface, const reference::Surface2d& s,
+                          uint32_t base_offset_bytes) {
+    KernelArgs args(kernel, spec);
+    surface.bind(args, "surface");
+    launch(ctx, args, s, base_offset_bytes);
+}
+
+void BlockIo2dLaunch::launch(RunContext& ctx, KernelArgs& args, const reference::Surface2d& s,
+                             uint32_t base_offset_bytes) {
     args.set("lanes", lanes.mem());
     args.set("coords", coords.mem());
     args.set("memory_width_bytes", cl_uint(s.memory_width_bytes));

@@ -13,6 +13,7 @@
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/kernel_args.h"
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/memory_object.h"
 #include "test_common/harness/params.h"
 #include "test_common/reference/block_io_2d.h"
 
@@ -51,6 +52,9 @@ public:
     // table's signature of spec.kernel), then runs the kernel.
     void run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spec, cl_mem surface,
              const reference::Surface2d& s, uint32_t base_offset_bytes);
+    // The same with the surface in any memory object (a sub-buffer, USE_HOST_PTR, SVM).
+    void run(RunContext& ctx, cl_kernel kernel, const CaseSpec& spec, const MemoryObject& surface,
+             const reference::Surface2d& s, uint32_t base_offset_bytes);
 
     // What sub-group g's lanes stored (stores only), one vector per lane, for reference::store2d.
     std::vector<std::vector<uint8_t>> storedByLane(size_t g) const;
@@ -61,6 +65,7 @@ public:
     DoneLayout layout;
 
 private:
+    void launch(RunContext& ctx, KernelArgs& args, const reference::Surface2d& s, uint32_t base_offset_bytes);
     uint32_t lane_bytes_;
 };
 

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "test_common/cl/device_info.h"
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/memory_object.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"
@@ -22,6 +24,7 @@ struct BlockCase {
     ComponentType type;
     uint32_t width, sg;
     size_t offset_bytes, local, groups;
+    std::string memory;  // the memory object of Ptr (block_memory.h)
 
     static BlockCase fromParams(const Params& p) {
         BlockCase c{};
@@ -34,6 +37,7 @@ struct BlockCase {
         c.offset_bytes = p.u("offset_bytes");
         c.local = p.u("local");
         c.groups = p.u("groups");
+        c.memory = p.has("memory") ? p.s("memory") : "buffer";
         const uint32_t align = c.write ? reference::kBlockWriteAlignment : reference::kBlockReadAlignment;
         if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
             throw InternalError("block IO needs work-groups of whole sub-groups");
@@ -48,11 +52,19 @@ class BlockIoFamily : public Family {
 public:
     std::string name() const override { return "subgroups.block_io"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{{"op", ParamType::String},         {"type", ParamType::String},
-                                        {"width", ParamType::UInt},        {"sg", ParamType::UInt},
-                                        {"offset_bytes", ParamType::UInt}, {"local", ParamType::UInt},
-                                        {"groups", ParamType::UInt}};
+        static const ParamSchema schema{
+            {"op", ParamType::String},   {"type", ParamType::String},         {"width", ParamType::UInt},
+            {"sg", ParamType::UInt},     {"offset_bytes", ParamType::UInt},   {"local", ParamType::UInt},
+            {"groups", ParamType::UInt}, {"memory", ParamType::String, false}};
         return schema;
+    }
+
+    Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
+        if (spec.params.has("memory") && spec.params.s("memory") == "svm_coarse" &&
+            !(device.svm_capabilities & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+            return Outcome::notSupported(
+                "CL_DEVICE_SVM_CAPABILITIES lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
+        return Outcome::pass();
     }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
@@ -70,34 +82,38 @@ public:
         Rng rng(ctx.seed);
 
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
-        GuardedBuffer memory(ctx, mem_bytes), lanes_buf(ctx, comps * bytes), info(ctx, global * 16);
+        MemoryObject memory(ctx, c.memory, mem_bytes);
+        GuardedBuffer lanes_buf(ctx, comps * bytes), info(ctx, global * 16);
         std::vector<uint8_t> mem_init, lane_data;
         if (c.write) {
             lane_data = randomComponents(rng, c.type, comps);
             lanes_buf.write(lane_data.data(), lane_data.size());
+            memory.write(std::vector<uint8_t>(mem_bytes, kPoison));
         } else {
             mem_init = randomComponents(rng, c.type, mem_bytes / bytes);
-            memory.write(mem_init.data(), mem_init.size());
+            mem_init.resize(mem_bytes, kPoison);
+            memory.write(mem_init);
         }
         // out, info, src: a read fills lanes_buf from memory, a write fills memory from lanes_buf.
         KernelArgs args(kernel, spec);
-        args.set("out", c.write ? memory.mem() : lanes_buf.mem());
+        memory.bind(args, c.write ? "out" : "src");
+        args.set(c.write ? "src" : "out", lanes_buf.mem());
         args.set("info", info.mem());
-        args.set("src", c.write ? lanes_buf.mem() : memory.mem());
         args.set("offset", cl_uint(c.offset_bytes / bytes));
         args.set("stride", cl_uint(stride_bytes / bytes));
         runNDRange(ctx, args, 1, &global, &c.local);
 
-        for (const GuardedBuffer* g : {&memory, &lanes_buf, &info}) {
-            std::string guard = g->checkGuards();
+        for (const std::string& guard : {memory.checkGuards(), lanes_buf.checkGuards(), info.checkGuards()})
             if (!guard.empty()) return Outcome::fail(guard);
-        }
+        std::string memory_problem;
+        const std::vector<uint8_t> memory_after = memory.read(&memory_problem);
+        if (!memory_problem.empty()) return Outcome::fail(memory_problem);
         std::vector<uint8_t> info_bytes = info.read();
         dumpBytes(ctx, "in_memory", mem_init.data(), mem_init.size());
         dumpBytes(ctx, "in_lanes", lane_data.data(), lane_data.size());
         dumpBytes(ctx, "out_info", info_bytes.data(), info_bytes.size());
         if (!ctx.dump_dir.empty()) {
-            std::vector<uint8_t> after = c.write ? memory.read() : lanes_buf.read();
+            std::vector<uint8_t> after = c.write ? memory_after : lanes_buf.read();
             dumpBytes(ctx, c.write ? "out_memory" : "out_lanes", after.data(), after.size());
         }
         SubgroupMap map;
@@ -153,7 +169,7 @@ public:
                 owner[start / bytes + reference::blockElementIndex(it.lane, j, c.sg)] =
                     int64_t(gid * c.width + j);
         }
-        std::vector<uint8_t> actual = memory.read();
+        const std::vector<uint8_t>& actual = memory_after;
         for (size_t e = 0; e < owner.size(); ++e) {
             uint64_t want = loadComponent(expected.data(), e, bytes),
                      got = loadComponent(actual.data(), e, bytes);

@@ -248,11 +248,14 @@ struct Surface {
         int64_t x0 = o.x, y0 = o.y;
         if (faults.has("negative_coord_clamped"))
             x0 = std::max<int64_t>(x0, 0), y0 = std::max<int64_t>(y0, 0);
+        // The 1-byte rule (x a multiple of 4) applied to every element size: x rounded down to it.
+        if (faults.has("coord_x_rounded_to_4_elements")) x0 &= ~int64_t(3);
         // Blocks follow each other along the row: block b starts b * Block Width elements to the right.
         int64_t element = int64_t(b) * o.block_width + bcol;
         int64_t byte = faults.has("coord_x_as_bytes") ? x0 + element * e : (x0 + element) * e;
         int64_t row = y0 + brow;
         int64_t stride = faults.has("pitch_ignored") ? o.memory_width : o.memory_pitch;
+        if (faults.has("pitch_rounded_to_64")) stride &= ~int64_t(63);
         *offset = row * stride + byte;
         // 32-bit offset arithmetic: only buffers past 2^31 / 2^32 bytes can show it (the huge cases).
         if (faults.has("offset_32bit_wrap")) *offset = int64_t(uint32_t(*offset));
@@ -260,6 +263,7 @@ struct Surface {
         if (!check) return true;
         // Out of bounds is per element, against Memory Width (bytes) and Memory Height (rows), not pitch.
         int64_t right = faults.has("right_edge_from_pitch") ? o.memory_pitch : o.memory_width;
+        if (faults.has("memory_width_rounded_to_16")) right &= ~int64_t(15);
         bool inside_row;
         if (faults.has("memory_width_as_elements"))
             inside_row = byte >= 0 && byte / e < right;

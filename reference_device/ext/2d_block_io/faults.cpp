@@ -31,6 +31,16 @@ std::vector<FaultInfo> blockIo2dFaults() {
          "(wraps past 4 GiB)"},
         {"offset_int32_overflow",
          "2D block IO computes the byte offset in signed 32 bits (negative past 2 GiB: outside the buffer)"},
+        // Alignment: rounding a legal value down to a coarser step than the OpenCL environment requires.
+        {"pitch_rounded_to_64",
+         "2D block IO steps rows by Memory Pitch rounded down to 64 bytes (the environment requires only a "
+         "multiple of 16)"},
+        {"coord_x_rounded_to_4_elements",
+         "2D block IO rounds the Coordinate x down to a multiple of 4 elements for every element size (the "
+         "1-byte rule; 2-byte data needs only 2, 4-byte data 1)"},
+        {"memory_width_rounded_to_16",
+         "2D block IO bounds-checks against Memory Width rounded down to 16 bytes (the environment allows "
+         "any multiple of 4): the last valid bytes read as 0, stores to them are dropped"},
     };
 }
 

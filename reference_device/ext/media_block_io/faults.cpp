@@ -10,6 +10,9 @@ std::vector<FaultInfo> mediaBlockIoFaults() {
         {"media_x_offset_as_elements",
          "media block IO takes the Coordinate x component as elements, not bytes (byte x = x * element "
          "size)"},
+        {"media_x_rounded_to_8",
+         "media block IO rounds the Coordinate x (bytes) down to a multiple of 8 (the environment requires "
+         "only 4): x = 4, 12 address 4 bytes too far left"},
         {"media_width_as_bytes",
          "media block IO takes Width as bytes: Width / element size elements per row"},
         {"media_no_retiling",

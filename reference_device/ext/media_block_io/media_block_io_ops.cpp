@@ -184,6 +184,8 @@ Layout layout(const Block& b, const Faults& faults) {
     l.stride = faults.has("media_padding_not_skipped") ? l.width : ceilPow2(l.width * eb) / eb;
     l.stride = std::max<uint32_t>(l.stride, 1);  // a zero width (only under media_width_as_bytes)
     l.x_bytes = faults.has("media_x_offset_as_elements") ? b.x_bytes * eb : b.x_bytes;
+    // An 8-byte (QWORD) addressed block message: x loses its bit 2 (rounded toward minus infinity).
+    if (faults.has("media_x_rounded_to_8")) l.x_bytes &= ~int64_t(7);
     return l;
 }
 

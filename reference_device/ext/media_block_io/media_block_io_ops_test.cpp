@@ -958,6 +958,10 @@ const FaultCase kFaultCases[] = {
       .y = 0,
       .image_width = 64,
       .texel_bytes = 1}},
+    // x = 12 bytes (an odd multiple of 4) moves to 8; x = 16 stays.
+    {"media_x_rounded_to_8",
+     {.sg = 8, .bits = 32, .comps = 1, .width = 8, .height = 1, .x_bytes = 12},
+     {.sg = 8, .bits = 32, .comps = 1, .width = 8, .height = 1, .x_bytes = 16}},
     {"media_width_as_bytes",
      {.sg = 8, .bits = 32, .comps = 1, .width = 8, .height = 1},
      {.sg = 16, .bits = 8, .comps = 1, .width = 16, .height = 1, .image_width = 64, .texel_bytes = 1}},

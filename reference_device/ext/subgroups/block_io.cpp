@@ -90,7 +90,9 @@ void executeBlockWrite(OpContext& ctx) {
     const TypeInfo& type = ctx.operandType(1);
     const uint32_t bytes = type.component_bits / 8;
     if (!checkPointee(ctx, op, bytes, "Data")) return;
-    const uint64_t base = ctx.getUint(firstActiveLane(ctx), 0);
+    uint64_t base = ctx.getUint(firstActiveLane(ctx), 0);
+    // A 32-byte (two-OWORD) write path used for pointers that are only 16-byte aligned.
+    if (ctx.faults().has("block_write_assumes_32b_alignment")) base &= ~uint64_t(31);
     uint32_t components = type.components;
     if (components > 1 && ctx.faults().has("block_write_drops_last_component")) --components;
 

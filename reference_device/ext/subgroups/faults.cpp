@@ -35,6 +35,9 @@ std::vector<FaultInfo> subgroupsFaults() {
         {"block_read_assumes_16b_alignment",
          "OpSubgroupBlockReadINTEL rounds Ptr down to 16 bytes (the write alignment) although reads need "
          "only 4"},
+        {"block_write_assumes_32b_alignment",
+         "OpSubgroupBlockWriteINTEL rounds Ptr down to 32 bytes although writes need only 16 (Ptr at an odd "
+         "multiple of 16 writes 16 bytes too low)"},
         {"block_write_drops_last_component",
          "OpSubgroupBlockWriteINTEL of a vector does not write its last component"},
         {"image_block_read_x_in_elements",
