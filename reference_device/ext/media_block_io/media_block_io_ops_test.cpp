@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <CL/cl.h>
+
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -31,6 +33,7 @@ struct Config {
     size_t row_pitch = 0;  // 0: image_width * texel_bytes
     bool from_buffer = false;
     const char* faults = "";
+    uint32_t channel_type = CL_UNSIGNED_INT32;  // the image format's channel type
 
     uint32_t eb() const { return bits / 8; }
     size_t pitch() const { return row_pitch ? row_pitch : image_width * texel_bytes; }
@@ -85,6 +88,7 @@ public:
         img_.data = storage_.data();
         img_.width = c.image_width, img_.height = c.image_height, img_.row_pitch = c.pitch();
         img_.texel_bytes = c.texel_bytes, img_.from_buffer = c.from_buffer;
+        img_.channel_type = c.channel_type;
         active_.assign(lanes_, true);
         std::string error;
         EXPECT_TRUE(faults_.parse(c.faults, &error)) << error;
@@ -1021,6 +1025,20 @@ const FaultCase kFaultCases[] = {
       .image_width = 16,
       .row_pitch = 128,
       .from_buffer = false}},
+    // UNORM16 through half precision changes most values; an integer format is stored as it is.
+    {"media_write_converts_texels",
+     {.opcode = kOpWrite,
+      .width = 4,
+      .height = 4,
+      .image_width = 64,
+      .texel_bytes = 2,
+      .channel_type = CL_UNORM_INT16},
+     {.opcode = kOpWrite,
+      .width = 4,
+      .height = 4,
+      .image_width = 64,
+      .texel_bytes = 2,
+      .channel_type = CL_UNSIGNED_INT16}},
 };
 
 TEST(MediaBlockIoOps, EveryFaultIsRegisteredAndTested) {

@@ -1,6 +1,8 @@
 // Unit tests of the SPV_INTEL_subgroups op family through a fake OpContext (no interpreter involved).
 #include <gtest/gtest.h>
 
+#include <CL/cl.h>
+
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -523,6 +525,36 @@ TEST(SubgroupsOps, ImageBlockWriteCoordinateAndRowFaults) {
     executeImageBlockWrite(*row_fault);
     EXPECT_EQ(row_fault->mem[4], 0x80);
     EXPECT_EQ(row_fault->mem[64 + 4], row1);
+}
+
+// "read without format conversion": raw bits on a SNORM16 image; the fault returns -32768 as -32767.
+TEST(SubgroupsOps, ImageBlockReadTexelConversionFault) {
+    auto ctx = imageContext(kOpImageBlockRead, 8, 32, 1, 0, 0, 16, 4, 2);
+    ctx->img.channel_type = CL_SNORM_INT16;
+    ctx->mem[0] = 0x00, ctx->mem[1] = 0x80;  // texel 0: -32768
+    executeImageBlockRead(*ctx);
+    ASSERT_TRUE(ctx->errors.empty());
+    EXPECT_EQ(ctx->out<uint32_t>(0, 0) & 0xffff, 0x8000u);
+    auto fault = imageContext(kOpImageBlockRead, 8, 32, 1, 0, 0, 16, 4, 2);
+    fault->img.channel_type = CL_SNORM_INT16;
+    fault->mem[0] = 0x00, fault->mem[1] = 0x80;
+    fault->setFaults("image_block_converts_texels");
+    executeImageBlockRead(*fault);
+    EXPECT_EQ(fault->out<uint32_t>(0, 0) & 0xffff, 0x8001u);
+}
+
+// An image from a buffer: rows row_pitch apart; the fault steps them by width * texel size.
+TEST(SubgroupsOps, ImageFromBufferPitchFault) {
+    for (const char* faults : {"", "image_from_buffer_pitch_ignored"}) {
+        // 8 texels of 4 bytes per row at a pitch of 64 bytes (4 rows of 32 in 256 bytes of storage).
+        auto ctx = imageContext(kOpImageBlockRead, 8, 32, 2, 0, 0, 16, 4, 4);
+        ctx->img.width = 8, ctx->img.row_pitch = 64, ctx->img.from_buffer = true;
+        ctx->setFaults(faults);
+        executeImageBlockRead(*ctx);
+        ASSERT_TRUE(ctx->errors.empty());
+        const size_t pitch = *faults ? 32 : 64;
+        EXPECT_EQ(ctx->out<uint32_t>(0, 1), word(ctx->mem, pitch)) << faults;  // lane 0, row 1
+    }
 }
 
 }  // namespace
