@@ -436,6 +436,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                              : device_given                          ? "--device"
                              : type_given                            ? "--device-type"
                              : out.isolate                           ? "--isolate"
+                             : out.jobs > 1                          ? "--jobs"
                              : out.worker                            ? "--worker"
                              : !out.dump_dir.empty()                 ? "--dump-dir"
                                                                      : nullptr;
