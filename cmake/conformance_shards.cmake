@@ -4,7 +4,7 @@
 # shard reports with scripts/merge_results.py (--fail-on-failures) into <build>/conformance/merged.json.
 # The default test presets exclude the label: `ctest --preset default` stays the unit tests.
 set(CTS_CONFORMANCE_SHARDS 2 CACHE STRING "number of conformance shard tests (ctest -L conformance)")
-set(CTS_CONFORMANCE_ARGS "--isolate;--timeout=120" CACHE STRING
+set(CTS_CONFORMANCE_ARGS "--isolate;--jobs=1;--timeout=120" CACHE STRING
     "runner options of the conformance shard tests (a ;-separated list, e.g. --icd=system;--isolate)")
 if(NOT CTS_CONFORMANCE_SHARDS MATCHES "^[1-9][0-9]*$")
   message(FATAL_ERROR "CTS_CONFORMANCE_SHARDS must be a positive integer, not '${CTS_CONFORMANCE_SHARDS}'")

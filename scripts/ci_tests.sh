@@ -6,7 +6,9 @@
 #      .xe_hpg 20 s each, the same through the OpenCL API and the ICD with REFDEV_BRANCH_BUDGET as hang check)
 #      and the install test package.install_and_run; then the TGZ and DEB packages (cpack), each unpacked
 #      running --quick on its own library, and the .deb listing the runner
-#   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in --isolate mode,
+#   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in parallel isolated worker
+#      processes (--jobs, default one a core; the CTest shards run --jobs=1 each, so the comparison below
+#      sets the parallel run against serial shards),
 #      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/; then the
 #      same run as CTest shards (ctest -L conformance), whose merged report must equal the unsharded one
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and

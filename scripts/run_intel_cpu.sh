@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite on Intel's OpenCL CPU runtime (PyPI intel-opencl-rt, installed by
 # scripts/install_intel_cpu_runtime.sh), as a driver farm would schedule it: N shards in parallel worker
-# processes (--isolate: a crash of the runtime costs only its case), the waivers shipped for that runtime
+# processes (--isolate --jobs=1 each, the shards being the parallelism: a crash of the runtime costs only its case), the waivers shipped for that runtime
 # release with --fail-on-stale-waivers, and the shard reports merged into one.
 #
 #   scripts/run_intel_cpu.sh [--build-dir=DIR] [--out=DIR] [--shards=N] [-- RUNNER OPTIONS AND PATTERNS...]
@@ -42,7 +42,7 @@ rm -f "$out"/shard_*.json "$out"/shard_*.xml "$out"/shard_*.log "$out"/shard_*.o
 start=$SECONDS
 pids=()
 for ((i = 0; i < shards; i++)); do
-    "$runner" --icd="$icd" --isolate --timeout=300 --fail-if-all-skipped --waiver-file="$waivers" \
+    "$runner" --icd="$icd" --isolate --jobs=1 --timeout=300 --fail-if-all-skipped --waiver-file="$waivers" \
         --fail-on-stale-waivers --shard=$i/$shards --json="$out/shard_$i.json" --junit="$out/shard_$i.xml" \
         --log="$out/shard_$i.log" "${runner_args[@]}" >"$out/shard_$i.out" 2>&1 &
     pids+=($!)

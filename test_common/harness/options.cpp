@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "test_common/harness/icd_file.h"
+#include "test_common/harness/worker_process.h"
 
 namespace cts {
 namespace {
@@ -49,7 +50,7 @@ const char* const kValueOptions[] = {"filter",       "caselist-file", "exclude-f
                                      "log",          "timeout",       "dump-dir",
                                      "assets-dir",   "tag",           "waiver-file",
                                      "rerun-failed", "tier",          "offline-compiler",
-                                     "target"};
+                                     "target",       "jobs"};
 const char* const kFlagOptions[] = {
     "help",     "list", "list-tags",           "isolate", "quick",
     "extended", "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers"};
@@ -363,6 +364,11 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             if (!parseUnsigned(value, s)) return bad("an unsigned integer");
             out.seed = s;
             out.seed_given = true;
+        } else if (name == "jobs") {
+            unsigned long long n = 0;
+            if (!parseUnsigned(value, n) || n < 1 || n > kMaxJobs)
+                return bad("a number of worker processes, 1 <= N <= 256");
+            out.jobs = static_cast<unsigned>(n);
         } else if (name == "timeout") {
             char* end = nullptr;
             errno = 0;
@@ -439,6 +445,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                              : device_given                          ? "--device"
                              : type_given                            ? "--device-type"
                              : out.isolate                           ? "--isolate"
+                             : out.jobs > 1                          ? "--jobs"
                              : out.worker                            ? "--worker"
                              : !out.dump_dir.empty()                 ? "--dump-dir"
                                                                      : nullptr;
@@ -553,6 +560,10 @@ Execution:
                               with --isolate)
   --isolate                   run cases in a child process; a crash or timeout is recorded and the
                               run continues; without --timeout each case has 300 seconds
+  --jobs=N                     run the cases in N worker processes, 1 <= N <= 256 (default: the cores
+                              this process may use); N > 1 isolates like --isolate (a crash or timeout
+                              costs its case, without --timeout each case has 300 seconds); the reports
+                              are those of --jobs=1; a selection of one module runs as with --jobs=1
   --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets, or
                               installed: ../share/spirv_intel_cts/assets)
   --dump-dir=DIR              cases write their inputs, outputs and module there

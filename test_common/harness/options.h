@@ -30,6 +30,7 @@ struct Options {
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
     double timeout_seconds = 0;       // 0 = none
     bool timeout_is_default = false;  // --isolate without --timeout: kIsolateTimeoutSeconds
+    unsigned jobs = 0;  // --jobs=N worker processes; 0 = not given: the usable cores (scheduler.h)
     bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
     std::vector<std::string> tags;          // --tag=TAG[,TAG...] (repeatable): cases with any of them
     bool list_tags = false;                 // --list-tags

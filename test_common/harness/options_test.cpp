@@ -141,6 +141,24 @@ TEST(Options, TimeoutErrorStatesTheAcceptedRange) {
     EXPECT_EQ(parse({"--timeout=0.5"}, o), "");
 }
 
+TEST(Options, JobsTakesOneTo256AndIsRefusedOffline) {
+    Options o;
+    EXPECT_EQ(parse({}, o), "");
+    EXPECT_EQ(o.jobs, 0u) << "not given: the usable cores, chosen at run time";
+    EXPECT_EQ(parse({"--jobs=3"}, o), "");
+    EXPECT_EQ(o.jobs, 3u);
+    for (const char* bad : {"--jobs=0", "--jobs=257", "--jobs=-1", "--jobs=two", "--jobs="}) {
+        Options b;
+        std::string err = parse({bad}, b);
+        EXPECT_NE(err.find("1 <= N <= 256"), std::string::npos) << bad << ": " << err;
+    }
+    Options off;
+    std::string err = parse({"--offline-compiler=ocloc", "--target=pvc", "--jobs=2"}, off);
+    EXPECT_NE(err.find("drop --jobs"), std::string::npos) << err;
+    Options one;
+    EXPECT_EQ(parse({"--offline-compiler=ocloc", "--target=pvc", "--jobs=1"}, one), "");
+}
+
 // `--filter=-` or `--filter=::` holds no pattern at all and used to run every case, unlike `--filter=`.
 TEST(Options, FilterWithoutAnyPatternIsAnError) {
     for (const char* bad : {"--filter=", "--filter=-", "--filter=::", "--filter=-:", "--filter=:-:"}) {

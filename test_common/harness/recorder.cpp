@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace cts {
@@ -43,13 +44,33 @@ void Recorder::started(const std::string& name) {
         if (closed_) return;
         index = results_.size() + 1;
     }
-    log_.start(name);
+    if (order_.empty()) log_.start(name);  // else with its result, in selection order (setOrder)
     if (tty_) progressLine(index, total_, total_bad_, name);
+}
+
+void Recorder::setOrder(const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size(); ++i) order_.emplace(names[i], i);
+}
+
+size_t Recorder::indexOf(const std::string& name) const {
+    auto it = order_.find(name);
+    return it == order_.end() ? order_.size() : it->second;
+}
+
+std::vector<CaseResult> Recorder::ordered() const {
+    if (order_.empty()) return results_;
+    std::vector<size_t> by(results_.size());
+    for (size_t i = 0; i < by.size(); ++i) by[i] = i;
+    std::stable_sort(by.begin(), by.end(), [this](size_t a, size_t b) { return indices_[a] < indices_[b]; });
+    std::vector<CaseResult> out;
+    out.reserve(by.size());
+    for (size_t i : by) out.push_back(results_[i]);
+    return out;
 }
 
 std::vector<CaseResult> Recorder::results() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return results_;
+    return ordered();
 }
 
 Tally Recorder::tally() const {
@@ -75,7 +96,8 @@ std::vector<std::string> Recorder::buildFailures() const {
 std::vector<CaseResult> Recorder::close() {
     std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;
-    return results_;
+    releaseHeld(true);
+    return ordered();
 }
 
 void Recorder::finished(const CaseResult& result) {
@@ -83,21 +105,40 @@ void Recorder::finished(const CaseResult& result) {
     auto tier = tiers_.find(r.name);
     if (tier != tiers_.end()) r.tier = tier->second;
     applyWaivers(waivers_, r);
-    size_t count;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (closed_) return;
-        results_.push_back(r);
-        tally_.add(r);
-        tier_tallies_[r.tier].add(r);
-        count = results_.size();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_) return;
+    results_.push_back(r);
+    if (!order_.empty()) indices_.push_back(indexOf(r.name));
+    tally_.add(r);
+    tier_tallies_[r.tier].add(r);
+    if (order_.empty()) {
+        show(r, false);
+        return;
     }
+    held_.emplace(indices_.back(), r);
+    releaseHeld(false);
+}
+
+// Parallel runs: the results that complete the selection's prefix go to the log and the console, in
+// selection order; at the end (or on an interrupt) `all` releases the rest, gaps left out.
+void Recorder::releaseHeld(bool all) {
+    while (!held_.empty() && (all || held_.begin()->first <= next_shown_)) {
+        auto it = held_.begin();
+        next_shown_ = it->first + 1;
+        show(it->second, true);
+        held_.erase(it);
+    }
+}
+
+void Recorder::show(const CaseResult& r, bool log_start) {
+    ++shown_;
+    if (log_start) log_.start(r.name);
     log_.finish(r);
     bool bad = r.status != Status::Pass && r.status != Status::NotSupported;
     if (bad) ++total_bad_;
     if (tty_) {
         if (!bad) {
-            progressLine(count, total_, total_bad_, r.name);
+            progressLine(shown_, total_, total_bad_, r.name);
             return;
         }
         std::printf("\r\033[K");
@@ -116,6 +157,10 @@ void Recorder::finished(const CaseResult& result) {
 }
 
 void Recorder::endProgress() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        releaseHeld(true);
+    }
     if (tty_) std::printf("\r\033[K");
     std::fflush(stdout);
 }

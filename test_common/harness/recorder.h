@@ -26,6 +26,10 @@ public:
     // timeout) carry it into the reports and the per-tier counts.
     void setTiers(std::map<std::string, Tier> tiers) { tiers_ = std::move(tiers); }
 
+    // Parallel runs: the selection's order. Results then reach the log and the console in that order (each
+    // waits for the cases before it) and results() / close() list them in it, however they completed.
+    void setOrder(const std::vector<std::string>& names);
+
     void started(const std::string& name);
     void finished(const CaseResult& result);
     void endProgress();                                      // ends the TTY progress line
@@ -43,7 +47,11 @@ public:
     std::vector<CaseResult> close();
 
 private:
-    mutable std::mutex mutex_;  // results_, tally_, closed_
+    size_t indexOf(const std::string& name) const;   // in the selection order; unknown names last
+    std::vector<CaseResult> ordered() const;         // results_ in the selection order (mutex_ held)
+    void releaseHeld(bool all);                      // mutex_ held
+    void show(const CaseResult& r, bool log_start);  // the log lines and the console lines of a result
+    mutable std::mutex mutex_;                       // results_, tally_, closed_
     bool closed_ = false;
     size_t total_;
     size_t total_bad_ = 0;  // cases neither passed nor not supported
@@ -55,6 +63,11 @@ private:
     std::vector<CaseResult> results_;
     Tally tally_;
     std::map<Tier, Tally> tier_tallies_;
+    std::map<std::string, size_t> order_;  // set before the first case, read-only afterwards
+    std::vector<size_t> indices_;          // of results_ in the selection order (setOrder)
+    std::map<size_t, CaseResult> held_;    // finished, waiting for an earlier case (setOrder)
+    size_t next_shown_ = 0;                // the selection index the log waits for
+    size_t shown_ = 0;
 };
 
 // "[  PASS  ]"-style tag.

@@ -9,6 +9,7 @@
 #include "test_common/harness/case_index.h"
 #include "test_common/harness/manifest.h"
 #include "test_common/harness/supervisor.h"
+#include "test_common/harness/worker_process.h"
 
 namespace cts {
 
@@ -47,10 +48,8 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
     // A worker (--isolate) is told its cases on standard input before it loads anything, and loads only
     // their entries: a worker started for each crashing case then costs milliseconds, not a manifest parse.
     std::vector<std::string>& worker_names = s.worker_names;
-    if (opt.worker)
-        for (std::string line; std::getline(std::cin, line);)
-            if (!line.empty()) worker_names.push_back(line);
-    std::vector<std::string> manifest_names;  // the worker's cases that are not C++ cases
+    if (opt.worker) worker_names = readBatch(std::cin);  // its first batch (worker_process.h)
+    std::vector<std::string> manifest_names;             // the worker's cases that are not C++ cases
     for (const auto& name : worker_names)
         if (std::none_of(registry.cases().begin(), registry.cases().end(),
                          [&](const CaseSpec& c) { return c.name == name; }))
@@ -129,7 +128,19 @@ int runWorker(RunState& s) {
         std::fprintf(stderr, "worker: %s\n", dev_err.c_str());
         return 1;
     }
-    return workerMain(s.registry, dut, settings, s.worker_names);
+    // Each further batch (--jobs) loads the entries of its manifest cases that this worker has not loaded
+    // yet.
+    auto load = [&s](const std::vector<std::string>& names) {
+        std::set<std::string> known;
+        for (const auto& c : s.registry.cases()) known.insert(c.name);
+        std::vector<std::string> wanted;
+        for (const auto& n : names)
+            if (!known.count(n)) wanted.push_back(n);
+        if (wanted.empty() || !s.assets_missing.empty()) return;
+        for (auto& c : loadManifestEntries(s.assets + "/manifest.json", wanted).cases)
+            s.registry.mutableCases().push_back(std::move(c));
+    };
+    return workerMain(s.registry, dut, settings, s.worker_names, load);
 }
 
 }  // namespace cts

@@ -23,15 +23,18 @@ namespace cts {
 // driver's process); null for none.
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
                  double timeout_seconds, uint64_t run_seed, Recorder& recorder,
-                 const std::function<bool(const std::string&)>& own_process = nullptr);
+                 const std::function<bool(const std::string&)>& own_process = nullptr,
+                 bool timeout_is_default = false);
 
 // Ends an isolated run early (SIGINT/SIGTERM to the runner): no new worker is started, the end of the
 // running worker is not recorded as that case's result, and `sig` is forwarded to the running worker.
 // Safe to call from any thread, also before or without runIsolated.
 void stopIsolatedRun(int sig);
 
-// The worker side; returns the process exit status.
-int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
-               const std::vector<std::string>& names);
+// The worker side: runs `names`, then each further batch read on stdin after load(batch) has added its cases
+// to `registry` (worker_process.h). Returns the process exit status.
+int workerMain(Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
+               std::vector<std::string> names,
+               const std::function<void(const std::vector<std::string>&)>& load = nullptr);
 
 }  // namespace cts

@@ -947,13 +947,14 @@ def check_refdev_waivers(runner, build, tmp):
     # An InternalError is the harness's fault: never waived. Crash (--isolate) is waived like Fail.
     rc, out, err = run(runner, [failed[0], "--waiver-file=" + unused, "--isolate"], {"REFDEV_FAULTS": "crash"})
     expect(rc == 0 and "waived: %s (Crash)" % TRACKER in out, "waived crash\n" + describe(rc, out, err))
-    # own_process: with --isolate each covered case runs in a worker of its own (the log names every worker);
+    # own_process: with --isolate --jobs=1 each covered case runs in a worker of its own (the log names every
+    # worker; --jobs=N logs only the own_process workers, jobs_e2e.py);
     # intermittent: a covered case that passes is not stale.
     own = os.path.join(tmp, "own.json")
     write_waivers(own, [{"cases": [failed[0]], "device": "*", "tracker": TRACKER, "reason": "r", "own_process": True,
                          "intermittent": True}])
     log = os.path.join(tmp, "own.log")
-    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + own, "--isolate", "--fail-on-stale-waivers",
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + own, "--isolate", "--jobs=1", "--fail-on-stale-waivers",
                                 "--log=" + log])
     expect(rc == 0 and "no longer needed" not in out, "intermittent waiver, case passes: not stale\n" +
            describe(rc, out, err))

@@ -1,0 +1,239 @@
+#include "test_common/harness/parallel.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+
+#include "test_common/harness/selection.h"
+#include "test_common/harness/worker_process.h"
+
+namespace cts {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Slot {
+    WorkerProcess w;             // pid -1: no worker
+    std::deque<size_t> pending;  // the current batch's cases without a result, in order
+    bool busy = false;           // a batch was sent and its "B" not yet read
+    bool alone = false;          // the worker runs an own_process case: it ends after it
+    bool fresh = true;           // no case started in this worker yet
+    std::string buffer, running;
+    Clock::time_point since;  // start of the running case, or of the wait for the next one
+};
+
+double elapsedMs(Clock::time_point since) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+}
+
+class Coordinator {
+public:
+    Coordinator(const ParallelRun& run, Recorder& recorder)
+        : run_(run),
+          recorder_(recorder),
+          queue_(run.batches.begin(), run.batches.end()),
+          slots_(std::max(1u, std::min<unsigned>(run.jobs, kMaxJobs))) {
+        for (size_t i = 0; i < slots_.size(); ++i) slots_[i].w.slot = i;
+    }
+
+    void run() {
+        while (!workersStopped()) {
+            dispatch();
+            if (std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy; })) break;
+            wait();
+        }
+        for (auto& s : slots_)
+            if (s.w.pid > 0) {
+                if (workersStopped()) killWorker(s.w);
+                closeInput(s.w);
+                reapWorker(s.w);
+            }
+    }
+
+private:
+    std::vector<std::string> namesOf(const std::deque<size_t>& cases) const {
+        std::vector<std::string> names;
+        for (size_t i : cases) names.push_back(run_.names[i]);
+        return names;
+    }
+
+    // Gives every idle slot the next batch; a worker with nothing left to do is ended.
+    void dispatch() {
+        for (auto& s : slots_) {
+            if (s.busy) continue;
+            if (queue_.empty()) {
+                if (s.w.pid > 0) {
+                    closeInput(s.w);
+                    reapWorker(s.w);
+                }
+                continue;
+            }
+            Batch b = std::move(queue_.front());
+            queue_.pop_front();
+            // A case that needs a process of its own gets a new worker, which ends after it.
+            if (b.alone && s.w.pid > 0) {
+                closeInput(s.w);
+                reapWorker(s.w);
+            }
+            if (s.w.pid <= 0) {
+                s.w = spawnWorker(run_.worker_argv, s.w.slot, run_.worker_env);
+                s.fresh = true;
+                // Only these workers are logged: the log of a --jobs run is otherwise that of --jobs=1.
+                if (b.alone)
+                    recorder_.note("worker " + std::to_string(s.w.pid) +
+                                   " for 1 case(s) (a waiver's own_process)");
+            }
+            s.pending.assign(b.cases.begin(), b.cases.end());
+            s.alone = b.alone;
+            s.busy = true;
+            s.running.clear();
+            s.since = Clock::now();
+            sendBatch(s.w, namesOf(s.pending));  // a worker already gone shows as the end of its events
+            if (b.alone) closeInput(s.w);
+        }
+    }
+
+    double limitMs(const Slot& s) const {
+        if (run_.timeout_seconds <= 0) return -1;
+        bool starting = s.fresh && s.running.empty();
+        return 1000.0 *
+               (starting ? std::max(run_.timeout_seconds, kWorkerStartSeconds) : run_.timeout_seconds);
+    }
+
+    void wait() {
+        std::vector<pollfd> fds;
+        std::vector<Slot*> of;
+        int wait_ms = -1;
+        for (auto& s : slots_) {
+            if (!s.busy) continue;
+            fds.push_back(pollfd{s.w.events, POLLIN, 0});
+            of.push_back(&s);
+            double limit = limitMs(s);
+            if (limit < 0) continue;
+            double left = limit - elapsedMs(s.since);
+            int ms = left <= 0 ? 0 : static_cast<int>(left) + 1;
+            wait_ms = wait_ms < 0 ? ms : std::min(wait_ms, ms);
+        }
+        int ready = poll(fds.data(), fds.size(), wait_ms);
+        if (ready < 0) return;  // EINTR: the loop checks for a stop and polls again
+        for (size_t i = 0; i < fds.size(); ++i) {
+            Slot& s = *of[i];
+            if (fds[i].revents) {
+                readEvents(s);
+            } else {
+                double limit = limitMs(s);
+                if (limit >= 0 && elapsedMs(s.since) >= limit) workerLost(s, true);
+            }
+        }
+    }
+
+    void readEvents(Slot& s) {
+        char chunk[65536];
+        ssize_t n = read(s.w.events, chunk, sizeof chunk);
+        if (n < 0) return;
+        if (n == 0) {
+            workerLost(s, false);
+            return;
+        }
+        s.buffer.append(chunk, static_cast<size_t>(n));
+        size_t nl;
+        while ((nl = s.buffer.find('\n')) != std::string::npos) {
+            std::string line = s.buffer.substr(0, nl);
+            s.buffer.erase(0, nl + 1);
+            if (line.rfind("S ", 0) == 0) {
+                s.running = line.substr(2);
+                s.fresh = false;
+                s.since = Clock::now();
+                recorder_.started(s.running);
+            } else if (line.rfind("R ", 0) == 0) {
+                recorder_.finished(parseWorkerResult(line.substr(2), s.running));
+                if (!s.pending.empty()) s.pending.pop_front();
+                s.running.clear();
+                s.since = Clock::now();
+            } else if (line == "B") {
+                s.busy = false;
+                s.pending.clear();
+                if (s.alone) {
+                    reapWorker(s.w);
+                    s.alone = false;
+                }
+            }
+        }
+    }
+
+    // The worker ended (or timed out) before its batch was done: the case it was running gets the blame,
+    // the rest of the batch goes back to the front of the queue.
+    void workerLost(Slot& s, bool timed_out) {
+        if (timed_out) killWorker(s.w);
+        int wstatus = reapWorker(s.w);
+        s.busy = false;
+        s.buffer.clear();
+        if (workersStopped()) return;   // interrupted: the worker's end is not the case's result
+        if (s.pending.empty()) return;  // it ran its whole batch; how it ended afterwards is no case's result
+        CaseResult r;
+        r.name = s.running.empty() ? run_.names[s.pending.front()] : s.running;
+        r.seed = caseSeed(r.name, run_.run_seed);
+        r.duration_ms = elapsedMs(s.since);
+        if (s.running.empty() && s.fresh) {
+            // The worker died before starting any case: a new one would too. Give up on the rest.
+            std::string why = timed_out ? "worker did not start within " +
+                                              secondsText(std::max(run_.timeout_seconds, kWorkerStartSeconds))
+                                        : describeExit(wstatus);
+            giveUp(s, why + " before running any case");
+            return;
+        }
+        if (timed_out && !s.running.empty()) {
+            r.status = Status::Timeout;
+            r.message =
+                timeoutMessage(run_.timeout_seconds, run_.timeout_is_default) + "; worker process killed";
+        } else if (!s.running.empty()) {
+            r.status = Status::Crash;
+            r.message = describeExit(wstatus) + " while running this case";
+        } else {
+            r.status = Status::InternalError;
+            r.message = describeExit(wstatus) + " between cases";
+            recorder_.started(r.name);
+        }
+        recorder_.finished(r);
+        s.pending.pop_front();
+        s.running.clear();
+        if (!s.pending.empty()) {
+            Batch rest;
+            rest.cases.assign(s.pending.begin(), s.pending.end());
+            queue_.push_front(std::move(rest));
+        }
+        s.pending.clear();
+    }
+
+    void giveUp(Slot& s, const std::string& why) {
+        std::deque<size_t> left = s.pending;
+        s.pending.clear();
+        for (const auto& b : queue_) left.insert(left.end(), b.cases.begin(), b.cases.end());
+        queue_.clear();
+        for (size_t i : left) {
+            CaseResult e;
+            e.name = run_.names[i];
+            e.seed = caseSeed(e.name, run_.run_seed);
+            e.status = Status::InternalError;
+            e.message = why;
+            recorder_.started(e.name);
+            recorder_.finished(e);
+        }
+    }
+
+    const ParallelRun& run_;
+    Recorder& recorder_;
+    std::deque<Batch> queue_;
+    std::vector<Slot> slots_;
+};
+
+}  // namespace
+
+void runParallel(const ParallelRun& run, Recorder& recorder) {
+    Coordinator(run, recorder).run();
+}
+
+}  // namespace cts

@@ -1,0 +1,186 @@
+#include "test_common/harness/worker_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "test_common/errors.h"
+#include "test_common/harness/mismatch_json.h"
+
+namespace cts {
+namespace {
+
+std::atomic<bool> g_stop{false};
+std::atomic<pid_t> g_workers[kMaxJobs];  // the running workers (process group ids), 0 = none
+
+}  // namespace
+
+bool writeAll(int fd, const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+WorkerProcess spawnWorker(const std::vector<std::string>& argv, size_t slot,
+                          const std::vector<std::string>& env) {
+    // Built before fork: the child of a process with threads may only call async-signal-safe functions.
+    std::vector<char*> args, envp;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    for (char** e = environ; *e; ++e) {
+        std::string entry = *e;
+        std::string name = entry.substr(0, entry.find('=') + 1);
+        bool replaced =
+            std::any_of(env.begin(), env.end(), [&](const std::string& v) { return v.rfind(name, 0) == 0; });
+        if (!replaced) envp.push_back(*e);
+    }
+    for (const auto& v : env) envp.push_back(const_cast<char*>(v.c_str()));
+    envp.push_back(nullptr);
+    int in[2], ev[2];
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(ev, O_CLOEXEC) != 0)
+        throw InternalError(std::string("pipe: ") + std::strerror(errno));
+    signal(SIGPIPE, SIG_IGN);  // a worker that died must not take the runner with it on the next batch
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) throw InternalError(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        // Die with the runner, however it ends (the death signal survives execv). The runner may have
+        // died between fork and prctl: then this process already has another parent.
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(1);
+        signal(SIGPIPE, SIG_DFL);
+        dup2(in[0], 0);
+        dup2(ev[1], kEventFd);
+        dup2(2, 1);  // stray prints from a case must not mix with the supervisor's console
+        execve("/proc/self/exe", args.data(), envp.data());
+        std::fprintf(stderr, "cannot re-execute /proc/self/exe: %s\n", std::strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);  // also here, so no signal sent to the group can miss the child that has not run yet
+    g_workers[slot].store(pid);
+    if (g_stop.load()) kill(-pid, SIGKILL);  // stopped while starting: the worker must not run anything
+    close(in[0]);
+    close(ev[1]);
+    return {pid, in[1], ev[0], slot};
+}
+
+bool sendBatch(WorkerProcess& w, const std::vector<std::string>& names) {
+    std::string list;
+    for (const auto& n : names) list += n + "\n";
+    return w.input >= 0 && writeAll(w.input, list + "\n");
+}
+
+void closeInput(WorkerProcess& w) {
+    if (w.input >= 0) close(w.input);
+    w.input = -1;
+}
+
+void killWorker(const WorkerProcess& w) {
+    if (w.pid > 0) kill(-w.pid, SIGKILL);
+}
+
+int reapWorker(WorkerProcess& w) {
+    int wstatus = 0;
+    g_workers[w.slot].store(0);  // reaped, its pid may be reused: no longer signalled
+    while (waitpid(w.pid, &wstatus, 0) < 0 && errno == EINTR) {
+    }
+    closeInput(w);
+    if (w.events >= 0) close(w.events);
+    w.events = -1;
+    w.pid = -1;
+    return wstatus;
+}
+
+std::string describeExit(int wstatus) {
+    if (WIFSIGNALED(wstatus)) {
+        int sig = WTERMSIG(wstatus);
+        return "worker process killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+    }
+    if (WIFEXITED(wstatus))
+        return "worker process exited with status " + std::to_string(WEXITSTATUS(wstatus));
+    return "worker process ended";
+}
+
+void stopWorkers(int sig) {
+    g_stop.store(true);
+    for (auto& w : g_workers) {
+        pid_t pid = w.load();
+        if (pid > 0) kill(-pid, sig);
+    }
+}
+
+bool workersStopped() {
+    return g_stop.load();
+}
+
+CaseResult parseWorkerResult(const std::string& json, const std::string& running) {
+    CaseResult r;
+    try {
+        auto j = nlohmann::json::parse(json);
+        r.name = j.at("name").get<std::string>();
+        r.message = j.at("message").get<std::string>();
+        r.duration_ms = j.at("duration_ms").get<double>();
+        r.seed = j.at("seed").get<uint64_t>();
+        r.status = static_cast<Status>(j.at("status").get<int>());
+        if (j.contains("mismatches")) r.picture = pictureFromJson(j.at("mismatches"));
+        if (j.contains("phase")) {
+            r.phase = j.at("phase").get<std::string>();
+            r.build_log = j.at("build_log").get<std::string>();
+        }
+    } catch (const std::exception& e) {
+        r = CaseResult{};
+        r.name = running;
+        r.status = Status::InternalError;
+        r.message = std::string("unreadable worker result: ") + e.what();
+    }
+    return r;
+}
+
+std::string workerResultJson(const CaseResult& r) {
+    nlohmann::json j = {{"name", r.name},
+                        {"status", static_cast<int>(r.status)},
+                        {"message", r.message},
+                        {"duration_ms", r.duration_ms},
+                        {"seed", r.seed}};
+    if (!r.picture.empty()) j["mismatches"] = pictureJson(r.picture);
+    if (!r.phase.empty()) {
+        j["phase"] = r.phase;
+        j["build_log"] = r.build_log;
+    }
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<std::string> readBatch(std::istream& in) {
+    std::vector<std::string> names;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) {
+            if (names.empty()) continue;
+            break;
+        }
+        names.push_back(line);
+    }
+    return names;
+}
+
+std::string timeoutMessage(double seconds, bool is_default) {
+    if (is_default)
+        return "no result within the default limit of " + secondsText(seconds) +
+               " (--timeout=SECONDS to change)";
+    return "no result within the --timeout of " + secondsText(seconds);
+}
+
+}  // namespace cts
