@@ -31,6 +31,12 @@ std::vector<FaultInfo> blockIo2dFaults() {
          "(wraps past 4 GiB)"},
         {"offset_int32_overflow",
          "2D block IO computes the byte offset in signed 32 bits (negative past 2 GiB: outside the buffer)"},
+        {"height_or_y_16bit",
+         "2D block IO keeps Memory Height and the Coordinate y in 16 bits (rows past 65,535 are lost)"},
+        {"width_pitch_or_x_16bit",
+         "2D block IO keeps Memory Width, Memory Pitch and the Coordinate x in 16 bits (rows past 65,535 "
+         "bytes "
+         "are lost)"},
     };
 }
 
