@@ -366,6 +366,7 @@ def generate(emit):
         emit_config(emit, op, e, w, h, c, extended=True)
     generate_memory(emit)
     generate_scale(emit)
+    generate_past_16bit(emit)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -417,3 +418,43 @@ def generate_scale(emit):
                       module, "test", params=params,
                       requires=requires + ["max_alloc=%d" % size, "global_mem=%d" % size], tags=["huge"],
                       tier=tier(op, e, w, h, c))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Past 16 bits (docs/2d_block_io.md, "Past 16 bits"): 2d_block_io.past_16bit.<op>.e<E>.w<W>.h<H>.c<C>.<variant>,
+# default-run cases whose Memory Height and y, or Memory Width, Pitch and x, need more than 16 bits. The
+# OpenCL environment allows width and height up to 2^24 (core tier). A 64-byte-pitch surface of 70,000 rows
+# (4.48 MB) and a 2-row surface 70,016 bytes wide keep them cheap.
+
+PAST_16BIT_ROWS = 70000        # Memory Height, rows (> 2^16)
+PAST_16BIT_WIDTH = 70016       # Memory Width and Pitch, bytes (> 2^16, a multiple of 64)
+
+
+def past_16bit_cases():
+    """(op, e, w, h, c, variant, surface params) of the past-16-bit cases."""
+    tall = {"memory_width_bytes": 64, "memory_height_rows": PAST_16BIT_ROWS, "memory_pitch_bytes": 64}
+    wide = {"memory_width_bytes": PAST_16BIT_WIDTH, "memory_height_rows": 2, "memory_pitch_bytes": PAST_16BIT_WIDTH}
+    bottom_y = PAST_16BIT_ROWS - 4  # an 8-row block with 4 rows inside
+    edge_byte = PAST_16BIT_WIDTH - 16  # a 32-byte block row (1-byte x 32, 2-byte x 16) half inside
+    out = []
+    for op in ("load", "store"):
+        if op == "load":
+            out.append((op, 2, 16, 8, 1, "rows_70000_y69990", dict(tall, coords=[8, PAST_16BIT_ROWS - 10])))
+        out.append((op, 2, 16, 8, 1, "rows_70000_bottom_edge", dict(tall, coords=[8, bottom_y])))
+        for e, w in ((1, 32), (2, 16), (4, 16)):
+            out.append((op, e, w, 2, 1, "width_70016_right_edge", dict(wide, coords=[edge_byte // e, 0])))
+    return out
+
+
+def generate_past_16bit(emit):
+    requires = [EXT_TOKEN, "min_sg_size=16"]
+    for op, e, w, h, c, variant, surface in past_16bit_cases():
+        if (op, e, w, h, c) not in TABLE_CONFIGS:
+            raise ValueError("2d_block_io.py: past-16-bit case %s e%d w%d h%d c%d is not in the OpenCL table"
+                             % (op, e, w, h, c))
+        text, lane_bytes = kernel_text(op, e, w, h, c)
+        module = emit.module("2d_block_io/%s_e%d_w%d_h%d_c%d" % (op, e, w, h, c), text)
+        params = dict(surface, base_offset_bytes=0, work_groups=1, sub_groups_per_work_group=1, op=op,
+                      element_size=e, block_width=w, block_height=h, block_count=c, lane_bytes=lane_bytes)
+        emit.case("2d_block_io.past_16bit.%s.e%d.w%d.h%d.c%d.%s" % (op, e, w, h, c, variant), "2d_block_io",
+                  module, "test", params=params, requires=requires, tier=tier(op, e, w, h, c))

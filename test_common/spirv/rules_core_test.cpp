@@ -138,7 +138,10 @@ TEST(CoreRules, ViolationNamesTheInstruction) {
     p.extensions = {"SPV_INTEL_subgroups"};
     p.extra_opcode = spv::OpSubgroupShuffleINTEL;
     SpirvModule m = SpirvModule::parse(kernel(p));
-    auto v = checkModule(m);
+    // Only the core set, as in rulesBroken: the subgroups set rightly flags the dummy operands.
+    std::vector<Violation> v;
+    for (const auto& x : checkModule(m))
+        if (x.rule.rfind("core.", 0) == 0) v.push_back(x);
     ASSERT_EQ(v.size(), 1u);
     bool found = false;
     for (const auto& inst : m.instructions())

@@ -224,6 +224,13 @@ bool decode(OpContext& ctx, Operands* o) {
     if ((e == 1 && o->x % 4) || (e == 2 && o->x % 2))
         return ub("the first component of Coordinate (" + std::to_string(o->x) +
                   ") must be a multiple of four for 1-byte elements, or of two for 2-byte elements");
+    // Planted faults: a driver that keeps these operands in 16-bit fields (the default run's 70,000-row and
+    // 70,000-byte surfaces show it).
+    if (ctx.faults().has("height_or_y_16bit"))
+        o->memory_height = o->memory_height & 0xffff, o->y = int64_t(int16_t(uint16_t(o->y)));
+    if (ctx.faults().has("width_pitch_or_x_16bit"))
+        o->memory_width = o->memory_width & 0xffff, o->memory_pitch = o->memory_pitch & 0xffff,
+        o->x = int64_t(int16_t(uint16_t(o->x)));
     if (o->private_k != UINT32_MAX) {
         for (uint32_t l = 0; l < ctx.lanes(); ++l)
             if (ctx.getUint(l, o->private_k) % e) {

@@ -41,6 +41,11 @@ std::vector<FaultInfo> blockIo2dFaults() {
         {"memory_width_rounded_to_16",
          "2D block IO bounds-checks against Memory Width rounded down to 16 bytes (the environment allows "
          "any multiple of 4): the last valid bytes read as 0, stores to them are dropped"},
+        {"height_or_y_16bit",
+         "2D block IO keeps Memory Height and the Coordinate y in 16 bits (rows past 65,535 are lost)"},
+        {"width_pitch_or_x_16bit",
+         "2D block IO keeps Memory Width, Memory Pitch and the Coordinate x in 16 bits (rows past 65,535 "
+         "bytes are lost)"},
     };
 }
 
