@@ -43,6 +43,7 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
     BlockIo2dShape shape;       // the instruction under test
     BlockIo2dShape load_shape;  // the load whose result is checked (prefetch: the load that follows it)
     uint32_t base_offset_bytes = 0;
+    uint64_t surface_bytes = 0;  // the buffer's size when the case gives it (0: surfaceBytes() derives it)
 
     static BlockIo2dCase fromParams(const Params& p) {
         BlockIo2dCase c;
@@ -51,6 +52,7 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
         if (c.shape.op == BlockIo2dOp::Prefetch) c.load_shape = readBlockShape(p, BlockIo2dOp::Load, "load_");
         c.readLaunchParams(p, "2d_block_io");
         c.base_offset_bytes = uint32_t(p.u("base_offset_bytes"));
+        if (p.has("surface_bytes")) c.surface_bytes = p.u("surface_bytes");
         if (c.lane_bytes != reference::laneBytes(c.shape.op == BlockIo2dOp::Store ? c.shape : c.load_shape))
             throw InternalError("2d_block_io: lane_bytes " + std::to_string(c.lane_bytes) +
                                 " disagrees with the host reference for " + c.load_shape.str());
@@ -67,7 +69,10 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
 
     // Bytes of surface the kernel gets: the memory itself plus everything the blocks could reach, so a
     // device writing or reading out of bounds stays inside the buffer and shows in the comparison.
+    // A case may give the size instead (surface_bytes): one whose pitch is far larger than the rows in bounds,
+    // where the buffer holds those rows only.
     size_t surfaceBytes() const {
+        if (surface_bytes) return size_t(surface_bytes);
         int64_t rows = surface.memory_height_rows, row_bytes = surface.memory_width_bytes;
         for (const Coordinate2d& c : coords) {
             rows = std::max<int64_t>(rows, c.y + shape.block_height + 1);
@@ -190,7 +195,8 @@ public:
         static const ParamSchema schema = blockIo2dSchema({{"load_element_size", ParamType::UInt, kOptional},
                                                            {"load_block_width", ParamType::UInt, kOptional},
                                                            {"load_block_height", ParamType::UInt, kOptional},
-                                                           {"load_block_count", ParamType::UInt, kOptional}});
+                                                           {"load_block_count", ParamType::UInt, kOptional},
+                                                           {"surface_bytes", ParamType::UInt, kOptional}});
         return schema;
     }
 
