@@ -262,7 +262,14 @@ def campaign(argv=None):
     if args.all_faults or args.default_run:
         if not (args.all_faults and args.default_run) or args.groups or args.family or args.faults:
             ap.error("--all-faults and --default-run go together, without case groups, --family or --faults")
-        import fault_default_run
+        if args.jobs < 1:
+            ap.error("--jobs must be at least 1")
+        try:
+            import fault_default_run
+        except ImportError:
+            sys.stderr.write("fault_campaign: --all-faults --default-run needs the source tree "
+                             "(scripts/fault_default_run.py)\n")
+            return 2
         args.runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
         args.icd = args.icd or default_icd(args.build_dir)
         return fault_default_run.check(args)
