@@ -69,8 +69,8 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
 
     // Bytes of surface the kernel gets: the memory itself plus everything the blocks could reach, so a
     // device writing or reading out of bounds stays inside the buffer and shows in the comparison.
-    // A case may give the size instead (surface_bytes): one whose pitch is far larger than the rows in bounds,
-    // where the buffer holds those rows only.
+    // A case may give the size instead (surface_bytes): one whose pitch is far larger than the rows in
+    // bounds, where the buffer holds those rows only.
     size_t surfaceBytes() const {
         if (surface_bytes) return size_t(surface_bytes);
         int64_t rows = surface.memory_height_rows, row_bytes = surface.memory_width_bytes;

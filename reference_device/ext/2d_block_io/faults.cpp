@@ -30,7 +30,8 @@ std::vector<FaultInfo> blockIo2dFaults() {
          "2D block IO keeps byte offsets in unsigned 32 bits: each element's y * Memory Pitch + x * Element "
          "Size (wraps past 4 GiB) and the block origin's (a negative origin wraps to near +4 GiB)"},
         {"offset_int32_overflow",
-         "2D block IO keeps byte offsets in signed 32 bits: each element's (negative past 2 GiB) and the block "
+         "2D block IO keeps byte offsets in signed 32 bits: each element's (negative past 2 GiB) and the "
+         "block "
          "origin's (below -2^31, e.g. y = -4 with a 512 MiB pitch, it turns positive)"},
     };
 }
