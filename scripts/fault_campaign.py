@@ -29,8 +29,14 @@ core ones that test the runner itself (hang, crash).
 arguments after the ones given here; "{build}" in them stands for --build-dir. Exit status 1 when any of them
 fails, 2 for an unknown family or a malformed descriptor.
 
+--all-faults --default-run: every fault `refdev_faults --names` lists must fail at least one case of the
+default run (no --extended, --huge or --quick) on at least one profile (--profile, default xe_hpc and
+xe_hpg), but for the documented exemptions; --jobs runs at a time. Prints each fault's smallest catching
+case (scripts/fault_default_run.py).
+
 Examples:
   scripts/fault_campaign.py --family GROUP --build-dir build      # every campaign of GROUP's descriptor
+  scripts/fault_campaign.py --all-faults --default-run --build-dir build --jobs 2
   scripts/fault_campaign.py GROUP --faults-source reference_device/ext/GROUP/faults.cpp \\
       --profile xe_hpc --profile xe_hpg
   scripts/fault_campaign.py $(scripts/families.py --top) \\
@@ -91,13 +97,13 @@ def faults_from_source(paths):
     return names
 
 
-def faults_from_tool(tool):
+def faults_from_tool(tool, exclude=CORE_FAULTS):
     try:
         out = subprocess.run([tool, "--names"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True,
                              universal_newlines=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
         raise SystemExit("fault_campaign: cannot list faults with %s: %s" % (tool, e))
-    return [n for n in out.split() if n not in CORE_FAULTS]
+    return [n for n in out.split() if n not in exclude]
 
 
 def kernel_cases(assets_dir):
@@ -247,7 +253,26 @@ def campaign(argv=None):
     ap.add_argument("--expect-not-supported", action="append", default=[], metavar="FAULT",
                     help="a build fault that must fail nothing and turn device-specific cases NotSupported")
     ap.add_argument("--catching-json", metavar="FILE", help="write {fault: [cases that caught it]} here")
+    ap.add_argument("--all-faults", action="store_true",
+                    help="with --default-run: every fault refdev_faults lists (scripts/fault_default_run.py)")
+    ap.add_argument("--default-run", action="store_true",
+                    help="with --all-faults: each fault must fail a case of the default run on some profile")
+    ap.add_argument("--jobs", type=int, default=2, help="runs at a time for --default-run (default 2)")
     args = ap.parse_args(argv)
+    if args.all_faults or args.default_run:
+        if not (args.all_faults and args.default_run) or args.groups or args.family or args.faults:
+            ap.error("--all-faults and --default-run go together, without case groups, --family or --faults")
+        if args.jobs < 1:
+            ap.error("--jobs must be at least 1")
+        try:
+            import fault_default_run
+        except ImportError:
+            sys.stderr.write("fault_campaign: --all-faults --default-run needs the source tree "
+                             "(scripts/fault_default_run.py)\n")
+            return 2
+        args.runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
+        args.icd = args.icd or default_icd(args.build_dir)
+        return fault_default_run.check(args)
     if args.family:
         if args.groups:
             ap.error("--family takes no case groups (the family's descriptor names them)")

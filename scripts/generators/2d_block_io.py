@@ -96,7 +96,8 @@ def prefetch_follow(e, w, h, c):
     return (1, 16, 32, 4)  # 1-byte 16 x 32 with 1 or 2 blocks is a prefetch-only shape
 
 
-def kernel_text(op, e, w, h, c, follow=None):
+def kernel_text(op, e, w, h, c, follow=None, prefetch_delta=None):
+    """prefetch_delta (dx elements, dy rows): the prefetch reads the tile that far from the load's Coordinate."""
     access_op = "load" if op == "prefetch" else op
     le, lw, lh, lc = follow if op == "prefetch" else (e, w, h, c)
     lane_bytes, tb = lane_layout(access_op, le, lw, lh, lc)
@@ -106,7 +107,10 @@ def kernel_text(op, e, w, h, c, follow=None):
     ptr_cw_t = "%ptr_cw_uchar" if t == "uchar" else "%ptr_cw_" + t
     comments = ["SPV_INTEL_2d_block_io %s: Element Size %d, Block Width %d, Block Height %d, Block Count %d"
                 % (op, e, w, h, c)]
-    if op == "prefetch":
+    if op == "prefetch" and prefetch_delta:
+        comments.append("of the tile (%d, %d) from the Coordinate, followed by a %d-byte %dx%d x%d load at the "
+                        "Coordinate" % (prefetch_delta + follow))
+    elif op == "prefetch":
         comments.append("followed by a %d-byte %dx%d x%d load of the same region" % follow)
     lines = spvgen.kernel_header(
         comments, ["Addresses", "Kernel", "Int8", "Int16", "Int64", "SubgroupDispatch"] + caps,
@@ -138,6 +142,10 @@ def kernel_text(op, e, w, h, c, follow=None):
                   "%%load_block_width = OpConstant %%uint %d" % lw,
                   "%%load_block_height = OpConstant %%uint %d" % lh,
                   "%%load_block_count = OpConstant %%uint %d" % lc]
+    if prefetch_delta:
+        lines += ["   %%delta_x = OpConstant %%uint %d" % prefetch_delta[0],
+                  "   %%delta_y = OpConstant %%uint %d" % prefetch_delta[1],
+                  "%prefetch_delta = OpConstantComposite %v2uint %delta_x %delta_y"]
     lines += [
         "  %%lane_array = OpTypeArray %%%s %%lane_elems" % t,
         "%ptr_fn_array = OpTypePointer Function %lane_array",
@@ -200,8 +208,12 @@ def kernel_text(op, e, w, h, c, follow=None):
         lines += loop("fill", lambda k, nm: [priv_at(k, nm), "               OpStore %%%s_pp %%poison" % nm],
                       "entry")
         if op == "prefetch":
+            where = "%coord"
+            if prefetch_delta:
+                lines.append("%prefetch_coord = OpIAdd %v2uint %coord %prefetch_delta")
+                where = "%prefetch_coord"
             lines.append("               OpSubgroup2DBlockPrefetchINTEL %element_size %block_width %block_height "
-                         "%block_count %base %memory_width %memory_height %memory_pitch %coord")
+                         "%block_count %base %memory_width %memory_height %memory_pitch " + where)
             lines.append("               OpSubgroup2DBlockLoadINTEL %load_element_size %load_block_width "
                          "%load_block_height %load_block_count %base %memory_width %memory_height %memory_pitch "
                          "%coord %priv0")
@@ -365,8 +377,59 @@ def generate(emit):
     for op, e, w, h, c in EXTENDED:
         emit_config(emit, op, e, w, h, c, extended=True)
     generate_memory(emit)
+    generate_default_extras(emit)
     generate_scale(emit)
     generate_past_16bit(emit)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Default-run cases for what the table's shapes cannot show (docs/2d_block_io.md, "Padding, prefetch of another
+# tile, origin offsets"): padded blocks (no table shape needs padding; the modules are the extended ones), a
+# prefetch of another tile before a load, and a block origin below -2^31 bytes in a small buffer.
+
+PADDING_SHAPES = [("load", 2, 12, 4, 2), ("load_transform", 2, 12, 7, 1), ("load_transpose", 4, 8, 12, 1),
+                  ("store", 2, 12, 4, 1)]
+PREFETCH_OTHER_TILE = (2, 16, 8, 1)
+FAR_PITCH = (1 << 29) + 64  # y = -4 puts the block origin at -(2^31 + 256) + 16 bytes: below -2^31
+
+
+def generate_default_extras(emit):
+    requires = [EXT_TOKEN, "min_sg_size=16"]
+    for op, e, w, h, c in PADDING_SHAPES:
+        # Loads: the destination is poisoned first, so padded elements left unwritten show; stores: the lanes'
+        # padded elements hold seed-random non-zero data that must not reach memory.
+        text, lane_bytes = kernel_text(op, e, w, h, c)
+        module = emit.module("2d_block_io/extended_%s_e%d_w%d_h%d_c%d" % (op, e, w, h, c), text)
+        name, params = variants(op, e, w, h, c, extended=True)[0]
+        params = dict(params, op=op, element_size=e, block_width=w, block_height=h, block_count=c,
+                      lane_bytes=lane_bytes)
+        emit.case("2d_block_io.padding.%s.e%d.w%d.h%d.c%d.%s" % (op, e, w, h, c, name), "2d_block_io", module,
+                  "test", params=params, requires=requires, tier=tier(op, e, w, h, c))
+    # A prefetch of the tile below, then a load at the Coordinate: a stale prefetch buffer serving the load
+    # gives the other tile's rows.
+    e, w, h, c = PREFETCH_OTHER_TILE
+    text, lane_bytes = kernel_text("prefetch", e, w, h, c, (e, w, h, c), prefetch_delta=(0, h))
+    module = emit.module("2d_block_io/prefetch_other_tile_e%d_w%d_h%d_c%d" % (e, w, h, c), text)
+    wide = align((8 + w * c) * e, 64)
+    params = {"memory_width_bytes": wide, "memory_height_rows": 2 + 2 * h + 2, "memory_pitch_bytes": wide,
+              "base_offset_bytes": 0, "coords": [4, 2], "work_groups": 1, "sub_groups_per_work_group": 1,
+              "op": "prefetch", "element_size": e, "block_width": w, "block_height": h, "block_count": c,
+              "lane_bytes": lane_bytes, "load_element_size": e, "load_block_width": w, "load_block_height": h,
+              "load_block_count": c}
+    emit.case("2d_block_io.prefetch.e%d.w%d.h%d.c%d.other_tile" % (e, w, h, c), "2d_block_io", module, "test",
+              params=params, requires=requires, tags=["quick"], tier=tier("prefetch", e, w, h, c))
+    # Memory Height 1 and y = -4: only memory row 0 is in bounds, so the buffer holds one row although the
+    # pitch is 512 MiB. The pitch is a legal 32-bit (OpenCL int) value but past the 2^24 bytes hardware is
+    # reported to take (docs/2d_block_io.md): device_specific.
+    e, w, h, c = 4, 16, 8, 1
+    text, lane_bytes = kernel_text("load", e, w, h, c)
+    module = emit.module("2d_block_io/load_e%d_w%d_h%d_c%d" % (e, w, h, c), text)
+    params = {"memory_width_bytes": 128, "memory_height_rows": 1, "memory_pitch_bytes": FAR_PITCH,
+              "base_offset_bytes": 0, "coords": [4, -4], "work_groups": 1, "sub_groups_per_work_group": 1,
+              "op": "load", "element_size": e, "block_width": w, "block_height": h, "block_count": c,
+              "lane_bytes": lane_bytes, "surface_bytes": 128 + 64}
+    emit.case("2d_block_io.load.e%d.w%d.h%d.c%d.negative_y_far_pitch" % (e, w, h, c), "2d_block_io", module,
+              "test", params=params, requires=requires, tier="device_specific")
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -327,6 +327,13 @@ RawMatrix unpackA(const MmaShape& s, const LaneData& lanes) {
     return a;
 }
 
+bool aComponentIgnored(const MmaShape& s, uint32_t lane, uint32_t component) {
+    uint32_t row, col;
+    for (uint32_t j = 0; j < aPerComponent(s); ++j)
+        if (aSlot(s, lane, component, j, &row, &col)) return false;
+    return true;
+}
+
 LaneData packA(const MmaShape& s, const RawMatrix& a) {
     OperandLayout l = aLayout(s);
     requireMatrix(s, a, s.m, s.k, "A");

@@ -69,6 +69,9 @@ using LaneData = std::vector<std::vector<uint32_t>>;  // [lane][component], zero
 // element maps to, e.g. lanes whose A rows are beyond M when N > K, are 0).
 RawMatrix unpackA(const MmaShape& s, const LaneData& lanes);  // M x K
 LaneData packA(const MmaShape& s, const RawMatrix& a);
+// Whether A's `component` in `lane` carries no element of A (N > K: the rows it would pass are beyond M, "the
+// data passed by the higher-numbered invocations is ignored").
+bool aComponentIgnored(const MmaShape& s, uint32_t lane, uint32_t component);
 RawMatrix unpackB(const MmaShape& s, const LaneData& lanes);  // K x N
 LaneData packB(const MmaShape& s, const RawMatrix& b);
 RawMatrix unpackC(const MmaShape& s, const LaneData& lanes);  // M x N; also Result (same assignment)

@@ -44,6 +44,7 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
     BlockIo2dShape load_shape;  // the load whose result is checked (prefetch: the load that follows it)
     uint32_t base_offset_bytes = 0;
     std::string memory = "buffer";  // the surface's memory object (test_common/harness/memory_object.h)
+    uint64_t surface_bytes = 0;  // the buffer's size when the case gives it (0: surfaceBytes() derives it)
 
     static BlockIo2dCase fromParams(const Params& p) {
         BlockIo2dCase c;
@@ -53,6 +54,7 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
         c.readLaunchParams(p, "2d_block_io");
         c.base_offset_bytes = uint32_t(p.u("base_offset_bytes"));
         if (p.has("memory")) c.memory = p.s("memory");
+        if (p.has("surface_bytes")) c.surface_bytes = p.u("surface_bytes");
         if (c.lane_bytes != reference::laneBytes(c.shape.op == BlockIo2dOp::Store ? c.shape : c.load_shape))
             throw InternalError("2d_block_io: lane_bytes " + std::to_string(c.lane_bytes) +
                                 " disagrees with the host reference for " + c.load_shape.str());
@@ -69,7 +71,10 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
 
     // Bytes of surface the kernel gets: the memory itself plus everything the blocks could reach, so a
     // device writing or reading out of bounds stays inside the buffer and shows in the comparison.
+    // A case may give the size instead (surface_bytes): one whose pitch is far larger than the rows in
+    // bounds, where the buffer holds those rows only.
     size_t surfaceBytes() const {
+        if (surface_bytes) return size_t(surface_bytes);
         int64_t rows = surface.memory_height_rows, row_bytes = surface.memory_width_bytes;
         for (const Coordinate2d& c : coords) {
             rows = std::max<int64_t>(rows, c.y + shape.block_height + 1);
@@ -193,7 +198,8 @@ public:
                                                            {"load_block_width", ParamType::UInt, kOptional},
                                                            {"load_block_height", ParamType::UInt, kOptional},
                                                            {"load_block_count", ParamType::UInt, kOptional},
-                                                           {"memory", ParamType::String, kOptional}});
+                                                           {"memory", ParamType::String, kOptional},
+                                                           {"surface_bytes", ParamType::UInt, kOptional}});
         return schema;
     }
 

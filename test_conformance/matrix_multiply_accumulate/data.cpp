@@ -208,4 +208,15 @@ Operands makeOperands(const MmaShape& s, DataClass data, uint32_t steps, uint32_
     return o;
 }
 
+void poisonIgnoredA(const MmaShape& s, reference::LaneData& lanes) {
+    const uint32_t bits = reference::aLayout(s).component_bits;
+    for (uint32_t lane = 0; lane < lanes.size(); ++lane)
+        for (uint32_t comp = 0; comp < lanes[lane].size(); ++comp) {
+            if (!reference::aComponentIgnored(s, lane, comp)) continue;
+            lanes[lane][comp] = reference::isInteger(s.a)
+                                    ? 0x5A5A5A5Au & (bits >= 32 ? ~0u : (1u << bits) - 1)
+                                    : reference::encodeExact(s.a, 2048.0 + 64.0 * lane);
+        }
+}
+
 }  // namespace cts::mma

@@ -37,6 +37,11 @@ struct Operands {
 Operands makeOperands(const reference::MmaShape& shape, DataClass data, uint32_t steps, uint32_t salt,
                       std::mt19937_64& rng);
 
+// Fills the A components the spec says are ignored (reference::aComponentIgnored) with poison: distinctive,
+// non-zero and different per lane (floats 2048 + 64 * lane, exact in every float format; integers 0x5A5A5A5A
+// masked to the component), so a device that reads them, or substitutes a constant, changes the Result.
+void poisonIgnoredA(const reference::MmaShape& shape, reference::LaneData& lanes);
+
 // Largest |element| of the exact class for this shape and chain length (exposed for tests).
 int exactElementLimit(const reference::MmaShape& shape, uint32_t steps);
 constexpr int kExactCLimit = 20;

@@ -108,6 +108,34 @@ TEST(MmaData, PositionDataDependsOnRowAndColumn) {
     EXPECT_EQ(o.a.bits, again.a.bits);  // from position alone, not from the generator
 }
 
+TEST(MmaData, PoisonFillsExactlyTheIgnoredAComponents) {
+    // TF32, N = 16, K = 8, M = 1: lanes 8..15 pass row 1, beyond M; each gets its own non-zero poison, and A
+    // as the spec reads it is unchanged.
+    MmaShape s = floatShape(MmaElement::Tf32, MmaAccumulator::Fp32, 16, 8);
+    s.m = 1;
+    std::mt19937_64 rng(7);
+    const Operands o = makeOperands(s, DataClass::Exact, 1, 0, rng);
+    const reference::LaneData clean = reference::packA(s, o.a);
+    reference::LaneData poisoned = clean;
+    poisonIgnoredA(s, poisoned);
+    for (uint32_t lane = 0; lane < 16; ++lane) {
+        EXPECT_EQ(poisoned[lane][0] != clean[lane][0], lane >= 8) << "lane " << lane;
+        if (lane >= 8) EXPECT_NE(poisoned[lane][0], 0u);
+        if (lane > 8) EXPECT_NE(poisoned[lane][0], poisoned[lane - 1][0]);
+    }
+    EXPECT_EQ(reference::unpackA(s, poisoned).bits, o.a.bits);
+    // M = 2 and N = K leave nothing ignored.
+    s.m = 2;
+    reference::LaneData full = reference::packA(s, makeOperands(s, DataClass::Exact, 1, 0, rng).a);
+    reference::LaneData same = full;
+    poisonIgnoredA(s, same);
+    EXPECT_EQ(same, full);
+    MmaShape fp16 = floatShape(MmaElement::Fp16, MmaAccumulator::Fp32, 16, 16);
+    reference::LaneData f = reference::packA(fp16, makeOperands(fp16, DataClass::Exact, 1, 0, rng).a), g = f;
+    poisonIgnoredA(fp16, g);
+    EXPECT_EQ(g, f);
+}
+
 TEST(MmaData, ClassesThatDoNotFitTheFormatsAreRefused) {
     MmaShape ints{8,
                   32,

@@ -166,6 +166,7 @@ public:
             for (uint32_t t = 0; t < c.steps; ++t) {
                 ops[g].push_back(mma::makeOperands(s, c.data, c.chainLength(), g * c.steps + t, rng));
                 a_lanes.push_back(reference::packA(s, ops[g][t].a));
+                mma::poisonIgnoredA(s, a_lanes.back());  // ignored lanes (tf32, M = 1) hold poison
                 b_lanes.push_back(reference::packB(s, ops[g][t].b));
             }
             for (uint32_t lane = 0; lane < n; ++lane)

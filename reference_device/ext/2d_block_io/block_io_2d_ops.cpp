@@ -264,9 +264,18 @@ struct Surface {
         int64_t stride = faults.has("pitch_ignored") ? o.memory_width : o.memory_pitch;
         if (faults.has("pitch_rounded_to_64")) stride &= ~int64_t(63);
         *offset = row * stride + byte;
-        // 32-bit offset arithmetic: only buffers past 2^31 / 2^32 bytes can show it (the huge cases).
-        if (faults.has("offset_32bit_wrap")) *offset = int64_t(uint32_t(*offset));
-        if (faults.has("offset_int32_overflow")) *offset = int64_t(int32_t(uint32_t(*offset)));
+        // 32-bit offset arithmetic, in both places a driver keeps offsets: each element's offset from the
+        // base (wraps only past 2^31 / 2^32 bytes: the huge cases) and the block origin y * pitch + x * size,
+        // whose truncation error every element then carries (a negative origin wraps to near +4 GiB in
+        // unsigned 32 bits; one below -2^31 turns positive in signed 32 bits: small default-run cases).
+        const bool wrap = faults.has("offset_32bit_wrap"), overflow = faults.has("offset_int32_overflow");
+        if (wrap || overflow) {
+            auto narrow = [wrap](int64_t v) {
+                return wrap ? int64_t(uint32_t(v)) : int64_t(int32_t(uint32_t(v)));
+            };
+            const int64_t origin = y0 * stride + (faults.has("coord_x_as_bytes") ? x0 : x0 * e);
+            *offset = narrow(*offset) + (narrow(origin) - origin);
+        }
         if (!check) return true;
         // Out of bounds is per element, against Memory Width (bytes) and Memory Height (rows), not pitch.
         int64_t right = faults.has("right_edge_from_pitch") ? o.memory_pitch : o.memory_width;

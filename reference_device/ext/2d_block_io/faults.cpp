@@ -27,10 +27,11 @@ std::vector<FaultInfo> blockIo2dFaults() {
         {"prefetch_touches_oob",
          "2D prefetches access out-of-bounds addresses (faulting outside the buffer)"},
         {"offset_32bit_wrap",
-         "2D block IO computes the byte offset y * Memory Pitch + x * Element Size in unsigned 32 bits "
-         "(wraps past 4 GiB)"},
+         "2D block IO keeps byte offsets in unsigned 32 bits: each element's y * Memory Pitch + x * Element "
+         "Size (wraps past 4 GiB) and the block origin's (a negative origin wraps to near +4 GiB)"},
         {"offset_int32_overflow",
-         "2D block IO computes the byte offset in signed 32 bits (negative past 2 GiB: outside the buffer)"},
+         "2D block IO keeps byte offsets in signed 32 bits: each element's (negative past 2 GiB) and the "
+         "block origin's (below -2^31, e.g. y = -4 with a 512 MiB pitch, it turns positive)"},
         // Alignment: rounding a legal value down to a coarser step than the OpenCL environment requires.
         {"pitch_rounded_to_64",
          "2D block IO steps rows by Memory Pitch rounded down to 64 bytes (the environment requires only a "

@@ -33,6 +33,10 @@ std::vector<FaultInfo> mmaFaults() {
         {"mma_odd_workgroups_zero",
          "MMA returns a zero Result in work-groups with an odd linear id (compiler bug in a branch only "
          "some work-groups take)"},
+        {"mma_reads_ignored_a_lane",
+         "MMA with N > K and M not filling the last A component (TF32, M = 1) reads column 0 of row M - 1 "
+         "from "
+         "the invocation passing row M, whose data the spec ignores (invocation 8 instead of 0)"},
     };
 }
 

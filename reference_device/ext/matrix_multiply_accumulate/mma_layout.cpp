@@ -42,7 +42,10 @@ Matrix unpackA(const LaneData& a, uint32_t m, uint32_t k, uint32_t element_bits,
             for (uint32_t col = 0; col < k; ++col) {
                 const uint32_t c = r / share, part = r % share;
                 // The fault pairs neighbouring invocations instead: invocation col * share + part.
-                const uint32_t lane = f.tf32_interleave ? col * share + part : part * k + col;
+                uint32_t lane = f.tf32_interleave ? col * share + part : part * k + col;
+                // The fault takes column 0 of the last row from the invocation passing row M, which the
+                // spec ignores (M = 1 with N = 2K: invocation K instead of 0).
+                if (f.a_reads_ignored && r + 1 == m && part + 1 < share && col == 0) lane += k;
                 if (c < a.components && lane < n) out.at(r, col) = a.at(lane, c) & mask;
             }
         return out;

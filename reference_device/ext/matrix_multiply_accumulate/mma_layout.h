@@ -43,6 +43,7 @@ struct LayoutFaults {
     bool nibbles_swapped = false;     // mma_int4_nibbles_swapped (A only)
     bool tf32_interleave = false;     // mma_tf32_a_interleave_wrong
     bool a_as_16_lanes = false;       // mma_n8_uses_16_lane_layout
+    bool a_reads_ignored = false;     // mma_reads_ignored_a_lane
 };
 
 // Matrix A (M x K) from the lanes' contributions; N = a.lanes. element_bits is the width of one A element

@@ -205,6 +205,7 @@ void execute(OpContext& ctx) {
     lf.nibbles_swapped = faults.has("mma_int4_nibbles_swapped");
     lf.tf32_interleave = faults.has("mma_tf32_a_interleave_wrong");
     lf.a_as_16_lanes = faults.has("mma_n8_uses_16_lane_layout");
+    lf.a_reads_ignored = faults.has("mma_reads_ignored_a_lane");
 
     const uint32_t m = s.m, n = s.n, k = s.k;
     const LaneData a_lanes = readOperand(ctx, 1);

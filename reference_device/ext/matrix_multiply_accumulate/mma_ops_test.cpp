@@ -409,6 +409,7 @@ TEST(MmaFaults, EveryFaultChangesItsScenario) {
         {"mma_n8_uses_16_lane_layout", Row::Int8, 8, 4, true, true, nullptr},
         {"mma_n8_uses_16_lane_layout", Row::Bf16F32, 8, 1, false, false, nullptr},
         {"mma_odd_workgroups_zero", Row::Int4, 16, 8, true, true, group3},
+        {"mma_reads_ignored_a_lane", Row::Tf32, 16, 1, false, false, nullptr},
     };
     std::set<std::string> covered;
     for (const FaultScenario& s : hits) {
@@ -443,6 +444,8 @@ TEST(MmaFaults, NoFaultActsOutsideItsSituation) {
         {"mma_n8_uses_16_lane_layout", Row::Int8, 16, 4, true, true, nullptr},
         {"mma_n8_uses_16_lane_layout", Row::Fp16F32, 16, 4, false, false, nullptr},
         {"mma_odd_workgroups_zero", Row::Int8, 16, 4, true, true, group2},
+        {"mma_reads_ignored_a_lane", Row::Tf32, 16, 2, false, false, nullptr},     // lanes 8-15 pass row 1
+        {"mma_reads_ignored_a_lane", Row::Fp16F32, 16, 1, false, false, nullptr},  // N = K: none ignored
     };
     for (const FaultScenario& s : misses)
         EXPECT_FALSE(changes(s)) << s.fault << " changed " << rowName(s.row) << " N " << s.n << " M " << s.m;
@@ -489,7 +492,7 @@ TEST(MmaOps, RegistersTheInstruction) {
     EXPECT_EQ(info->first_literal, 4u);
     EXPECT_EQ(info->capabilities, std::vector<uint32_t>{kCapability});
     EXPECT_NE(info->check, nullptr);
-    EXPECT_EQ(mmaFaults().size(), 15u);
+    EXPECT_EQ(mmaFaults().size(), 16u);
     EXPECT_EQ(hpc().mma_n, 16u);
     EXPECT_EQ(hpg().mma_n, 8u);
     EXPECT_TRUE(hpc().hasExtension(kTf32Extension));

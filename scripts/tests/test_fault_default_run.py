@@ -1,0 +1,92 @@
+"""Tests of scripts/fault_campaign.py --all-faults --default-run with a stand-in runner and fault list."""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+from common import SCRIPTS_DIR, TempFiles
+
+CAMPAIGN = os.path.join(SCRIPTS_DIR, "fault_campaign.py")
+EXEMPT = ["hang", "crash", "build_rejects_half_vector_shuffle"]
+
+# FAKE_RESULTS maps "clean", "FAULT" or "FAULT@PROFILE" (optionally "+quick" for --quick runs) to
+# {case: [status, duration_ms]}; every run appends "FAULT PROFILE ARGS" to FAKE_LOG.
+FAKE_RUNNER = """import json, os, sys
+fault, profile = os.environ.get("REFDEV_FAULTS") or "clean", os.environ.get("REFDEV_PROFILE")
+quick = "+quick" if "--quick" in sys.argv else ""
+table = json.loads(os.environ["FAKE_RESULTS"])
+results = table.get(fault + "@" + profile + quick, table.get(fault + quick, table.get(fault, {})))
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write("%s %s %s\\n" % (fault, profile, " ".join(a for a in sys.argv[1:] if not a.startswith("--json="))))
+path = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--json=")][0]
+with open(path, "w") as f:
+    json.dump({"results": {n: s for n, (s, ms) in results.items()}, "aborted": None, "errors": [],
+               "cases": [{"name": n, "status": s, "duration_ms": ms} for n, (s, ms) in results.items()]}, f)
+"""
+
+
+class DefaultRun(TempFiles, unittest.TestCase):
+    def check(self, results, faults, *extra):
+        runner = self.write("runner.py", FAKE_RUNNER)
+        wrapper = self.write("runner.sh", "#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, runner))
+        tool = self.write("faults.sh", "#!/bin/sh\nprintf '%s\\n'\n" % "\\n".join(faults))
+        for path in (wrapper, tool):
+            os.chmod(path, 0o755)
+        os.makedirs(os.path.join(self.tmp.name, "reference_device", "ext", "grp"))
+        self.write(os.path.join("reference_device", "ext", "grp", "faults.cpp"), '{"grp_fault", "x"},')
+        self.log = os.path.join(self.tmp.name, "log")
+        env = dict(os.environ, FAKE_RESULTS=json.dumps(results), FAKE_LOG=self.log)
+        proc = subprocess.run([sys.executable, CAMPAIGN, "--all-faults", "--default-run", "--runner", wrapper,
+                               "--icd", self.tmp.name, "--faults-tool", tool, "--families-root", self.tmp.name,
+                               "--jobs", "1"] + list(extra),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    CLEAN = {"clean": {"grp.a": ["Pass", 1.0], "other.b": ["Pass", 1.0]}}
+
+    def test_every_fault_caught_names_the_smallest_case_and_the_stage(self):
+        results = dict(self.CLEAN, **{
+            "grp_fault@xe_hpg": {"grp.big": ["Fail", 9.0], "grp.small": ["Fail", 0.5], "grp.a": ["Pass", 1.0]},
+            "core_fault": {"other.b": ["Fail", 2.0]}})
+        rc, out, err = self.check(results, ["core_fault", "grp_fault"] + EXEMPT)
+        self.assertEqual(rc, 0, out + err)
+        self.assertRegex(out, r"grp_fault +xe_hpg +group +2 failing; smallest: grp.small \(0.50 ms\)")
+        self.assertRegex(out, r"core_fault +xe_hpc +default +1 failing; smallest: other.b")
+        self.assertRegex(out, r"hang +exempt: ")
+        with open(self.log) as f:
+            runs = f.read().splitlines()
+        # The group's quick cases first, then the group, then (core_fault) the whole default run.
+        self.assertIn("grp_fault xe_hpc grp --quick", runs)
+        self.assertIn("grp_fault xe_hpg grp", runs)
+        self.assertIn("core_fault xe_hpc ", runs)
+        self.assertFalse([r for r in runs if "--extended" in r or "--huge" in r], runs)
+
+    def test_a_fault_no_default_case_fails_fails_the_check(self):
+        rc, out, _ = self.check(dict(self.CLEAN), ["grp_fault"] + EXEMPT)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("grp_fault", out)
+        self.assertIn("NOT CAUGHT by the default run on xe_hpc, xe_hpg", out)
+
+    def test_a_stale_exemption_fails_the_check(self):
+        results = dict(self.CLEAN, grp_fault={"grp.a": ["Fail", 1.0]})
+        rc, out, _ = self.check(results, ["grp_fault", "crash", "build_rejects_half_vector_shuffle"])
+        self.assertEqual(rc, 1, out)
+        self.assertIn("stale exemption(s), the device lists no such fault: hang", out)
+
+    def test_a_clean_failure_fails_the_check(self):
+        results = {"clean": {"grp.a": ["Fail", 1.0]}, "grp_fault": {"grp.a": ["Fail", 1.0]}}
+        rc, out, _ = self.check(results, ["grp_fault"] + EXEMPT)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("ERROR: the clean device fails 1 case(s): grp.a", out)
+
+    def test_runner_options_are_refused_in_one_line(self):
+        rc, out, err = self.check(dict(self.CLEAN), ["grp_fault"] + EXEMPT, "--runner-arg=--extended")
+        self.assertEqual(rc, 2, out + err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertIn("takes no --runner-arg", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
