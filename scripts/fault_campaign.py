@@ -340,6 +340,8 @@ def campaign(argv=None):
                                                                 ", ".join(survivors[:args.show or 3])))
     print()
     if args.catching_json:
+        # Its directory is made here (build/ci/ exists only after scripts/ci_tests.sh's suite step).
+        os.makedirs(os.path.dirname(os.path.abspath(args.catching_json)), exist_ok=True)
         report_io.write_output(args.catching_json, json.dumps({k: sorted(v) for k, v in catching.items()},
                                                               indent=1, sort_keys=True), args.faults_source or ())
     missed = [f for f in faults if caught[f] == 0]

@@ -20,7 +20,7 @@ with open(path, "w") as f:
 
 
 class RequireEveryCase(TempFiles, unittest.TestCase):
-    def campaign(self, results, manifest_cases):
+    def campaign(self, results, manifest_cases, extra=()):
         runner = self.write("runner.py", FAKE_RUNNER)
         wrapper = self.write("runner.sh", "#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, runner))
         os.chmod(wrapper, 0o755)
@@ -29,7 +29,7 @@ class RequireEveryCase(TempFiles, unittest.TestCase):
         env = dict(os.environ, FAKE_RESULTS=json.dumps(results))
         proc = subprocess.run([sys.executable, CAMPAIGN, "grp", "--runner", wrapper, "--icd", self.tmp.name,
                                "--assets-dir", os.path.join(self.tmp.name, "assets"), "--faults",
-                               "kernel_not_run", "--require-every-case"],
+                               "kernel_not_run", "--require-every-case"] + list(extra),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, env=env)
         return proc.returncode, proc.stdout
 
@@ -41,6 +41,15 @@ class RequireEveryCase(TempFiles, unittest.TestCase):
                                 self.MANIFEST)
         self.assertEqual(rc, 0, out)
         self.assertIn("2 kernel case(s) passed clean, 0 of them pass", out)
+
+    def test_catching_json_into_a_directory_that_does_not_exist_yet(self):
+        out_path = os.path.join(self.tmp.name, "ci", "sub", "catching.json")
+        rc, out = self.campaign({"clean": {"grp.kernel_a": "pass", "grp.kernel_b": "pass"},
+                                 "kernel_not_run": {"grp.kernel_a": "fail", "grp.kernel_b": "fail"}},
+                                self.MANIFEST, ["--catching-json=" + out_path])
+        self.assertEqual(rc, 0, out)
+        with open(out_path) as f:
+            self.assertEqual(json.load(f), {"kernel_not_run": ["grp.kernel_a", "grp.kernel_b"]})
 
     def test_a_kernel_case_that_survives_the_fault_fails_the_campaign(self):
         rc, out = self.campaign({"clean": {"grp.kernel_a": "pass", "grp.kernel_b": "pass"},
