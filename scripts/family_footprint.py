@@ -11,7 +11,7 @@ not), leaving out:
   - its own folders and files:   any path with a folder named GROUP (`*/GROUP/*`), any file whose name starts
                                  with GROUP (`<layer>/GROUP*`, e.g. scripts/generators/GROUP.py)
   - its docs page:               the descriptor's "docs" (docs/GROUP.md)
-  - tests and benchmarks:        `*/tests/*`, `*_test.cpp`, `test_*.py`, `*/bench/*`
+  - tests and benchmarks:        `*/tests/*`, `*_test.cpp`, `test_*.py`, `*/bench/*`, `scripts/bench*.py`
   - the grammar supplement:      scripts/grammar_supplement.json
   - the families that compose:   the folders and files of every family whose descriptor has "composes"
                                  (workloads), which name the families they combine by design
@@ -33,7 +33,7 @@ import sys
 
 import families
 
-EXCLUDED_EVERYWHERE = ["**/tests/**", "**/*_test.cpp", "**/test_*.py", "**/bench/**",
+EXCLUDED_EVERYWHERE = ["**/tests/**", "**/*_test.cpp", "**/test_*.py", "**/bench/**", "scripts/bench*.py",
                        "scripts/grammar_supplement.json", "**/*.md", "**/*.json", "docs/**"]
 
 

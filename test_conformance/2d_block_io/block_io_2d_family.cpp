@@ -44,7 +44,7 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
     BlockIo2dShape load_shape;  // the load whose result is checked (prefetch: the load that follows it)
     uint32_t base_offset_bytes = 0;
     std::string memory = "buffer";  // the surface's memory object (test_common/harness/memory_object.h)
-    uint64_t surface_bytes = 0;  // the buffer's size when the case gives it (0: surfaceBytes() derives it)
+    uint64_t surface_bytes = 0;     // the buffer's size when the case gives it (0: surfaceBytes() derives it)
 
     static BlockIo2dCase fromParams(const Params& p) {
         BlockIo2dCase c;
