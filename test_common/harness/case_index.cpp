@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -176,7 +177,8 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
         return load;
     }
     std::string cases = "[", modules = "{", entry;
-    std::vector<std::string_view> modules_taken;
+    // Each module once: a set (a linear search was quadratic, most of a whole run's start-up).
+    std::set<std::string_view> modules_taken;
     for (const IndexedCase* c : chosen) {
         // The range must hold exactly the object of the case the index names there.
         nlohmann::json object;
@@ -197,13 +199,13 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
         cases += (cases.size() > 1 ? "," : "") + entry;
         if (object.contains("module") && object["module"].is_string()) module = object["module"];
         if (module.empty() ||
-            std::find(modules_taken.begin(), modules_taken.end(), module) != modules_taken.end())
+            modules_taken.count(std::string_view(module)))
             continue;
         auto m = std::lower_bound(index.modules.begin(), index.modules.end(), module,
                                   [](const IndexedModule& a, const std::string& b) { return a.path < b; });
         if (m == index.modules.end() || m->path != module)
             continue;  // parseManifest names the missing module
-        modules_taken.push_back(m->path);
+        modules_taken.insert(m->path);
         nlohmann::json one;
         ok = readRange(fd, m->entry, &entry);
         try {

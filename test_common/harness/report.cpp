@@ -74,7 +74,11 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     nlohmann::ordered_json doc;
     doc["cmd"] = info.command;
     doc["results"] = nlohmann::ordered_json::object();
-    for (const auto& r : results) doc["results"][r.name] = ctsResultWord(r.status);
+    // Appended to the ordered map's vector directly: its operator[] searches the keys linearly, which made
+    // this quadratic in the number of cases. The names are unique (one result per selected case).
+    auto& by_name = doc["results"].get_ref<nlohmann::ordered_json::object_t&>();
+    by_name.reserve(results.size());
+    for (const auto& r : results) by_name.emplace_back(r.name, ctsResultWord(r.status));
     doc["cases"] = nlohmann::ordered_json::array();
     for (const auto& r : results) {
         doc["cases"].push_back({{"name", r.name},
