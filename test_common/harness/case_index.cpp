@@ -198,9 +198,7 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
         }
         cases += (cases.size() > 1 ? "," : "") + entry;
         if (object.contains("module") && object["module"].is_string()) module = object["module"];
-        if (module.empty() ||
-            modules_taken.count(std::string_view(module)))
-            continue;
+        if (module.empty() || modules_taken.count(std::string_view(module))) continue;
         auto m = std::lower_bound(index.modules.begin(), index.modules.end(), module,
                                   [](const IndexedModule& a, const std::string& b) { return a.path < b; });
         if (m == index.modules.end() || m->path != module)
