@@ -6,7 +6,8 @@
 
 namespace refdev {
 
-// hang, crash and flaky_first_launch act at kernel enqueue (kernel_launch.cpp); the query faults in the ICD's info queries.
+// hang, crash and flaky_first_launch act at kernel enqueue (kernel_launch.cpp); the query faults in the ICD's
+// info queries.
 std::vector<FaultInfo> coreFaults() {
     return {
         {"hang", "every kernel enqueue never returns (tests the runner's per-case timeout)"},

@@ -52,8 +52,9 @@ const char* const kValueOptions[] = {"filter",       "caselist-file", "exclude-f
                                      "rerun-failed", "tier",          "offline-compiler",
                                      "target",       "jobs",          "retry"};
 const char* const kFlagOptions[] = {
-    "help",     "list", "list-tags",           "isolate", "quick",
-    "extended", "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers", "flake-fails"};
+    "help",       "list", "list-tags",           "isolate", "quick",
+    "extended",   "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers",
+    "flake-fails"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
 // `api` would silently become the report's file name. Each with the word for its value and an example.

@@ -32,7 +32,7 @@ struct Options {
     bool timeout_is_default = false;  // --isolate without --timeout: kIsolateTimeoutSeconds
     unsigned retry = 0;        // --retry=K: a Fail, Crash or Timeout runs again up to K times (retry.h)
     bool flake_fails = false;  // --flake-fails: a Flake fails the run
-    unsigned jobs = 0;  // --jobs=N worker processes; 0 = not given: the usable cores (scheduler.h)
+    unsigned jobs = 0;         // --jobs=N worker processes; 0 = not given: the usable cores (scheduler.h)
     bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
     std::vector<std::string> tags;          // --tag=TAG[,TAG...] (repeatable): cases with any of them
     bool list_tags = false;                 // --list-tags

@@ -76,11 +76,13 @@ std::string abortMessage(const RunInfo& info);
 
 struct Tally {
     size_t passed = 0, failed = 0, skipped = 0, internal = 0, crashed = 0, timed_out = 0, waived = 0;
-    size_t flaky = 0;  // Flake: passed on a retry (counted apart from `passed`)
+    size_t flaky = 0;         // Flake: passed on a retry (counted apart from `passed`)
     size_t build_failed = 0;  // of `failed`: in phase "build"
     void add(Status s);
     void add(const CaseResult& r);
-    size_t total() const { return passed + failed + skipped + internal + crashed + timed_out + waived + flaky; }
+    size_t total() const {
+        return passed + failed + skipped + internal + crashed + timed_out + waived + flaky;
+    }
     // A Flake does not make a run bad; --flake-fails does (exitPolicy).
     bool allGood() const { return failed + internal + crashed + timed_out == 0; }
     std::string summary() const;  // "3 passed, 1 failed, 2 skipped[, N internal errors, ...]"
