@@ -179,18 +179,24 @@ void executeCases(RunState& s) {
         for (const auto* c : sel.cases) {
             recorder.started(c->name);
             CaseResult r;
+            // A Crash ends this process and a Timeout the run: only a Fail can be retried here.
+            const unsigned k = waived(c->name) ? 0 : opt.retry;
             if (opt.timeout_seconds > 0) {
-                if (!runWithTimeout(*c, registry, dut, settings, opt.timeout_seconds, r)) {
+                std::vector<CaseResult> earlier;
+                bool finished = false;
+                while ((finished = runWithTimeout(*c, registry, dut, settings, opt.timeout_seconds, r)) &&
+                       r.status == Status::Fail && earlier.size() < k)
+                    earlier.push_back(r);
+                if (!finished) {
                     r = CaseResult{c->name, Status::Timeout, timeoutMessage(opt.timeout_seconds, false), 0,
                                    caseSeed(c->name, opt.seed)};
                     r.duration_ms = opt.timeout_seconds * 1000.0;
-                    recorder.finished(r);
+                    recorder.finished(combineAttempts(earlier, r));
                     aborted = true;
                     break;
                 }
+                r = combineAttempts(earlier, r);
             } else {
-                // A Crash ends this process and a Timeout the run: only a Fail can be retried here.
-                unsigned k = waived(c->name) ? 0 : opt.retry;
                 r = runWithRetries([&] { return runCase(*c, registry, dut, settings); }, k);
             }
             recorder.finished(r);

@@ -15,7 +15,7 @@ import xml.dom.minidom
 import runner_e2e as e2e
 from runner_e2e import describe, expect, run
 
-MODES = (["--jobs=1"], ["--jobs=1", "--isolate"], ["--jobs=2"])
+MODES = (["--jobs=1"], ["--jobs=1", "--timeout=120"], ["--jobs=1", "--isolate"], ["--jobs=2"])
 
 
 def fnv1a(data):
