@@ -6,13 +6,18 @@
 
 namespace refdev {
 
-// hang and crash act at kernel enqueue (kernel_launch.cpp); the query faults in the ICD's info queries.
+// hang, crash and flaky_first_launch act at kernel enqueue (kernel_launch.cpp); the query faults in the ICD's
+// info queries.
 std::vector<FaultInfo> coreFaults() {
     return {
         {"hang", "every kernel enqueue never returns (tests the runner's per-case timeout)"},
         {"crash", "the process dies with SIGSEGV at every kernel enqueue (tests crash isolation)"},
         // A case must fail when its kernel never ran or its results were not read back intact.
         {"kernel_not_run", "every kernel enqueue reports success but runs nothing"},
+        // Flakiness: a first launch that goes wrong and a retry that does not (the runner's --retry).
+        {"flaky_first_launch",
+         "the first launch in the process of a kernel whose FNV-1a hash of (module, kernel name) is 0 mod 8 "
+         "reports success but runs nothing; every later launch of it is correct"},
         {"read_back_corrupt", "clEnqueueReadBuffer flips the lowest bit of the last byte it reads"},
         // Memory-object faults (reference_device/icd): what a driver gets wrong binding memory other than a
         // plain buffer; caught by the block IO families' memory-object cases.

@@ -3,10 +3,11 @@
 any of it is a regression.
 
 Inputs are runner --json reports or merged shard reports (scripts/merge_results.py). A case's status is its
-"cases" status (Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived), NotRun when the report lists
+"cases" status (Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived, Flake), NotRun when the report lists
 it in "not_run", absent when the report does not hold it at all. A regression is
 - a case that passed in the baseline and does not pass in the new report: Fail, Crash, Timeout,
-  InternalError, NotSupported, NotRun or absent (a narrower selection loses cases: that is not a pass);
+  InternalError, NotSupported, Flake (it failed before a --retry attempt passed; --allow=Pass:Flake accepts
+  it), NotRun or absent (a narrower selection loses cases: that is not a pass);
 - a case that became Fail, Crash, Timeout or InternalError from any other status (NotSupported -> Fail, a
   waiver dropped: Waived -> Fail, a new case that fails).
 Pass -> Waived (a known driver bug a --waiver-file covers) is "newly waived": listed, not a regression unless

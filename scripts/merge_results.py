@@ -22,12 +22,14 @@ not describe one whole run:
 
 The merged report keeps the selection record, records every shard's command in "cmds" (in shard order;
 "cmd" is shard 0's) and is shard 0/1. Exit 0 after a merge, or with --fail-on-failures 1 when any case is not
-Pass/NotSupported/Waived, a case was not run or a shard recorded a run-level error. A Waived case (a known
-failure a --waiver-file covers) does not fail: its CTS word stays "fail", so its status decides. The merged
+Pass/NotSupported/Waived/Flake, a case was not run or a shard recorded a run-level error. A Waived case (a known
+failure a --waiver-file covers) does not fail: its CTS word stays "fail", so its status decides. A Flake (failed,
+then passed on a --retry attempt) does not fail either, unless --flake-fails is given too, as with the runner. The merged
 "waivers" holds every shard's files and stale waivers, each once. The output file is replaced atomically
 (written beside it, then renamed).
 
-Usage: merge_results.py shard0.json shard1.json ... -o merged.json [--fail-on-failures] [--allow-aborted]
+Usage: merge_results.py shard0.json shard1.json ... -o merged.json [--fail-on-failures [--flake-fails]]
+       [--allow-aborted]
 """
 
 import argparse
@@ -39,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_io  # noqa: E402  (same directory: the checked report loader, safe outputs)
 
 SAME_IN_EVERY_SHARD = ("platform", "device", "driver", "runtime_package", "offline_compiler", "seed", "quick")
-GOOD = ("Pass", "NotSupported", "Waived")
+GOOD = ("Pass", "NotSupported", "Waived", "Flake")
 
 
 class MergeError(Exception):
@@ -176,6 +178,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("reports", nargs="+")
     ap.add_argument("-o", "--output", help="merged report (default: standard output)")
+    ap.add_argument("--flake-fails", action="store_true",
+                    help="with --fail-on-failures: a Flake case fails too (as the runner's --flake-fails)")
     ap.add_argument("--fail-on-failures", action="store_true",
                     help="exit 1 when a case is not Pass/NotSupported/Waived, a case was not run or a shard has "
                          "run-level errors")
@@ -199,7 +203,8 @@ def main(argv=None):
         "; %d not run (%s)" % (len(merged["not_run"]), merged["aborted"]) if merged["not_run"] else "",
         "; %d run-level error(s)" % len(merged["errors"]) if merged["errors"] else ""), file=sys.stderr)
     detailed = {c["name"] for c in merged["cases"]}
-    bad = any(c["status"] not in GOOD for c in merged["cases"]) or \
+    good = tuple(s for s in GOOD if s != "Flake") if args.flake_fails else GOOD
+    bad = any(c["status"] not in good for c in merged["cases"]) or \
         any(w == "fail" for n, w in merged["results"].items() if n not in detailed) or \
         merged["errors"] or merged["not_run"]
     return 1 if (args.fail_on_failures and bad) else 0

@@ -17,7 +17,7 @@ MAX_INPUT_BYTES = 1 << 30  # a whole run: 13 MB (38,840 cases); every case faili
 MAX_DEPTH = 64  # the runner's reports nest 7 deep
 
 # The runner's statuses, and "NotRun" for a case a report lists in "not_run".
-STATUSES = ("Pass", "Fail", "NotSupported", "InternalError", "Crash", "Timeout", "Waived")
+STATUSES = ("Pass", "Fail", "NotSupported", "InternalError", "Crash", "Timeout", "Waived", "Flake")
 
 # Top-level keys of a report and their types (None: null allowed too). Unknown keys are left alone.
 _STR, _INT, _BOOL, _LIST, _DICT = str, int, bool, list, dict

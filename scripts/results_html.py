@@ -5,8 +5,9 @@ The page has a header (platform, device, driver, runtime package, seed, quick/ex
 status), then one grid per top-level group: rows are the second level of the case name (the operation, e.g.
 shuffle_down), columns the third level (e.g. the type or element size), and each cell counts its cases by
 status, each status under its own word and colour (pass, fail, crash, timeout, error = InternalError, waived = a known failure a
---waiver-file covers, skip = NotSupported, other = an unknown status), the cell coloured red when any case did
-not pass (Fail, Crash, Timeout, InternalError), amber when a failure was waived, green when all passed, grey
+--waiver-file covers, flake = failed and then passed on a --retry attempt, skip = NotSupported, other = an unknown
+status), the cell coloured red when any case did not pass (Fail, Crash, Timeout, InternalError), amber when a
+failure was waived, teal when a case was Flake, green when all passed, grey
 when none was supported. A table before the grids totals every group with one column per status. Wide grids
 scroll sideways in a box of their own, with the row names kept in view. Then it lists every case that neither
 passed nor was NotSupported, with its message and mismatch picture, grouped by group and operation and
@@ -32,7 +33,7 @@ import merge_results  # noqa: E402  (same directory; the shard rules)
 import report_io  # noqa: E402  (the checked report loader, safe outputs)
 import failures_html  # noqa: E402  (the grouped failure list with the mismatch pictures)
 
-STATUS_ORDER = ("Pass", "Fail", "Crash", "Timeout", "InternalError", "Waived", "NotSupported")
+STATUS_ORDER = ("Pass", "Flake", "Fail", "Crash", "Timeout", "InternalError", "Waived", "NotSupported")
 BAD = ("Fail", "Crash", "Timeout", "InternalError")
 # Reports that carry only the CTS words ("results") and no "cases" details.
 WORD_STATUS = {"pass": "Pass", "skip": "NotSupported", "fail": "Fail"}
@@ -62,12 +63,13 @@ span.n { display: block; white-space: nowrap; margin: 1px 0; padding: 0 4px; bor
 .st-error { background: #1565c0; color: #fff; }
 .st-skip { background: #757575; color: #fff; }
 .st-waived { background: #f9a825; color: #000; } td.waived { background: #fbe3a0; }
+.st-flake { background: #00838f; color: #fff; } td.flaky { background: #b2ebf2; }
 .st-other { background: #4e342e; color: #fff; }
 """
 # The word (and CSS class st-WORD) under which each status is counted in a grid cell, in STATUS_ORDER; statuses
 # the runner does not write (a newer or foreign report) are counted as "other".
 STATUS_WORD = {"Pass": "pass", "Fail": "fail", "Crash": "crash", "Timeout": "timeout", "InternalError": "error",
-               "Waived": "waived", "NotSupported": "skip"}
+               "Waived": "waived", "NotSupported": "skip", "Flake": "flake"}
 
 
 def natural_key(text):
@@ -91,6 +93,8 @@ def cell_kind(counts):
         return "bad"
     if counts.get("Waived"):  # a known failure (--waiver-file): not red, not green either
         return "waived"
+    if counts.get("Flake"):  # failed, then passed on a --retry attempt: not green
+        return "flaky"
     total = sum(counts.values())
     if total == 0:
         return "empty"
@@ -154,8 +158,9 @@ def totals_html(cases, row_of=case_group, row_title="group"):
         key = c["status"] if c["status"] in STATUS_ORDER else "other"
         row = per_group.setdefault(row_of(c), {})
         row[key] = row.get(key, 0) + 1
-    # A Waived column only for runs with waivers, like "other" only for unknown statuses.
-    columns = [s for s in STATUS_ORDER if s != "Waived" or any(s in row for row in per_group.values())]
+    # Waived and Flake columns only for runs that have them, like "other" only for unknown statuses.
+    columns = [s for s in STATUS_ORDER
+               if s not in ("Waived", "Flake") or any(s in row for row in per_group.values())]
     if any("other" in row for row in per_group.values()):
         columns.append("other")
     head = "".join('<th class="st-%s">%s</th>' % (STATUS_WORD.get(s, "other"), s) for s in columns)
@@ -225,7 +230,8 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
     out.append(totals_html(cases, case_tier, "tier").replace('<table class="totals">', '<table class="totals tiers">', 1))
     out.append("<p>Cells: rows are the operation (second name level), columns the third level; each cell counts "
                "its cases by status: %s. Cell colour: red: a case failed, crashed, timed out or hit an internal "
-               "error; amber: a failure was waived (a known failure); green: all passed; pale green: passes and NotSupported; grey: all NotSupported. A wide "
+               "error; amber: a failure was waived (a known failure); teal: a case was Flake (it failed, then passed on a "
+               "--retry attempt); green: all passed; pale green: passes and NotSupported; grey: all NotSupported. A wide "
                "grid scrolls sideways.</p>" % ", ".join(
                    '<span class="st-%s">&nbsp;%s&nbsp;</span>%s' % (w, w, "" if w == s.lower() else " (%s)" % s)
                    for s, w in list(STATUS_WORD.items()) + [("a status this page does not know", "other")]))

@@ -6,6 +6,8 @@
 #include "reference_device/icd/kernel_launch.h"
 
 #include <csignal>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "reference_device/icd/common.h"
@@ -36,6 +38,21 @@ void applyCoreFaults(const Faults& faults) {
         std::fflush(stderr);
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     }
+}
+
+// flaky_first_launch: true for the first launch in this process of a kernel whose hash of (module, kernel
+// name) is 0 mod 8. The choice depends on the module and kernel only, never on scheduling or --jobs.
+bool flakyFirstLaunch(const std::vector<uint8_t>& il, const std::string& kernel) {
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](uint8_t b) { h = (h ^ b) * 1099511628211ull; };
+    for (uint8_t b : il) mix(b);
+    mix(0);
+    for (char c : kernel) mix(static_cast<uint8_t>(c));
+    if (h % 8 != 0) return false;
+    static std::mutex m;
+    static std::set<uint64_t> launched;
+    std::lock_guard<std::mutex> lock(m);
+    return launched.insert(h).second;
 }
 
 cl_int marshalArgs(cl_kernel k, std::vector<spirv::ArgValue>* out) {
@@ -143,7 +160,8 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
     }
     const _cl_platform_id& platform = *thePlatform();
     applyCoreFaults(platform.faults);
-    if (platform.faults.has("kernel_not_run")) {
+    if (platform.faults.has("kernel_not_run") ||
+        (platform.faults.has("flaky_first_launch") && flakyFirstLaunch(k->program->il, k->info->name))) {
         completeCommand(q, CL_COMMAND_NDRANGE_KERNEL, start, CL_SUCCESS, ev);
         return CL_SUCCESS;
     }

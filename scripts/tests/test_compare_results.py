@@ -35,6 +35,17 @@ class CompareResultsTest(TempFiles, unittest.TestCase):
         self.assertIn("Regressions (Pass -> not Pass, or anything -> Fail/Crash/Timeout/InternalError): 0", out)
         self.assertIn("no regression", out)
 
+    def test_pass_to_flake_regresses_unless_allowed(self):
+        base = shard([("a.flaky", "Pass"), ("a.fixed", "Flake"), ("a.still", "Flake")])
+        new = shard([("a.flaky", "Flake"), ("a.fixed", "Pass"), ("a.still", "Flake")])
+        rc, out, err = self.compare(base, new)
+        self.assertEqual(rc, 1, out + err)
+        self.assertEqual(self.section(out, "Regressions"), ["a.flaky"])
+        self.assertEqual(self.section(out, "Fixes"), ["a.fixed"])
+        rc, out, err = self.compare(base, new, "--allow=Pass:Flake")
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(self.section(out, "Allowed changes"), ["a.flaky"])
+
     def test_each_kind_of_change_lands_in_its_section(self):
         base = shard([("r.fail", "Pass"), ("r.crash", "Pass"), ("r.timeout", "Pass"), ("r.internal", "Pass"),
                       ("f.fixed", "Fail"), ("c.changed", "Fail"), ("w.waived", "Pass"), ("n.gone", "Pass"),

@@ -80,6 +80,16 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         rc, merged, _ = self.run_merge("--fail-on-failures", a, c)
         self.assertEqual(rc, 1)
 
+    def test_flake_cases_fail_only_with_flake_fails(self):
+        a = self.write("a.json", runner_shard([("subgroups.a", "Flake")], 0, 2))
+        b = self.write("b.json", runner_shard([("subgroups.b", "Pass")], 1, 2))
+        rc, merged, err = self.run_merge("--fail-on-failures", a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([c["status"] for c in merged["cases"]], ["Flake", "Pass"])
+        self.assertIn("1 Flake", err)
+        rc, _, err = self.run_merge("--fail-on-failures", "--flake-fails", a, b)
+        self.assertEqual(rc, 1, err)
+
     def test_overlap_is_an_error(self):
         a = self.write("a.json", runner_shard([("subgroups.a", "Pass")], 0, 2))
         b = self.write("b.json", runner_shard([("subgroups.a", "Pass")], 1, 2))

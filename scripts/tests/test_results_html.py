@@ -245,6 +245,22 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertIn("Stale waivers (1)", text)
         self.assertIn("waiver no longer needed: g.op.b.0 (T/2)", text)
 
+    def test_flake_cases_have_their_own_count_colour_and_column(self):
+        cases = [("g.op.a.0", "Pass", ""), ("g.op.a.1", "Flake", "passed on attempt 2 of 2 after:\nattempt 1: Fail: x"),
+                 ("g.op.b.0", "Pass", "")]
+        doc = report(cases)
+        doc["cases"][1]["attempts"] = ["Fail: x", "Pass"]
+        rc, text, err = self.run_tool(self.write("r.json", doc))
+        self.assertEqual(rc, 0, err)
+        parsed = self.parse(text)
+        self.assertEqual(parsed.cells[("g", "op", "a")], ("flaky", "1 pass1 flake"))
+        self.assertEqual(parsed.cells[("g", "op", "b")], ("good", "1 pass"))
+        self.assertRegex(CSS_OF(text), r"\.st-flake\s*\{[^}]*background")
+        self.assertEqual(parsed.totals[0], ["group", "Pass", "Flake", "Fail", "Crash", "Timeout", "InternalError",
+                                            "NotSupported", "total"])
+        self.assertEqual(parsed.totals[-1], ["all", "2", "1", "0", "0", "0", "0", "0", "3"])
+        self.assertIn("attempt 1: Fail: x", text)
+
     def test_tiers_are_counted_and_a_build_failure_shows_its_log(self):
         cases = [("g.op.a.0", "Pass", ""), ("g.op.a.1", "Fail", "build of m.spv failed"),
                  ("g.op.b.0", "NotSupported", "device-specific module not accepted by this device's compiler: x")]

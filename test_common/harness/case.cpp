@@ -15,6 +15,7 @@ const char* statusName(Status status) {
         case Status::Crash: return "Crash";
         case Status::Timeout: return "Timeout";
         case Status::Waived: return "Waived";
+        case Status::Flake: return "Flake";
     }
     return "Unknown";
 }

@@ -43,7 +43,8 @@ bool parseTier(const std::string& text, Tier& out);
 std::string firstErrorLine(const std::string& log);
 
 // Waived: a Fail, Crash or Timeout of a case a --waiver-file entry covers (never a case's own outcome).
-enum class Status { Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived };
+// Flake: a case that failed (Fail, Crash or Timeout) and then passed on a --retry attempt (retry.h).
+enum class Status { Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived, Flake };
 
 const char* statusName(Status status);  // "Pass", "Fail", "NotSupported", ...
 

@@ -50,10 +50,11 @@ const char* const kValueOptions[] = {"filter",       "caselist-file", "exclude-f
                                      "log",          "timeout",       "dump-dir",
                                      "assets-dir",   "tag",           "waiver-file",
                                      "rerun-failed", "tier",          "offline-compiler",
-                                     "target",       "jobs"};
+                                     "target",       "jobs",          "retry"};
 const char* const kFlagOptions[] = {
-    "help",     "list", "list-tags",           "isolate", "quick",
-    "extended", "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers"};
+    "help",       "list", "list-tags",           "isolate", "quick",
+    "extended",   "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers",
+    "flake-fails"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
 // `api` would silently become the report's file name. Each with the word for its value and an example.
@@ -258,6 +259,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 out.worker = true;
             else if (name == "fail-on-stale-waivers")
                 out.fail_on_stale_waivers = true;
+            else if (name == "flake-fails")
+                out.flake_fails = true;
             else if (name == "fail-if-all-skipped")
                 out.fail_if_all_skipped = fail_skipped_given = true;
             continue;
@@ -369,6 +372,10 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             if (!parseUnsigned(value, n) || n < 1 || n > kMaxJobs)
                 return bad("a number of worker processes, 1 <= N <= 256");
             out.jobs = static_cast<unsigned>(n);
+        } else if (name == "retry") {
+            unsigned long long n = 0;
+            if (!parseUnsigned(value, n) || n > kMaxRetries) return bad("a number of retries, 0 <= K <= 10");
+            out.retry = static_cast<unsigned>(n);
         } else if (name == "timeout") {
             char* end = nullptr;
             errno = 0;
@@ -446,6 +453,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                              : type_given                            ? "--device-type"
                              : out.isolate                           ? "--isolate"
                              : out.jobs > 1                          ? "--jobs"
+                             : out.retry > 0                         ? "--retry"
                              : out.worker                            ? "--worker"
                              : !out.dump_dir.empty()                 ? "--dump-dir"
                                                                      : nullptr;
@@ -564,6 +572,11 @@ Execution:
                               this process may use); N > 1 isolates like --isolate (a crash or timeout
                               costs its case, without --timeout each case has 300 seconds); the reports
                               are those of --jobs=1; a selection of one module runs as with --jobs=1
+  --retry=K                   run a case whose result is Fail, Crash or Timeout again, up to K times
+                              (0 <= K <= 10, default 0; a Fail in the same process, a Crash or Timeout
+                              in a new worker); one that then passes is reported Flake with every
+                              attempt's message; waived cases are not retried
+  --flake-fails               exit 1 when a case is Flake (default: listed in the summary, exit 0)
   --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets, or
                               installed: ../share/spirv_intel_cts/assets)
   --dump-dir=DIR              cases write their inputs, outputs and module there

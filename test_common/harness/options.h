@@ -30,7 +30,9 @@ struct Options {
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
     double timeout_seconds = 0;       // 0 = none
     bool timeout_is_default = false;  // --isolate without --timeout: kIsolateTimeoutSeconds
-    unsigned jobs = 0;  // --jobs=N worker processes; 0 = not given: the usable cores (scheduler.h)
+    unsigned retry = 0;        // --retry=K: a Fail, Crash or Timeout runs again up to K times (retry.h)
+    bool flake_fails = false;  // --flake-fails: a Flake fails the run
+    unsigned jobs = 0;         // --jobs=N worker processes; 0 = not given: the usable cores (scheduler.h)
     bool isolate = false, quick = false, extended = false, fail_if_all_skipped = false;
     std::vector<std::string> tags;          // --tag=TAG[,TAG...] (repeatable): cases with any of them
     bool list_tags = false;                 // --list-tags
@@ -50,6 +52,7 @@ struct Options {
 // slowest case on the reference device takes 0.7 s, a huge one 15 ms (docs/user_guide.md, "Qualifying a
 // driver"); 300 s leaves room for slow compilers and sanitizer builds, as scripts/run_intel_cpu.sh does.
 constexpr double kIsolateTimeoutSeconds = 300;
+constexpr unsigned kMaxRetries = 10;  // --retry=K
 
 using EnvLookup = std::function<const char*(const char*)>;
 

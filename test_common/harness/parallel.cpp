@@ -149,7 +149,8 @@ private:
                 s.since = Clock::now();
                 recorder_.started(s.running);
             } else if (line.rfind("R ", 0) == 0) {
-                recorder_.finished(parseWorkerResult(line.substr(2), s.running));
+                CaseResult r = parseWorkerResult(line.substr(2), s.running);
+                recorder_.finished(run_.retry ? run_.retry->final(r) : r);
                 if (!s.pending.empty()) s.pending.pop_front();
                 s.running.clear();
                 s.since = Clock::now();
@@ -197,12 +198,18 @@ private:
             r.message = describeExit(wstatus) + " between cases";
             recorder_.started(r.name);
         }
-        recorder_.finished(r);
-        s.pending.pop_front();
+        // --retry: the case stays at the head of the rest of its batch, which a new worker runs.
+        bool again = !s.running.empty() && run_.retry && run_.retry->again(r);
+        if (again)
+            recorder_.note("retrying " + r.name + " in a new worker after " + statusName(r.status));
+        else
+            recorder_.finished(run_.retry && !s.running.empty() ? run_.retry->final(r) : r);
+        if (!again) s.pending.pop_front();
         s.running.clear();
         if (!s.pending.empty()) {
             Batch rest;
             rest.cases.assign(s.pending.begin(), s.pending.end());
+            rest.alone = s.alone;  // a retried own_process case keeps a worker to itself
             queue_.push_front(std::move(rest));
         }
         s.pending.clear();

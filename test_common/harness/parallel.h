@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_common/harness/recorder.h"
+#include "test_common/harness/retry.h"
 #include "test_common/harness/scheduler.h"
 
 namespace cts {
@@ -23,6 +24,7 @@ struct ParallelRun {
     double timeout_seconds = 0;  // per case; 0 = none
     bool timeout_is_default = false;
     uint64_t run_seed = 0;
+    RetryBook* retry = nullptr;  // --retry: a Crash or Timeout runs again in a new worker (retry.h)
 };
 
 // Runs every batch; returns when each selected case has a result or the run was stopped (stopWorkers).

@@ -17,6 +17,7 @@ const char* statusTag(Status s) {
         case Status::Crash: return "[ CRASH  ]";
         case Status::Timeout: return "[TIMEOUT ]";
         case Status::Waived: return "[ WAIVED ]";
+        case Status::Flake: return "[ FLAKE  ]";
     }
     return "[   ??   ]";
 }

@@ -25,6 +25,7 @@ void Tally::add(Status s) {
         case Status::Crash: ++crashed; break;
         case Status::Timeout: ++timed_out; break;
         case Status::Waived: ++waived; break;
+        case Status::Flake: ++flaky; break;
     }
 }
 
@@ -41,12 +42,14 @@ std::string Tally::summary() const {
     if (crashed) s += ", " + std::to_string(crashed) + " crashed";
     if (timed_out) s += ", " + std::to_string(timed_out) + " timed out";
     if (waived) s += ", " + std::to_string(waived) + " waived";
+    if (flaky) s += ", " + std::to_string(flaky) + " flaky";
     return s;
 }
 
 const char* ctsResultWord(Status s) {
     switch (s) {
         case Status::Pass: return "pass";
+        case Status::Flake: return "pass";  // it passed on a retry; "status" says Flake
         case Status::NotSupported: return "skip";
         default: return "fail";
     }
@@ -96,6 +99,7 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
             doc["cases"].back()["waiver"] = {{"tracker", r.waiver_tracker}, {"reason", r.waiver_reason}};
         }
         if (!r.picture.empty()) doc["cases"].back()["mismatches"] = pictureJson(r.picture);
+        if (!r.attempts.empty()) doc["cases"].back()["attempts"] = r.attempts;
     }
     doc["platform"] = info.platform;
     doc["device"] = info.device;
@@ -213,6 +217,7 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     double total_ms = 0;
     for (const auto& r : results) {
         t.add(r.status);
+        if (r.status == Status::Flake && info.flake_fails) ++t.failed;
         total_ms += r.duration_ms;
     }
     // An aborted run adds one error (harness.aborted) and a <skipped message="not run: ..."> per case it
@@ -287,8 +292,23 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
         std::string tier_prop = std::string("      <properties><property name=\"tier\" value=\"") +
                                 tierName(r.tier) + "\"/></properties>\n";
         std::string msg = xmlEscape(r.message);
+        if (!r.attempts.empty()) {  // --retry: the attempts as a property and as system-out
+            std::string all;
+            for (size_t i = 0; i < r.attempts.size(); ++i)
+                all += "attempt " + std::to_string(i + 1) + ": " + r.attempts[i] + "\n";
+            tier_prop = std::string("      <properties><property name=\"tier\" value=\"") + tierName(r.tier) +
+                        "\"/><property name=\"status\" value=\"" + statusName(r.status) +
+                        "\"/><property name=\"attempts\" value=\"" + std::to_string(r.attempts.size()) +
+                        "\"/></properties>\n      <system-out>" + xmlEscape(all) + "</system-out>\n";
+        }
         switch (r.status) {
             case Status::Pass: x += ">\n" + tier_prop + "    </testcase>\n"; continue;
+            case Status::Flake:  // passed on a retry: a failure only when flakes fail the run
+                if (info.flake_fails)
+                    x += ">\n      <failure message=\"" + msg + "\" type=\"Flake\">" + msg + "</failure>\n";
+                else
+                    x += ">\n";
+                break;
             case Status::NotSupported: x += ">\n      <skipped message=\"" + msg + "\"/>\n"; break;
             case Status::Waived:
                 x += ">\n      <skipped message=\"" +

@@ -24,6 +24,9 @@ struct CaseResult {
     Tier tier = Tier::Core;
     // "build" for a core case whose module the device's compiler rejected (build_log holds the log); else "".
     std::string phase, build_log;
+    // --retry: every attempt of a case that ran more than once, "STATUS: message" ("Pass" for a pass), in
+    // order; empty for a case that ran once.
+    std::vector<std::string> attempts;
 };
 
 // What selected a run's cases, as given: the JSON report's "selection" object (this shape is read by
@@ -65,6 +68,7 @@ struct RunInfo {
     std::vector<std::string> waiver_files;   // --waiver-file
     std::vector<std::string> stale_waivers;  // staleText() of each stale waiver
     SelectionRecord selection;
+    bool flake_fails = false;  // --flake-fails: a Flake is a JUnit failure
 };
 
 // "run interrupted by SIGTERM: 3 of 5 selected case(s) not run"; "" when the run was not aborted.
@@ -72,10 +76,14 @@ std::string abortMessage(const RunInfo& info);
 
 struct Tally {
     size_t passed = 0, failed = 0, skipped = 0, internal = 0, crashed = 0, timed_out = 0, waived = 0;
+    size_t flaky = 0;         // Flake: passed on a retry (counted apart from `passed`)
     size_t build_failed = 0;  // of `failed`: in phase "build"
     void add(Status s);
     void add(const CaseResult& r);
-    size_t total() const { return passed + failed + skipped + internal + crashed + timed_out + waived; }
+    size_t total() const {
+        return passed + failed + skipped + internal + crashed + timed_out + waived + flaky;
+    }
+    // A Flake does not make a run bad; --flake-fails does (exitPolicy).
     bool allGood() const { return failed + internal + crashed + timed_out == 0; }
     std::string summary() const;  // "3 passed, 1 failed, 2 skipped[, N internal errors, ...]"
 };

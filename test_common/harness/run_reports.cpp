@@ -172,6 +172,7 @@ StageResult openReportSinks(RunState& s) {
     info.command = recordedCommand(s.argc, s.argv, s.icd_env_from_user);
     info.seed = opt.seed;
     info.quick = opt.quick;
+    info.flake_fails = opt.flake_fails;
     info.errors = run_errors;
     info.shard_index = opt.shard_index;
     info.shard_count = opt.shard_count;

@@ -109,6 +109,8 @@ struct ExitPolicyFacts {
     size_t stale_waivers = 0;
     bool fail_on_stale_waivers = false;
     bool fail_if_all_skipped = false;
+    size_t flaky = 0;          // Tally::flaky
+    bool flake_fails = false;  // --flake-fails: a Flake fails the run
 };
 struct ExitPolicy {
     int status = 0;

@@ -18,6 +18,7 @@
 #include "test_common/harness/case_runner.h"
 #include "test_common/harness/offline_judge.h"
 #include "test_common/harness/parallel.h"
+#include "test_common/harness/retry.h"
 #include "test_common/harness/run_reports.h"
 #include "test_common/harness/scheduler.h"
 #include "test_common/harness/supervisor.h"
@@ -110,6 +111,11 @@ void executeCases(RunState& s) {
     recorder.setTiers(std::move(tiers));
     reports->setRecorder(&recorder);
     bool& aborted = s.aborted;
+    // --retry: waived cases are never retried.
+    auto waived = [&device_waivers](const std::string& name) {
+        return findWaiver(device_waivers, name) != nullptr;
+    };
+    RetryBook retry(opt.retry, waived);
     // --jobs: worker processes when the selection makes more than one batch (scheduler.h); a worker is a
     // process of its own anyway, so the run is isolated as with --isolate, with its default limit per case.
     std::vector<Waiver> own_process_waivers;
@@ -147,6 +153,10 @@ void executeCases(RunState& s) {
                                            "--assets-dir=" + assets};
         if (!opt.device_type.empty()) worker.push_back("--device-type=" + opt.device_type);
         if (opt.quick) worker.push_back("--quick");
+        if (opt.retry) worker.push_back("--retry=" + std::to_string(opt.retry));
+        // The worker reads the waiver files to leave waived cases unretried.
+        if (opt.retry)
+            for (const auto& f : opt.waiver_files) worker.push_back("--waiver-file=" + f);
         if (!opt.dump_dir.empty()) worker.push_back("--dump-dir=" + opt.dump_dir);
         std::fflush(stdout);
         if (parallel) {
@@ -159,25 +169,35 @@ void executeCases(RunState& s) {
                 run.worker_env.push_back("REFDEV_THREADS=" +
                                          std::to_string(std::max(1u, usableCores() / jobs)));
             recorder.setOrder(selected_names);
+            run.retry = &retry;
             runParallel(run, recorder);
         } else {
-            runIsolated(selected_names, worker, timeout, opt.seed, recorder, own_process, timeout_is_default);
+            runIsolated(selected_names, worker, timeout, opt.seed, recorder, own_process, timeout_is_default,
+                        &retry);
         }
     } else {
         for (const auto* c : sel.cases) {
             recorder.started(c->name);
             CaseResult r;
+            // A Crash ends this process and a Timeout the run: only a Fail can be retried here.
+            const unsigned k = waived(c->name) ? 0 : opt.retry;
             if (opt.timeout_seconds > 0) {
-                if (!runWithTimeout(*c, registry, dut, settings, opt.timeout_seconds, r)) {
+                std::vector<CaseResult> earlier;
+                bool finished = false;
+                while ((finished = runWithTimeout(*c, registry, dut, settings, opt.timeout_seconds, r)) &&
+                       r.status == Status::Fail && earlier.size() < k)
+                    earlier.push_back(r);
+                if (!finished) {
                     r = CaseResult{c->name, Status::Timeout, timeoutMessage(opt.timeout_seconds, false), 0,
                                    caseSeed(c->name, opt.seed)};
                     r.duration_ms = opt.timeout_seconds * 1000.0;
-                    recorder.finished(r);
+                    recorder.finished(combineAttempts(earlier, r));
                     aborted = true;
                     break;
                 }
+                r = combineAttempts(earlier, r);
             } else {
-                r = runCase(*c, registry, dut, settings);
+                r = runWithRetries([&] { return runCase(*c, registry, dut, settings); }, k);
             }
             recorder.finished(r);
         }

@@ -140,7 +140,17 @@ int runWorker(RunState& s) {
         for (auto& c : loadManifestEntries(s.assets + "/manifest.json", wanted).cases)
             s.registry.mutableCases().push_back(std::move(c));
     };
-    return workerMain(s.registry, dut, settings, s.worker_names, load);
+    // --retry: the waiver entries for this device name the cases that are not retried.
+    std::vector<Waiver> waivers, device_waivers;
+    for (const auto& f : opt.waiver_files) readWaiverFile(f, waivers);  // the runner checked them
+    const DeviceInfo& d = dut.info;
+    WaiverDevice waiver_device{d.platform_name, d.device_name, d.driver_version, d.vendor_id};
+    for (const auto& w : waivers)
+        if (waiverAppliesTo(w, waiver_device)) device_waivers.push_back(w);
+    auto waived = [&device_waivers](const std::string& name) {
+        return findWaiver(device_waivers, name) != nullptr;
+    };
+    return workerMain(s.registry, dut, settings, s.worker_names, load, opt.retry, waived);
 }
 
 }  // namespace cts

@@ -18,6 +18,10 @@ ExitPolicy exitPolicy(const ExitPolicyFacts& f) {
                           " stale waiver(s) and --fail-on-stale-waivers is set");
         bad = true;
     }
+    if (f.flake_fails && f.flaky > 0) {
+        p.notes.push_back(std::to_string(f.flaky) + " flaky case(s) and --flake-fails is set");
+        bad = true;
+    }
     if (f.fail_if_all_skipped && f.passed == 0) {
         p.notes.push_back("no case passed and --fail-if-all-skipped is set");
         bad = true;
@@ -75,6 +79,14 @@ int verdict(RunState& s) {
             std::printf("  ... and %zu more (the JSON report has every build log)\n",
                         build_failures.size() - shown);
     }
+    // Flakes do not fail the run (unless --flake-fails) but are named here.
+    std::vector<std::string> flakes;
+    for (const auto& r : recorder.results())
+        if (r.status == Status::Flake) flakes.push_back(r.name);
+    if (!flakes.empty()) {
+        std::printf("flaky cases (failed, then passed on a --retry attempt):\n");
+        for (const auto& name : flakes) std::printf("  %s\n", name.c_str());
+    }
     for (const auto& line : info.stale_waivers) {
         std::printf("%s\n", line.c_str());
         log.note(line);
@@ -88,6 +100,8 @@ int verdict(RunState& s) {
     facts.stale_waivers = stale.size();
     facts.fail_on_stale_waivers = opt.fail_on_stale_waivers;
     facts.fail_if_all_skipped = opt.fail_if_all_skipped;
+    facts.flaky = tally.flaky;
+    facts.flake_fails = opt.flake_fails;
     ExitPolicy policy = exitPolicy(facts);
     for (const auto& note : policy.notes) std::printf("%s\n", note.c_str());
     if (aborted) {

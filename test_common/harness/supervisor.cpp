@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 
+#include "test_common/harness/retry.h"
 #include "test_common/harness/selection.h"
 #include "test_common/harness/worker_process.h"
 
@@ -26,7 +27,8 @@ void stopIsolatedRun(int sig) {
 
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
                  double timeout_seconds, uint64_t run_seed, Recorder& recorder,
-                 const std::function<bool(const std::string&)>& own_process, bool timeout_is_default) {
+                 const std::function<bool(const std::string&)>& own_process, bool timeout_is_default,
+                 RetryBook* retry) {
     using Clock = std::chrono::steady_clock;
     size_t next = 0;  // first case without a result
     while (next < case_names.size() && !workersStopped()) {
@@ -82,7 +84,7 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
                     recorder.started(running);
                 } else if (line.rfind("R ", 0) == 0) {
                     CaseResult r = parseWorkerResult(line.substr(2), running);
-                    recorder.finished(r);
+                    recorder.finished(retry ? retry->final(r) : r);
                     running.clear();
                     started = Clock::now();
                     ++next;
@@ -107,6 +109,14 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         } else if (!running.empty()) {
             r.status = Status::Crash;
             r.message = describeExit(wstatus) + " while running this case";
+        }
+        // --retry: the case runs again in the next worker (which starts at it); its record waits for then.
+        if (!running.empty() && retry && retry->again(r)) {
+            recorder.note("retrying " + r.name + " in a new worker after " + statusName(r.status));
+            continue;
+        }
+        if (!running.empty()) {
+            r = retry ? retry->final(r) : r;
         } else if (done_by_this_worker == 0) {
             // The worker died before starting any case: a new one would too. Give up on the rest.
             std::string why = timed_out ? "worker did not start within " +
@@ -134,7 +144,8 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
 
 int workerMain(Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
                std::vector<std::string> names,
-               const std::function<void(const std::vector<std::string>&)>& load) {
+               const std::function<void(const std::vector<std::string>&)>& load, unsigned retries,
+               const std::function<bool(const std::string&)>& waived) {
     for (;;) {
         std::map<std::string, const CaseSpec*> byName;
         for (const auto& c : registry.cases()) byName[c.name] = &c;
@@ -148,7 +159,9 @@ int workerMain(Registry& registry, DeviceUnderTest& dut, const RunSettings& sett
                 r.status = Status::InternalError;
                 r.message = "worker has no case named '" + name + "'";
             } else {
-                r = runCase(*it->second, registry, dut, settings);
+                const CaseSpec& spec = *it->second;
+                unsigned k = waived && waived(name) ? 0 : retries;
+                r = runWithRetries([&] { return runCase(spec, registry, dut, settings); }, k);
             }
             if (!writeAll(kEventFd, "R " + workerResultJson(r) + "\n")) return 1;
         }

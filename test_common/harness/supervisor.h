@@ -10,6 +10,7 @@
 
 #include "test_common/harness/case_runner.h"
 #include "test_common/harness/recorder.h"
+#include "test_common/harness/retry.h"
 
 namespace cts {
 
@@ -24,7 +25,7 @@ namespace cts {
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
                  double timeout_seconds, uint64_t run_seed, Recorder& recorder,
                  const std::function<bool(const std::string&)>& own_process = nullptr,
-                 bool timeout_is_default = false);
+                 bool timeout_is_default = false, RetryBook* retry = nullptr);
 
 // Ends an isolated run early (SIGINT/SIGTERM to the runner): no new worker is started, the end of the
 // running worker is not recorded as that case's result, and `sig` is forwarded to the running worker.
@@ -32,9 +33,11 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
 void stopIsolatedRun(int sig);
 
 // The worker side: runs `names`, then each further batch read on stdin after load(batch) has added its cases
-// to `registry` (worker_process.h). Returns the process exit status.
+// to `registry` (worker_process.h). A Fail runs again up to `retries` times unless waived(name) (--retry,
+// retry.h). Returns the process exit status.
 int workerMain(Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
                std::vector<std::string> names,
-               const std::function<void(const std::vector<std::string>&)>& load = nullptr);
+               const std::function<void(const std::vector<std::string>&)>& load = nullptr,
+               unsigned retries = 0, const std::function<bool(const std::string&)>& waived = nullptr);
 
 }  // namespace cts

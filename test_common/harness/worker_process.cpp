@@ -141,6 +141,7 @@ CaseResult parseWorkerResult(const std::string& json, const std::string& running
             r.phase = j.at("phase").get<std::string>();
             r.build_log = j.at("build_log").get<std::string>();
         }
+        if (j.contains("attempts")) r.attempts = j.at("attempts").get<std::vector<std::string>>();
     } catch (const std::exception& e) {
         r = CaseResult{};
         r.name = running;
@@ -161,6 +162,7 @@ std::string workerResultJson(const CaseResult& r) {
         j["phase"] = r.phase;
         j["build_log"] = r.build_log;
     }
+    if (!r.attempts.empty()) j["attempts"] = r.attempts;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
