@@ -342,14 +342,17 @@ def shuffle_module(op, type_name, n, sg, const_index):
         lane_bit = f.op("uint", "OpBitwiseAnd %s %s" % (shifted, m.const("uint", 1)))
         lane_runs = f.op("bool", "OpINotEqual %s %s" % (lane_bit, m.const("uint", 0)))
         cond = f.op("bool", "OpLogicalAnd %s %s" % (group_runs, lane_runs))
-        then_label, merge_label = m.new(), m.new()
-        f.lines.append("OpSelectionMerge %s None" % merge_label)
-        f.lines.append("OpBranchConditional %s %s %s" % (cond, then_label, merge_label))
-        f.lines.append(f.label(then_label))
+        # Every invocation loads its operands before the branch, so the ones that skip it hold the host's
+        # poison (a value no executing invocation holds) in their Data / Current / Next / Previous: a device
+        # that reads a non-executing invocation shows it.
         a = f.load_components(f.arg("a"), comp, n, align)
         operands = [a]
         if two:
             operands.append(f.load_components(f.arg("b"), comp, n, align))
+        then_label, merge_label = m.new(), m.new()
+        f.lines.append("OpSelectionMerge %s None" % merge_label)
+        f.lines.append("OpBranchConditional %s %s %s" % (cond, then_label, merge_label))
+        f.lines.append(f.label(then_label))
         if kernel == "test":
             index = f.load(f.arg("index"), "uint", f.builtin("gid_var"), 4)
         else:

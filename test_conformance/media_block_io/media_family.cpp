@@ -117,7 +117,27 @@ uint64_t loadLe(const uint8_t* p, uint32_t bytes) {
     return v;
 }
 
-// The image (or its buffer) with seeded bytes, never zero so that a zero from a wrong edge rule shows.
+// GuardedBuffer's fill: the lanes (read destination) and back buffers hold it before the kernel runs.
+constexpr uint8_t kBufferFill = 0xA5;
+// Preferred fill of the Data slots a write ignores (row padding, the tail of a region smaller than
+// S x components): non-zero and not kBufferFill; seeded images never hold it.
+constexpr uint8_t kIgnoredData = 0x5A;
+
+// The byte the ignored Data slots hold: kIgnoredData unless the image holds it (distinctive channel fills),
+// then the first other non-zero byte the image does not hold and that is not kBufferFill. A device that
+// writes an ignored slot then changes every image byte it lands on. Only an image holding all 254 candidate
+// bytes falls back to kIgnoredData.
+uint8_t ignoredDataByte(const MediaImage& image) {
+    bool present[256] = {};
+    for (uint8_t b : image.data) present[b] = true;
+    if (!present[kIgnoredData]) return kIgnoredData;
+    for (unsigned v = 1; v < 256; ++v)
+        if (!present[v] && v != kBufferFill) return uint8_t(v);
+    return kIgnoredData;
+}
+
+// The image (or its buffer) with seeded bytes, never zero so that a zero from a wrong edge rule shows, never
+// kBufferFill (a read that leaves a defined element unwritten shows) nor kIgnoredData.
 MediaImage makeImage(const MediaCase& c, std::mt19937_64& rng) {
     MediaImage m;
     m.width = c.image_width_bytes / c.format.texel_bytes;
@@ -128,7 +148,10 @@ MediaImage makeImage(const MediaCase& c, std::mt19937_64& rng) {
     if (c.distinctive)
         fillDistinctiveChannels(c.format, m.data.data(), m.data.size(), rng);
     else
-        for (auto& b : m.data) b = uint8_t(1 + rng() % 255);
+        for (auto& b : m.data) {
+            b = uint8_t(1 + rng() % 255);
+            if (b == kBufferFill || b == kIgnoredData) b ^= 1;
+        }
     return m;
 }
 
@@ -212,6 +235,15 @@ public:
                 fillDistinctiveChannels(c.format, data.data(), data.size(), rng);
             else
                 for (auto& b : data) b = uint8_t(rng());
+            // The slots the write ignores hold a byte the image does not: writing one shows.
+            const uint8_t ignored = ignoredDataByte(before);
+            for (size_t g = 0; g < groups; ++g)
+                for (uint32_t l = 0; l < sg; ++l)
+                    for (uint32_t j = 0; j < s.components; ++j)
+                        if (!reference::mediaSlot(s, l, j).defined)
+                            std::memset(
+                                data.data() + g * lane_bytes + l * c.laneBytes() + j * s.element_bytes,
+                                ignored, s.element_bytes);
             lanes.write(data.data(), data.size());
         }
         cl_mem image_mem = image.get();

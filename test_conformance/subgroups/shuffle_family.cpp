@@ -1,10 +1,12 @@
 // subgroups.shuffle*: OpSubgroupShuffleINTEL / DownINTEL / UpINTEL / XorINTEL.
 //
-// Kernel (scripts/generators/subgroups.py): out, info, a, b, index, exec_period, lane_mask. Invocations of
-// work-groups with WorkgroupId % exec_period == exec_period - 1 whose bit (SubgroupLocalInvocationId % 32)
-// is set in lane_mask load their components from a (Data / Current / Previous) and b (Next / Current), the
-// per-work-item index (or an OpConstant in test_const), shuffle, and store; the others store nothing.
-// Every value the spec defines is compared with the host reference; undefined ones are skipped.
+// Kernel (scripts/generators/subgroups.py): out, info, a, b, index, exec_period, lane_mask. Every invocation
+// loads its components from a (Data / Current / Previous) and b (Next / Current); those of work-groups with
+// WorkgroupId % exec_period == exec_period - 1 whose bit (SubgroupLocalInvocationId % 32) is set in
+// lane_mask then load the per-work-item index (or an OpConstant in test_const), shuffle, and store; the
+// others store nothing. The invocations expected to skip the shuffle hold kInactive in a and b, a value no
+// executing invocation holds, so a device that reads one of them is caught. Every value the spec defines
+// is compared with the host reference; undefined ones are skipped.
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +18,42 @@
 
 namespace cts::subgroups {
 namespace {
+
+// Fill of the operands of the invocations that skip the shuffle: differs from the output poison (kPoison),
+// and randomComponents values equal to it are moved off it.
+constexpr uint8_t kInactive = 0x5A;
+
+uint64_t inactivePattern(unsigned bytes) {
+    uint64_t v = 0;
+    for (unsigned b = 0; b < bytes; ++b) v |= uint64_t(kInactive) << (8 * b);
+    return v;
+}
+
+void storeComponent(std::vector<uint8_t>& data, size_t index, unsigned bytes, uint64_t v) {
+    for (unsigned b = 0; b < bytes; ++b) data[index * bytes + b] = uint8_t(v >> (8 * b));
+}
+
+// Gives the invocations expected to skip the shuffle kInactive in every component of a and b; the others
+// keep their random values, moved off kInactive. Expected: the work-group skips it, or the lane the common
+// linear mapping gives (local id % SubgroupMaxSize) has its lane_mask bit clear. On a device whose mapping
+// differs the check stays exact (it compares with the bytes written), only the poison lands elsewhere.
+void poisonInactive(std::vector<uint8_t>& data, const ComponentType& type, uint32_t width, size_t local,
+                    uint32_t sg, uint32_t exec_period, uint32_t lane_mask) {
+    const uint64_t inactive = inactivePattern(type.bytes);
+    const size_t global = data.size() / type.bytes / width;
+    for (size_t gid = 0; gid < global; ++gid) {
+        const size_t wg = gid / local;
+        const uint32_t lane = uint32_t((gid % local) % sg);
+        const bool runs = wg % exec_period == exec_period - 1 && ((lane_mask >> (lane % 32)) & 1) != 0;
+        for (uint32_t j = 0; j < width; ++j) {
+            const size_t k = gid * width + j;
+            if (!runs)
+                storeComponent(data, k, type.bytes, inactive);
+            else if (loadComponent(data.data(), k, type.bytes) == inactive)
+                storeComponent(data, k, type.bytes, inactive ^ 2);  // finite, not kPoison either
+        }
+    }
+}
 
 using reference::ShuffleOp;
 using reference::ShuffleOperand;
@@ -106,6 +144,8 @@ public:
         // boundary patterns whose only defined result is lane S-1 reading lane 0 keep something to check.
         const uint32_t lane_mask =
             c.seeded_lane_mask ? uint32_t(rng.next()) | 1u | (1u << ((c.sg - 1) % 32)) : 0xffffffffu;
+        poisonInactive(a, c.type, c.width, c.local, c.sg, c.exec_period, lane_mask);
+        poisonInactive(b, c.type, c.width, c.local, c.sg, c.exec_period, lane_mask);
         std::vector<uint32_t> index(global);
         for (size_t gid = 0; gid < global; ++gid) {
             if (c.pattern == "varying")

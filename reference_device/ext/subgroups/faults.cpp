@@ -27,6 +27,9 @@ std::vector<FaultInfo> subgroupsFaults() {
          "in divergent control flow, shuffles read the n-th invocation that reached the instruction instead "
          "of "
          "SubgroupLocalInvocationId n"},
+        {"shuffle_reads_inactive_lane",
+         "in divergent control flow, a shuffle whose (active) source lane L has an inactive pair lane L ^ 1 "
+         "reads the operand of lane L ^ 1 instead (channel pairs gathered with the wrong half enabled)"},
         {"block_read_stride_simd16",
          "OpSubgroupBlockReadINTEL strides components by 16 elements whatever SubgroupMaxSize is"},
         {"block_read_64bit_as_2x32",

@@ -34,6 +34,11 @@ void deliver(OpContext& ctx, uint32_t lane, Pick pick) {
         fillUndefined(dst, type.byte_size);
         return;
     }
+    if (ctx.faults().has("shuffle_reads_inactive_lane")) {
+        // The driver gathers channel pairs and takes the pair's disabled half when the pair is split.
+        const uint32_t pair = pick.lane ^ 1u;
+        if (pair < ctx.lanes() && !ctx.active(pair)) pick.lane = pair;
+    }
     std::memcpy(dst, ctx.operand(pick.lane, pick.operand), type.byte_size);
     const Faults& faults = ctx.faults();
     if (faults.any()) {

@@ -223,6 +223,19 @@ TEST(SubgroupsOps, ShuffleDivergentCompactsLanesFault) {
     EXPECT_EQ(ctx->out<uint32_t>(0), 105u);  // the 5th active invocation is lane 5
 }
 
+TEST(SubgroupsOps, ShuffleReadsInactiveLaneFault) {
+    auto ctx = shuffleContext(kOpShuffle, 8, 8, [](uint32_t) { return 4; });
+    ctx->setActive(5, false);
+    executeShuffle(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(0), 104u);  // lane 4 is active: its value, whatever lane 5 does
+    ctx->setFaults("shuffle_reads_inactive_lane");
+    executeShuffle(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(0), 105u);  // the inactive pair lane 5's operand
+    ctx->setActive(5, true);
+    executeShuffle(*ctx);
+    EXPECT_EQ(ctx->out<uint32_t>(0), 104u);  // both halves of the pair active: no effect
+}
+
 TEST(SubgroupsOps, ShuffleVec3FaultKeepsOwnThirdComponent) {
     FakeContext ctx(kOpShuffle, 8, 8);
     ctx.setResultType(scalarInt(16, 3));
