@@ -22,15 +22,8 @@ COMPARE = os.path.join(HERE, "..", "..", "scripts", "compare_results.py")
 def multi_module_cases_or_skip(runner, build, tmp, modules=6):
     """One passing case from each of `modules` modules, and the module-less (query) cases of one family: a
     selection that --jobs=2 spreads over both workers."""
-    if not e2e.reference_icd(build):
-        print("skipped: no reference device ICD in %s/icd" % build)
-        sys.exit(e2e.SKIP)
-    manifest = os.path.join(build, "assets", "manifest.json")
-    if not os.path.exists(manifest):
-        print("skipped: no %s" % manifest)
-        sys.exit(e2e.SKIP)
     first = {}
-    for c in json.load(open(manifest))["cases"]:
+    for c in e2e.refdev_manifest_cases_or_skip(build):
         if c.get("module") and "extended" not in c.get("tags", []):
             first.setdefault(c["module"], c["name"])
     candidates = sorted(first.values())[::7][:60]

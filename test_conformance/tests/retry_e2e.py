@@ -35,15 +35,8 @@ def flaky_kernel(build, case):
 def selection_or_skip(runner, build, tmp):
     """The first subgroups case of each module (one case per kernel, so the first launch of each kernel is
     that case's): a caselist that holds flaky and steady kernels, and the names predicted flaky."""
-    if not e2e.reference_icd(build):
-        print("skipped: no reference device ICD in %s/icd" % build)
-        sys.exit(e2e.SKIP)
-    manifest = os.path.join(build, "assets", "manifest.json")
-    if not os.path.exists(manifest):
-        print("skipped: no %s" % manifest)
-        sys.exit(e2e.SKIP)
     first, seen = [], set()
-    for c in json.load(open(manifest))["cases"]:
+    for c in e2e.refdev_manifest_cases_or_skip(build):
         if (c["name"].startswith("subgroups.") and c.get("module") and c.get("kernel")
                 and not set(c.get("tags", [])) & {"extended", "huge"} and c["module"] not in seen):
             seen.add(c["module"])

@@ -527,8 +527,9 @@ def check_manifest_errors(runner, build, tmp):
     expect(not any(c["name"] == "subgroups.old_case" for c in doc["cases"]), "no case from an old manifest runs")
 
 
-def kernel_cases_or_skip(runner, build, tmp):
-    """Manifest cases with a module that pass on the clean reference device (at most 3)."""
+def refdev_manifest_cases_or_skip(build):
+    """The manifest's case entries, for checks that run them on the reference device; exits with SKIP when
+    the build has no reference device ICD or no manifest."""
     if not reference_icd(build):
         print("skipped: no reference device ICD in %s/icd" % build)
         sys.exit(SKIP)
@@ -536,7 +537,13 @@ def kernel_cases_or_skip(runner, build, tmp):
     if not os.path.exists(manifest):
         print("skipped: no %s" % manifest)
         sys.exit(SKIP)
-    with_module = [c["name"] for c in json.load(open(manifest))["cases"] if c.get("module")
+    with open(manifest) as f:
+        return json.load(f)["cases"]
+
+
+def kernel_cases_or_skip(runner, build, tmp):
+    """Manifest cases with a module that pass on the clean reference device (at most 3)."""
+    with_module = [c["name"] for c in refdev_manifest_cases_or_skip(build) if c.get("module")
                    and "extended" not in c.get("tags", [])]
     js = os.path.join(tmp, "clean.json")
     caselist = os.path.join(tmp, "candidates.txt")
