@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Measures how fast spirv_intel_cts runs on this machine: one-case latency and peak memory, --list latency
 (median of 5 each), and the whole default run's wall time for each --jobs value on each reference-device
-profile, with cases per second and the speed-up over --jobs=1. It also checks that the --jobs=2 and --jobs=1
-reports of a profile are identical once timings are dropped (scripts/compare_results.py --fail-on-change and a
-field-by-field comparison): a parallel run that changed a result would be no speed-up.
+profile (the median of --repeat runs, the --jobs values taking turns so that a change in the machine's load
+reaches each of them alike), with cases per second and the speed-up over --jobs=1. It also checks that the
+--jobs=2 and --jobs=1 reports of a profile are identical once timings are dropped
+(scripts/compare_results.py --fail-on-change and a field-by-field comparison): a parallel run that changed a
+result would be no speed-up.
 
-usage: bench.py [--runner PATH] [--profiles xe_hpc,xe_hpg] [--jobs 1,2,4,8,CORES] [--json FILE]
+usage: bench.py [--runner PATH] [--profiles xe_hpc,xe_hpg] [--jobs 1,2,4,8,CORES] [--repeat 3] [--json FILE]
 
 Exit status: 0 measured (and the reports agree), 1 the reports of --jobs=2 and --jobs=1 differ or a run
 failed, 2 bad usage (one line on stderr). Standard library only; runs the build's reference device.
@@ -83,8 +85,12 @@ def parse_args(argv):
     ap.add_argument("--runner", default=DEFAULT_RUNNER)
     ap.add_argument("--profiles", default="xe_hpc,xe_hpg")
     ap.add_argument("--jobs", default="1,2,4,8,%d" % len(os.sched_getaffinity(0)))
+    ap.add_argument("--repeat", default="3")
     ap.add_argument("--json", dest="json_file")
     args = ap.parse_args(argv)
+    if not args.repeat.isdigit() or not 1 <= int(args.repeat) <= 100:
+        usage_error("--repeat %s: a number of runs in 1..100" % args.repeat)
+    args.repeat = int(args.repeat)
     if not os.access(args.runner, os.X_OK):
         usage_error("--runner %s is not an executable file" % args.runner)
     try:
@@ -117,16 +123,24 @@ def main(argv):
     print("one case (%s): %.3f s, peak RSS %.0f MiB; --list: %.3f s (medians of 5)" % (ONE_CASE, lat, mem, list_lat))
     with tempfile.TemporaryDirectory() as tmp:
         for profile in args.profiles:
+            walls = {jobs: [] for jobs in args.jobs}
+            cases = {}
+            for rep in range(args.repeat):
+                for jobs in args.jobs:
+                    # The first round's reports are the ones compared below.
+                    js = os.path.join(tmp, "%s.j%d%s.json" % (profile, jobs, "" if rep == 0 else ".again"))
+                    rc, wall, _ = timed([runner, "--jobs=%d" % jobs, "--json=" + js], clean_env(profile))
+                    if rc != 0:
+                        sys.stderr.write("bench.py: error: %s --jobs=%d exited %d\n" % (profile, jobs, rc))
+                        return 1
+                    with open(js) as f:
+                        cases[jobs] = len(json.load(f)["cases"])
+                    walls[jobs].append(wall)
             rows = []
             for jobs in args.jobs:
-                js = os.path.join(tmp, "%s.j%d.json" % (profile, jobs))
-                rc, wall, _ = timed([runner, "--jobs=%d" % jobs, "--json=" + js], clean_env(profile))
-                if rc != 0:
-                    sys.stderr.write("bench.py: error: %s --jobs=%d exited %d\n" % (profile, jobs, rc))
-                    return 1
-                with open(js) as f:
-                    cases = len(json.load(f)["cases"])
-                rows.append({"jobs": jobs, "seconds": wall, "cases": cases, "cases_per_second": cases / wall})
+                wall = statistics.median(walls[jobs])
+                rows.append({"jobs": jobs, "seconds": wall, "runs": walls[jobs], "cases": cases[jobs],
+                             "cases_per_second": cases[jobs] / wall})
             base = rows[0]["seconds"]
             for r in rows:
                 r["speedup"] = base / r["seconds"]
@@ -136,7 +150,7 @@ def main(argv):
                 if check:
                     status = 1
             out["profiles"][profile] = {"runs": rows, "jobs2_vs_jobs1": check or "identical"}
-            print("\n%s: whole default run" % profile)
+            print("\n%s: whole default run (median of %d)" % (profile, args.repeat))
             print("  jobs   wall s   cases/s   speed-up")
             for r in rows:
                 print("  %4d  %7.2f  %8.0f  %8.2fx" % (r["jobs"], r["seconds"], r["cases_per_second"], r["speedup"]))

@@ -1,14 +1,16 @@
 """The case index beside manifest.json (docs/assets.md, "The case index"; Python standard library only).
 
 manifest.index lists every case's name, tier and tags with the byte range of its object in manifest.json,
-and every module of the module table with the byte range of its `"<path>": {...}` member, so the runner
-selects on the index and parses only the entries it selected. Written by scripts/build_assets.py.
+its module (a number in the index's module list) and family, and every module of the module table with the
+byte range of its `"<path>": {...}` member, so the runner selects on the index, plans a --jobs run's batches
+from it and parses only the entries it selected (a --jobs run: only in the workers). Written by
+scripts/build_assets.py.
 """
 
 import binascii
 import json
 
-VERSION = 1
+VERSION = 2
 _DECODER = json.JSONDecoder()
 _WS = " \t\r\n"
 
@@ -64,6 +66,11 @@ def _elements(text, i):
         i = _skip(text, i + 1)
 
 
+def _plain(value):
+    """A module or family value the index can hold: a non-empty string without tabs or line ends."""
+    return isinstance(value, str) and value != "" and value != "-" and not any(ch in value for ch in "\t\r\n")
+
+
 def index_text(manifest, sha256):
     """The index of manifest.json's bytes `manifest` whose sha256 (64 hex digits) is `sha256`. Raises
     IndexError_ on a manifest it cannot index (not JSON, no cases or modules, an unnamed or repeated case)."""
@@ -88,7 +95,10 @@ def index_text(manifest, sha256):
                     tier = entry.get("tier")
                     if tier not in ("core", "device_specific"):
                         raise IndexError_("case %s has no tier core or device_specific" % name)
-                    cases.append((name, tier, ",".join(tags), c_start, c_end - c_start))
+                    # A malformed module or family is the entry's load error at run time (the runner reports
+                    # it as the case's InternalError); here it is only "-", no group to plan by.
+                    module, family = entry.get("module"), entry.get("family")
+                    cases.append((name, tier, ",".join(tags), c_start, c_end - c_start, module, family))
     except (ValueError, IndexError) as e:
         raise IndexError_("manifest is not JSON as expected: %s" % e)
     cases.sort()
@@ -96,10 +106,15 @@ def index_text(manifest, sha256):
         if a[0] == b[0]:
             raise IndexError_("duplicate case name '%s'" % a[0])
     modules.sort()
+    # Each case's module as its number in the module list below (sorted by path), "-" for none.
+    module_number = {m[0]: i for i, m in enumerate(modules)}
+    for n, c in enumerate(cases):
+        family = c[6] if _plain(c[6]) else "-"
+        cases[n] = c[:5] + (module_number.get(c[5], "-") if _plain(c[5]) else "-", family)
     lines = ["spirv_intel_cts case index %d" % VERSION, "manifest %d %s" % (len(manifest), sha256),
              "modules %d" % len(modules)]
     lines += ["%s\t%d\t%d" % m for m in modules]
     lines.append("cases %d" % len(cases))
-    lines += ["%s\t%s\t%s\t%d\t%d" % c for c in cases]
+    lines += ["%s\t%s\t%s\t%d\t%d\t%s\t%s" % c for c in cases]
     body = "\n".join(lines) + "\n"
     return body + "end crc32:%08x\n" % (binascii.crc32(body.encode("utf-8")) & 0xFFFFFFFF)

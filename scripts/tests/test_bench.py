@@ -35,6 +35,10 @@ class Usage(unittest.TestCase):
         self.expect_usage_error(["--runner", runner, "--jobs", "1,x"], ["--jobs"])
         self.expect_usage_error(["--runner", runner, "--jobs", "0,2"], ["1..256"])
 
+    def test_bad_repeat(self):
+        for repeat in ("0", "x", "101"):
+            self.expect_usage_error(["--runner", sys.executable, "--repeat", repeat], ["--repeat"])
+
     def test_no_profile(self):
         self.expect_usage_error(["--runner", sys.executable, "--profiles", ","], ["--profiles"])
 

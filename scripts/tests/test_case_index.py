@@ -19,7 +19,7 @@ MODULES = {"m.spv": {"kernels": {"k": [["out", "global_buffer"]]}}}
 
 def parse(text):
     lines = text.split("\n")
-    return lines, {l.split("\t")[0]: l.split("\t") for l in lines if l.count("\t") == 4}
+    return lines, {l.split("\t")[0]: l.split("\t") for l in lines if l.count("\t") == 6}
 
 
 class CaseIndex(unittest.TestCase):
@@ -28,11 +28,14 @@ class CaseIndex(unittest.TestCase):
             manifest = json.dumps({"version": 4, "modules": MODULES, "cases": CASES}, indent=indent).encode()
             text = case_index.index_text(manifest, SHA)
             lines, cases = parse(text)
-            self.assertEqual(lines[0], "spirv_intel_cts case index 1")
+            self.assertEqual(lines[0], "spirv_intel_cts case index 2")
             self.assertEqual(lines[1], "manifest %d %s" % (len(manifest), SHA))
             self.assertEqual(list(cases), ["subgroups.a", "subgroups.b"])  # sorted by name
             self.assertEqual(cases["subgroups.b"][1:3], ["core", "quick,regression"])
-            for name, (_, _, _, offset, length) in cases.items():
+            # The module as its number in the module list (m.spv is the only one), "-" for none; the family.
+            self.assertEqual(cases["subgroups.a"][5:], ["0", "f"])
+            self.assertEqual(cases["subgroups.b"][5:], ["-", "f"])
+            for name, (_, _, _, offset, length, _, _) in cases.items():
                 entry = json.loads(manifest[int(offset):int(offset) + int(length)])
                 self.assertEqual(entry["name"], name)
             module = [l for l in lines if l.startswith("m.spv\t")][0].split("\t")
@@ -40,6 +43,22 @@ class CaseIndex(unittest.TestCase):
             self.assertEqual(member, MODULES)
             body, end = text[:text.rindex("end ")], text[text.rindex("end "):]
             self.assertEqual(end, "end crc32:%08x\n" % (binascii.crc32(body.encode()) & 0xFFFFFFFF))
+
+    def test_module_numbers_follow_the_sorted_module_list(self):
+        modules = {"z.spv": MODULES["m.spv"], "a.spv": MODULES["m.spv"]}
+        cases = [{"name": "g.z", "family": "g", "module": "z.spv", "tier": "core"},
+                 {"name": "g.a", "family": "g", "module": "a.spv", "tier": "core"},
+                 {"name": "g.gone", "family": "g", "module": "gone.spv", "tier": "core"},
+                 {"name": "g.odd", "family": 7, "module": ["x"], "tier": "core"}]
+        text = case_index.index_text(json.dumps({"version": 4, "modules": modules, "cases": cases}).encode(), SHA)
+        lines, by_name = parse(text)
+        listed = lines[lines.index("modules 2") + 1:lines.index("modules 2") + 3]
+        self.assertEqual([l.split("\t")[0] for l in listed], ["a.spv", "z.spv"])
+        self.assertEqual(by_name["g.a"][5:], ["0", "g"])
+        self.assertEqual(by_name["g.z"][5:], ["1", "g"])
+        # What the index cannot name is "-": the entry's own load reports it when the case runs.
+        self.assertEqual(by_name["g.gone"][5:], ["-", "g"])
+        self.assertEqual(by_name["g.odd"][5:], ["-", "-"])
 
     def test_refuses_what_it_cannot_index(self):
         for cases, words in (([{"family": "f", "tier": "core"}], "no usable \"name\""),

@@ -80,7 +80,7 @@ std::string parseCaseIndex(std::string text, size_t manifest_bytes, const std::s
     if (!nextLine(&line) || line != "spirv_intel_cts case index " + std::to_string(kCaseIndexVersion))
         return what + " is not a version " + std::to_string(kCaseIndexVersion) +
                " case index: rebuild the assets target (cmake --build <build dir> --target assets)";
-    std::string_view fields[5];
+    std::string_view fields[7];
     size_t recorded_bytes = 0, count = 0;
     if (!nextLine(&line) || !headerLine(line, "manifest", &words) || !splitFields(words, fields, 2, ' ') ||
         !readNumber(fields[0], &recorded_bytes))
@@ -109,13 +109,16 @@ std::string parseCaseIndex(std::string text, size_t manifest_bytes, const std::s
     out->cases.reserve(count);
     for (size_t i = 0; i < count; ++i) {
         IndexedCase c;
-        if (!nextLine(&line) || !splitFields(line, fields, 5) || !parseTier(std::string(fields[1]), c.tier) ||
+        if (!nextLine(&line) || !splitFields(line, fields, 7) || !parseTier(std::string(fields[1]), c.tier) ||
             !readNumber(fields[3], &c.entry.offset) || !readNumber(fields[4], &c.entry.length) ||
-            !validRange(c.entry, manifest_bytes))
+            !validRange(c.entry, manifest_bytes) ||
+            (fields[5] != "-" && (!readNumber(fields[5], &c.module) || c.module >= out->modules.size())) ||
+            fields[6].empty())
             return corrupt("case line " + std::to_string(i + 1) +
-                           " is not \"<name> <tier> <tags> <offset> <length>\"");
+                           " is not \"<name> <tier> <tags> <offset> <length> <module> <family>\"");
         c.name = fields[0];
         c.tags = fields[2];
+        if (fields[6] != "-") c.family = fields[6];
         if (!isValidCaseName(c.name)) return corrupt("invalid case name '" + std::string(c.name) + "'");
         // Sorted by name, so a repeated name is its neighbour's.
         if (!out->cases.empty() && out->cases.back().name >= c.name)
@@ -162,7 +165,8 @@ bool readRange(int fd, const ByteRange& r, std::string* out) {
 
 }  // namespace
 
-ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const IndexedCase*>& chosen) {
+ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const IndexedCase*>& chosen,
+                              bool per_case) {
     ManifestLoad load;
     if (chosen.empty()) return load;
     const std::string& path = index.manifest_path;
@@ -176,63 +180,100 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
                               "--assets-dir)");
         return load;
     }
-    std::string cases = "[", modules = "{", entry;
+    // Each entry is parsed once, here, and the document parseManifestDocument reads is assembled from the
+    // parsed objects (parsing them again as one text cost a whole run's start-up as much again).
+    nlohmann::json doc = {{"version", kManifestVersion},
+                          {"modules", nlohmann::json::object()},
+                          {"cases", nlohmann::json::array()}};
+    nlohmann::json& cases = doc["cases"];
+    nlohmann::json& modules = doc["modules"];
+    std::vector<std::string> range_errors(chosen.size());  // per chosen case: why its range did not load
+    std::vector<size_t> at_byte;                           // per entry in doc: its offset in the manifest
+    std::string entry;
     // Each module once: a set (a linear search was quadratic, most of a whole run's start-up).
-    std::set<std::string_view> modules_taken;
-    for (const IndexedCase* c : chosen) {
+    std::set<size_t> modules_taken;
+    for (size_t i = 0; i < chosen.size(); ++i) {
+        const IndexedCase* c = chosen[i];
         // The range must hold exactly the object of the case the index names there.
         nlohmann::json object;
-        std::string module;
         bool ok = readRange(fd, c->entry, &entry);
         try {
             object = ok ? nlohmann::json::parse(entry) : nlohmann::json();
         } catch (const std::exception&) {
             ok = false;
         }
-        if (!ok || !object.is_object() || !object.contains("name") ||
-            object["name"] != std::string(c->name)) {
-            load.errors.push_back(stale + "the byte range " + std::to_string(c->entry.offset) + "+" +
-                                  std::to_string(c->entry.length) + " of case '" + std::string(c->name) +
-                                  "' does not hold that case" + rebuild);
+        auto name = object.is_object() ? object.find("name") : object.end();
+        if (!ok || !object.is_object() || name == object.end() || !name->is_string() ||
+            name->get_ref<const std::string&>() != c->name) {
+            range_errors[i] = stale + "the byte range " + std::to_string(c->entry.offset) + "+" +
+                              std::to_string(c->entry.length) + " of case '" + std::string(c->name) +
+                              "' does not hold that case" + rebuild;
             continue;
         }
-        cases += (cases.size() > 1 ? "," : "") + entry;
-        if (object.contains("module") && object["module"].is_string()) module = object["module"];
-        if (module.empty() || modules_taken.count(std::string_view(module))) continue;
-        auto m = std::lower_bound(index.modules.begin(), index.modules.end(), module,
-                                  [](const IndexedModule& a, const std::string& b) { return a.path < b; });
-        if (m == index.modules.end() || m->path != module)
-            continue;  // parseManifest names the missing module
-        modules_taken.insert(m->path);
+        // The module the entry names (the index's number for it is only a planning hint).
+        size_t m = kNoModule;
+        if (auto mod = object.find("module"); mod != object.end() && mod->is_string()) {
+            const std::string& module = mod->get_ref<const std::string&>();
+            auto it =
+                std::lower_bound(index.modules.begin(), index.modules.end(), module,
+                                 [](const IndexedModule& a, const std::string& b) { return a.path < b; });
+            if (it != index.modules.end() && it->path == module)
+                m = static_cast<size_t>(it - index.modules.begin());
+        }
+        at_byte.push_back(c->entry.offset);
+        cases.push_back(std::move(object));
+        if (m == kNoModule || !modules_taken.insert(m).second)
+            continue;  // parseManifestDocument names a
+                       // missing module
+        const IndexedModule& module = index.modules[m];
         nlohmann::json one;
-        ok = readRange(fd, m->entry, &entry);
+        ok = readRange(fd, module.entry, &entry);
         try {
             one = ok ? nlohmann::json::parse("{" + entry + "}") : nlohmann::json();
         } catch (const std::exception&) {
             ok = false;
         }
-        if (!ok || !one.is_object() || one.size() != 1 || !one.contains(module)) {
-            load.errors.push_back(stale + "the byte range " + std::to_string(m->entry.offset) + "+" +
-                                  std::to_string(m->entry.length) + " of module " + module +
+        const std::string key(module.path);
+        if (!ok || !one.is_object() || one.size() != 1 || !one.contains(key)) {
+            load.errors.push_back(stale + "the byte range " + std::to_string(module.entry.offset) + "+" +
+                                  std::to_string(module.entry.length) + " of module " + key +
                                   " does not hold that module" + rebuild);
             continue;
         }
-        modules += (modules.size() > 1 ? "," : "") + entry;
+        modules[key] = std::move(one[key]);
     }
     close(fd);
+    if (!per_case)
+        for (const auto& e : range_errors)
+            if (!e.empty()) load.errors.push_back(e);
     if (!load.errors.empty()) return load;
-    ManifestLoad parsed = parseManifest("{\"version\": " + std::to_string(kManifestVersion) +
-                                            ", \"modules\": " + modules + "}, \"cases\": " + cases + "]}",
-                                        path);
-    // parseManifest numbers the entries it was given; name each by where it is in the manifest instead.
-    for (size_t i = 0; i < parsed.cases.size() && i < chosen.size(); ++i) {
+    ManifestLoad parsed = parseManifestDocument(doc, path);
+    // parseManifestDocument numbers the entries it was given; name each by where it is in the manifest.
+    for (size_t i = 0; i < parsed.cases.size() && i < at_byte.size(); ++i) {
         std::string& e = parsed.cases[i].load_error;
         const std::string was = "manifest " + path + " entry " + std::to_string(i) + " ";
         if (e.compare(0, was.size(), was) == 0)
-            e = "manifest " + path + " entry at byte " + std::to_string(chosen[i]->entry.offset) + " " +
+            e = "manifest " + path + " entry at byte " + std::to_string(at_byte[i]) + " " +
                 e.substr(was.size());
     }
-    return parsed;
+    if (!per_case || !parsed.errors.empty() || parsed.cases.size() != at_byte.size()) return parsed;
+    // One case per chosen, in order: a range that did not hold its case is that case's load error.
+    load.cases.reserve(chosen.size());
+    size_t next = 0;
+    for (size_t i = 0; i < chosen.size(); ++i) {
+        if (range_errors[i].empty() && next < parsed.cases.size()) {
+            load.cases.push_back(std::move(parsed.cases[next++]));
+            continue;
+        }
+        CaseSpec spec;
+        spec.name = chosen[i]->name;
+        spec.family = chosen[i]->family;
+        spec.tier = chosen[i]->tier;
+        spec.origin = path;
+        spec.load_error = range_errors[i].empty() ? "its manifest entry did not load" : range_errors[i];
+        load.cases.push_back(std::move(spec));
+    }
+    return load;
 }
 
 }  // namespace cts

@@ -1,6 +1,7 @@
 // Reads <assets>/manifest.index, the case index scripts/build_assets.py writes beside manifest.json
-// (docs/assets.md, "The case index"): every case's name, tier and tags with the byte range of its entry in
-// the manifest, so a run selects on the index and parses only the entries it selected.
+// (docs/assets.md, "The case index"): every case's name, tier, tags, module and family with the byte range of
+// its entry in the manifest, so a run selects on the index, plans a --jobs run from it, and parses only the
+// entries it selected (a --jobs run: each worker the entries of its own batches).
 #pragma once
 
 #include <cstddef>
@@ -13,7 +14,8 @@
 
 namespace cts {
 
-inline constexpr int kCaseIndexVersion = 1;
+inline constexpr int kCaseIndexVersion = 2;
+inline constexpr size_t kNoModule = static_cast<size_t>(-1);
 
 struct ByteRange {
     size_t offset = 0, length = 0;
@@ -23,7 +25,9 @@ struct IndexedCase {
     std::string_view name;  // views into CaseIndex::text
     std::string_view tags;  // comma-separated, "" for none
     Tier tier = Tier::Core;
-    ByteRange entry;  // the case's object in manifest.json
+    ByteRange entry;            // the case's object in manifest.json
+    size_t module = kNoModule;  // its module: a position in CaseIndex::modules, kNoModule for none
+    std::string_view family;    // "" when the entry has none the index could hold
 };
 
 struct IndexedModule {
@@ -50,7 +54,11 @@ std::string parseCaseIndex(std::string text, size_t manifest_bytes, const std::s
 
 // The manifest entries of `chosen` (cases of `index`), each read from its byte range with its module's
 // table entry and checked like a whole-manifest load: a range that does not hold the named case (a stale
-// or corrupt index) is an error of the whole load, a malformed entry a case with load_error.
+// or corrupt index) is an error of the whole load, a malformed entry a case with load_error. With
+// `per_case` (a worker's batch), such a range is instead that case's load_error, so the case is an
+// InternalError and the batch's other cases still run; the result then has one case per `chosen`, in order.
+ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const IndexedCase*>& chosen,
+                              bool per_case);
 ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const IndexedCase*>& chosen);
 
 }  // namespace cts

@@ -37,11 +37,13 @@ struct Assets {
         return std::to_string(manifest.find(part)) + "\t" + std::to_string(part.size());
     }
     // The index body (before the "end" line), with `a_range` for the first case.
-    std::string body(const std::string& a_range = "", const std::string& b_name = "subgroups.b") const {
-        return "spirv_intel_cts case index 1\nmanifest " + std::to_string(manifest.size()) + " " + kSha +
+    // subgroups.a has module 0 (m.spv), subgroups.b none; both family f.
+    std::string body(const std::string& a_range = "", const std::string& b_name = "subgroups.b",
+                     const std::string& a_module = "0") const {
+        return "spirv_intel_cts case index 2\nmanifest " + std::to_string(manifest.size()) + " " + kSha +
                "\nmodules 1\nm.spv\t" + range(module) + "\ncases 2\nsubgroups.a\tcore\tquick\t" +
-               (a_range.empty() ? range(entry_a) : a_range) + "\n" + b_name + "\tdevice_specific\t\t" +
-               range(entry_b) + "\n";
+               (a_range.empty() ? range(entry_a) : a_range) + "\t" + a_module + "\tf\n" + b_name +
+               "\tdevice_specific\t\t" + range(entry_b) + "\t-\tf\n";
     }
     static std::string seal(const std::string& body) {
         return body + "end " + ProgramCache::moduleHash(body.data(), body.size()) + "\n";
@@ -60,7 +62,12 @@ TEST(CaseIndex, ReadsNamesTiersTagsAndLoadsOnlyTheChosenEntries) {
     EXPECT_EQ(index.cases[0].name, "subgroups.a");
     EXPECT_EQ(index.cases[0].tags, "quick");
     EXPECT_EQ(index.cases[1].tier, Tier::DeviceSpecific);
-    ManifestLoad load = loadIndexedCases(index, {&index.cases[0]});
+    // What a --jobs run plans from: the module (a position in the module list) and the family.
+    EXPECT_EQ(index.cases[0].module, 0u);
+    EXPECT_EQ(index.modules[index.cases[0].module].path, "m.spv");
+    EXPECT_EQ(index.cases[1].module, kNoModule);
+    EXPECT_EQ(index.cases[1].family, "f");
+    ManifestLoad load = loadIndexedCases(index, {&index.cases[0]}, false);
     ASSERT_TRUE(load.errors.empty()) << load.errors[0];
     ASSERT_EQ(load.cases.size(), 1u);
     EXPECT_EQ(load.cases[0].name, "subgroups.a");
@@ -113,12 +120,22 @@ TEST(CaseIndex, ARangeOutsideTheManifestIsCorrupt) {
     EXPECT_NE(err.find("case line 1"), std::string::npos) << err;
 }
 
+TEST(CaseIndex, AModuleNumberOutsideTheListIsCorrupt) {
+    Assets a;
+    for (const char* module : {"1", "x", ""}) {
+        CaseIndex index;
+        std::string err = a.parse(Assets::seal(a.body("", "subgroups.b", module)), &index);
+        EXPECT_NE(err.find("case line 1"), std::string::npos) << module << ": " << err;
+        EXPECT_NE(err.find("<module> <family>"), std::string::npos) << err;
+    }
+}
+
 TEST(CaseIndex, ARangeHoldingAnotherCaseIsAnErrorOfTheLoad) {
     Assets a;
     CaseIndex index;
     // subgroups.a's range points at subgroups.b's entry; the index itself is well-formed.
     ASSERT_EQ(a.parse(Assets::seal(a.body(a.range(a.entry_b))), &index), "");
-    ManifestLoad load = loadIndexedCases(index, {&index.cases[0]});
+    ManifestLoad load = loadIndexedCases(index, {&index.cases[0]}, false);
     ASSERT_EQ(load.errors.size(), 1u);
     EXPECT_NE(load.errors[0].find("does not hold that case"), std::string::npos) << load.errors[0];
     EXPECT_TRUE(load.cases.empty());
@@ -126,7 +143,24 @@ TEST(CaseIndex, ARangeHoldingAnotherCaseIsAnErrorOfTheLoad) {
     CaseIndex half;
     std::string partial = std::to_string(a.manifest.find(a.entry_a)) + "\t20";
     ASSERT_EQ(a.parse(Assets::seal(a.body(partial)), &half), "");
-    EXPECT_EQ(loadIndexedCases(half, {&half.cases[0]}).errors.size(), 1u);
+    EXPECT_EQ(loadIndexedCases(half, {&half.cases[0]}, false).errors.size(), 1u);
+}
+
+TEST(CaseIndex, PerCaseARangeHoldingAnotherCaseIsThatCasesLoadError) {
+    // A worker's batch: the case whose range is wrong is an InternalError of its own, the others load.
+    Assets a;
+    CaseIndex index;
+    ASSERT_EQ(a.parse(Assets::seal(a.body(a.range(a.entry_b))), &index), "");
+    ManifestLoad load = loadIndexedCases(index, {&index.cases[1], &index.cases[0]}, true);
+    ASSERT_TRUE(load.errors.empty()) << load.errors[0];
+    ASSERT_EQ(load.cases.size(), 2u);
+    EXPECT_EQ(load.cases[0].name, "subgroups.b");
+    EXPECT_EQ(load.cases[0].load_error, "");
+    EXPECT_EQ(load.cases[0].tier, Tier::DeviceSpecific);
+    EXPECT_EQ(load.cases[1].name, "subgroups.a");
+    EXPECT_NE(load.cases[1].load_error.find("does not hold that case"), std::string::npos)
+        << load.cases[1].load_error;
+    EXPECT_EQ(load.cases[1].family, "f");
 }
 
 TEST(CaseIndex, AMalformedSelectedEntryIsACaseWithLoadError) {
@@ -137,7 +171,7 @@ TEST(CaseIndex, AMalformedSelectedEntryIsACaseWithLoadError) {
     std::ofstream(a.dir + "/manifest.json") << a.manifest;
     CaseIndex index;
     ASSERT_EQ(a.parse(Assets::seal(a.body()), &index), "");
-    ManifestLoad load = loadIndexedCases(index, {&index.cases[1]});
+    ManifestLoad load = loadIndexedCases(index, {&index.cases[1]}, false);
     ASSERT_EQ(load.cases.size(), 1u);
     EXPECT_NE(load.cases[0].load_error.find("is not core or device_specific"), std::string::npos);
     EXPECT_NE(load.cases[0].load_error.find("entry at byte"), std::string::npos) << load.cases[0].load_error;
@@ -146,9 +180,9 @@ TEST(CaseIndex, AMalformedSelectedEntryIsACaseWithLoadError) {
 TEST(CaseIndex, AnotherVersionIsRefused) {
     Assets a;
     std::string body = a.body();
-    body.replace(0, body.find('\n'), "spirv_intel_cts case index 2");
+    body.replace(0, body.find('\n'), "spirv_intel_cts case index 1");
     CaseIndex index;
-    EXPECT_NE(a.parse(Assets::seal(body), &index).find("is not a version 1 case index"), std::string::npos);
+    EXPECT_NE(a.parse(Assets::seal(body), &index).find("is not a version 2 case index"), std::string::npos);
 }
 
 }  // namespace

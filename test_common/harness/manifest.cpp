@@ -178,6 +178,11 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path) {
         load.errors.push_back("manifest " + path + " is corrupt: " + ex.what());
         return load;
     }
+    return parseManifestDocument(doc, path);
+}
+
+ManifestLoad parseManifestDocument(const nlohmann::json& doc, const std::string& path) {
+    ManifestLoad load;
     if (!doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array()) {
         load.errors.push_back("manifest " + path + " is corrupt: no \"cases\" array");
         return load;
@@ -263,7 +268,7 @@ bool loadThroughIndex(const std::string& path, const std::vector<std::string>& n
         if (it == index.cases.end() || it->name != name) return false;
         chosen.push_back(&*it);
     }
-    ManifestLoad load = loadIndexedCases(index, chosen);
+    ManifestLoad load = loadIndexedCases(index, chosen, false);
     if (!load.errors.empty() || load.cases.size() != names.size()) return false;
     for (const auto& c : load.cases)
         if (!c.load_error.empty()) return false;

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "test_common/harness/case.h"
 
 namespace cts {
@@ -26,6 +28,8 @@ ManifestLoad loadManifest(const std::string& path);
 // Falls back to loadManifest when neither finds every name with a well-formed entry.
 ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names);
 ManifestLoad parseManifest(const std::string& text, const std::string& path);  // path: for messages
+// The same on a parsed document (the case index assembles one from the selected entries' byte ranges).
+ManifestLoad parseManifestDocument(const nlohmann::json& doc, const std::string& path);
 
 // The SHA-256 of manifest.json that scripts/build_assets.py wrote beside it (<assets>/manifest.sha256, in
 // sha256sum's format), so the reports can name the manifest without hashing it at start-up. Returns "" and

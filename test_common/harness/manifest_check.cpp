@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
         all.push_back(&x);
     }
     if (!errors.empty()) return fail(errors);
-    cts::ManifestLoad ranged = cts::loadIndexedCases(index, all);
+    cts::ManifestLoad ranged = cts::loadIndexedCases(index, all, false);
     if (!ranged.errors.empty()) return fail(ranged.errors);
     for (size_t i = 0; i < ranged.cases.size(); ++i)
         if (cts::caseSpecJson(ranged.cases[i]) != cts::caseSpecJson(whole.cases[i]))

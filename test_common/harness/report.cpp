@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -73,34 +74,81 @@ std::string abortMessage(const RunInfo& info) {
            std::to_string(info.selected) + " selected case(s) not run";
 }
 
+namespace {
+
+constexpr auto kReplace = nlohmann::ordered_json::error_handler_t::replace;
+
+// `text` as a JSON string, exactly as nlohmann's dump writes it (no \u escape beyond control characters,
+// invalid UTF-8 replaced): printable ASCII directly, anything else through nlohmann.
+void appendJsonString(std::string& out, const std::string& text) {
+    bool plain = true;
+    for (unsigned char c : text)
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+            plain = false;
+            break;
+        }
+    if (!plain) {
+        out += nlohmann::ordered_json(text).dump(-1, ' ', false, kReplace);
+        return;
+    }
+    out += '"';
+    out += text;
+    out += '"';
+}
+
+// One element of "cases" at the depth the document gives it (the object 4 spaces in, its members 6).
+void appendCase(std::string& out, const CaseResult& r) {
+    const bool plain =
+        r.phase.empty() && r.status != Status::Waived && r.picture.empty() && r.attempts.empty();
+    if (plain) {
+        // Nearly every case: written directly, as dump(2) writes the object built below.
+        out += "    {\n      \"name\": ";
+        appendJsonString(out, r.name);
+        out += ",\n      \"status\": \"";
+        out += statusName(r.status);
+        out += "\",\n      \"message\": ";
+        appendJsonString(out, r.message);
+        out += ",\n      \"duration_ms\": ";
+        out += nlohmann::ordered_json(r.duration_ms).dump();
+        out += ",\n      \"seed\": ";
+        out += std::to_string(r.seed);
+        out += ",\n      \"tier\": \"";
+        out += tierName(r.tier);
+        out += "\"\n    }";
+        return;
+    }
+    nlohmann::ordered_json c = {{"name", r.name},       {"status", statusName(r.status)},
+                                {"message", r.message}, {"duration_ms", r.duration_ms},
+                                {"seed", r.seed},       {"tier", tierName(r.tier)}};
+    if (!r.phase.empty()) {
+        c["phase"] = r.phase;
+        c["build_log"] = r.build_log;
+    }
+    if (r.status == Status::Waived) {
+        c["original_status"] = statusName(r.waived_status);
+        c["waiver"] = {{"tracker", r.waiver_tracker}, {"reason", r.waiver_reason}};
+    }
+    if (!r.picture.empty()) c["mismatches"] = pictureJson(r.picture);
+    if (!r.attempts.empty()) c["attempts"] = r.attempts;
+    // dump(2) at the top level, moved 4 spaces in (a JSON string holds no raw line end).
+    const std::string text = c.dump(2, ' ', false, kReplace);
+    out += "    ";
+    for (char ch : text) {
+        out += ch;
+        if (ch == '\n') out += "    ";
+    }
+}
+
+}  // namespace
+
+// nlohmann builds the document with "results" and "cases" empty; those two, a line or an object a case, are
+// written into their places directly: a tree of 39k objects, built and dumped, took a quarter of a second of
+// every whole run. The text is dump(2) of the whole tree, byte for byte (report_test.cpp compares them).
 std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& results) {
     nlohmann::ordered_json doc;
     doc["cmd"] = info.command;
     doc["results"] = nlohmann::ordered_json::object();
-    // Appended to the ordered map's vector directly: its operator[] searches the keys linearly, which made
-    // this quadratic in the number of cases. The names are unique (one result per selected case).
-    auto& by_name = doc["results"].get_ref<nlohmann::ordered_json::object_t&>();
-    by_name.reserve(results.size());
-    for (const auto& r : results) by_name.emplace_back(r.name, ctsResultWord(r.status));
     doc["cases"] = nlohmann::ordered_json::array();
-    for (const auto& r : results) {
-        doc["cases"].push_back({{"name", r.name},
-                                {"status", statusName(r.status)},
-                                {"message", r.message},
-                                {"duration_ms", r.duration_ms},
-                                {"seed", r.seed},
-                                {"tier", tierName(r.tier)}});
-        if (!r.phase.empty()) {
-            doc["cases"].back()["phase"] = r.phase;
-            doc["cases"].back()["build_log"] = r.build_log;
-        }
-        if (r.status == Status::Waived) {
-            doc["cases"].back()["original_status"] = statusName(r.waived_status);
-            doc["cases"].back()["waiver"] = {{"tracker", r.waiver_tracker}, {"reason", r.waiver_reason}};
-        }
-        if (!r.picture.empty()) doc["cases"].back()["mismatches"] = pictureJson(r.picture);
-        if (!r.attempts.empty()) doc["cases"].back()["attempts"] = r.attempts;
-    }
     doc["platform"] = info.platform;
     doc["device"] = info.device;
     doc["driver"] = info.driver;
@@ -139,7 +187,35 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     if (!info.waiver_files.empty())
         doc["waivers"] = {{"files", info.waiver_files}, {"stale", info.stale_waivers}};
     // Driver and case messages may hold arbitrary bytes: replace invalid UTF-8 instead of throwing.
-    return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    std::string text = doc.dump(2, ' ', false, kReplace) + "\n";
+    if (results.empty()) return text;
+    // The two empty members as dump(2) writes them at the top level: a JSON string holds no raw line end, so
+    // each occurs once, in this order.
+    const std::string results_at = "\n  \"results\": {}", cases_at = "\n  \"cases\": []";
+    const size_t r = text.find(results_at), c = text.find(cases_at);
+    if (r == std::string::npos || c == std::string::npos || c < r)
+        throw std::logic_error("jsonReport: the document lost its \"results\" or \"cases\" member");
+    std::string out;
+    out.reserve(text.size() + results.size() * 320);
+    out.append(text, 0, r);
+    out += "\n  \"results\": {";
+    for (size_t i = 0; i < results.size(); ++i) {
+        out += i ? ",\n    " : "\n    ";
+        appendJsonString(out, results[i].name);
+        out += ": \"";
+        out += ctsResultWord(results[i].status);
+        out += '"';
+    }
+    out += "\n  }";
+    out.append(text, r + results_at.size(), c - r - results_at.size());
+    out += "\n  \"cases\": [";
+    for (size_t i = 0; i < results.size(); ++i) {
+        out += i ? ",\n" : "\n";
+        appendCase(out, results[i]);
+    }
+    out += "\n  ]";
+    out.append(text, c + cases_at.size(), std::string::npos);
+    return out;
 }
 
 namespace {

@@ -96,6 +96,46 @@ TEST(Json, MismatchGridsOnlyWhereAPictureWasRecorded) {
     for (size_t i : {0u, 2u, 3u, 4u, 5u}) EXPECT_FALSE(doc["cases"][i].contains("mismatches")) << i;
 }
 
+RunInfo abortedInfo();  // below
+
+// The report writes its cases directly, not through a tree: its text must be exactly what nlohmann's dump(2)
+// makes of the same document, whatever the cases hold (any difference shows as a changed re-dump).
+TEST(Json, TextIsTheTreeDumpByteForByte) {
+    std::vector<CaseResult> results = sample();
+    results[0].duration_ms = 1.0 / 3;
+    results[1].duration_ms = 1e-7;
+    results[2].duration_ms = 123456789.0;
+    results[3].seed = ~uint64_t{0};
+    results[4].message = "bad \xff\xfe bytes, del \x7f, caf\xc3\xa9, \xe2\x82";
+    results[5].phase = "build";
+    results[5].build_log = "line 1\nline 2 \"q\"";
+    results.push_back({"api.w", Status::Waived, "waived: was Fail", 3.25, 13});
+    results.back().waived_status = Status::Fail;
+    results.back().waiver_tracker = "BUG-1";
+    results.back().waiver_reason = "known <bug>";
+    results.push_back({"api.p", Status::Fail, "mismatch", 0.5, 14});
+    results.back().picture.mark(GridShape{"sub-group 0: block", 8, 16, "row", "column"}, 2, 5, 0, 0xa5, 1);
+    results.push_back({"api.r", Status::Flake, "passed on attempt 2", 0.25, 15});
+    results.back().attempts = {"Fail: first", "Pass"};
+    results.back().tier = Tier::DeviceSpecific;
+    for (const RunInfo& i : {info(), abortedInfo()})
+        for (size_t n : {results.size(), size_t{1}, size_t{0}}) {
+            std::vector<CaseResult> some(results.begin(), results.begin() + static_cast<long>(n));
+            const std::string text = jsonReport(i, some);
+            nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text);
+            EXPECT_EQ(doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n", text)
+                << n << " case(s)";
+            ASSERT_EQ(doc["cases"].size(), n);
+            ASSERT_EQ(doc["results"].size(), n);
+            for (size_t k = 0; k < n; ++k) {
+                EXPECT_EQ(doc["cases"][k]["name"], some[k].name);
+                EXPECT_EQ(doc["cases"][k]["seed"], some[k].seed);
+                EXPECT_EQ(doc["cases"][k]["duration_ms"], some[k].duration_ms);
+                EXPECT_EQ(doc["results"][some[k].name], ctsResultWord(some[k].status));
+            }
+        }
+}
+
 TEST(Json, InvalidUtf8DoesNotThrow) {
     auto results = sample();
     results[1].message = "bad \xff\xfe bytes";

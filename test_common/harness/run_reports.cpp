@@ -147,7 +147,6 @@ StageResult openReportSinks(RunState& s) {
     const Options& opt = s.opt;
     const std::string& program = s.program;
     const std::vector<std::string>& run_errors = s.run_errors;
-    const Selection& sel = s.sel;
     const std::vector<std::string>& selected_names = s.selected_names;
     const std::string& manifest_sha256 = s.manifest_sha256;
     s.reports = std::make_shared<RunReports>(program);
@@ -176,7 +175,7 @@ StageResult openReportSinks(RunState& s) {
     info.errors = run_errors;
     info.shard_index = opt.shard_index;
     info.shard_count = opt.shard_count;
-    info.selected = sel.cases.size();
+    info.selected = selected_names.size();
     info.assets_dir = s.assets;
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     info.icd_vendors = vendors ? vendors : "";

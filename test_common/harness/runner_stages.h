@@ -20,6 +20,7 @@
 #include "test_common/harness/report.h"
 #include "test_common/harness/rerun.h"
 #include "test_common/harness/runner.h"
+#include "test_common/harness/scheduler.h"
 #include "test_common/harness/selection.h"
 #include "test_common/harness/waivers.h"
 
@@ -60,7 +61,13 @@ struct RunState {
     // select
     SelectionRequest request;
     std::vector<Waiver> waivers;  // every --waiver-file entry
+    HeadSelection chosen;         // the selected cases' heads, in selection order
+    // The selected cases' full CaseSpecs, loaded only when this process runs them or prints them (in-process
+    // runs, --list --json, --offline-compiler): a run in worker processes (--jobs with more than one batch,
+    // --isolate) leaves each entry to the worker that runs it, so its coordinator starts in milliseconds.
     Selection sel;
+    bool entries_loaded = false;
+    std::vector<Batch> plan;  // --jobs: the batches, before own_process waivers (empty: no worker batches)
     std::vector<std::string> selected_names;
     // report sinks
     std::shared_ptr<RunReports> reports;
@@ -88,6 +95,12 @@ void collectHeads(RunState& s);
 int runWorker(RunState& s);
 // Select (stage_select.cpp): --list-tags, case lists, waiver files, the selection and --list.
 StageResult chooseCases(RunState& s);
+// The selected cases as planning reads them (from the C++ cases and the case index; no manifest entry).
+std::vector<PlanCase> planCases(const RunState& s);
+// --jobs, or the usable cores when it was not given.
+unsigned runJobs(const Options& opt);
+// Loads the selected cases' entries into s.sel (once): "" or the error that stops the run.
+std::string loadSelectedEntries(RunState& s);
 // Report sinks (run_reports.cpp): JSON, JUnit, dump directory and log checked and opened; interrupts.
 StageResult openReportSinks(RunState& s);
 // Execute (stage_execute.cpp): the device (or target), the header, the waivers for it and the cases.

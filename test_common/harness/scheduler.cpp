@@ -7,11 +7,15 @@
 
 namespace cts {
 
-double caseCost(const CaseSpec& c) {
+PlanCase planCase(const CaseSpec& c) {
+    return PlanCase{c.name, c.module, c.family};
+}
+
+double caseCost(const PlanCase& c) {
     return c.module.empty() ? 0.1 : 1.0;
 }
 
-std::vector<Batch> planBatches(const std::vector<const CaseSpec*>& cases, unsigned jobs,
+std::vector<Batch> planBatches(const std::vector<PlanCase>& cases, unsigned jobs,
                                const std::function<bool(const std::string&)>& own_process) {
     // Groups that must not be split, in order of their first case.
     struct Group {
@@ -22,12 +26,12 @@ std::vector<Batch> planBatches(const std::vector<const CaseSpec*>& cases, unsign
     std::vector<Batch> batches;
     std::map<std::string, size_t> group_of;  // "m:" module or "f:" family of the module-less cases
     for (size_t i = 0; i < cases.size(); ++i) {
-        const CaseSpec& c = *cases[i];
-        if (own_process && own_process(c.name)) {
+        const PlanCase& c = cases[i];
+        if (own_process && own_process(std::string(c.name))) {
             batches.push_back(Batch{{i}, caseCost(c) + (c.module.empty() ? 0 : kModuleBuildCost), true});
             continue;
         }
-        std::string key = c.module.empty() ? "f:" + c.family : "m:" + c.module;
+        std::string key = c.module.empty() ? "f:" + std::string(c.family) : "m:" + std::string(c.module);
         auto it = group_of.find(key);
         if (it == group_of.end()) {
             it = group_of.emplace(key, groups.size()).first;

@@ -23,9 +23,9 @@ CaseSpec spec(const std::string& name, const std::string& module, const std::str
     return c;
 }
 
-std::vector<const CaseSpec*> pointers(const std::vector<CaseSpec>& cases) {
-    std::vector<const CaseSpec*> out;
-    for (const auto& c : cases) out.push_back(&c);
+std::vector<PlanCase> pointers(const std::vector<CaseSpec>& cases) {
+    std::vector<PlanCase> out;
+    for (const auto& c : cases) out.push_back(planCase(c));
     return out;
 }
 
@@ -64,7 +64,7 @@ TEST(PlanBatches, LongestFirstAndTheSamePlanEveryTime) {
     auto fine = planBatches(pointers(cases), 32);
     EXPECT_EQ(fine.size(), 40u);
     EXPECT_EQ(fine.front().cases.size(), 40u);
-    EXPECT_EQ(fine.front().cost, 40 * caseCost(cases[0]) + kModuleBuildCost);
+    EXPECT_EQ(fine.front().cost, 40 * caseCost(planCase(cases[0])) + kModuleBuildCost);
     EXPECT_EQ(fine.back().cases.size(), 1u);
     auto again = planBatches(pointers(cases), 2);
     ASSERT_EQ(again.size(), batches.size());

@@ -105,7 +105,6 @@ void announceRun(RunState& s) {
     const OfflineSetup& offline_setup = s.offline_setup;
     const DeviceUnderTest& dut = s.dut;
     const DeviceInfo& device = deviceOf(s);
-    const Selection& sel = s.sel;
     RunReports* reports = s.reports.get();
     RunInfo& info = s.info;
     LineLog& log = s.log;
@@ -121,7 +120,7 @@ void announceRun(RunState& s) {
         info.target_description = offline_setup.target.file;
         info.icd_vendors.clear();
         reports->setInfo(info, selected_names);
-        std::printf("spirv_intel_cts: %zu of %zu cases selected", sel.cases.size(), s.heads.size());
+        std::printf("spirv_intel_cts: %zu of %zu cases selected", selected_names.size(), s.heads.size());
         if (opt.shard_count > 1) std::printf(" (shard %u/%u)", opt.shard_index, opt.shard_count);
         std::printf(", seed %llu\n%s", static_cast<unsigned long long>(opt.seed),
                     offlineHeader(offline_setup).c_str());
@@ -130,7 +129,7 @@ void announceRun(RunState& s) {
         RuntimePackage runtime = findRuntimePackage(dut.driver_library, opt.icd_file);
         info.runtime_package = runtime.name;
         reports->setInfo(info, selected_names);
-        printHeader(dut.info, opt, sel.cases.size(), s.heads.size(), dut.driver_library, runtime);
+        printHeader(dut.info, opt, selected_names.size(), s.heads.size(), dut.driver_library, runtime);
         std::printf("Assets:    %s\nICD:       %s\n", info.assets_dir.c_str(),
                     !opt.icd_file.empty()      ? ("--icd=" + opt.icd_file + ": " + opt.icd_library).c_str()
                     : info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"

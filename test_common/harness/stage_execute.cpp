@@ -103,11 +103,11 @@ void executeCases(RunState& s) {
     rerun_prefix += " --seed=" + std::to_string(opt.seed);
     auto rerun = [rerun_prefix](const std::string& name) { return rerun_prefix + " " + shellQuote(name); };
 
-    s.recorder = std::make_unique<Recorder>(sel.cases.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
+    s.recorder = std::make_unique<Recorder>(selected_names.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
     Recorder& recorder = *s.recorder;
     recorder.setWaivers(device_waivers);
     std::map<std::string, Tier> tiers;
-    for (const auto* c : sel.cases) tiers[c->name] = c->tier;
+    for (const auto* c : s.chosen.cases) tiers.emplace_hint(tiers.end(), std::string(c->name), c->tier);
     recorder.setTiers(std::move(tiers));
     reports->setRecorder(&recorder);
     bool& aborted = s.aborted;
@@ -124,10 +124,19 @@ void executeCases(RunState& s) {
     std::function<bool(const std::string&)> own_process = [&own_process_waivers](const std::string& name) {
         return findWaiver(own_process_waivers, name) != nullptr;
     };
-    const unsigned jobs = opt.jobs ? opt.jobs : usableCores();
-    std::vector<Batch> batches;
-    if (!offline && jobs > 1) batches = planBatches(sel.cases, jobs, own_process);
+    const unsigned jobs = runJobs(opt);
+    // The plan of the selection stage, again with the own_process waivers when there are any.
+    std::vector<Batch> batches = std::move(s.plan);
+    if (!offline && jobs > 1 && !own_process_waivers.empty())
+        batches = planBatches(planCases(s), jobs, own_process);
     const bool parallel = batches.size() > 1;
+    // An in-process run reads the entries it runs (the selection stage has loaded them unless it planned
+    // worker batches, which own_process waivers can only add to).
+    if (!offline && !opt.isolate && !parallel)
+        if (std::string e = loadSelectedEntries(s); !e.empty()) {
+            std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
+            std::exit(1);
+        }
     const bool timeout_is_default = opt.timeout_is_default || (parallel && opt.timeout_seconds == 0);
     const double timeout =
         parallel && opt.timeout_seconds == 0 ? kIsolateTimeoutSeconds : opt.timeout_seconds;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <iostream>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "test_common/harness/case_index.h"
 #include "test_common/harness/manifest.h"
@@ -12,6 +14,75 @@
 #include "test_common/harness/worker_process.h"
 
 namespace cts {
+
+namespace {
+
+// A worker's manifest entries, batch by batch: through the case index beside the manifest, read and checked
+// once per worker, else (no index, or a name it lacks) by name in the manifest's text (loadManifestEntries).
+// Every name gets a CaseSpec: one whose entry did not load carries the reason as its load_error, so the case
+// is an InternalError saying why and the batch's other cases still run.
+class WorkerEntries {
+public:
+    WorkerEntries(const std::string& assets, const std::string& assets_missing)
+        : assets_(assets), missing_(assets_missing) {
+        std::string sha;
+        if (missing_.empty() && hasCaseIndex(assets) && readManifestSha256(assets, &sha).empty() &&
+            readCaseIndex(assets, sha, &index_).empty())
+            indexed_ = true;
+    }
+
+    std::vector<CaseSpec> load(const std::vector<std::string>& names) {
+        std::vector<CaseSpec> out;
+        if (!missing_.empty()) {
+            for (const auto& n : names) out.push_back(failed(n, missing_));
+            return out;
+        }
+        std::vector<const IndexedCase*> chosen;
+        std::vector<std::string> rest;
+        for (const auto& n : names) {
+            const IndexedCase* c = indexed_ ? find(n) : nullptr;
+            if (c)
+                chosen.push_back(c);
+            else
+                rest.push_back(n);
+        }
+        ManifestLoad load = loadIndexedCases(index_, chosen, true);
+        ManifestLoad scanned =
+            rest.empty() ? ManifestLoad() : loadManifestEntries(assets_ + "/manifest.json", rest);
+        std::string why;
+        for (const auto& e : load.errors) why += (why.empty() ? "" : "; ") + e;
+        for (const auto& e : scanned.errors) why += (why.empty() ? "" : "; ") + e;
+        std::unordered_map<std::string_view, CaseSpec*> got;
+        for (auto* l : {&load, &scanned})
+            for (auto& c : l->cases) got.emplace(c.name, &c);
+        for (const auto& n : names) {
+            auto it = got.find(n);
+            out.push_back(it != got.end() ? std::move(*it->second)
+                                          : failed(n, why.empty() ? "no manifest entry named " + n : why));
+        }
+        return out;
+    }
+
+private:
+    const IndexedCase* find(const std::string& name) const {
+        auto it = std::lower_bound(index_.cases.begin(), index_.cases.end(), name,
+                                   [](const IndexedCase& c, const std::string& n) { return c.name < n; });
+        return it != index_.cases.end() && it->name == name ? &*it : nullptr;
+    }
+
+    static CaseSpec failed(const std::string& name, const std::string& why) {
+        CaseSpec c;
+        c.name = name;
+        c.load_error = why;
+        return c;
+    }
+
+    std::string assets_, missing_;
+    CaseIndex index_;
+    bool indexed_ = false;
+};
+
+}  // namespace
 
 void collectHeads(RunState& s) {
     const Registry& registry = s.registry;
@@ -45,21 +116,17 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
     Registry& registry = s.registry;
     for (auto reg : families) reg(registry);
     ManifestLoad manifest;
-    // A worker (--isolate) is told its cases on standard input before it loads anything, and loads only
-    // their entries: a worker started for each crashing case then costs milliseconds, not a manifest parse.
-    std::vector<std::string>& worker_names = s.worker_names;
-    if (opt.worker) worker_names = readBatch(std::cin);  // its first batch (worker_process.h)
-    std::vector<std::string> manifest_names;             // the worker's cases that are not C++ cases
-    for (const auto& name : worker_names)
-        if (std::none_of(registry.cases().begin(), registry.cases().end(),
-                         [&](const CaseSpec& c) { return c.name == name; }))
-            manifest_names.push_back(name);
+    // A worker (--isolate, --jobs) is told its cases on standard input before it loads anything, and loads
+    // only their entries, batch by batch (runWorker): a worker started for each crashing case then costs
+    // milliseconds, not a manifest parse.
+    if (opt.worker) {
+        s.worker_names = readBatch(std::cin);  // its first batch (worker_process.h)
+        return std::nullopt;
+    }
     std::vector<std::string>& run_errors = s.run_errors;
     std::string& manifest_sha256 = s.manifest_sha256;
     if (!assets_missing.empty()) {
         run_errors.push_back(assets_missing);
-    } else if (opt.worker) {
-        manifest = loadManifestEntries(assets + "/manifest.json", manifest_names);
     } else {
         // The reports name the manifest by the hash the asset build wrote beside it (hashing it here would
         // cost start-up time); a missing or ill-formed one is a broken asset build, like a corrupt manifest.
@@ -93,7 +160,7 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
     collectHeads(s);
 
     RerunRequest& rerun_request = s.rerun_request;
-    if (!opt.worker && !opt.rerun_failed.empty()) {
+    if (!opt.rerun_failed.empty()) {
         std::string e = readRerunReport(opt.rerun_failed, rerun_request);
         if (!e.empty()) return usageError(program, "--rerun-failed: " + e);
         std::set<std::string_view> known;
@@ -128,18 +195,8 @@ int runWorker(RunState& s) {
         std::fprintf(stderr, "worker: %s\n", dev_err.c_str());
         return 1;
     }
-    // Each further batch (--jobs) loads the entries of its manifest cases that this worker has not loaded
-    // yet.
-    auto load = [&s](const std::vector<std::string>& names) {
-        std::set<std::string> known;
-        for (const auto& c : s.registry.cases()) known.insert(c.name);
-        std::vector<std::string> wanted;
-        for (const auto& n : names)
-            if (!known.count(n)) wanted.push_back(n);
-        if (wanted.empty() || !s.assets_missing.empty()) return;
-        for (auto& c : loadManifestEntries(s.assets + "/manifest.json", wanted).cases)
-            s.registry.mutableCases().push_back(std::move(c));
-    };
+    WorkerEntries entries(s.assets, s.assets_missing);
+    auto load = [&entries](const std::vector<std::string>& names) { return entries.load(names); };
     // --retry: the waiver entries for this device name the cases that are not retried.
     std::vector<Waiver> waivers, device_waivers;
     for (const auto& f : opt.waiver_files) readWaiverFile(f, waivers);  // the runner checked them

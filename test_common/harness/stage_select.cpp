@@ -8,15 +8,15 @@
 
 namespace cts {
 
-namespace {
-
 // The CaseSpecs of the selection: registry cases as they are, index cases loaded from their byte ranges and
 // added to the registry. "" or the one error that stops the run (a stale or corrupt index).
-std::string loadSelectedCases(RunState& s, const HeadSelection& chosen) {
+std::string loadSelectedEntries(RunState& s) {
+    if (s.entries_loaded) return "";
+    const HeadSelection& chosen = s.chosen;
     std::vector<const IndexedCase*> indexed;
     for (const CaseHead* h : chosen.cases)
         if (h->source >= s.registry_heads) indexed.push_back(&s.index.cases[h->source - s.registry_heads]);
-    ManifestLoad load = loadIndexedCases(s.index, indexed);
+    ManifestLoad load = loadIndexedCases(s.index, indexed, false);
     if (!load.errors.empty()) {
         std::string all;  // one line per error, each with the prefix the caller gives the first
         for (const auto& e : load.errors)
@@ -32,10 +32,28 @@ std::string loadSelectedCases(RunState& s, const HeadSelection& chosen) {
     size_t next = first;
     for (const CaseHead* h : chosen.cases)
         s.sel.cases.push_back(h->source < s.registry_heads ? &cases[h->source] : &cases[next++]);
+    s.entries_loaded = true;
     return "";
 }
 
-}  // namespace
+std::vector<PlanCase> planCases(const RunState& s) {
+    std::vector<PlanCase> out;
+    out.reserve(s.chosen.cases.size());
+    for (const CaseHead* h : s.chosen.cases) {
+        if (h->source < s.registry_heads) {
+            out.push_back(planCase(s.registry.cases()[h->source]));
+            continue;
+        }
+        const IndexedCase& c = s.index.cases[h->source - s.registry_heads];
+        out.push_back(PlanCase{
+            c.name, c.module == kNoModule ? std::string_view() : s.index.modules[c.module].path, c.family});
+    }
+    return out;
+}
+
+unsigned runJobs(const Options& opt) {
+    return opt.jobs ? opt.jobs : usableCores();
+}
 
 StageResult chooseCases(RunState& s) {
     const Options& opt = s.opt;
@@ -80,7 +98,8 @@ StageResult chooseCases(RunState& s) {
     request.shard_index = opt.shard_index;
     request.shard_count = opt.shard_count;
     Selection& sel = s.sel;
-    HeadSelection chosen = selectHeads(s.heads, request);
+    HeadSelection& chosen = s.chosen;
+    chosen = selectHeads(s.heads, request);
     sel.error = chosen.error;
     if (!sel.error.empty()) {
         if (!run_errors.empty()) {
@@ -109,8 +128,12 @@ StageResult chooseCases(RunState& s) {
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;
     }
-    // Only now are the selected cases' manifest entries parsed: a run costs what it selects.
-    if (std::string e = loadSelectedCases(s, chosen); !e.empty()) {
+    // A run in worker processes leaves the entries to the workers: it plans from the index (own_process
+    // waivers, known once the device is, only add batches). Otherwise only now are the selected cases'
+    // entries parsed: a run costs what it selects.
+    if (!s.offline && !opt.list_json && runJobs(opt) > 1) s.plan = planBatches(planCases(s), runJobs(opt));
+    if (!s.offline && !opt.list_json && (opt.isolate || s.plan.size() > 1)) return std::nullopt;
+    if (std::string e = loadSelectedEntries(s); !e.empty()) {
         std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return 1;
     }

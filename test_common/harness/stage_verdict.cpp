@@ -35,7 +35,6 @@ int verdict(RunState& s) {
     const std::string& program = s.program;
     const Registry& registry = s.registry;
     const SelectionRequest& request = s.request;
-    const Selection& sel = s.sel;
     const std::vector<std::string>& selected_names = s.selected_names;
     const std::vector<std::string>& run_errors = s.run_errors;
     const std::vector<Waiver>& device_waivers = s.device_waivers;
@@ -108,7 +107,7 @@ int verdict(RunState& s) {
         std::printf(
             "run aborted: a case timed out and the process cannot safely continue "
             "(%zu case(s) not run; use --isolate to carry on past hangs)\n",
-            sel.cases.size() - recorded);
+            selected_names.size() - recorded);
         log.note("run aborted after timeout");
         std::fflush(nullptr);
         _exit(1);  // the timed-out case still owns a thread and the device queue

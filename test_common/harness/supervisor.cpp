@@ -14,6 +14,8 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "test_common/harness/retry.h"
 #include "test_common/harness/selection.h"
@@ -142,33 +144,40 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
     }
 }
 
-int workerMain(Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
+int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
                std::vector<std::string> names,
-               const std::function<void(const std::vector<std::string>&)>& load, unsigned retries,
-               const std::function<bool(const std::string&)>& waived) {
+               const std::function<std::vector<CaseSpec>(const std::vector<std::string>&)>& load,
+               unsigned retries, const std::function<bool(const std::string&)>& waived) {
+    std::unordered_map<std::string_view, const CaseSpec*> registered;
+    for (const auto& c : registry.cases()) registered.emplace(c.name, &c);
     for (;;) {
-        std::map<std::string, const CaseSpec*> byName;
-        for (const auto& c : registry.cases()) byName[c.name] = &c;
+        std::vector<std::string> wanted;
+        for (const auto& name : names)
+            if (!registered.count(name)) wanted.push_back(name);
+        const std::vector<CaseSpec> loaded = load && !wanted.empty() ? load(wanted) : std::vector<CaseSpec>();
+        std::unordered_map<std::string_view, const CaseSpec*> byName;
+        for (const auto& c : loaded) byName.emplace(c.name, &c);
         for (const auto& name : names) {
             if (!writeAll(kEventFd, "S " + name + "\n")) return 1;
             CaseResult r;
-            auto it = byName.find(name);
-            if (it == byName.end()) {
+            auto it = registered.find(name);
+            const CaseSpec* spec = it != registered.end() ? it->second : nullptr;
+            if (!spec)
+                if (auto l = byName.find(name); l != byName.end()) spec = l->second;
+            if (!spec) {
                 r.name = name;
                 r.seed = caseSeed(name, settings.seed);
                 r.status = Status::InternalError;
                 r.message = "worker has no case named '" + name + "'";
             } else {
-                const CaseSpec& spec = *it->second;
                 unsigned k = waived && waived(name) ? 0 : retries;
-                r = runWithRetries([&] { return runCase(spec, registry, dut, settings); }, k);
+                r = runWithRetries([&] { return runCase(*spec, registry, dut, settings); }, k);
             }
             if (!writeAll(kEventFd, "R " + workerResultJson(r) + "\n")) return 1;
         }
         if (!writeAll(kEventFd, "B\n")) return 1;
         names = readBatch(std::cin);
         if (names.empty()) return 0;
-        if (load) load(names);
     }
 }
 

@@ -32,12 +32,13 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
 // Safe to call from any thread, also before or without runIsolated.
 void stopIsolatedRun(int sig);
 
-// The worker side: runs `names`, then each further batch read on stdin after load(batch) has added its cases
-// to `registry` (worker_process.h). A Fail runs again up to `retries` times unless waived(name) (--retry,
-// retry.h). Returns the process exit status.
-int workerMain(Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
+// The worker side: runs `names`, then each further batch read on stdin (worker_process.h). A batch's cases
+// are the registry's (C++ cases) or what load(names of the others) returns for them; each batch's loaded
+// cases are dropped when it is done (the program cache keeps the built modules). A Fail runs again up to
+// `retries` times unless waived(name) (--retry, retry.h). Returns the process exit status.
+int workerMain(const Registry& registry, DeviceUnderTest& dut, const RunSettings& settings,
                std::vector<std::string> names,
-               const std::function<void(const std::vector<std::string>&)>& load = nullptr,
+               const std::function<std::vector<CaseSpec>(const std::vector<std::string>&)>& load = nullptr,
                unsigned retries = 0, const std::function<bool(const std::string&)>& waived = nullptr);
 
 }  // namespace cts
