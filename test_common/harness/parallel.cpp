@@ -9,6 +9,7 @@
 #include <deque>
 
 #include "test_common/harness/selection.h"
+#include "test_common/harness/work_pool.h"
 #include "test_common/harness/worker_process.h"
 
 namespace cts {
@@ -17,13 +18,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr long kGatherNanoseconds = 2000000;  // 2 ms: at most ~500 wake-ups a second while all are busy
+constexpr unsigned kChunksAhead = 2;  // the next chunk waits in the worker's input: no round trip between
 
 struct Slot {
     WorkerProcess w;             // pid -1: no worker
-    std::deque<size_t> pending;  // the current batch's cases without a result, in order
-    bool busy = false;           // a batch was sent and its "B" not yet read
-    bool alone = false;          // the worker runs an own_process case: it ends after it
-    bool fresh = true;           // no case started in this worker yet
+    std::deque<size_t> pending;  // the cases sent to the worker without a result yet, in order
+    unsigned chunks = 0;         // chunks sent whose "B" is not read yet
+    bool busy() const { return chunks > 0; }
+    bool alone = false;  // the worker runs an own_process case: it ends after it
+    bool fresh = true;   // no case started in this worker yet
     std::string buffer, running;
     Clock::time_point since;  // start of the running case, or of the wait for the next one
 };
@@ -37,15 +40,15 @@ public:
     Coordinator(const ParallelRun& run, Recorder& recorder)
         : run_(run),
           recorder_(recorder),
-          queue_(run.batches.begin(), run.batches.end()),
-          slots_(std::max(1u, std::min<unsigned>(run.jobs, kMaxJobs))) {
+          slots_(std::max(1u, std::min<unsigned>(run.jobs, kMaxJobs))),
+          pool_(run.batches, slots_.size()) {
         for (size_t i = 0; i < slots_.size(); ++i) slots_[i].w.slot = i;
     }
 
     void run() {
         while (!workersStopped()) {
             dispatch();
-            if (std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy; })) break;
+            if (std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy(); })) break;
             wait();
         }
         for (auto& s : slots_)
@@ -57,46 +60,47 @@ public:
     }
 
 private:
-    std::vector<std::string> namesOf(const std::deque<size_t>& cases) const {
-        std::vector<std::string> names;
-        for (size_t i : cases) names.push_back(run_.names[i]);
-        return names;
-    }
-
-    // Gives every idle slot the next batch; a worker with nothing left to do is ended.
+    // Keeps every worker kChunksAhead chunks ahead (work_pool.h says which); a worker with nothing left to do
+    // is ended.
     void dispatch() {
         for (auto& s : slots_) {
-            if (s.busy) continue;
-            if (queue_.empty()) {
-                if (s.w.pid > 0) {
-                    closeInput(s.w);
-                    reapWorker(s.w);
-                }
-                continue;
+            while (s.chunks < kChunksAhead && !s.alone) {
+                WorkPool::Chunk c = pool_.next(s.w.slot, !s.busy());
+                if (c.cases.empty()) break;
+                send(s, c);
             }
-            Batch b = std::move(queue_.front());
-            queue_.pop_front();
-            // A case that needs a process of its own gets a new worker, which ends after it.
-            if (b.alone && s.w.pid > 0) {
+            if (!s.busy() && s.w.pid > 0) {
                 closeInput(s.w);
                 reapWorker(s.w);
             }
-            if (s.w.pid <= 0) {
-                s.w = spawnWorker(run_.worker_argv, s.w.slot, run_.worker_env);
-                s.fresh = true;
-                // Only these workers are logged: the log of a --jobs run is otherwise that of --jobs=1.
-                if (b.alone)
-                    recorder_.note("worker " + std::to_string(s.w.pid) +
-                                   " for 1 case(s) (a waiver's own_process)");
-            }
-            s.pending.assign(b.cases.begin(), b.cases.end());
-            s.alone = b.alone;
-            s.busy = true;
+        }
+    }
+
+    // A case that needs a process of its own gets a new worker, which ends after it.
+    void send(Slot& s, const WorkPool::Chunk& c) {
+        if (c.alone && s.w.pid > 0) {
+            closeInput(s.w);
+            reapWorker(s.w);
+        }
+        if (s.w.pid <= 0) {
+            s.w = spawnWorker(run_.worker_argv, s.w.slot, run_.worker_env);
+            s.fresh = true;
+            // Only these workers are logged: the log of a --jobs run is otherwise that of --jobs=1.
+            if (c.alone)
+                recorder_.note("worker " + std::to_string(s.w.pid) +
+                               " for 1 case(s) (a waiver's own_process)");
+        }
+        std::vector<std::string> names;
+        for (size_t i : c.cases) names.push_back(run_.names[i]);
+        if (!s.busy()) {
             s.running.clear();
             s.since = Clock::now();
-            sendBatch(s.w, namesOf(s.pending));  // a worker already gone shows as the end of its events
-            if (b.alone) closeInput(s.w);
         }
+        s.pending.insert(s.pending.end(), c.cases.begin(), c.cases.end());
+        s.alone = c.alone;
+        ++s.chunks;
+        sendBatch(s.w, names);  // a worker already gone shows as the end of its events
+        if (c.alone) closeInput(s.w);
     }
 
     double limitMs(const Slot& s) const {
@@ -111,7 +115,7 @@ private:
         std::vector<Slot*> of;
         int wait_ms = -1;
         for (auto& s : slots_) {
-            if (!s.busy) continue;
+            if (!s.busy()) continue;
             fds.push_back(pollfd{s.w.events, POLLIN, 0});
             of.push_back(&s);
             double limit = limitMs(s);
@@ -136,7 +140,7 @@ private:
         // Workers write two lines a case, thousands a second: woken for each, the coordinator would take a
         // core's share from the workers in context switches. While every worker is busy, it lets their lines
         // gather for a moment before it reads again (a signal ends the pause; limits are seconds).
-        if (read_any && std::all_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy; })) {
+        if (read_any && std::all_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy(); })) {
             timespec pause{0, kGatherNanoseconds};
             nanosleep(&pause, nullptr);
         }
@@ -169,8 +173,8 @@ private:
                 s.running.clear();
                 s.since = Clock::now();
             } else if (line == "B") {
-                s.busy = false;
-                s.pending.clear();
+                if (s.chunks) --s.chunks;
+                if (!s.busy()) s.pending.clear();
                 if (s.alone) {
                     reapWorker(s.w);
                     s.alone = false;
@@ -185,7 +189,7 @@ private:
     void workerLost(Slot& s, bool timed_out) {
         if (timed_out) killWorker(s.w);
         int wstatus = reapWorker(s.w);
-        s.busy = false;
+        s.chunks = 0;
         s.buffer.clear();
         if (workersStopped()) return;   // interrupted: the worker's end is not the case's result
         if (s.pending.empty()) return;  // it ran its whole batch; how it ended afterwards is no case's result
@@ -221,20 +225,16 @@ private:
             recorder_.finished(run_.retry && !s.running.empty() ? run_.retry->final(r) : r);
         if (!again) s.pending.pop_front();
         s.running.clear();
-        if (!s.pending.empty()) {
-            Batch rest;
-            rest.cases.assign(s.pending.begin(), s.pending.end());
-            rest.alone = s.alone;  // a retried own_process case keeps a worker to itself
-            queue_.push_front(std::move(rest));
-        }
+        pool_.putBack(s.w.slot, s.pending, s.alone);  // a retried own_process case keeps a worker to itself
         s.pending.clear();
+        s.alone = false;
     }
 
     void giveUp(Slot& s, const std::string& why) {
         std::deque<size_t> left = s.pending;
+        for (size_t i : pool_.takeRest(s.w.slot)) left.push_back(i);
         s.pending.clear();
-        for (const auto& b : queue_) left.insert(left.end(), b.cases.begin(), b.cases.end());
-        queue_.clear();
+        s.alone = false;
         for (size_t i : left) {
             CaseResult e;
             e.name = run_.names[i];
@@ -248,8 +248,8 @@ private:
 
     const ParallelRun& run_;
     Recorder& recorder_;
-    std::deque<Batch> queue_;
     std::vector<Slot> slots_;
+    WorkPool pool_;
 };
 
 }  // namespace
