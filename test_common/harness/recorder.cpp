@@ -74,6 +74,24 @@ std::vector<CaseResult> Recorder::results() const {
     return ordered();
 }
 
+size_t Recorder::count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return results_.size();
+}
+
+std::vector<std::string> Recorder::namesWith(Status status) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<std::pair<size_t, std::string>> found;  // (selection index, name)
+    for (size_t i = 0; i < results_.size(); ++i)
+        if (results_[i].status == status)
+            found.emplace_back(order_.empty() ? i : indices_[i], results_[i].name);
+    std::stable_sort(found.begin(), found.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string> out;
+    for (auto& f : found) out.push_back(std::move(f.second));
+    return out;
+}
+
 Tally Recorder::tally() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return tally_;
@@ -101,22 +119,22 @@ std::vector<CaseResult> Recorder::close() {
     return ordered();
 }
 
-void Recorder::finished(const CaseResult& result) {
-    CaseResult r = result;
+void Recorder::finished(CaseResult r) {
     auto tier = tiers_.find(r.name);
     if (tier != tiers_.end()) r.tier = tier->second;
     applyWaivers(waivers_, r);
     std::lock_guard<std::mutex> lock(mutex_);
     if (closed_) return;
-    results_.push_back(r);
-    if (!order_.empty()) indices_.push_back(indexOf(r.name));
+    if (results_.empty()) results_.reserve(total_);
     tally_.add(r);
     tier_tallies_[r.tier].add(r);
+    results_.push_back(std::move(r));
     if (order_.empty()) {
-        show(r, false);
+        show(results_.back(), false);
         return;
     }
-    held_.emplace(indices_.back(), r);
+    indices_.push_back(indexOf(results_.back().name));
+    held_.emplace(indices_.back(), results_.size() - 1);
     releaseHeld(false);
 }
 
@@ -126,7 +144,7 @@ void Recorder::releaseHeld(bool all) {
     while (!held_.empty() && (all || held_.begin()->first <= next_shown_)) {
         auto it = held_.begin();
         next_shown_ = it->first + 1;
-        show(it->second, true);
+        show(results_[it->second], true);
         held_.erase(it);
     }
 }

@@ -31,12 +31,15 @@ public:
     void setOrder(const std::vector<std::string>& names);
 
     void started(const std::string& name);
-    void finished(const CaseResult& result);
+    void finished(CaseResult result);
     void endProgress();                                      // ends the TTY progress line
     void note(const std::string& text) { log_.note(text); }  // a line in the --log file
 
     // The results so far (a copy: another thread may be recording).
     std::vector<CaseResult> results() const;
+    size_t count() const;  // how many results so far
+    // The names of the results with `status`, in the order results() lists them.
+    std::vector<std::string> namesWith(Status status) const;
     Tally tally() const;
     Tally tally(Tier tier) const;
     // "  NAME: first error line" for every core case that failed in phase build (the console summary).
@@ -65,8 +68,8 @@ private:
     std::map<Tier, Tally> tier_tallies_;
     std::map<std::string, size_t> order_;  // set before the first case, read-only afterwards
     std::vector<size_t> indices_;          // of results_ in the selection order (setOrder)
-    std::map<size_t, CaseResult> held_;    // finished, waiting for an earlier case (setOrder)
-    size_t next_shown_ = 0;                // the selection index the log waits for
+    std::map<size_t, size_t> held_;  // selection index -> results_ position: waiting for an earlier case
+    size_t next_shown_ = 0;          // the selection index the log waits for
     size_t shown_ = 0;
 };
 

@@ -43,7 +43,7 @@ int verdict(RunState& s) {
     RunReports* reports = s.reports.get();
     RunInfo& info = s.info;
     LineLog& log = s.log;
-    size_t recorded = recorder.results().size();
+    size_t recorded = recorder.count();
     std::vector<StaleWaiver> stale;
     if (!opt.waiver_files.empty() && !aborted) {
         // An entry is stale when it matches no case of the whole selection: shards of one run agree.
@@ -79,9 +79,7 @@ int verdict(RunState& s) {
                         build_failures.size() - shown);
     }
     // Flakes do not fail the run (unless --flake-fails) but are named here.
-    std::vector<std::string> flakes;
-    for (const auto& r : recorder.results())
-        if (r.status == Status::Flake) flakes.push_back(r.name);
+    std::vector<std::string> flakes = recorder.namesWith(Status::Flake);
     if (!flakes.empty()) {
         std::printf("flaky cases (failed, then passed on a --retry attempt):\n");
         for (const auto& name : flakes) std::printf("  %s\n", name.c_str());
