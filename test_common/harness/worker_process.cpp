@@ -127,8 +127,125 @@ bool workersStopped() {
     return g_stop.load();
 }
 
+namespace {
+
+// Reads a result line's fields straight into a CaseResult (no DOM: the coordinator of a --jobs run reads one
+// line a case, tens of thousands a second with many workers). A line with "mismatches" (a failed case's
+// grids) is left to the DOM reader: `dom` is set and the parse stops.
+class ResultReader : public nlohmann::json_sax<nlohmann::json> {
+public:
+    explicit ResultReader(CaseResult& r) : r_(r) {}
+    bool dom = false;   // the line holds "mismatches": read it as a tree instead
+    std::string error;  // why the line is not a result
+    bool complete() const { return seen_ == kAll; }
+
+    bool null() override { return wrong(); }
+    bool boolean(bool) override { return wrong(); }
+    bool number_integer(number_integer_t v) override {
+        if (top("status")) return status(v);
+        if (top("duration_ms")) return duration(static_cast<double>(v));
+        return wrong();
+    }
+    bool number_unsigned(number_unsigned_t v) override {
+        if (top("seed")) {
+            r_.seed = v;
+            return have(kSeed);
+        }
+        if (top("status")) return status(static_cast<number_integer_t>(v));
+        if (top("duration_ms")) return duration(static_cast<double>(v));
+        return wrong();
+    }
+    bool number_float(number_float_t v, const string_t&) override {
+        return top("duration_ms") ? duration(v) : wrong();
+    }
+    bool string(string_t& v) override {
+        if (depth_ == 2 && key_ == "attempts") {
+            r_.attempts.push_back(std::move(v));
+            return true;
+        }
+        if (top("name")) {
+            r_.name = std::move(v);
+            return have(kName);
+        }
+        if (top("message")) {
+            r_.message = std::move(v);
+            return have(kMessage);
+        }
+        if (top("phase")) {
+            r_.phase = std::move(v);
+            return true;
+        }
+        if (top("build_log")) {
+            r_.build_log = std::move(v);
+            return true;
+        }
+        return wrong();
+    }
+    bool binary(binary_t&) override { return wrong(); }
+    bool start_object(std::size_t) override { return depth_++ == 0 || wrong(); }
+    bool key(string_t& k) override {
+        key_ = std::move(k);
+        dom = depth_ == 1 && key_ == "mismatches";
+        return !dom;
+    }
+    bool end_object() override {
+        --depth_;
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        if (!top("attempts")) return wrong();
+        ++depth_;
+        return true;
+    }
+    bool end_array() override {
+        --depth_;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+        error = e.what();
+        return false;
+    }
+
+private:
+    enum : unsigned { kName = 1, kMessage = 2, kDuration = 4, kSeed = 8, kStatus = 16, kAll = 31 };
+    bool top(const char* key) const { return depth_ == 1 && key_ == key; }
+    bool have(unsigned field) {
+        seen_ |= field;
+        return true;
+    }
+    bool status(number_integer_t v) {
+        r_.status = static_cast<Status>(v);
+        return have(kStatus);
+    }
+    bool duration(double v) {
+        r_.duration_ms = v;
+        return have(kDuration);
+    }
+    bool wrong() {
+        error = "unexpected value for \"" + key_ + "\"";
+        return false;
+    }
+    CaseResult& r_;
+    int depth_ = 0;
+    std::string key_;
+    unsigned seen_ = 0;
+};
+
+}  // namespace
+
 CaseResult parseWorkerResult(const std::string& json, const std::string& running) {
     CaseResult r;
+    ResultReader reader(r);
+    if (nlohmann::json::sax_parse(json, &reader) && reader.complete()) return r;
+    if (!reader.dom) {
+        r = CaseResult{};
+        r.name = running;
+        r.status = Status::InternalError;
+        r.message = "unreadable worker result: " +
+                    (reader.error.empty() ? std::string("a field is missing") : reader.error);
+        return r;
+    }
+    r = CaseResult{};
     try {
         auto j = nlohmann::json::parse(json);
         r.name = j.at("name").get<std::string>();
