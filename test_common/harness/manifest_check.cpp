@@ -1,9 +1,11 @@
 // manifest_check ASSETS_DIR: the whole-manifest validation a run no longer does at start-up (it reads the
 // case index and parses only the entries it selected). Parses all of manifest.json as the runner reads it,
-// refuses any malformed entry, and checks that manifest.index lists exactly its cases (names, tiers, tags)
-// with byte ranges that hold them. Run by the build (target assets_check) and by CTest assets.manifest_check.
+// refuses any malformed entry, and checks that manifest.index lists exactly its cases (names, tiers, tags,
+// modules and families: what a --jobs run plans from) with byte ranges that hold them. Run by the build
+// (target assets_check) and by CTest assets.manifest_check.
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "test_common/harness/case_index.h"
@@ -52,9 +54,12 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < index.cases.size() && i < whole.cases.size(); ++i) {
         const cts::IndexedCase& x = index.cases[i];
         const cts::CaseSpec& c = whole.cases[i];
-        if (x.name != c.name || x.tier != c.tier || x.tags != joinedTags(c))
+        const std::string_view module = x.module == cts::kNoModule ? "" : index.modules[x.module].path;
+        if (x.name != c.name || x.tier != c.tier || x.tags != joinedTags(c) || module != c.module ||
+            x.family != c.family)
             errors.push_back("manifest.index case " + std::to_string(i + 1) + " (" + std::string(x.name) +
-                             ") is not manifest.json's " + c.name + " with its tier and tags");
+                             ") is not manifest.json's " + c.name +
+                             " with its tier, tags, module and family");
         all.push_back(&x);
     }
     if (!errors.empty()) return fail(errors);

@@ -135,6 +135,30 @@ def check_list_json(runner, build, tmp):
            "--list --json follows the selection\n" + describe(rc, out[:500], err))
 
 
+def check_manifest_check(runner, build, tmp):
+    """manifest_check (the build's whole-manifest check) refuses an index whose module number or family for a
+    case is not the manifest's, though the index is well-formed and sealed: a --jobs run plans from them."""
+    tool = os.path.join(os.path.dirname(runner), "manifest_check")
+    if not os.access(tool, os.X_OK):
+        print("skipped: no %s" % tool)
+        sys.exit(SKIP)
+    d = copy_assets(build, tmp, "good")
+    rc, out, err = run(tool, [d])
+    expect(rc == 0 and "manifest.index agrees" in out, "the built assets check out\n" + describe(rc, out, err))
+    lines = index_body(d).split("\n")
+    modules = int(next(l for l in lines if l.startswith("modules ")).split()[1])
+    i = next(n for n, l in enumerate(lines) if l.startswith(CASE + "\t"))
+    for column, value in ((5, lambda v: str((int(v) + 1) % modules)), (6, lambda v: v + "_other")):
+        d = copy_assets(build, tmp, "column%d" % column)
+        fields = lines[i].split("\t")
+        fields[column] = value(fields[column])
+        changed = lines[:i] + ["\t".join(fields)] + lines[i + 1:]
+        write(os.path.join(d, "manifest.index"), reseal("\n".join(changed)))
+        rc, out, err = run(tool, [d])
+        expect(rc == 1 and CASE in err and "module and family" in err,
+               "column %d changed: manifest_check names the case\n%s" % (column, describe(rc, out, err)))
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
