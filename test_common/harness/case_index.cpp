@@ -222,9 +222,8 @@ ManifestLoad loadIndexedCases(const CaseIndex& index, const std::vector<const In
         }
         at_byte.push_back(c->entry.offset);
         cases.push_back(std::move(object));
-        if (m == kNoModule || !modules_taken.insert(m).second)
-            continue;  // parseManifestDocument names a
-                       // missing module
+        // A module missing from the table: parseManifestDocument names it in the case's load error.
+        if (m == kNoModule || !modules_taken.insert(m).second) continue;
         const IndexedModule& module = index.modules[m];
         nlohmann::json one;
         ok = readRange(fd, module.entry, &entry);

@@ -11,8 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_common/harness/case_index.h"
-
 namespace cts {
 
 std::string readManifestSha256(const std::string& assets_dir, std::string* hex) {
@@ -249,37 +247,7 @@ size_t objectEnd(const std::string& text, size_t open) {
 
 }  // namespace
 
-namespace {
-
-// loadManifestEntries through the case index beside the manifest; false when there is none, it does not
-// check out, or it does not give every name a well-formed entry (the text scan below then decides).
-bool loadThroughIndex(const std::string& path, const std::vector<std::string>& names, ManifestLoad* out) {
-    const size_t slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-    std::string sha;
-    CaseIndex index;
-    if (path.compare(dir.size() + 1, std::string::npos, "manifest.json") != 0 || !hasCaseIndex(dir) ||
-        !readManifestSha256(dir, &sha).empty() || !readCaseIndex(dir, sha, &index).empty())
-        return false;
-    std::vector<const IndexedCase*> chosen;
-    for (const auto& name : names) {
-        auto it = std::lower_bound(index.cases.begin(), index.cases.end(), name,
-                                   [](const IndexedCase& c, const std::string& n) { return c.name < n; });
-        if (it == index.cases.end() || it->name != name) return false;
-        chosen.push_back(&*it);
-    }
-    ManifestLoad load = loadIndexedCases(index, chosen, false);
-    if (!load.errors.empty() || load.cases.size() != names.size()) return false;
-    for (const auto& c : load.cases)
-        if (!c.load_error.empty()) return false;
-    *out = std::move(load);
-    return true;
-}
-
-}  // namespace
-
 ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names) {
-    if (ManifestLoad load; loadThroughIndex(path, names, &load)) return load;
     std::ifstream in(path, std::ios::binary);
     if (!in) return loadManifest(path);
     std::stringstream buffer;

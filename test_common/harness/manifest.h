@@ -22,10 +22,10 @@ struct ManifestLoad {
 
 ManifestLoad loadManifest(const std::string& path);
 
-// The entries of `names` only, for an --isolate worker (which runs the cases its runner already selected):
-// found through the case index beside the manifest (case_index.h) when it checks out, else by their "name"
-// in the text, and only they are parsed, so a worker starts in milliseconds whatever the manifest's size.
-// Falls back to loadManifest when neither finds every name with a well-formed entry.
+// The entries of `names` only, found by their "name" in the text, and only they are parsed: for a worker
+// whose manifest has no usable case index, or whose index lacks a name (a worker reads its entries through
+// the index first: WorkerEntries in stage_load.cpp). Falls back to loadManifest when it does not find every
+// name with a well-formed entry.
 ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names);
 ManifestLoad parseManifest(const std::string& text, const std::string& path);  // path: for messages
 // The same on a parsed document (the case index assembles one from the selected entries' byte ranges).
