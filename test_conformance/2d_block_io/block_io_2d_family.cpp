@@ -213,8 +213,8 @@ public:
             return Outcome::notSupported(
                 "CL_DEVICE_SVM_CAPABILITIES lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
         if (!device.has_spirv_queries ||
-            std::find(device.spirv_extensions.begin(), device.spirv_extensions.end(), "SPV_INTEL_2d_block_io") ==
-                device.spirv_extensions.end())
+            std::find(device.spirv_extensions.begin(), device.spirv_extensions.end(),
+                      "SPV_INTEL_2d_block_io") == device.spirv_extensions.end())
             return Outcome::pass();
         BlockIo2dOp op = parseOp(spec.params.s("op"));
         cl_uint need = op == BlockIo2dOp::LoadTransform   ? kCapabilityTransform
