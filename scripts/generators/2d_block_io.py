@@ -91,7 +91,7 @@ def lane_layout(op, e, w, h, c):
 
 def prefetch_follow(e, w, h, c):
     """The load run after a prefetch: the same shape where the OpenCL table has it as a load."""
-    if any(op == "load" and cfg == (e, w, h, c) for op, *cfg in configurations()):
+    if any(op == "load" and tuple(cfg) == (e, w, h, c) for op, *cfg in configurations()):
         return (e, w, h, c)
     return (1, 16, 32, 4)  # 1-byte 16 x 32 with 1 or 2 blocks is a prefetch-only shape
 
