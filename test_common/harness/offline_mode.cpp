@@ -100,6 +100,11 @@ std::string offlineHeader(const OfflineSetup& s) {
         h += "\n  " + e.name + " " + std::to_string(e.major) + "." + std::to_string(e.minor) + "." +
              std::to_string(e.patch);
     h += "\n";
+    if (s.release.has_reported_spirv_extensions) {
+        h += "SPIR-V extensions reported (CL_DEVICE_SPIRV_EXTENSIONS_KHR):";
+        for (const auto& e : d.spirv_extensions) h += " " + e;
+        h += "\n";
+    }
     h += d.image_support ? "Images:    yes, 2D up to " + std::to_string(d.image2d_max_width) + "x" +
                                std::to_string(d.image2d_max_height) + ", " +
                                std::to_string(d.image2d_rw_formats.size()) + " read-write formats\n"

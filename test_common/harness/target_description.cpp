@@ -114,7 +114,9 @@ std::string readCompiler(const std::string& key, const json& v, CompilerRelease&
     std::string where = "\"compilers\".\"" + key + "\"";
     if (!v.is_object()) return where + " must be an object";
     std::string err = checkKeys(
-        v, {"ocloc_driver_version", "sources", "extensions", "il_versions", "spirv_extensions", "notes"},
+        v,
+        {"ocloc_driver_version", "sources", "extensions", "il_versions", "spirv_extensions",
+         "reported_spirv_extensions", "notes"},
         where);
     if (!err.empty()) return err;
     std::vector<uint64_t> numbers;
@@ -142,6 +144,14 @@ std::string readCompiler(const std::string& key, const json& v, CompilerRelease&
         !(err = readStrings(v["spirv_extensions"], where + ".\"spirv_extensions\"", c.spirv_extensions))
              .empty())
         return err;
+    if (v.contains("reported_spirv_extensions")) {
+        const std::string what = where + ".\"reported_spirv_extensions\"";
+        c.has_reported_spirv_extensions = true;
+        if (!(err = readStrings(v["reported_spirv_extensions"], what, c.reported_spirv_extensions)).empty())
+            return err;
+        for (const auto& name : c.reported_spirv_extensions)
+            if (name.rfind("SPV_", 0) != 0) return what + ": \"" + name + "\" is not a SPIR-V extension name";
+    }
     if (v.contains("notes") && !(err = readStrings(v["notes"], where + ".\"notes\"", c.notes)).empty())
         return err;
     return "";
@@ -223,6 +233,13 @@ std::string parseInto(const json& doc, TargetDescription& t) {
     for (auto it = compilers.begin(); it != compilers.end(); ++it) {
         CompilerRelease c;
         if (!(err = readCompiler(it.key(), it.value(), c)).empty()) return err;
+        // CL_DEVICE_SPIRV_EXTENSIONS_KHR is a query of cl_khr_spirv_queries: only a release reporting it has one.
+        const auto& reported = c.has_extensions ? c.extensions : t.extensions;
+        if (c.has_reported_spirv_extensions &&
+            std::none_of(reported.begin(), reported.end(),
+                         [](const ExtensionVersion& e) { return e.name == "cl_khr_spirv_queries"; }))
+            return "\"compilers\".\"" + c.igc_version +
+                   "\" has \"reported_spirv_extensions\" but does not report cl_khr_spirv_queries";
         for (const auto& other : t.compilers)
             if (other.ocloc_driver_version == c.ocloc_driver_version)
                 return "compiler releases " + other.igc_version + " and " + c.igc_version +
@@ -276,6 +293,9 @@ DeviceInfo targetDeviceInfo(const TargetDescription& target, const CompilerRelea
     d.vendor_id = target.vendor_id;
     d.extensions = release && release->has_extensions ? release->extensions : target.extensions;
     d.il_versions = release && !release->il_versions.empty() ? release->il_versions : target.il_versions;
+    d.has_spirv_queries = std::any_of(d.extensions.begin(), d.extensions.end(),
+                                      [](const ExtensionVersion& e) { return e.name == "cl_khr_spirv_queries"; });
+    if (release && release->has_reported_spirv_extensions) d.spirv_extensions = release->reported_spirv_extensions;
     d.sub_group_sizes = target.sub_group_sizes;
     d.address_bits = 64;
     d.image_support = target.images;

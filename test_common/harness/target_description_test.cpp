@@ -27,7 +27,10 @@ nlohmann::json minimal() {
                                 "extensions": {"cl_khr_fp16": "1.0.0",
                                                "cl_intel_subgroup_matrix_multiply_accumulate": "1.0.0"},
                                 "il_versions": ["SPIR-V_1.2"]},
-                    "1.0.200": {"ocloc_driver_version": "21.0.1", "sources": ["release notes"]}}
+                    "1.0.200": {"ocloc_driver_version": "21.0.1", "sources": ["release notes"]},
+                    "2.0.1": {"ocloc_driver_version": "26.27.039122", "sources": ["release notes"],
+                              "extensions": {"cl_khr_fp16": "1.0.0", "cl_khr_spirv_queries": "1.0.0"},
+                              "reported_spirv_extensions": ["SPV_INTEL_subgroups", "SPV_KHR_expect_assume"]}}
     })");
 }
 
@@ -47,8 +50,12 @@ TEST(TargetDescription, ParsesTheFacts) {
     EXPECT_EQ(t.image2d_max_height, 2048u);
     ASSERT_EQ(t.image2d_rw_formats.size(), 1u);
     EXPECT_EQ(t.image2d_rw_formats[0].type, static_cast<cl_channel_type>(CL_UNSIGNED_INT8));
-    ASSERT_EQ(t.compilers.size(), 2u);
+    ASSERT_EQ(t.compilers.size(), 3u);
     EXPECT_EQ(t.max_mem_alloc_size, 0u);
+    EXPECT_FALSE(t.compilers[0].has_reported_spirv_extensions);
+    EXPECT_TRUE(t.compilers[2].has_reported_spirv_extensions);
+    EXPECT_EQ(t.compilers[2].reported_spirv_extensions,
+              (std::vector<std::string>{"SPV_INTEL_subgroups", "SPV_KHR_expect_assume"}));
 }
 
 TEST(TargetDescription, TheReleaseDecidesWhatTheDeviceReports) {
@@ -85,6 +92,16 @@ TEST(TargetDescription, TheReleaseDecidesWhatTheDeviceReports) {
     for (const char* missing :
          {"sg_size=32", "fp64", "image_format=CL_RG/CL_UNSIGNED_INT8", "max_alloc=1000"})
         EXPECT_EQ(evaluateRequirements({missing}, new_device).status, Status::NotSupported) << missing;
+    EXPECT_FALSE(new_device.has_spirv_queries);
+    EXPECT_TRUE(new_device.spirv_extensions.empty());
+    // A release with cl_khr_spirv_queries reports its CL_DEVICE_SPIRV_EXTENSIONS_KHR list as given, in order
+    // (a zero-padded ocloc version such as 26.27.039122 is matched by value).
+    const CompilerRelease* queries = findCompilerRelease(t, "26.27.39122");
+    ASSERT_NE(queries, nullptr);
+    DeviceInfo queries_device = targetDeviceInfo(t, queries);
+    EXPECT_TRUE(queries_device.has_spirv_queries);
+    EXPECT_EQ(queries_device.spirv_extensions,
+              (std::vector<std::string>{"SPV_INTEL_subgroups", "SPV_KHR_expect_assume"}));
 }
 
 // Every malformed description is refused with the file and what is wrong: a typo must not drop a fact.
@@ -118,6 +135,14 @@ TEST(TargetDescription, MalformedDescriptionsNameTheFileAndTheProblem) {
          "the same ocloc_driver"},
         {[](auto& d) { d["compilers"]["igc-new"] = d["compilers"]["1.0.200"]; }, "must be an IGC version"},
         {[](auto& d) { d["compilers"]["1.0.100"]["spirv_opcodes"] = 1; }, "unknown key \"spirv_opcodes\""},
+        {[](auto& d) { d["compilers"]["2.0.1"]["reported_spirv_extensions"] = "SPV_INTEL_subgroups"; },
+         "\"reported_spirv_extensions\" must be a list of strings"},
+        {[](auto& d) { d["compilers"]["2.0.1"]["reported_spirv_extensions"] = {"cl_intel_subgroups"}; },
+         "\"cl_intel_subgroups\" is not a SPIR-V extension name"},
+        {[](auto& d) { d["compilers"]["1.0.100"]["reported_spirv_extensions"] = {"SPV_INTEL_subgroups"}; },
+         "\"1.0.100\" has \"reported_spirv_extensions\" but does not report cl_khr_spirv_queries"},
+        {[](auto& d) { d["compilers"]["2.0.1"]["reported_spirv_extension"] = {"SPV_INTEL_subgroups"}; },
+         "unknown key \"reported_spirv_extension\""},
         {[](auto& d) { d["max_mem_alloc_size"] = -1; }, "positive number or null"},
         {[](auto& d) { d["target"] = "dg2 g10"; }, "one word"},
     };
