@@ -5,7 +5,8 @@ Each input has the runner's shape: {"cmd", "results": {name: "pass"|"fail"|"skip
 message, duration_ms, seed}], "platform", "device", "driver", "runtime_package", "seed", "quick", "selection":
 {"patterns", "filter", "caselist_file", "exclude_file", "tags", "quick", "extended", "huge", "tier",
 "rerun_failed", "seed", "suite_version", "manifest_sha256"}, "shard": {"index", "count"}, "selected",
-"aborted", "not_run", "errors", and with --waiver-file "waivers": {"files", "stale"}}. These are errors (exit
+"aborted", "not_run", "errors", with --waiver-file "waivers": {"files", "stale"}, and on a device with a version
+gap "version_gaps": [{"extension", "reported", "promised_from", "cases"}]}. These are errors (exit
 2, one line naming the file, or the two shards that disagree and on what), because the merged report would
 not describe one whole run:
 - a report without a "selection" record (written by an older runner) or without a "shard" record;
@@ -26,7 +27,7 @@ Pass/NotSupported/Waived/Flake, a case was not run or a shard recorded a run-lev
 failure a --waiver-file covers) does not fail: its CTS word stays "fail", so its status decides. A Flake (failed,
 then passed on a --retry attempt) does not fail either, unless --flake-fails is given too, as with the runner. The merged
 "waivers" holds every shard's files and stale waivers, each once. The output file is replaced atomically
-(written beside it, then renamed).
+(written beside it, then renamed). "version_gaps" counts the cases of every shard.
 
 Usage: merge_results.py shard0.json shard1.json ... -o merged.json [--fail-on-failures [--flake-fails]]
        [--allow-aborted]
@@ -160,6 +161,13 @@ def merge(paths, allow_aborted=False):
         # Every shard reports the entries that match nothing in the whole selection: keep each line once.
         merged["waivers"] = {key: list(dict.fromkeys(x for w in waivers for x in w.get(key, [])))
                              for key in ("files", "stale")}
+    gaps = {}
+    for _, d in docs:
+        for g in d.get("version_gaps", []):
+            kept = gaps.setdefault(g["extension"], dict(g, cases=0))
+            kept["cases"] += g["cases"]
+    if gaps:
+        merged["version_gaps"] = list(gaps.values())
     return merged
 
 

@@ -10,6 +10,9 @@ target (spirv_intel_cts --offline-compiler=ocloc --target=TARGET --json=...) mus
   in phase build (or Waived, with an entry of docs/waivers/igc-*.json for this compiler and target) for a core
   case, NotSupported for a device_specific one;
 - a case whose requirements the target does not meet, or without a module: NotSupported;
+- a case needing an extension version above the one the target reports (`ext=NAME@M.m`, a version gap: the
+  version that promises the SPIR-V environment is not reported, the compiler may still accept the module)
+  is judged as device_specific, and the report must say so (its tier and "version_gaps");
 - no case is Fail while ocloc accepts its module, and no rejected core case is left without a Fail/Waived.
 
   offline_cross_check.py [--build-dir=DIR] [--report-dir=DIR] [--ocloc=PATH] [--waiver-file=FILE]... [--jobs=N]
@@ -125,9 +128,8 @@ class Target:
             key, _, value = token.partition("=")
             if key == "ext":
                 name, _, version = value.partition("@")
-                have = self.extensions.get(name)
-                if have is None or (version and have[:2] < dotted(version)[:2]):
-                    return token
+                if name not in self.extensions:
+                    return token  # below a token's version is a gap, not a lack (gaps())
             elif key == "spirv":
                 if not any(v[:2] >= dotted(value)[:2] for v in self.il):
                     return token
@@ -158,6 +160,18 @@ class Target:
                     check["extension"] not in self.extensions:
                 return check["reason"]
         return ""
+
+
+    def gaps(self, case):
+        """The extensions of the case's version tokens that the target reports below the token's version."""
+        out = []
+        for token in case.get("requires", []):
+            key, _, value = token.partition("=")
+            name, _, version = value.partition("@")
+            have = self.extensions.get(name)
+            if key == "ext" and version and have is not None and have[:2] < dotted(version)[:2]:
+                out.append(name)
+        return out
 
 
 def compile_module(ocloc, module, target):
@@ -202,7 +216,10 @@ def check_target(target_name, args, manifest, waivers):
     report = load_json(report_path, "report")
     verdicts = {c["name"]: c for c in report.get("cases", [])}
     modules_dir = os.path.join(args.build_dir, "assets", "modules")
-    modules = sorted({c["module"] for c in manifest["cases"] if c.get("module")})
+    # The modules of the report's cases whose requirements the target meets: the others are NotSupported
+    # whatever the compiler says.
+    modules = sorted({c["module"] for c in manifest["cases"]
+                      if c.get("module") and c["name"] in verdicts and not target.missing(c)})
     start = time.time()
     compiled = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -221,7 +238,16 @@ def check_target(target_name, args, manifest, waivers):
             continue  # not selected in that run (e.g. --extended cases)
         status = got["status"] if got["status"] != "Waived" else "Waived(%s)" % got.get("original_status")
         missing = target.missing(case)
+        gaps = [] if missing else target.gaps(case)
+        tier = "device_specific" if gaps else case.get("tier")
         module = case.get("module")
+        if got.get("tier") != tier and not missing and module:
+            problems.append("%s: report says tier %s, expected %s%s" % (
+                name, got.get("tier"), tier, " (the target reports %s below the case's version)" % ", ".join(gaps)
+                if gaps else ""))
+        if sorted(got.get("version_gaps", [])) != sorted(gaps) and not missing and module:
+            problems.append("%s: report names version gaps %s, expected %s" % (
+                name, got.get("version_gaps", []), gaps))
         if missing or not module:
             want = {"NotSupported"}
             why = "target lacks %s" % missing if missing else "runs no module"
@@ -229,7 +255,7 @@ def check_target(target_name, args, manifest, waivers):
             built, error = compiled[module]
             if built:
                 want, why = {"Pass"}, "ocloc accepts %s" % module
-            elif case.get("tier") == "device_specific":
+            elif tier == "device_specific":
                 want, why = {"NotSupported"}, "device_specific, ocloc rejects %s: %s" % (module, error)
             else:
                 waiver = waiver_covers(waivers, target.name, target.igc, name)

@@ -26,13 +26,14 @@ REPORT_KEYS = {"cmd": (_STR,), "platform": (_STR,), "device": (_STR,), "driver":
                "quick": (_BOOL,), "extended": (_BOOL,), "selected": (_INT,), "aborted": (_STR, None),
                "results": (_DICT,), "cases": (_LIST,), "not_run": (_LIST,), "errors": (_LIST,),
                "shard": (_DICT,), "shards": (_LIST,), "cmds": (_LIST,), "waivers": (_DICT,),
-               "selection": (_DICT,), "offline_compiler": (_DICT, None)}
+               "selection": (_DICT,), "offline_compiler": (_DICT, None), "version_gaps": (_LIST,)}
 SELECTION_KEYS = {"patterns": (_LIST,), "filter": (_STR,), "caselist_file": (_STR,), "exclude_file": (_STR,),
                   "tags": (_LIST,), "quick": (_BOOL,), "extended": (_BOOL,), "huge": (_BOOL,), "tier": (_STR,),
                   "rerun_failed": (_STR,), "seed": (_INT,), "suite_version": (_STR,), "manifest_sha256": (_STR,)}
 CASE_KEYS = {"name": (_STR,), "status": (_STR,), "message": (_STR,), "seed": (_INT,), "tier": (_STR,),
              "phase": (_STR, None), "build_log": (_STR,), "original_status": (_STR,), "waiver": (_DICT,),
-             "mismatches": (_DICT,)}
+             "mismatches": (_DICT,), "version_gaps": (_LIST,)}
+VERSION_GAP_KEYS = {"extension": (_STR,), "reported": (_STR,), "promised_from": (_STR,), "cases": (_INT,)}
 
 
 class ReportError(Exception):
@@ -187,6 +188,11 @@ def check_report(path, doc):
     for key in ("files", "stale"):
         if key in waivers:
             _check_str_list(path, "\"waivers\": \"%s\"" % key, waivers[key])
+    for gap in doc.get("version_gaps", []):
+        if not isinstance(gap, dict) or not all(k in gap for k in VERSION_GAP_KEYS):
+            raise ReportError(path, "a \"version_gaps\" entry needs extension, reported, promised_from and cases: %s"
+                              % json.dumps(gap)[:80])
+        _check_keys(path, "\"version_gaps\": ", gap, VERSION_GAP_KEYS)
     if any(not isinstance(s, dict) for s in doc.get("shards", [])):
         raise ReportError(path, "\"shards\" must be a list of objects")
 

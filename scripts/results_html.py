@@ -217,6 +217,14 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
            "<style>%s</style></head><body>" % (CSS + failures_html.CSS), "<h1>%s</h1>" % e(title), '<table class="meta">']
     out += ["<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))) for k, v in meta]
     out.append("</table>")
+    gaps = [g for g in doc.get("version_gaps") or [] if isinstance(g, dict)]
+    if gaps:
+        # Where a reader looks first: the device reports an extension below the version that promises its
+        # SPIR-V environment, so its cases ran as device_specific (still judged in full).
+        out.append('<h2 id="version-gaps">Version gaps</h2><ul>%s</ul>' % "".join(
+            "<li>%s %s: SPIR-V support is promised from %s; its %s case(s) ran as device_specific</li>" % (
+                e(str(g.get("extension", ""))), e(str(g.get("reported", ""))),
+                e(str(g.get("promised_from") or "a later version")), e(str(g.get("cases", "?")))) for g in gaps))
     errors = doc.get("errors") or []
     if errors:
         out.append("<h2>Run-level errors</h2><ul>%s</ul>" % "".join(

@@ -65,6 +65,20 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
             [("subgroups.b", "Pass"), ("api.z", "NotSupported")], 0, 1)))
         self.assertEqual(rc, 0)
 
+    def test_version_gap_counts_add_up_over_the_shards(self):
+        gap = {"extension": "cl_intel_subgroup_2d_block_io", "reported": "1.0.0", "promised_from": "1.1.0"}
+        a = self.write("a.json", runner_shard([("2d_block_io.a", "Pass")], 0, 2, version_gaps=[dict(gap, cases=3)]))
+        b = self.write("b.json", runner_shard([("2d_block_io.b", "Pass")], 1, 2, version_gaps=[dict(gap, cases=4)]))
+        rc, merged, err = self.run_merge(a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(merged["version_gaps"], [dict(gap, cases=7)])
+        rc, merged, err = self.run_merge(self.write("c.json", runner_shard([("api.z", "Pass")], 0, 1)))
+        self.assertNotIn("version_gaps", merged)
+        bad = self.write("d.json", runner_shard([("api.z", "Pass")], 0, 1, version_gaps=[{"extension": 1}]))
+        rc, _, err = self.run_merge(bad)
+        self.assertEqual(rc, 2)
+        self.assertIn("version_gaps", err)
+
     def test_waived_cases_do_not_fail_and_stale_waivers_are_kept_once(self):
         stale = ["waiver matches no selected case: w.json:3 (T1)"]
         a = self.write("a.json", runner_shard([("subgroups.a", "Waived")], 0, 2,

@@ -46,14 +46,16 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
         self.verdicts = []
 
     def case(self, name, module, status, tier="core", requires=("ext=cl_intel_spirv_subgroups", "sg_size=16"),
-             original=None):
+             original=None, reported_tier=None, gaps=None):
         entry = {"name": name, "family": "f", "tier": tier, "requires": list(requires)}
         if module:
             entry["module"] = module
             with open(os.path.join(self.build, "assets", "modules", module), "w") as f:
                 f.write("m")
         self.cases.append(entry)
-        verdict = {"name": name, "status": status, "tier": tier}
+        verdict = {"name": name, "status": status, "tier": reported_tier or tier}
+        if gaps:
+            verdict["version_gaps"] = gaps
         if original:
             verdict["original_status"] = original
         self.verdicts.append(verdict)
@@ -124,6 +126,29 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
         rc, out = self.run_check()
         self.assertEqual(rc, 1, out)
         self.assertIn("expected NotSupported (device_specific, ocloc rejects bad.spv", out)
+
+    def test_a_version_gap_makes_a_core_case_device_specific(self):
+        # The target reports the extension at 1.0.0; the cases need 1.1: they are judged as device_specific.
+        DESCRIPTION["extensions"]["cl_intel_subgroup_2d_block_io"] = "1.0.0"
+        try:
+            with open(os.path.join(self.build, "targets", "t1.json"), "w") as f:
+                json.dump(DESCRIPTION, f)
+        finally:
+            del DESCRIPTION["extensions"]["cl_intel_subgroup_2d_block_io"]
+        gap = ["cl_intel_subgroup_2d_block_io"]
+        need = ("ext=cl_intel_subgroup_2d_block_io@1.1",)
+        self.case("g.built", "good.spv", "Pass", requires=need, reported_tier="device_specific", gaps=gap)
+        self.case("g.refused", "bad.spv", "NotSupported", requires=need, reported_tier="device_specific", gaps=gap)
+        rc, out = self.run_check()
+        self.assertEqual(rc, 0, out)
+        # A report that kept the case core, or a Fail for the refused module, disagrees.
+        self.verdicts[0] = {"name": "g.built", "status": "Pass", "tier": "core"}
+        self.verdicts[1] = {"name": "g.refused", "status": "Fail", "tier": "device_specific", "version_gaps": gap}
+        rc, out = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("g.built: report says tier core, expected device_specific", out)
+        self.assertIn("g.built: report names version gaps [], expected ['cl_intel_subgroup_2d_block_io']", out)
+        self.assertIn("g.refused: report says Fail, expected NotSupported (device_specific, ocloc rejects", out)
 
     def test_malformed_inputs_are_one_line_and_exit_2(self):
         self.consistent()

@@ -198,6 +198,17 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("offline_compiler differs", err)
 
+    def test_version_gaps_are_shown_first(self):
+        gaps = [{"extension": "cl_intel_subgroup_2d_block_io", "reported": "1.0.0", "promised_from": "1.1.0",
+                 "cases": 1277}]
+        rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC, version_gaps=gaps)))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("<li>cl_intel_subgroup_2d_block_io 1.0.0: SPIR-V support is promised from 1.1.0; its 1277 "
+                      "case(s) ran as device_specific</li>", text)
+        self.assertLess(text.index("Version gaps"), text.index("Totals"))
+        rc, text, err = self.run_tool(self.write("d.json", report(SYNTHETIC)))
+        self.assertNotIn("Version gaps", text)
+
     def test_crash_timeout_and_internal_error_are_their_own_statuses(self):
         cases = [("g.op.a.%d" % i, st, "m") for i, st in enumerate(
             ["Pass", "Fail", "Fail", "Crash", "Timeout", "Timeout", "Timeout", "InternalError", "NotSupported",

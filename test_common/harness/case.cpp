@@ -83,6 +83,16 @@ void Registry::addCase(CaseSpec spec) {
     cases_.push_back(std::move(spec));
 }
 
+void Registry::promiseSpirvFrom(const std::string& cl_extension, uint32_t major, uint32_t minor) {
+    for (auto& p : promises_)
+        if (p.cl_extension == cl_extension) {
+            p.major = major;
+            p.minor = minor;
+            return;
+        }
+    promises_.push_back({cl_extension, major, minor});
+}
+
 const Family* Registry::family(const std::string& name) const {
     auto it = families_.find(name);
     return it == families_.end() ? nullptr : it->second.get();

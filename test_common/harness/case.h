@@ -139,8 +139,18 @@ public:
     const Family* family(const std::string& name) const;
     const std::vector<CaseSpec>& cases() const { return cases_; }
     std::vector<CaseSpec>& mutableCases() { return cases_; }
+    // The extension version from which an OpenCL extension promises its SPIR-V environment (a family
+    // descriptor's opencl_extension_min_version): a device reporting it lower has a version gap, named in
+    // the run's header and summary (version_gap.h).
+    void promiseSpirvFrom(const std::string& cl_extension, uint32_t major, uint32_t minor);
+    struct SpirvPromise {
+        std::string cl_extension;
+        uint32_t major, minor;
+    };
+    const std::vector<SpirvPromise>& spirvPromises() const { return promises_; }
 
 private:
+    std::vector<SpirvPromise> promises_;
     std::map<std::string, std::unique_ptr<Family>> families_;
     std::vector<CaseSpec> cases_;
 };

@@ -30,7 +30,9 @@ void dumpCase(const CaseSpec& spec, const Outcome& outcome, const RunSettings& s
 
 }  // namespace
 
-Outcome checkCaseSupport(const CaseSpec& spec, const Registry& registry, const DeviceInfo& device) {
+Outcome checkCaseSupport(const CaseSpec& spec, const Registry& registry, const DeviceInfo& device,
+                         bool core_only, SupportFacts* facts) {
+    if (facts) *facts = SupportFacts{spec.tier, {}};
     if (!spec.load_error.empty()) return Outcome::internalError(spec.load_error);
     const Family* family = registry.family(spec.family);
     if (!family)
@@ -41,8 +43,25 @@ Outcome checkCaseSupport(const CaseSpec& spec, const Registry& registry, const D
         return Outcome::internalError("case '" + spec.name + "' (from " +
                                       (spec.origin.empty() ? std::string("C++") : spec.origin) +
                                       "): " + bad_param + " (family " + spec.family + ")");
-    Outcome req = evaluateRequirements(spec.requires, device);
+    std::vector<VersionGap> gaps;
+    Outcome req = evaluateRequirements(spec.requires, device, &gaps);
     if (req.status != Status::Pass) return req;
+    if (!gaps.empty()) {
+        // Below the version that promises the SPIR-V environment, the module may still build: the case runs
+        // and is judged in full, with a rejected module NotSupported as for any device-specific case.
+        std::string names;
+        for (const auto& g : gaps)
+            names += (names.empty() ? "" : ", ") + g.extension + " " + g.reportedText();
+        if (core_only)
+            return Outcome::notSupported(
+                "device reports " + names + ", below the version " + gaps.front().needText() +
+                " that promises this case's SPIR-V: it runs only as device_specific, "
+                "and --tier=core leaves those out");
+        if (facts) {
+            facts->tier = Tier::DeviceSpecific;
+            for (const auto& g : gaps) facts->version_gaps.push_back(g.extension);
+        }
+    }
     return family->checkSupport(spec, device);
 }
 
@@ -55,8 +74,9 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
     dut.messages.take();  // messages from earlier cases belong to them, not to this one
 
     Outcome outcome;
+    SupportFacts facts{spec.tier, {}};
     try {
-        outcome = checkCaseSupport(spec, registry, dut.info);
+        outcome = checkCaseSupport(spec, registry, dut.info, settings.core_only, &facts);
         if (outcome.status == Status::Pass) {
             RunContext ctx{dut.info,    dut.context.get(), dut.queue.get(),     *dut.programs,
                            result.seed, settings.quick,    settings.assets_dir, settings.dump_dir,
@@ -77,7 +97,7 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
         outcome = Outcome::internalError(e.what());
     } catch (const BuildFailure& e) {
         // The tier decides what a rejected module means: the environment promised a core module builds.
-        if (spec.tier == Tier::DeviceSpecific) {
+        if (facts.tier == Tier::DeviceSpecific) {
             outcome = Outcome::notSupported(
                 "device-specific module not accepted by this device's compiler: " + firstErrorLine(e.log));
         } else {
@@ -106,7 +126,8 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
     result.picture = std::move(outcome.picture);
     result.phase = outcome.phase;
     result.build_log = outcome.build_log;
-    result.tier = spec.tier;
+    result.tier = facts.tier;
+    result.version_gaps = std::move(facts.version_gaps);
     result.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;

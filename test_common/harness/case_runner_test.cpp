@@ -121,5 +121,31 @@ TEST(RunCaseSchema, ParametersOutsideTheFamilysSchemaAreAnInternalErrorNamingCas
     EXPECT_EQ(checkCaseSupport(spec, registry, device).status, Status::InternalError);
 }
 
+// A device reporting the case's extension below its token's version: the case runs as device_specific
+// (judged in full), or is NotSupported under --tier=core; at the version it stays core.
+TEST(RunCaseVersionGap, BelowTheTokensVersionTheCaseRunsAsDeviceSpecific) {
+    Registry registry;
+    registry.addFamily(std::make_unique<SchemaFamily>());
+    DeviceInfo device;
+    device.extensions = {{"cl_intel_subgroup_2d_block_io", 1, 0, 0, true}};
+    CaseSpec spec;
+    spec.name = "2d_block_io.x";
+    spec.family = "schema";
+    spec.params.set("width", "4", ParamType::Int);
+    spec.requires = {"ext=cl_intel_subgroup_2d_block_io@1.1"};
+    SupportFacts facts;
+    EXPECT_EQ(checkCaseSupport(spec, registry, device, false, &facts).status, Status::Pass);
+    EXPECT_EQ(facts.tier, Tier::DeviceSpecific);
+    EXPECT_EQ(facts.version_gaps, std::vector<std::string>{"cl_intel_subgroup_2d_block_io"});
+    Outcome core = checkCaseSupport(spec, registry, device, true, &facts);
+    EXPECT_EQ(core.status, Status::NotSupported);
+    EXPECT_NE(core.message.find("--tier=core"), std::string::npos) << core.message;
+    EXPECT_NE(core.message.find("cl_intel_subgroup_2d_block_io 1.0.0"), std::string::npos) << core.message;
+    device.extensions[0].minor = 1;
+    EXPECT_EQ(checkCaseSupport(spec, registry, device, true, &facts).status, Status::Pass);
+    EXPECT_EQ(facts.tier, Tier::Core);
+    EXPECT_TRUE(facts.version_gaps.empty());
+}
+
 }  // namespace
 }  // namespace cts

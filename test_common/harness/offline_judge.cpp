@@ -1,6 +1,10 @@
 #include "test_common/harness/offline_judge.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <set>
+#include <thread>
 
 #include "test_common/cl/program_cache.h"
 #include "test_common/harness/case_runner.h"
@@ -8,9 +12,7 @@
 
 namespace cts {
 
-const CompileResult& OfflineJudge::compile(const CaseSpec& spec) {
-    auto found = cache_.find(spec.module);
-    if (found != cache_.end()) return found->second;
+CompileResult OfflineJudge::compileFile(const CaseSpec& spec) const {
     std::string path = assets_dir_ + "/modules/" + spec.module;
     CompileResult result;
     try {
@@ -21,16 +23,56 @@ const CompileResult& OfflineJudge::compile(const CaseSpec& spec) {
         result.kind = CompileResult::Kind::NotRun;
         result.log = e.what();
     }
-    return cache_.emplace(spec.module, std::move(result)).first->second;
+    return result;
 }
 
-CaseResult OfflineJudge::judge(const CaseSpec& spec, uint64_t run_seed) {
+const CompileResult& OfflineJudge::compile(const CaseSpec& spec) {
+    auto found = cache_.find(spec.module);
+    if (found != cache_.end()) return found->second;
+    return cache_.emplace(spec.module, compileFile(spec)).first->second;
+}
+
+void OfflineJudge::compileAhead(const std::vector<const CaseSpec*>& cases, unsigned jobs, bool core_only) {
+    // The first supported case of each module not compiled yet, in selection order.
+    std::vector<const CaseSpec*> todo;
+    std::set<std::string> seen;
+    for (const CaseSpec* c : cases) {
+        if (c->module.empty() || cache_.count(c->module) || seen.count(c->module)) continue;
+        try {
+            if (checkCaseSupport(*c, registry_, device_, core_only).status != Status::Pass) continue;
+        } catch (const std::exception&) {
+            continue;  // judge() reports it
+        }
+        seen.insert(c->module);
+        todo.push_back(c);
+    }
+    std::vector<CompileResult> done(todo.size());
+    std::atomic<size_t> next{0};
+    auto work = [&]() {
+        for (size_t i; (i = next.fetch_add(1)) < todo.size();) done[i] = compileFile(*todo[i]);
+    };
+    std::vector<std::thread> pool;
+    const size_t n = std::min<size_t>(std::max(1u, jobs), todo.size());
+    for (size_t t = 1; t < n; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    for (size_t i = 0; i < todo.size(); ++i) cache_.emplace(todo[i]->module, std::move(done[i]));
+}
+
+CaseResult OfflineJudge::judge(const CaseSpec& spec, uint64_t run_seed, bool core_only) {
     CaseResult r;
     r.name = spec.name;
     r.seed = caseSeed(spec.name, run_seed);
-    r.tier = spec.tier;
     auto start = std::chrono::steady_clock::now();
-    Outcome outcome = checkCaseSupport(spec, registry_, device_);
+    SupportFacts facts{spec.tier, {}};
+    Outcome outcome;
+    try {
+        outcome = checkCaseSupport(spec, registry_, device_, core_only, &facts);
+    } catch (const std::exception& e) {
+        outcome = Outcome::internalError(e.what());
+    }
+    r.tier = facts.tier;
+    r.version_gaps = facts.version_gaps;
     if (outcome.status == Status::Pass && spec.module.empty())
         outcome = Outcome::notSupported("runs no module: nothing to compile");
     if (outcome.status == Status::Pass) {
@@ -40,7 +82,7 @@ CaseResult OfflineJudge::judge(const CaseSpec& spec, uint64_t run_seed) {
             case CompileResult::Kind::Built: break;
             case CompileResult::Kind::Rejected:
                 // The tier decides, as for an online build (case_runner.cpp).
-                if (spec.tier == Tier::DeviceSpecific) {
+                if (facts.tier == Tier::DeviceSpecific) {
                     outcome = Outcome::notSupported(
                         "device-specific module not accepted by this device's compiler: " +
                         firstErrorLine(c.log));

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "test_common/cl/device_info.h"
 #include "test_common/harness/case.h"
@@ -30,12 +31,19 @@ public:
     // Pass: the module built. Fail (phase "build"): a core case's module was rejected. NotSupported: the
     // target lacks a requirement, a device-specific module was rejected, or the case runs no module. Crash /
     // Timeout: the compiler died or hung on the module. InternalError: the module file is missing or corrupt.
-    CaseResult judge(const CaseSpec& spec, uint64_t run_seed);
+    // `core_only` (--tier=core): a case a version gap makes device_specific is NotSupported.
+    CaseResult judge(const CaseSpec& spec, uint64_t run_seed, bool core_only = false);
+
+    // Compiles the modules of the supported cases among `cases`, `jobs` at a time (each compile is a child
+    // process that mostly waits on itself), so that judge() finds them done. Without it, judge() compiles
+    // each module when its first case comes.
+    void compileAhead(const std::vector<const CaseSpec*>& cases, unsigned jobs, bool core_only);
 
     size_t compiles() const { return cache_.size(); }
 
 private:
     const CompileResult& compile(const CaseSpec& spec);
+    CompileResult compileFile(const CaseSpec& spec) const;
 
     const Registry& registry_;
     OfflineCompiler compiler_;

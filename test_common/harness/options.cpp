@@ -452,7 +452,6 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                              : device_given                          ? "--device"
                              : type_given                            ? "--device-type"
                              : out.isolate                           ? "--isolate"
-                             : out.jobs > 1                          ? "--jobs"
                              : out.retry > 0                         ? "--retry"
                              : out.worker                            ? "--worker"
                              : !out.dump_dir.empty()                 ? "--dump-dir"
@@ -558,7 +557,8 @@ Offline compiler (no OpenCL device; docs/offline_compiler.md):
   --offline-compiler=PROGRAM  build each selected case's module with Intel's offline compiler (a path, or a
                               name on PATH such as ocloc) instead of running it: Pass = built, Fail = a
                               core module rejected (phase build), NotSupported = the target lacks a
-                              requirement or rejected a device-specific module; --timeout bounds each build
+                              requirement or rejected a device-specific module; --timeout bounds each build;
+                              --jobs=N compiles N modules at a time (default: the usable cores)
   --target=NAME|FILE.json     the target description: NAME from the shipped targets directory (dg2-g10,
                               pvc), or a description file
 

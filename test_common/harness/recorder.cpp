@@ -119,15 +119,23 @@ std::vector<CaseResult> Recorder::close() {
     return ordered();
 }
 
+std::map<std::string, size_t> Recorder::versionGapCounts() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return gap_counts_;
+}
+
 void Recorder::finished(CaseResult r) {
     auto tier = tiers_.find(r.name);
     if (tier != tiers_.end()) r.tier = tier->second;
+    // A version gap makes a core case device_specific where it ran (case_runner.h, SupportFacts).
+    if (!r.version_gaps.empty()) r.tier = Tier::DeviceSpecific;
     applyWaivers(waivers_, r);
     std::lock_guard<std::mutex> lock(mutex_);
     if (closed_) return;
     if (results_.empty()) results_.reserve(total_);
     tally_.add(r);
     tier_tallies_[r.tier].add(r);
+    for (const auto& ext : r.version_gaps) ++gap_counts_[ext];
     results_.push_back(std::move(r));
     if (order_.empty()) {
         show(results_.back(), false);

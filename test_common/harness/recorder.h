@@ -42,6 +42,8 @@ public:
     std::vector<std::string> namesWith(Status status) const;
     Tally tally() const;
     Tally tally(Tier tier) const;
+    // Extension -> how many results ran as device_specific for its version gap (CaseResult::version_gaps).
+    std::map<std::string, size_t> versionGapCounts() const;
     // "  NAME: first error line" for every core case that failed in phase build (the console summary).
     std::vector<std::string> buildFailures() const;
     // Stops recording and returns the results so far: events after it are ignored. For the reports of an
@@ -66,6 +68,7 @@ private:
     std::vector<CaseResult> results_;
     Tally tally_;
     std::map<Tier, Tally> tier_tallies_;
+    std::map<std::string, size_t> gap_counts_;
     std::map<std::string, size_t> order_;  // set before the first case, read-only afterwards
     std::vector<size_t> indices_;          // of results_ in the selection order (setOrder)
     std::map<size_t, size_t> held_;  // selection index -> results_ position: waiting for an earlier case

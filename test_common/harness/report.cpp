@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_common/harness/mismatch_json.h"
+#include "test_common/harness/version_gap.h"
 
 namespace cts {
 
@@ -98,8 +99,8 @@ void appendJsonString(std::string& out, const std::string& text) {
 
 // One element of "cases" at the depth the document gives it (the object 4 spaces in, its members 6).
 void appendCase(std::string& out, const CaseResult& r) {
-    const bool plain =
-        r.phase.empty() && r.status != Status::Waived && r.picture.empty() && r.attempts.empty();
+    const bool plain = r.phase.empty() && r.status != Status::Waived && r.picture.empty() &&
+                       r.attempts.empty() && r.version_gaps.empty();
     if (plain) {
         // Nearly every case: written directly, as dump(2) writes the object built below.
         out += "    {\n      \"name\": ";
@@ -130,6 +131,7 @@ void appendCase(std::string& out, const CaseResult& r) {
     }
     if (!r.picture.empty()) c["mismatches"] = pictureJson(r.picture);
     if (!r.attempts.empty()) c["attempts"] = r.attempts;
+    if (!r.version_gaps.empty()) c["version_gaps"] = r.version_gaps;
     // dump(2) at the top level, moved 4 spaces in (a JSON string holds no raw line end).
     const std::string text = c.dump(2, ' ', false, kReplace);
     out += "    ";
@@ -186,6 +188,15 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     if (!info.aborted.empty()) doc["errors"].push_back(abortMessage(info));
     if (!info.waiver_files.empty())
         doc["waivers"] = {{"files", info.waiver_files}, {"stale", info.stale_waivers}};
+    if (!info.version_gaps.empty()) {
+        nlohmann::ordered_json gaps = nlohmann::ordered_json::array();
+        for (const auto& g : info.version_gaps)
+            gaps.push_back({{"extension", g.extension},
+                            {"reported", g.reported},
+                            {"promised_from", g.promised_from},
+                            {"cases", g.cases}});
+        doc["version_gaps"] = gaps;
+    }
     // Driver and case messages may hold arbitrary bytes: replace invalid UTF-8 instead of throwing.
     std::string text = doc.dump(2, ' ', false, kReplace) + "\n";
     if (results.empty()) return text;
@@ -311,8 +322,8 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     x += "<testsuites name=\"spirv_intel_cts\" " + head + ">\n";
     x += "  <testsuite name=\"spirv_intel_cts\" " + head + ">\n";
     x += "    <properties>\n";
-    auto prop = [&](const char* k, const std::string& v) {
-        x += "      <property name=\"" + std::string(k) + "\" value=\"" + xmlEscape(v) + "\"/>\n";
+    auto prop = [&](const std::string& k, const std::string& v) {
+        x += "      <property name=\"" + k + "\" value=\"" + xmlEscape(v) + "\"/>\n";
     };
     prop("cmd", info.command);
     prop("platform", info.platform);
@@ -330,6 +341,7 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("quick", info.quick ? "true" : "false");
     prop("shard", std::to_string(info.shard_index) + "/" + std::to_string(info.shard_count));
     prop("selected", std::to_string(info.selected));
+    for (const auto& g : info.version_gaps) prop("version_gap." + g.extension, versionGapLine(g, true));
     // The selection record, lists as JSON arrays.
     const SelectionRecord& sel = info.selection;
     auto flag = [](bool b) { return b ? "true" : "false"; };

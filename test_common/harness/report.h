@@ -22,6 +22,9 @@ struct CaseResult {
     std::string waiver_tracker, waiver_reason;
     MismatchPicture picture{};  // written as "mismatches" when not empty
     Tier tier = Tier::Core;
+    // The extensions the device reports below the version the case's tokens name (case_runner.h,
+    // SupportFacts): the case ran as device_specific because of them. Empty for nearly every case.
+    std::vector<std::string> version_gaps;
     // "build" for a core case whose module the device's compiler rejected (build_log holds the log); else "".
     std::string phase, build_log;
     // --retry: every attempt of a case that ran more than once, "STATUS: message" ("Pass" for a pass), in
@@ -42,6 +45,13 @@ struct SelectionRecord {
     uint64_t seed = 0;
     std::string suite_version;    // the project version of this runner
     std::string manifest_sha256;  // of the assets' manifest.json (manifest.sha256 beside it)
+};
+
+// An extension the device reports below the version that promises its SPIR-V environment (version_gap.h).
+struct VersionGapNote {
+    std::string extension;
+    std::string reported, promised_from;  // "1.0.0", "1.1.0"
+    size_t cases = 0;                     // the results that ran as device_specific for it
 };
 
 struct RunInfo {
@@ -68,7 +78,8 @@ struct RunInfo {
     std::vector<std::string> waiver_files;   // --waiver-file
     std::vector<std::string> stale_waivers;  // staleText() of each stale waiver
     SelectionRecord selection;
-    bool flake_fails = false;  // --flake-fails: a Flake is a JUnit failure
+    std::vector<VersionGapNote> version_gaps;  // of the device or target; counted at the end of the run
+    bool flake_fails = false;                  // --flake-fails: a Flake is a JUnit failure
 };
 
 // "run interrupted by SIGTERM: 3 of 5 selected case(s) not run"; "" when the run was not aborted.

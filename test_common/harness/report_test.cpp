@@ -118,7 +118,12 @@ TEST(Json, TextIsTheTreeDumpByteForByte) {
     results.push_back({"api.r", Status::Flake, "passed on attempt 2", 0.25, 15});
     results.back().attempts = {"Fail: first", "Pass"};
     results.back().tier = Tier::DeviceSpecific;
-    for (const RunInfo& i : {info(), abortedInfo()})
+    results.push_back({"2d_block_io.g", Status::Pass, "", 0.75, 16});
+    results.back().tier = Tier::DeviceSpecific;
+    results.back().version_gaps = {"cl_intel_subgroup_2d_block_io"};
+    RunInfo gapped = info();
+    gapped.version_gaps = {{"cl_intel_subgroup_2d_block_io", "1.0.0", "1.1.0", 1}};
+    for (const RunInfo& i : {info(), abortedInfo(), gapped})
         for (size_t n : {results.size(), size_t{1}, size_t{0}}) {
             std::vector<CaseResult> some(results.begin(), results.begin() + static_cast<long>(n));
             const std::string text = jsonReport(i, some);
@@ -134,6 +139,30 @@ TEST(Json, TextIsTheTreeDumpByteForByte) {
                 EXPECT_EQ(doc["results"][some[k].name], ctsResultWord(some[k].status));
             }
         }
+}
+
+// A version gap is named in the report (run level, with the count) and on each case it made device_specific.
+TEST(Json, VersionGapsAreReported) {
+    std::vector<CaseResult> results = {{"2d_block_io.g", Status::Pass, "", 0.75, 16}};
+    results[0].tier = Tier::DeviceSpecific;
+    results[0].version_gaps = {"cl_intel_subgroup_2d_block_io"};
+    RunInfo i = info();
+    i.version_gaps = {{"cl_intel_subgroup_2d_block_io", "1.0.0", "1.1.0", 1}};
+    nlohmann::json doc = nlohmann::json::parse(jsonReport(i, results));
+    ASSERT_EQ(doc["version_gaps"].size(), 1u);
+    EXPECT_EQ(doc["version_gaps"][0]["extension"], "cl_intel_subgroup_2d_block_io");
+    EXPECT_EQ(doc["version_gaps"][0]["reported"], "1.0.0");
+    EXPECT_EQ(doc["version_gaps"][0]["promised_from"], "1.1.0");
+    EXPECT_EQ(doc["version_gaps"][0]["cases"], 1);
+    EXPECT_EQ(doc["cases"][0]["tier"], "device_specific");
+    EXPECT_EQ(doc["cases"][0]["version_gaps"][0], "cl_intel_subgroup_2d_block_io");
+    EXPECT_FALSE(nlohmann::json::parse(jsonReport(info(), results)).contains("version_gaps"));
+    const std::string x = junitReport(i, results);
+    EXPECT_NE(
+        x.find("name=\"version_gap.cl_intel_subgroup_2d_block_io\" value=\"cl_intel_subgroup_2d_block_io "
+               "1.0.0: SPIR-V support is promised from 1.1.0; its 1 case ran as device_specific\""),
+        std::string::npos)
+        << x;
 }
 
 TEST(Json, InvalidUtf8DoesNotThrow) {

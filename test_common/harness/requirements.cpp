@@ -107,7 +107,17 @@ bool channelTypeFromName(const std::string& name, cl_channel_type& type) {
     return true;
 }
 
-Outcome evaluateRequirements(const std::vector<std::string>& tokens, const DeviceInfo& device) {
+std::string VersionGap::reportedText() const {
+    return std::to_string(reported_major) + "." + std::to_string(reported_minor) + "." +
+           std::to_string(reported_patch);
+}
+
+std::string VersionGap::needText() const {
+    return std::to_string(need_major) + "." + std::to_string(need_minor) + ".0";
+}
+
+Outcome evaluateRequirements(const std::vector<std::string>& tokens, const DeviceInfo& device,
+                             std::vector<VersionGap>* gaps) {
     for (const std::string& token : tokens) {
         size_t eq = token.find('=');
         std::string key = token.substr(0, eq);
@@ -131,10 +141,13 @@ Outcome evaluateRequirements(const std::vector<std::string>& tokens, const Devic
                 if (!e->version_known)
                     return Outcome::notSupported("needs " + need +
                                                  ", but the device reports no extension versions");
-                if (!device.hasExtension(ext, major, minor))
+                if (!device.hasExtension(ext, major, minor) && gaps) {
+                    gaps->push_back({ext, e->major, e->minor, e->patch, major, minor});
+                } else if (!device.hasExtension(ext, major, minor)) {
                     return Outcome::notSupported("needs " + need + ", device reports " +
                                                  std::to_string(e->major) + "." + std::to_string(e->minor) +
                                                  "." + std::to_string(e->patch));
+                }
             }
         } else if (key == "spirv" && has_value) {
             uint32_t major = 0, minor = 0;

@@ -60,6 +60,33 @@ TEST(Requirements, UnknownVersionIsNotSupportedForVersionedToken) {
               Status::NotSupported);
 }
 
+// Below the version a token names, the device meets it in name only: NotSupported, or with a gap list the
+// token is a gap and the rest is still evaluated.
+TEST(Requirements, VersionBelowTheTokenIsAGapWhenGapsAreCollected) {
+    DeviceInfo d = device();
+    d.extensions[1].minor = 0;  // cl_intel_subgroup_2d_block_io 1.0.0
+    const std::vector<std::string> tokens = {"ext=cl_intel_subgroup_2d_block_io@1.1", "sg_size=16"};
+    EXPECT_EQ(evaluateRequirements(tokens, d).status, Status::NotSupported);
+    std::vector<VersionGap> gaps;
+    EXPECT_EQ(evaluateRequirements(tokens, d, &gaps).status, Status::Pass);
+    ASSERT_EQ(gaps.size(), 1u);
+    EXPECT_EQ(gaps[0].extension, "cl_intel_subgroup_2d_block_io");
+    EXPECT_EQ(gaps[0].reportedText(), "1.0.0");
+    EXPECT_EQ(gaps[0].needText(), "1.1.0");
+    // A gap does not hide a requirement the device lacks, nor is an unknown version a gap.
+    gaps.clear();
+    EXPECT_EQ(evaluateRequirements({"ext=cl_intel_subgroup_2d_block_io@1.1", "sg_size=8"}, d, &gaps).status,
+              Status::NotSupported);
+    d.extensions[1].version_known = false;
+    gaps.clear();
+    EXPECT_EQ(evaluateRequirements(tokens, d, &gaps).status, Status::NotSupported);
+    EXPECT_TRUE(gaps.empty());
+    // At the version or above: no gap.
+    gaps.clear();
+    EXPECT_EQ(evaluateRequirements(tokens, device(), &gaps).status, Status::Pass);
+    EXPECT_TRUE(gaps.empty());
+}
+
 TEST(Requirements, NoImagesMeansNotSupported) {
     DeviceInfo d = device();
     d.image_support = false;

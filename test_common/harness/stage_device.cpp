@@ -5,6 +5,7 @@
 #include "test_common/harness/run_reports.h"
 #include "test_common/harness/runner_stages.h"
 #include "test_common/harness/runtime_package.h"
+#include "test_common/harness/version_gap.h"
 
 namespace cts {
 namespace {
@@ -114,6 +115,7 @@ void announceRun(RunState& s) {
     info.platform = device.platform_name;
     info.device = device.device_name;
     info.driver = device.driver_version;
+    info.version_gaps = deviceVersionGaps(device, s.registry);
     if (offline) {
         info.offline_compiler = offlineCompilerText(offline_setup);
         info.target = offline_setup.target.target;
@@ -136,6 +138,12 @@ void announceRun(RunState& s) {
                                                : ("OCL_ICD_VENDORS=" + info.icd_vendors).c_str());
         for (const auto& silent : dut.silent_drivers)
             std::printf("           no platform from %s\n", silent.c_str());
+    }
+    // Said where a person looks first: a device that reports an extension below its SPIR-V version runs
+    // that extension's cases as device_specific (version_gap.h).
+    for (const auto& g : info.version_gaps) {
+        std::printf("Version gap: %s\n", versionGapLine(g, false).c_str());
+        log.note("version gap: " + versionGapLine(g, false));
     }
     for (const auto& e : run_errors) {
         std::printf("[ INTERR ] %s\n", e.c_str());

@@ -74,7 +74,7 @@ void executeCases(RunState& s) {
     const std::vector<Waiver>& device_waivers = s.device_waivers;
     LineLog& log = s.log;
     RunReports* reports = s.reports.get();
-    RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir};
+    RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir, opt.core_only};
     // The command that re-runs one case: same device, same environment choices, same seed.
     std::string rerun_prefix;
     for (const char* var : {"OCL_ICD_VENDORS", "REFDEV_PROFILE", "REFDEV_REPORT_AS", "REFDEV_FAULTS"}) {
@@ -146,9 +146,10 @@ void executeCases(RunState& s) {
         // No build options: the online path builds every module without any (ProgramCache::get).
         OfflineJudge judge(registry, offline_setup.compiler, offline_setup.device,
                            offline_setup.target.target, assets, "", compile_timeout);
+        judge.compileAhead(sel.cases, jobs, opt.core_only);
         for (const auto* c : sel.cases) {
             recorder.started(c->name);
-            recorder.finished(judge.judge(*c, opt.seed));
+            recorder.finished(judge.judge(*c, opt.seed, opt.core_only));
         }
     } else if (opt.isolate || parallel) {
         // A worker inherits the environment chosen above (the reference device's OCL_ICD_VENDORS) or
@@ -162,6 +163,7 @@ void executeCases(RunState& s) {
                                            "--assets-dir=" + assets};
         if (!opt.device_type.empty()) worker.push_back("--device-type=" + opt.device_type);
         if (opt.quick) worker.push_back("--quick");
+        if (opt.core_only) worker.push_back("--tier=core");
         if (opt.retry) worker.push_back("--retry=" + std::to_string(opt.retry));
         // The worker reads the waiver files to leave waived cases unretried.
         if (opt.retry)

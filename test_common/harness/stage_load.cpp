@@ -188,7 +188,7 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
 
 int runWorker(RunState& s) {
     const Options& opt = s.opt;
-    RunSettings settings{opt.seed, opt.quick, s.assets, opt.dump_dir};
+    RunSettings settings{opt.seed, opt.quick, s.assets, opt.dump_dir, opt.core_only};
     DeviceUnderTest& dut = s.dut;
     std::string dev_err = openDevice(opt, dut);
     if (!dev_err.empty()) {

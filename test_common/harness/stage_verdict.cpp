@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "test_common/harness/run_reports.h"
+#include "test_common/harness/version_gap.h"
 
 namespace cts {
 
@@ -59,6 +60,11 @@ int verdict(RunState& s) {
         for (const auto& w : stale) info.stale_waivers.push_back(staleText(w));
         reports->setInfo(info, selected_names);
     }
+    if (!info.version_gaps.empty() || !recorder.versionGapCounts().empty()) {
+        countVersionGaps(info.version_gaps, recorder.versionGapCounts(),
+                         s.offline ? s.offline_setup.device : s.dut.info);
+        reports->setInfo(info, selected_names);
+    }
     bool reports_ok = reports->write(aborted ? "timeout" : "");
     Tally tally = recorder.tally();
     std::string summary = tally.summary();
@@ -69,6 +75,7 @@ int verdict(RunState& s) {
         Tally tt = recorder.tally(t);
         if (tt.total()) std::printf("  %s: %s\n", tierName(t), tt.summary().c_str());
     }
+    for (const auto& g : info.version_gaps) std::printf("Version gap: %s\n", versionGapLine(g, true).c_str());
     std::vector<std::string> build_failures = recorder.buildFailures();
     if (!build_failures.empty()) {
         std::printf("core cases whose module the device's compiler rejected (phase build):\n");

@@ -163,6 +163,10 @@ public:
             r_.attempts.push_back(std::move(v));
             return true;
         }
+        if (depth_ == 2 && key_ == "version_gaps") {
+            r_.version_gaps.push_back(std::move(v));
+            return true;
+        }
         if (top("name")) {
             r_.name = std::move(v);
             return have(kName);
@@ -193,7 +197,7 @@ public:
         return true;
     }
     bool start_array(std::size_t) override {
-        if (!top("attempts")) return wrong();
+        if (!top("attempts") && !top("version_gaps")) return wrong();
         ++depth_;
         return true;
     }
@@ -259,6 +263,7 @@ CaseResult parseWorkerResult(const std::string& json, const std::string& running
             r.build_log = j.at("build_log").get<std::string>();
         }
         if (j.contains("attempts")) r.attempts = j.at("attempts").get<std::vector<std::string>>();
+        if (j.contains("version_gaps")) r.version_gaps = j.at("version_gaps").get<std::vector<std::string>>();
     } catch (const std::exception& e) {
         r = CaseResult{};
         r.name = running;
@@ -280,6 +285,7 @@ std::string workerResultJson(const CaseResult& r) {
         j["build_log"] = r.build_log;
     }
     if (!r.attempts.empty()) j["attempts"] = r.attempts;
+    if (!r.version_gaps.empty()) j["version_gaps"] = r.version_gaps;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -17,6 +17,7 @@ CaseResult full() {
     r.phase = "build";
     r.build_log = "error: no <such> symbol\n";
     r.attempts = {"Fail: first", "Fail: second"};
+    r.version_gaps = {"cl_intel_subgroup_2d_block_io", "cl_intel_subgroup_matrix_multiply_accumulate"};
     return r;
 }
 
@@ -29,6 +30,7 @@ void expectSame(const CaseResult& back, const CaseResult& r) {
     EXPECT_EQ(back.phase, r.phase);
     EXPECT_EQ(back.build_log, r.build_log);
     EXPECT_EQ(back.attempts, r.attempts);
+    EXPECT_EQ(back.version_gaps, r.version_gaps);
     EXPECT_EQ(back.picture.empty(), r.picture.empty());
 }
 
