@@ -16,8 +16,10 @@
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
 #      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
 #      and ICD fuzz are seeded with step 1's build/assets/modules, as this build does not build the assets)
-#   4. Intel's offline compiler (ocloc, Debian intel-opencl-icd) judging every module for dg2-g10 and pvc, and an
-#      independent compile of every module cross-checking its verdicts (skipped, and said so, without ocloc)
+#   4. Intel's offline compilers judging every module: Debian 12's ocloc (IGC 1.0.12504) for dg2-g10 and pvc, and
+#      Intel's current one from Debian sid (IGC 2.40.14, scripts/install_intel_ocloc.sh) for pvc, bmg, lnl-m, ptl,
+#      dg2-g10 and mtl; an independent compile of the modules cross-checking each verdict (skipped, and said so,
+#      without the compiler)
 #   5. Intel's OpenCL CPU runtime (installed from PyPI): the whole suite with its waivers, the reproducers of its
 #      bugs, and the hidden-assumption check
 # Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_INTEL_CPU=1 step 5, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
@@ -38,8 +40,62 @@ step() {
     fi
 }
 
+# Intel's offline compilers as a second judge (scripts/run_offline_compiler.sh per target and compiler: the
+# whole suite built for the target, with the waivers of docs/waivers/igc-*.json and --fail-on-stale-waivers; the
+# same as ctest -L offline_compiler), then an independent compile of every module a verdict rests on, checked
+# against those verdicts (scripts/offline_cross_check.py):
+#   - Debian 12's ocloc 22.43 (intel-opencl-icd, IGC 1.0.12504) for the two targets it knows, dg2-g10 and pvc;
+#   - Intel's current ocloc 26.27 with IGC 2.40.14 from Debian sid (scripts/install_intel_ocloc.sh, into a cache
+#     directory, nothing installed system-wide) for all six described targets. sid keeps only its newest
+#     upload: when the pinned release is gone the script installs sid's current one, and a target whose
+#     description does not know that release is skipped (77) with a line naming the release to describe; an
+#     unreachable archive skips the step with its one-line reason, so Debian's archive moving never turns CI red.
+# These need only the build, and most of their time is compilers waiting on themselves and on the archive: they
+# run in the background beside the steps below (their own log, build/ci/offline_compilers.log, shown at the end).
+offline_target() {  # COMPILER TARGET: one target's judge run; 77 (skipped, said why) counts as done
+    local status=0
+    scripts/run_offline_compiler.sh "$2" --compiler="$1" || status=$?
+    [ "$status" = 0 ] || [ "$status" = 77 ]
+}
+offline_compilers() {
+    if command -v ocloc >/dev/null 2>&1; then
+        for t in dg2-g10 pvc; do
+            step "offline compiler (Debian 12 ocloc): the suite built for $t" offline_target system "$t"
+        done
+        step "offline compiler (Debian 12 ocloc): independent compile of every module agrees with the verdicts" \
+            python3 scripts/offline_cross_check.py --build-dir build dg2-g10 pvc
+    else
+        echo "=== ci: offline compiler (Debian 12 ocloc): skipped: no ocloc on PATH (Debian: apt-get install intel-opencl-icd)"
+    fi
+    local install_start=$SECONDS current_ocloc known t
+    if current_ocloc="$(scripts/install_intel_ocloc.sh)"; then
+        echo "=== ci: Intel's current offline compiler installed: $current_ocloc ($((SECONDS - install_start)) s)"
+        for t in pvc bmg lnl-m ptl dg2-g10 mtl; do
+            step "offline compiler (current ocloc): the suite built for $t" offline_target current "$t"
+        done
+        # Only the targets whose description knows this compiler release (the others were skipped above).
+        known=$(python3 scripts/offline_cross_check.py --ocloc="$current_ocloc" --known-targets --build-dir build)
+        if [ -n "$known" ]; then
+            # shellcheck disable=SC2086
+            step "offline compiler (current ocloc): independent compile of every module agrees with the verdicts" \
+                python3 scripts/offline_cross_check.py --build-dir build --ocloc="$current_ocloc" \
+                --report-dir build/offline_compiler/current $known
+        fi
+    else
+        echo "=== ci: offline compiler (current ocloc): skipped: scripts/install_intel_ocloc.sh could not install it (its line above says why)"
+    fi
+    printf '%s\n' "${failed[@]}" >build/ci/offline_compilers.failed
+}
+
+
 step "configure (default)" cmake --preset default
 step "build (default)" cmake --build --preset default -j2
+mkdir -p build/ci
+offline_log=build/ci/offline_compilers.log
+offline_start=$SECONDS
+(failed=(); offline_compilers) >"$offline_log" 2>&1 &
+offline_pid=$!
+echo "=== ci: offline compilers: started in the background (log: $offline_log)"
 step "ctest (default)" ctest --preset default
 
 # Packages (ctest above ran package.install_and_run on packages of its own, written outside the build tree);
@@ -111,19 +167,6 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
         --all-faults --default-run --build-dir build --jobs 2
 fi
 
-# Intel's offline compiler (Debian intel-opencl-icd: ocloc, IGC 1.0.12504) as a second judge: every module built
-# for dg2-g10 and pvc (ctest -L offline_compiler: scripts/run_offline_compiler.sh per target, the waivers of
-# docs/waivers/igc-*.json, --fail-on-stale-waivers), then an independent compile of every module checked against
-# those verdicts (scripts/offline_cross_check.py). Skipped, and said so, without ocloc.
-if command -v ocloc >/dev/null 2>&1; then
-    step "offline compiler: the suite built for dg2-g10 and pvc (ctest -L offline_compiler)" \
-        ctest --test-dir build -L offline_compiler --output-on-failure
-    step "offline compiler: independent compile of every module agrees with the verdicts" \
-        python3 scripts/offline_cross_check.py --build-dir build dg2-g10 pvc
-else
-    echo "=== ci: offline compiler (ocloc): skipped: no ocloc on PATH (Debian: apt-get install intel-opencl-icd)"
-fi
-
 # Intel's OpenCL CPU runtime (PyPI intel-opencl-rt, pinned): the whole suite with the waivers shipped for that
 # release and --fail-on-stale-waivers, in shards (scripts/run_intel_cpu.sh), and the reproducers of its bugs
 # (ctest -L intel_cpu); then the hidden-assumption check: every case that catches a planted SPV_INTEL_subgroups fault
@@ -148,6 +191,16 @@ if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then
     # switch check expects the planted crash fault to die by SIGSEGV, which ASan turns into exit status 1.
     step "ctest (asan) -L refdev + SPIR-V checker" ctest --preset asan -L 'refdev|spirv_check' \
         -E '^refdev\.clinfo\.|^refdev\.faults\.switches'
+fi
+
+# The offline compilers' steps, started after the build.
+wait "$offline_pid"
+echo "=== ci: offline compilers (in the background): $((SECONDS - offline_start)) s in all; their log:"
+cat "$offline_log"
+if [ -f build/ci/offline_compilers.failed ]; then
+    while IFS= read -r name; do [ -n "$name" ] && failed+=("$name"); done <build/ci/offline_compilers.failed
+else
+    failed+=("offline compilers (no result: see $offline_log)")
 fi
 
 if [ "${#failed[@]}" -ne 0 ]; then

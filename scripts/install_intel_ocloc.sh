@@ -43,6 +43,8 @@ the Debian archive keys (debian-archive-keyring) for the first run; about 71 MB 
   --dir=DIR      where to install (default: \$INTEL_OCLOC_DIR, else
                  \${XDG_CACHE_HOME:-\$HOME/.cache}/spirv_intel_cts/ocloc-sid)
   --mirror=URL   the Debian archive (default: \$INTEL_OCLOC_MIRROR, else http://deb.debian.org/debian)
+  --where        install nothing: print DIR/bin/ocloc when it is installed and answers, else say so and
+                 exit 1 (what scripts/run_offline_compiler.sh --compiler=current uses)
   --help         this text
 EOF
 }
@@ -55,9 +57,11 @@ say() { echo "$*" >&2; }
 
 dir="${INTEL_OCLOC_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/spirv_intel_cts/ocloc-sid}"
 mirror="${INTEL_OCLOC_MIRROR:-http://deb.debian.org/debian}"
+where_only=0
 for arg in "$@"; do
     case "$arg" in
         --dir=?*) dir="${arg#--dir=}" ;;
+        --where) where_only=1 ;;
         --mirror=?*) mirror="${arg#--mirror=}" ;;
         --help | -h)
             usage
@@ -76,6 +80,12 @@ case "$mirror" in
         exit 2
         ;;
 esac
+
+if [ "$where_only" = 1 ]; then
+    [ -x "$dir/bin/ocloc" ] && [ -f "$dir/installed.txt" ] || fail "not installed in $dir (run scripts/$me)"
+    printf '%s\n' "$(cd "$dir" && pwd -P)/bin/ocloc"
+    exit 0
+fi
 
 arch="$(uname -m)"
 [ "$arch" = x86_64 ] || fail "the packages installed are Debian's amd64 builds; this machine is $arch"

@@ -17,6 +17,9 @@ target (spirv_intel_cts --offline-compiler=ocloc --target=TARGET --json=...) mus
 
   offline_cross_check.py [--build-dir=DIR] [--report-dir=DIR] [--ocloc=PATH] [--waiver-file=FILE]... [--jobs=N]
                          TARGET...
+  offline_cross_check.py [--build-dir=DIR] [--ocloc=PATH] --known-targets
+
+--known-targets prints the described targets (BUILD/targets/*.json) that name this ocloc's release, one a line.
 
 Reports: REPORT_DIR/TARGET.json (default BUILD/offline_compiler, as scripts/run_offline_compiler.sh writes).
 Exit 0 when every target agrees, 1 on a disagreement (each listed), 2 on bad input (a report, manifest, target
@@ -284,7 +287,9 @@ def check_target(target_name, args, manifest, waivers):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("targets", nargs="+")
+    ap.add_argument("targets", nargs="*")
+    ap.add_argument("--known-targets", action="store_true",
+                    help="print the described targets whose description names this ocloc's release, and exit")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--report-dir", default=None)
     ap.add_argument("--ocloc", default=os.environ.get("OCLOC") or shutil.which("ocloc"))
@@ -295,8 +300,22 @@ def main():
     if not args.ocloc or not os.access(args.ocloc, os.X_OK):
         print("skipped: no ocloc (Debian: apt-get install intel-opencl-icd)")
         return 77
+    if not args.targets and not args.known_targets:
+        ap.error("name at least one target (or --known-targets)")
     # The compiler runs in temporary directories: every path handed to it must be absolute.
     args.build_dir = os.path.abspath(args.build_dir)
+    if args.known_targets:
+        try:
+            version = ocloc_driver_version(args.ocloc)
+            for path in sorted(glob.glob(os.path.join(args.build_dir, "targets", "*.json"))):
+                doc = load_json(path, "target description")
+                if any(same_version(r.get("ocloc_driver_version", ""), version)
+                       for r in doc.get("compilers", {}).values()):
+                    print(os.path.basename(path)[:-len(".json")])
+        except (InputError, AttributeError) as e:
+            print("offline_cross_check: %s" % e, file=sys.stderr)
+            return 2
+        return 0
     args.report_dir = os.path.abspath(args.report_dir or os.path.join(args.build_dir, "offline_compiler"))
     try:
         manifest = load_json(os.path.join(args.build_dir, "assets", "manifest.json"), "manifest", manifest_shape)

@@ -4,10 +4,12 @@
 # waivers shipped for the compiler releases (docs/waivers/igc-*.json; entries for other releases or targets do
 # not apply) and --fail-on-stale-waivers. Reports: OUT/TARGET.json, .xml, .log, .out and .html.
 #
-#   scripts/run_offline_compiler.sh TARGET [--build-dir=DIR] [--out=DIR] [-- RUNNER OPTIONS AND PATTERNS...]
+#   scripts/run_offline_compiler.sh TARGET [--compiler=system|current] [--build-dir=DIR] [--out=DIR]
+#                                   [-- RUNNER OPTIONS AND PATTERNS...]
 #
-# The compiler: $OCLOC, else ocloc on PATH (Debian sid's current one: OCLOC=$(scripts/install_intel_ocloc.sh)).
-# Without it, or when the target's description has no section for its release (Debian 12's 22.43 knows
+# The compiler: --compiler=system (the default): $OCLOC, else ocloc on PATH (Debian 12's intel-opencl-icd);
+# --compiler=current: Intel's current one as scripts/install_intel_ocloc.sh installed it (Debian sid). OUT
+# defaults to BUILD/offline_compiler for system, BUILD/offline_compiler/current for current. Without it, or when the target's description has no section for its release (Debian 12's 22.43 knows
 # neither bmg, lnl-m, ptl nor mtl), the script says so in one line and exits 77 (CTest's skip code). Exit
 # status: the runner's (0 when no case failed unwaived and no waiver is stale), 2 for a usage error.
 set -uo pipefail
@@ -15,13 +17,16 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build"
 out=""
 target=""
+compiler=system
 runner_args=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-dir=*) build="${1#*=}" ;;
         --out=*) out="${1#*=}" ;;
+        --compiler=system|--compiler=current) compiler="${1#*=}" ;;
+        --compiler=*) echo "run_offline_compiler.sh: --compiler is system or current, not '${1#*=}'" >&2; exit 2 ;;
         --) shift; runner_args=("$@"); break ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "run_offline_compiler.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
         *) [ -z "$target" ] || { echo "run_offline_compiler.sh: one target only ('$target', '$1')" >&2; exit 2; }
            target="$1" ;;
@@ -29,7 +34,14 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -n "$target" ] || { echo "run_offline_compiler.sh: name a target (test_conformance/targets/*.json: pvc, bmg, lnl-m, ptl, dg2-g10, mtl; see --help)" >&2; exit 2; }
-ocloc="${OCLOC:-$(command -v ocloc || true)}"
+if [ "$compiler" = current ]; then
+    if ! ocloc="$("$root/scripts/install_intel_ocloc.sh" --where 2>/dev/null)"; then
+        echo "skipped: Intel's current offline compiler is not installed (run scripts/install_intel_ocloc.sh)"
+        exit 77
+    fi
+else
+    ocloc="${OCLOC:-$(command -v ocloc || true)}"
+fi
 if [ -z "$ocloc" ] || [ ! -x "$ocloc" ]; then
     where="no ocloc on PATH"
     [ -n "${OCLOC:-}" ] && where="OCLOC=$OCLOC is not an executable file"
@@ -38,7 +50,7 @@ if [ -z "$ocloc" ] || [ ! -x "$ocloc" ]; then
 fi
 runner="$build/bin/spirv_intel_cts"
 [ -x "$runner" ] || { echo "run_offline_compiler.sh: no runner at $runner (build first)" >&2; exit 2; }
-out="${out:-$build/offline_compiler}"
+if [ "$compiler" = current ]; then out="${out:-$build/offline_compiler/current}"; else out="${out:-$build/offline_compiler}"; fi
 mkdir -p "$out"
 waivers=()
 for w in "$root"/docs/waivers/igc-*.json; do

@@ -192,6 +192,18 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
             self.assertTrue(p.stderr.startswith("offline_cross_check: %s: " % path), p.stderr)
             self.assertIn(words, p.stderr)
 
+    def test_known_targets_are_those_naming_this_compilers_release(self):
+        other = dict(DESCRIPTION, target="t2", compilers={"2.0": {"ocloc_driver_version": "8.8.8", "sources": ["s"]}})
+        with open(os.path.join(self.build, "targets", "t2.json"), "w") as f:
+            json.dump(other, f)
+        p = subprocess.run([sys.executable, CHECK, "--build-dir", self.build, "--ocloc", self.ocloc, "--known-targets"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual((p.returncode, p.stdout), (0, "t1\n"), p.stderr)
+        p = subprocess.run([sys.executable, CHECK, "--build-dir", self.build, "--ocloc", self.ocloc],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("name at least one target", p.stderr)
+
     def test_without_ocloc_it_says_so_and_skips(self):
         p = subprocess.run([sys.executable, CHECK, "--ocloc", "/nonexistent/ocloc", "t1"], stdout=subprocess.PIPE,
                            universal_newlines=True)

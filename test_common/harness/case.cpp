@@ -46,8 +46,14 @@ std::string firstErrorLine(const std::string& log) {
         if (b == std::string::npos) continue;
         line = line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
         std::string l = lower(line);
-        // "clBuildProgram: CL_BUILD_PROGRAM_FAILURE" is the harness's own prefix, not the compiler's words.
-        if (l.rfind("remark", 0) == 0 || l.rfind("warning", 0) == 0 || l.rfind("clbuildprogram:", 0) == 0)
+        // "clBuildProgram: CL_BUILD_PROGRAM_FAILURE" is the harness's own prefix, and ocloc frames every
+        // log with lines of its own ("Compilation from IR - skipping loading of FCL", "Build failed with
+        // error code: -11", "Command was: ..."): none is the compiler's words, which may hold no keyword at
+        // all
+        // ("For PVC platform images should not be used").
+        if (l.rfind("remark", 0) == 0 || l.rfind("warning", 0) == 0 || l.rfind("clbuildprogram:", 0) == 0 ||
+            l.rfind("compilation from ir", 0) == 0 || l.rfind("build failed with error code", 0) == 0 ||
+            l.rfind("command was:", 0) == 0)
             continue;
         lines.push_back(line);
     }

@@ -146,6 +146,16 @@ TEST(BuildLog, FirstErrorLine) {
     EXPECT_EQ(firstErrorLine("clBuildProgram: CL_INVALID_BINARY"), "clBuildProgram: CL_INVALID_BINARY");
     EXPECT_EQ(firstErrorLine(""), "(empty build log)");
     EXPECT_EQ(firstErrorLine("a\nerror: b\nerror: c"), "error: b");
+    // ocloc 26.27's framing lines are skipped: the compiler's own line may carry no keyword.
+    EXPECT_EQ(
+        firstErrorLine("Compilation from IR - skipping loading of FCL\nFor PVC platform images should not be "
+                       "used\nBuild failed with error code: -11\nCommand was: ocloc compile -file m.spv\n"),
+        "For PVC platform images should not be used");
+    EXPECT_EQ(
+        firstErrorLine("Compilation from IR - skipping loading of FCL\nInvalidModule: Invalid SPIR-V module: "
+                       "input SPIR-V module uses extension 'SPV_INTEL_media_block_io' which were disabled\n"),
+        "InvalidModule: Invalid SPIR-V module: input SPIR-V module uses extension 'SPV_INTEL_media_block_io' "
+        "which were disabled");
 }
 
 TEST(Manifest, CorruptFileIsAnErrorNamingIt) {

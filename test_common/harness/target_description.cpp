@@ -113,11 +113,10 @@ std::string readImages(const json& v, TargetDescription& t) {
 std::string readCompiler(const std::string& key, const json& v, CompilerRelease& c) {
     std::string where = "\"compilers\".\"" + key + "\"";
     if (!v.is_object()) return where + " must be an object";
-    std::string err = checkKeys(
-        v,
-        {"ocloc_driver_version", "sources", "extensions", "il_versions", "spirv_extensions",
-         "reported_spirv_extensions", "notes"},
-        where);
+    std::string err = checkKeys(v,
+                                {"ocloc_driver_version", "sources", "extensions", "il_versions",
+                                 "spirv_extensions", "reported_spirv_extensions", "notes"},
+                                where);
     if (!err.empty()) return err;
     std::vector<uint64_t> numbers;
     c.igc_version = key;
@@ -233,7 +232,8 @@ std::string parseInto(const json& doc, TargetDescription& t) {
     for (auto it = compilers.begin(); it != compilers.end(); ++it) {
         CompilerRelease c;
         if (!(err = readCompiler(it.key(), it.value(), c)).empty()) return err;
-        // CL_DEVICE_SPIRV_EXTENSIONS_KHR is a query of cl_khr_spirv_queries: only a release reporting it has one.
+        // CL_DEVICE_SPIRV_EXTENSIONS_KHR is a query of cl_khr_spirv_queries: only a release reporting it has
+        // one.
         const auto& reported = c.has_extensions ? c.extensions : t.extensions;
         if (c.has_reported_spirv_extensions &&
             std::none_of(reported.begin(), reported.end(),
@@ -293,9 +293,11 @@ DeviceInfo targetDeviceInfo(const TargetDescription& target, const CompilerRelea
     d.vendor_id = target.vendor_id;
     d.extensions = release && release->has_extensions ? release->extensions : target.extensions;
     d.il_versions = release && !release->il_versions.empty() ? release->il_versions : target.il_versions;
-    d.has_spirv_queries = std::any_of(d.extensions.begin(), d.extensions.end(),
-                                      [](const ExtensionVersion& e) { return e.name == "cl_khr_spirv_queries"; });
-    if (release && release->has_reported_spirv_extensions) d.spirv_extensions = release->reported_spirv_extensions;
+    d.has_spirv_queries =
+        std::any_of(d.extensions.begin(), d.extensions.end(),
+                    [](const ExtensionVersion& e) { return e.name == "cl_khr_spirv_queries"; });
+    if (release && release->has_reported_spirv_extensions)
+        d.spirv_extensions = release->reported_spirv_extensions;
     d.sub_group_sizes = target.sub_group_sizes;
     d.address_bits = 64;
     d.image_support = target.images;

@@ -21,11 +21,11 @@ struct CompilerRelease {
     std::vector<ExtensionVersion> extensions;
     std::vector<std::string> il_versions;       // empty: the description's
     std::vector<std::string> spirv_extensions;  // the SPIR-V extensions the release's consumer accepts
-    // CL_DEVICE_SPIRV_EXTENSIONS_KHR as a driver built on this release reports it (cl_khr_spirv_queries): what
-    // the runtime says, which need not be what the consumer accepts (spirv_extensions).
+    // CL_DEVICE_SPIRV_EXTENSIONS_KHR as a driver built on this release reports it (cl_khr_spirv_queries):
+    // what the runtime says, which need not be what the consumer accepts (spirv_extensions).
     bool has_reported_spirv_extensions = false;
     std::vector<std::string> reported_spirv_extensions;
-    std::vector<std::string> notes;             // what the release rejects, for the report and the docs
+    std::vector<std::string> notes;  // what the release rejects, for the report and the docs
 };
 
 struct TargetDescription {
