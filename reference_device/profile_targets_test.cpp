@@ -1,14 +1,17 @@
 // Each reference-device profile reports what the real device class reports: its sub-group sizes, extensions
 // (with versions), fp16/fp64 and image support equal those of the class's target description
-// (test_conformance/targets/*.json, written from public sources and used by the offline-compiler mode). The
-// descriptions' "compilers" sections (what one compiler release reports) are release-specific and not
-// compared; neither are "other_extensions" (what the class reports that no case looks at).
+// (test_conformance/targets/*.json, written from public sources and used by the offline-compiler mode).
+// "other_extensions" (what the class reports that no case looks at) are not compared. The descriptions'
+// "compilers" sections (what one compiler release reports) are compared only with the profile as the
+// reference device reports it as that release's driver (REFDEV_REPORT_AS, driver_report.h): "2.40.14" with
+// "neo-26.27".
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "reference_device/driver_report.h"
 #include "reference_device/profile.h"
 #include "test_common/harness/target_description.h"
 
@@ -37,6 +40,28 @@ bool builtWithoutFamilyOf(const std::string& extension) {
     return false;
 }
 
+std::string versionText(uint32_t a, uint32_t b, uint32_t c) {
+    return std::to_string(a) + "." + std::to_string(b) + "." + std::to_string(c);
+}
+
+// Both lists of {extension: version} agree, but for what this build lacks; `what` names the two sides.
+void expectSameExtensions(const std::vector<ExtensionEntry>& reported,
+                          const std::vector<cts::ExtensionVersion>& described, const std::string& what) {
+    std::map<std::string, std::string> profile_ext, target_ext;
+    for (const ExtensionEntry& e : reported) profile_ext[e.name] = versionText(e.major, e.minor, e.patch);
+    for (const auto& e : described)
+        if (!builtWithoutFamilyOf(e.name)) target_ext[e.name] = versionText(e.major, e.minor, e.patch);
+    for (const auto& [name, v] : profile_ext) {
+        auto it = target_ext.find(name);
+        if (it == target_ext.end())
+            ADD_FAILURE() << what << ": reports " << name << ", which the description says the class lacks";
+        else
+            EXPECT_EQ(v, it->second) << what << ": version of " << name;
+    }
+    for (const auto& [name, v] : target_ext)
+        EXPECT_TRUE(profile_ext.count(name)) << what << ": lacks " << name << " " << v;
+}
+
 TEST(ProfileTargets, EveryProfileHasADescription) {
     ASSERT_EQ(allProfiles().size(), kTargetOfProfile.size());
     for (const Profile& p : allProfiles()) EXPECT_TRUE(kTargetOfProfile.count(p.name)) << p.name;
@@ -60,24 +85,65 @@ TEST(ProfileTargets, SubGroupSizesFp16Fp64AndImagesAreTheClasses) {
 TEST(ProfileTargets, ExtensionsAndVersionsAreTheClasses) {
     for (const Profile& p : allProfiles()) {
         cts::TargetDescription t = description(kTargetOfProfile.at(p.name));
-        std::map<std::string, std::string> profile_ext, target_ext;
-        auto version = [](uint32_t a, uint32_t b, uint32_t c) {
-            return std::to_string(a) + "." + std::to_string(b) + "." + std::to_string(c);
-        };
-        for (const ExtensionEntry& e : p.extensions) profile_ext[e.name] = version(e.major, e.minor, e.patch);
-        for (const auto& e : t.extensions)
-            if (!builtWithoutFamilyOf(e.name)) target_ext[e.name] = version(e.major, e.minor, e.patch);
-        for (const auto& [name, v] : profile_ext) {
-            auto it = target_ext.find(name);
-            if (it == target_ext.end())
-                ADD_FAILURE() << p.name << " reports " << name << ", which " << t.file
-                              << " says the class lacks";
-            else
-                EXPECT_EQ(v, it->second) << p.name << ": version of " << name;
+        expectSameExtensions(p.extensions, t.extensions, p.name + " vs " + t.file);
+    }
+}
+
+// The shipped driver whose report REFDEV_REPORT_AS=neo-26.27 copies: compute-runtime 26.27, whose compiler is
+// the descriptions' release "2.40.14".
+const char* const kNeoReport = "neo-26.27";
+const char* const kNeoRelease = "2.40.14";
+
+const cts::CompilerRelease* release(const cts::TargetDescription& t, const std::string& igc_version) {
+    for (const cts::CompilerRelease& r : t.compilers)
+        if (r.igc_version == igc_version) return &r;
+    return nullptr;
+}
+
+TEST(ProfileTargets, AsShippedExtensionsAndVersionsAreTheReleases) {
+    const DriverReport& neo = driverReport(kNeoReport);
+    ASSERT_EQ(neo.name, kNeoReport);
+    for (const Profile& p : allProfiles()) {
+        cts::TargetDescription t = description(kTargetOfProfile.at(p.name));
+        const cts::CompilerRelease* r = release(t, kNeoRelease);
+        ASSERT_NE(r, nullptr) << t.file << " has no \"compilers\" section \"" << kNeoRelease << "\"";
+        ASSERT_TRUE(r->has_extensions) << t.file << " " << kNeoRelease << ": no \"extensions\"";
+        expectSameExtensions(reportedExtensions(p, neo), r->extensions,
+                             p.name + " reporting as " + kNeoReport + " vs " + t.file + " " + kNeoRelease);
+    }
+}
+
+TEST(ProfileTargets, AsShippedSpirvExtensionsAreTheReleases) {
+    const DriverReport& neo = driverReport(kNeoReport);
+    // The OpenCL extension the release lists a SPIR-V extension for (cl_device_caps.cpp; the float-atomics
+    // entries follow cl_ext_float_atomics).
+    auto gate = [&](const std::string& spirv) -> std::string {
+        for (const auto& [cl, s] : neo.spirv_extension_of)
+            if (s == spirv) return cl;
+        if (spirv.rfind("SPV_EXT_shader_atomic_float", 0) == 0) return "cl_ext_float_atomics";
+        return "";
+    };
+    for (const Profile& p : allProfiles()) {
+        cts::TargetDescription t = description(kTargetOfProfile.at(p.name));
+        const cts::CompilerRelease* r = release(t, kNeoRelease);
+        ASSERT_NE(r, nullptr) << t.file << " has no \"compilers\" section \"" << kNeoRelease << "\"";
+        ASSERT_TRUE(r->has_reported_spirv_extensions)
+            << t.file << " " << kNeoRelease << ": no \"reported_spirv_extensions\"";
+        // The release's list, but for what follows an extension the profile does not claim: one of the
+        // class's "other_extensions", or one whose op family this build lacks.
+        std::set<std::string> expected;
+        for (const std::string& s : r->reported_spirv_extensions) {
+            std::string cl = gate(s);
+            bool other = std::find(t.other_extensions.begin(), t.other_extensions.end(), cl) !=
+                         t.other_extensions.end();
+            if (!cl.empty() && (other || builtWithoutFamilyOf(cl))) continue;
+            expected.insert(s);
         }
-        for (const auto& [name, v] : target_ext)
-            EXPECT_TRUE(profile_ext.count(name))
-                << p.name << " lacks " << name << " " << v << " of " << t.file;
+        std::vector<std::string> reported = reportedSpirvExtensions(p, neo);
+        std::set<std::string> reported_set(reported.begin(), reported.end());
+        EXPECT_EQ(reported_set.size(), reported.size()) << p.name << ": a SPIR-V extension listed twice";
+        EXPECT_EQ(reported_set, expected) << p.name << " reporting as " << kNeoReport << " vs " << t.file
+                                          << " " << kNeoRelease << " reported_spirv_extensions";
     }
 }
 

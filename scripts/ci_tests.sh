@@ -9,8 +9,10 @@
 #   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in parallel isolated worker
 #      processes (--jobs, default one a core; the CTest shards run --jobs=1 each, so the comparison below
 #      sets the parallel run against serial shards),
-#      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/; then the
-#      same run as CTest shards (ctest -L conformance), whose merged report must equal the unsharded one
+#      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/; then
+#      xe_hpc once more reporting as compute-runtime 26.27 (REFDEV_REPORT_AS=neo-26.27), whose 2D block IO,
+#      MMA and workloads cases must pass as device_specific (scripts/as_shipped_check.py); then the same run
+#      as CTest shards (ctest -L conformance), whose merged report must equal the unsharded one
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
 #      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
 #      and ICD fuzz are seeded with step 1's build/assets/modules, as this build does not build the assets)
@@ -113,6 +115,23 @@ for profile in xe_hpc xe_hpg; do
         --log=build/ci/run_$profile.log ${CTS_CI_SUITE_ARGS:-}
 done
 
+# The suite as it meets the driver as shipped: xe_hpc reporting as compute-runtime 26.27 does
+# (REFDEV_REPORT_AS=neo-26.27: every extension at 1.0.0, no SPV_INTEL_2d_block_io or
+# SPV_INTEL_subgroup_matrix_multiply_accumulate in the SPIR-V queries; it still builds and runs those modules).
+# Every 2D block IO, MMA and workloads case that passed above must pass here as device_specific, the run must
+# name the version gaps (header, summary, "version_gaps") and no case may fail (scripts/as_shipped_check.py).
+# shellcheck disable=SC2086
+step "suite on reference device (xe_hpc, reporting as compute-runtime 26.27)" sh -c \
+    'env REFDEV_PROFILE=xe_hpc REFDEV_REPORT_AS=neo-26.27 build/bin/spirv_intel_cts \
+        --isolate --timeout=120 --fail-if-all-skipped \
+        --json=build/ci/results_xe_hpc_neo-26.27.json --junit=build/ci/results_xe_hpc_neo-26.27.xml \
+        --log=build/ci/run_xe_hpc_neo-26.27.log "$@" >build/ci/out_xe_hpc_neo-26.27.txt 2>&1; rc=$?
+     cat build/ci/out_xe_hpc_neo-26.27.txt; exit $rc' sh ${CTS_CI_SUITE_ARGS:-}
+step "as shipped: the 2D block IO, MMA and workloads cases run as device_specific" python3 \
+    scripts/as_shipped_check.py build/ci/results_xe_hpc.json build/ci/results_xe_hpc_neo-26.27.json \
+    --manifest build/assets/manifest.json --output build/ci/out_xe_hpc_neo-26.27.txt \
+    --output build/ci/run_xe_hpc_neo-26.27.log
+
 # The same suite as CTest shards (ctest -L conformance: GoogleTest sharding, one JSON/JUnit per shard, merged):
 # the merged report must equal the unsharded xe_hpc run above, case by case.
 if [ -z "${CTS_CI_SUITE_ARGS:-}" ]; then
@@ -138,7 +157,7 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
         --runner-arg=--extended --runner-arg=--huge --show 3
     # The query faults of the ICD (reference_device/faults.cpp); every api case they target runs on xe_hpc.
     step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
-        --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_1_0 \
+        --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_unreported \
         --profile xe_hpc --show 1
     # Every fault the device lists (refdev_faults --names, so faults added later are included) must fail a case
     # of the default run (no --extended, --huge or --quick) on xe_hpc or xe_hpg, but for the exemptions

@@ -72,14 +72,16 @@ bool isNewSpirvCapability(cl_uint cap) {
 
 }  // namespace
 
-std::vector<cl_name_version> extensionsWithVersion(const Profile& profile, const Faults& faults) {
+std::vector<cl_name_version> extensionsWithVersion(const Profile& profile, const DriverReport& report,
+                                                   const Faults& faults) {
     std::vector<cl_name_version> v;
-    for (const ExtensionEntry& e : profile.extensions) {
-        cl_version version = CL_MAKE_VERSION(e.major, e.minor, e.patch);
-        // A driver that still reports the first revision, whose SPIR-V environment the suite does not cover.
-        if (faults.has("extension_version_2d_block_io_1_0") && e.name == "cl_intel_subgroup_2d_block_io")
-            version = CL_MAKE_VERSION(1, 0, 0);
-        v.push_back(nameVersion(e.name, version));
+    for (const ExtensionEntry& e : reportedExtensions(profile, report)) {
+        // A driver whose versioned list falls out of step with CL_DEVICE_EXTENSIONS: the extension is named
+        // there but has no version.
+        if (faults.has("extension_version_2d_block_io_unreported") &&
+            e.name == "cl_intel_subgroup_2d_block_io")
+            continue;
+        v.push_back(nameVersion(e.name, CL_MAKE_VERSION(e.major, e.minor, e.patch)));
     }
     return v;
 }
@@ -124,6 +126,7 @@ size_t texelBytes(const cl_image_format& format) {
 cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t size, void* value,
                   size_t* size_ret) {
     const Profile& prof = *platform.profile;
+    const DriverReport& report = *platform.report;
     const Faults& faults = platform.faults;
     const bool omitNewSpirv = faults.has("spirv_queries_omit_new_extensions");
     auto u = [&](cl_uint v) { return infoValue(size, value, size_ret, v); };
@@ -219,7 +222,7 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_BUILT_IN_KERNELS: return str("");
         case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return setInfo(size, value, size_ret, nullptr, 0);
         case CL_DEVICE_PLATFORM: return infoValue<cl_platform_id>(size, value, size_ret, thePlatform());
-        case CL_DEVICE_NAME: return str(prof.device_name);
+        case CL_DEVICE_NAME: return str(reportedDeviceName(prof, report));
         case CL_DEVICE_VENDOR: return str("spirv_intel_cts project");
         case CL_DRIVER_VERSION: return str("1.0.0");
         case CL_DEVICE_PROFILE: return str("FULL_PROFILE");
@@ -230,7 +233,7 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_OPENCL_C_FEATURES: return infoArray(size, value, size_ret, openclCFeatures(prof));
         case CL_DEVICE_EXTENSIONS: return str(platform.extensions);
         case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-            return infoArray(size, value, size_ret, extensionsWithVersion(prof, platform.faults));
+            return infoArray(size, value, size_ret, extensionsWithVersion(prof, report, platform.faults));
         case CL_DEVICE_PRINTF_BUFFER_SIZE: return sz(1 << 20);
         case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return b(CL_TRUE);
         case CL_DEVICE_PARENT_DEVICE: return infoValue<cl_device_id>(size, value, size_ret, nullptr);
@@ -272,15 +275,15 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
             return setInfo(size, value, size_ret, sets, sizeof(sets));
         }
         case CL_DEVICE_SPIRV_EXTENSIONS_KHR: {
-            // Pointers into the profile, which lives as long as the library.
+            // Pointers into the platform, which lives as long as the library.
             std::vector<const char*> v;
-            for (const std::string& e : prof.spirv_extensions)
+            for (const std::string& e : platform.spirv_extensions)
                 if (!omitNewSpirv || !isNewSpirvExtension(e)) v.push_back(e.c_str());
             return infoArray(size, value, size_ret, v);
         }
         case CL_DEVICE_SPIRV_CAPABILITIES_KHR: {
             std::vector<cl_uint> v;
-            for (cl_uint cap : prof.spirv_capabilities)
+            for (cl_uint cap : reportedSpirvCapabilities(prof, report))
                 if (!omitNewSpirv || !isNewSpirvCapability(cap)) v.push_back(cap);
             return infoArray(size, value, size_ret, v);
         }

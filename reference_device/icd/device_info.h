@@ -22,8 +22,10 @@ constexpr cl_ulong kGlobalMemSize = 16ull << 30;
 constexpr cl_uint kImagePitchAlignment = 4;        // pixels, for images created from buffers
 constexpr cl_uint kImageBaseAddressAlignment = 4;  // pixels
 
-// The profile's extensions with versions, as changed by the planted query faults (REFDEV_FAULTS).
-std::vector<cl_name_version> extensionsWithVersion(const Profile& profile, const Faults& faults);
+// The extensions with versions that the profile reports under the driver report (REFDEV_REPORT_AS), as
+// changed by the planted query faults (REFDEV_FAULTS).
+std::vector<cl_name_version> extensionsWithVersion(const Profile& profile, const DriverReport& report,
+                                                   const Faults& faults);
 cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t size, void* value,
                   size_t* size_ret);
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "reference_device/driver_report.h"
 #include "reference_device/faults.h"
 #include "reference_device/profile.h"
 #include "reference_device/spirv/program.h"
@@ -51,10 +52,12 @@ uint64_t nowNs();
 struct _cl_platform_id : refdev::icd::ObjectBase {
     _cl_platform_id() : ObjectBase(refdev::icd::Kind::Platform) {}
     const refdev::Profile* profile = nullptr;
+    const refdev::DriverReport* report = nullptr;  // REFDEV_REPORT_AS
     refdev::Faults faults;
     unsigned threads = 0;        // REFDEV_THREADS, 0 = hardware concurrency
     uint64_t branch_budget = 0;  // REFDEV_BRANCH_BUDGET: taken branches per work-item, 0 = unlimited
     std::string version, extensions;
+    std::vector<std::string> spirv_extensions;  // CL_DEVICE_SPIRV_EXTENSIONS_KHR under the report
 };
 
 struct _cl_device_id : refdev::icd::ObjectBase {

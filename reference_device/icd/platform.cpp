@@ -1,5 +1,5 @@
-// Platform and device: initialisation from REFDEV_PROFILE / REFDEV_FAULTS / REFDEV_THREADS /
-// REFDEV_BRANCH_BUDGET, clGetPlatformInfo, clGetDeviceIDs, clGetDeviceInfo.
+// Platform and device: initialisation from REFDEV_PROFILE / REFDEV_REPORT_AS / REFDEV_FAULTS /
+// REFDEV_THREADS / REFDEV_BRANCH_BUDGET, clGetPlatformInfo, clGetDeviceIDs, clGetDeviceInfo.
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -29,6 +29,11 @@ PlatformState& state() {
             std::fprintf(stderr, "%s (the reference device reports no platform)\n", error.c_str());
             return st;
         }
+        const DriverReport* report = driverReportFromEnv(&error);
+        if (!report) {
+            std::fprintf(stderr, "%s (the reference device reports no platform)\n", error.c_str());
+            return st;
+        }
         const char* faults = std::getenv("REFDEV_FAULTS");
         if (faults && std::string(faults) == "list") {
             std::fprintf(stderr, "REFDEV_FAULTS=list: faults of the reference device:\n");
@@ -50,6 +55,8 @@ PlatformState& state() {
         }
         if (!numbers_ok) return st;
         st->platform.profile = profile;
+        st->platform.report = report;
+        st->platform.spirv_extensions = reportedSpirvExtensions(*profile, *report);
         st->platform.version = "OpenCL 3.0 RefDev " + profile->name;
         for (const ExtensionEntry& e : profile->extensions) st->platform.extensions += e.name + " ";
         st->device.platform = &st->platform;
@@ -88,7 +95,8 @@ cl_int CL_API_CALL GetPlatformInfo(cl_platform_id platform, cl_platform_info nam
         case CL_PLATFORM_VENDOR: return infoString(size, value, size_ret, "spirv_intel_cts project");
         case CL_PLATFORM_EXTENSIONS: return infoString(size, value, size_ret, p->extensions);
         case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-            return infoArray(size, value, size_ret, extensionsWithVersion(*p->profile, p->faults));
+            return infoArray(size, value, size_ret,
+                             extensionsWithVersion(*p->profile, *p->report, p->faults));
         case CL_PLATFORM_HOST_TIMER_RESOLUTION: return infoValue<cl_ulong>(size, value, size_ret, 0);
         case CL_PLATFORM_ICD_SUFFIX_KHR: return infoString(size, value, size_ret, "RefDev");
         default: return CL_INVALID_VALUE;

@@ -51,4 +51,11 @@ xe_hpg)
   ! grep -q "cl_khr_fp64" "$out" || fail "xe_hpg must not report cl_khr_fp64 (DG2 has no fp64)"
   ;;
 esac
+# Reporting as compute-runtime 26.27 (REFDEV_REPORT_AS): the device name says so, every extension is 1.0.0.
+REFDEV_REPORT_AS=neo-26.27 clinfo >"$out" 2>&1 || fail "clinfo (neo-26.27) exited $?"
+expect "Device Name *RefDev Xe-H.*-like SPIR-V interpreter (reporting as compute-runtime 26.27)$"
+other=$(grep -E "^ +cl_[a-z0-9_]+ +0x[0-9a-f]+ \(" "$out" | grep -v "0x400000 (1.0.0)$" | head -1)
+[ -z "$other" ] || fail "neo-26.27: an extension version other than 1.0.0: $other"
+expect "cl_intel_subgroups_short *0x400000 (1.0.0)"
+[ "$REFDEV_PROFILE" = xe_hpg ] || expect "cl_intel_subgroup_2d_block_io *0x400000 (1.0.0)"
 echo "clinfo OK ($REFDEV_PROFILE)"

@@ -32,6 +32,14 @@ grep "^spirv_capabilities:" "$out" | grep -Eq " (6228|6229|6230|6236)( |$)" &&
     fail "spirv_queries_omit_new_extensions: capabilities still listed"
 check sub_group_sizes_unsorted_duplicate sub_group_sizes 'sub_group_sizes: 32 16 16'
 check compile_sub_group_size_query_zero compile_sub_group_size 'compile_sub_group_size fixed: 0 (err 0)'
-check extension_version_2d_block_io_1_0 'extension_version cl_intel_subgroup_2d_block_io' \
-    'extension_version cl_intel_subgroup_2d_block_io: 1.0.0'
+# The versioned list leaves the extension out (one line fewer) while CL_DEVICE_EXTENSIONS keeps it.
+REFDEV_FAULTS=extension_version_2d_block_io_unreported "$probe" "$module" >"$out" 2>&1 ||
+    fail "extension_version_2d_block_io_unreported: probe exited $? ($(cat $out))"
+grep -q "refdev: faults active: extension_version_2d_block_io_unreported" "$out" || fail "fault not reported active"
+! grep -q "^extension_version cl_intel_subgroup_2d_block_io" "$out" ||
+    fail "extension_version_2d_block_io_unreported: the versioned list still has it"
+grep -q "^extensions:.* cl_intel_subgroup_2d_block_io" "$out" ||
+    fail "extension_version_2d_block_io_unreported: CL_DEVICE_EXTENSIONS lost it: $(grep ^extensions: $out)"
+changed=$(grep -v "^refdev: faults active" "$out" | diff "$clean" - | grep -c '^[<>]')
+[ "$changed" -eq 1 ] || fail "extension_version_2d_block_io_unreported: expected one line fewer: $(diff $clean $out)"
 echo "query faults OK"

@@ -1,5 +1,6 @@
-// Prints the device queries that the query faults change, one "key: value" line each, so that
-// check_query_faults.sh can compare a clean run with a run under each fault. Exit 2: no platform.
+// Prints the device queries that the query faults and REFDEV_REPORT_AS change, one "key: value" line each, so
+// that check_query_faults.sh and check_report_as.sh can compare a clean run with a run under each fault or
+// report. Exit 2: no platform.
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
@@ -43,6 +44,12 @@ int main(int argc, char** argv) {
     cl_device_id device = nullptr;
     if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS) return 2;
 
+    char name[256] = {};
+    clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
+    std::printf("device_name: %s\n", name);
+    std::vector<char> extensions = queryArray<char>(device, CL_DEVICE_EXTENSIONS);
+    extensions.push_back('\0');
+    std::printf("extensions: %s\n", extensions.data());
     std::printf("spirv_extensions:");
     for (const char* e : queryArray<const char*>(device, REFDEV_SPIRV_EXTENSIONS_KHR)) std::printf(" %s", e);
     std::printf("\nspirv_capabilities:");

@@ -207,17 +207,18 @@ DeviceInfo probeDevice(cl_platform_id platform, cl_device_id device) {
     info.global_mem_size =
         deviceScalar<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
 
-    // Extensions: with versions when the driver has CL 3.0 extended versioning, names only otherwise.
+    // Extensions: with versions when the driver has CL 3.0 extended versioning, names only otherwise. A name
+    // in CL_DEVICE_EXTENSIONS that the versioned list leaves out is still reported, without a version
+    // (api.extension_versions fails it).
     std::vector<cl_name_version> nv;
     if (nameVersions(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, nv) && !nv.empty()) {
         for (const auto& e : nv)
             info.extensions.push_back({nameOf(e), CL_VERSION_MAJOR(e.version), CL_VERSION_MINOR(e.version),
                                        CL_VERSION_PATCH(e.version), true});
-    } else {
-        for (const auto& name :
-             splitWords(deviceString(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", true)))
-            info.extensions.push_back({name, 0, 0, 0, false});
     }
+    for (const auto& name :
+         splitWords(deviceString(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", true)))
+        if (!info.extension(name)) info.extensions.push_back({name, 0, 0, 0, false});
 
     // IL versions: the versioned query, else the space-separated string ("SPIR-V_1.2 SPIR-V_1.0").
     nv.clear();

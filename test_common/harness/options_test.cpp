@@ -324,8 +324,8 @@ TEST(Options, ShortHelpAndEndOfOptions) {
     std::string help = usageText("prog");
     EXPECT_NE(help.find("\n  --  "), std::string::npos) << "-- (end of options) is not described";
     EXPECT_NE(help.find("-h, --help"), std::string::npos);
-    for (const char* var : {"REFDEV_PROFILE", "REFDEV_FAULTS", "REFDEV_THREADS", "REFDEV_BRANCH_BUDGET",
-                            "docs/reference_device.md"})
+    for (const char* var : {"REFDEV_PROFILE", "REFDEV_REPORT_AS", "REFDEV_FAULTS", "REFDEV_THREADS",
+                            "REFDEV_BRANCH_BUDGET", "docs/reference_device.md"})
         EXPECT_NE(help.find(var), std::string::npos) << var;
 }
 

@@ -57,8 +57,9 @@ extern "C" void onInterrupt(int sig) {
 // device), then the arguments.
 std::string recordedCommand(int argc, char** argv, bool icd_env_from_user) {
     std::string cmd;
-    for (const char* var : {"OCL_ICD_VENDORS", "REFDEV_PROFILE", "REFDEV_FAULTS", "CL_PLATFORM_INDEX",
-                            "CL_DEVICE_INDEX", "CL_DEVICE_TYPE", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}) {
+    for (const char* var :
+         {"OCL_ICD_VENDORS", "REFDEV_PROFILE", "REFDEV_REPORT_AS", "REFDEV_FAULTS", "CL_PLATFORM_INDEX",
+          "CL_DEVICE_INDEX", "CL_DEVICE_TYPE", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"}) {
         const char* v = std::getenv(var);
         if (!v || !*v || (std::string(var) == "OCL_ICD_VENDORS" && !icd_env_from_user)) continue;
         cmd += std::string(var) + "=" + shellQuote(v) + " ";

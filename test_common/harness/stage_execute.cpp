@@ -77,7 +77,7 @@ void executeCases(RunState& s) {
     RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir, opt.core_only};
     // The command that re-runs one case: same device, same environment choices, same seed.
     std::string rerun_prefix;
-    for (const char* var : {"OCL_ICD_VENDORS", "REFDEV_PROFILE", "REFDEV_FAULTS"}) {
+    for (const char* var : {"OCL_ICD_VENDORS", "REFDEV_PROFILE", "REFDEV_REPORT_AS", "REFDEV_FAULTS"}) {
         const char* v = std::getenv(var);
         if (v && (icd_env_from_user || opt.icd_system || std::string(var) != "OCL_ICD_VENDORS"))
             rerun_prefix += std::string(var) + "=" + shellQuote(v) + " ";
