@@ -139,8 +139,8 @@ Outcome evaluateRequirements(const std::vector<std::string>& tokens, const Devic
             if (at != std::string::npos) {
                 std::string need = ext + " version " + std::to_string(major) + "." + std::to_string(minor);
                 if (!e->version_known)
-                    return Outcome::notSupported("needs " + need +
-                                                 ", but the device reports no extension versions");
+                    return Outcome::notSupported("needs " + need + ", but the device reports no version of " +
+                                                 ext + " (CL_DEVICE_EXTENSIONS_WITH_VERSION)");
                 if (!device.hasExtension(ext, major, minor) && gaps) {
                     gaps->push_back({ext, e->major, e->minor, e->patch, major, minor});
                 } else if (!device.hasExtension(ext, major, minor)) {

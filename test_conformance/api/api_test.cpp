@@ -132,12 +132,29 @@ TEST_F(ApiCases, InconsistentDevicesFail) {
     d.max_num_sub_groups = 0;
     EXPECT_EQ(run("api.sub_group_sizes.consistent_with_device_limits", d, &msg), Status::Fail);
 
+    // Below 1.1.0 the device promised less (its cases run as device_specific, version_gap.h): no Fail. No
+    // version at all, or a major version 0, is no version the specification defines: Fail.
     d = goodDevice();
     d.extensions[1] = {"cl_intel_subgroup_2d_block_io", 1, 0, 0, true};
+    EXPECT_EQ(run("api.extension_versions.cl_intel_subgroup_2d_block_io", d, &msg), Status::Pass) << msg;
+    d.extensions[1] = {"cl_intel_subgroup_2d_block_io", 0, 9, 0, true};
     EXPECT_EQ(run("api.extension_versions.cl_intel_subgroup_2d_block_io", d, &msg), Status::Fail);
-    EXPECT_NE(msg.find("1.1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("0.9.0"), std::string::npos) << msg;
     d.extensions[1].version_known = false;
     EXPECT_EQ(run("api.extension_versions.cl_intel_subgroup_2d_block_io", d, &msg), Status::Fail);
+    EXPECT_NE(msg.find("without a version"), std::string::npos) << msg;
+
+    // At 1.0.0 the SPIR-V queries need not list SPV_INTEL_2d_block_io; when they do, they must be whole.
+    d = goodDevice();
+    d.extensions[1] = {"cl_intel_subgroup_2d_block_io", 1, 0, 0, true};
+    d.spirv_extensions = {"SPV_INTEL_subgroups"};
+    EXPECT_EQ(run("api.spirv_queries.cl_intel_subgroup_2d_block_io", d, &msg), Status::NotSupported);
+    EXPECT_NE(msg.find("below 1.1"), std::string::npos) << msg;
+    d = goodDevice();
+    d.extensions[1] = {"cl_intel_subgroup_2d_block_io", 1, 0, 0, true};
+    d.spirv_capabilities = {5568, 5569, 5570, 6228};
+    EXPECT_EQ(run("api.spirv_queries.cl_intel_subgroup_2d_block_io", d, &msg), Status::Fail);
+    EXPECT_NE(msg.find("6229"), std::string::npos) << msg;
 
     // The known driver gap: SPV_INTEL_2d_block_io missing from CL_DEVICE_SPIRV_EXTENSIONS_KHR.
     d = goodDevice();
