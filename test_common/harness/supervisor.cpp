@@ -59,7 +59,10 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
                 // Starting a worker (loading the manifest, opening the device) is not part of any case:
                 // it gets its own allowance so a loaded machine does not turn start-up into a Timeout.
                 bool starting = running.empty() && done_by_this_worker == 0;
-                double limit = starting ? std::max(timeout_seconds, kWorkerStartSeconds) : timeout_seconds;
+                bool ending = running.empty() && next == end;  // the whole batch reported: only its exit left
+                double limit = starting ? std::max(timeout_seconds, kWorkerStartSeconds)
+                               : ending ? std::min(timeout_seconds, kWorkerExitSeconds)
+                                        : timeout_seconds;
                 double left = limit * 1000.0 -
                               std::chrono::duration<double, std::milli>(Clock::now() - started).count();
                 wait_ms = left <= 0 ? 0 : static_cast<int>(left) + 1;
@@ -98,8 +101,15 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         int wstatus = reapWorker(w);
         // Stopped (the runner was interrupted): the worker's end is not the running case's result.
         if (next >= case_names.size() || workersStopped()) break;
-        // The worker ran its whole batch: how it ended afterwards is no case's result.
-        if (next == end && running.empty() && !timed_out) continue;
+        // The worker ran its whole batch: how it ended afterwards (a hang in the driver's teardown included,
+        // killed after kWorkerExitSeconds) is no case's result, and the next case has not run yet.
+        if (next == end && running.empty()) {
+            if (timed_out)
+                recorder.note("worker " + std::to_string(w.pid) + " did not end within " +
+                              secondsText(std::min(timeout_seconds, kWorkerExitSeconds)) +
+                              " after its last case; killed (no case's result)");
+            continue;
+        }
 
         CaseResult r;
         r.name = running.empty() ? case_names[next] : running;

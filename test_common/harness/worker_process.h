@@ -19,6 +19,10 @@ constexpr int kEventFd = 3;
 // Starting a worker (loading the manifest, opening the device) is not part of any case: it gets its own
 // allowance so a loaded machine does not turn start-up into a Timeout.
 constexpr double kWorkerStartSeconds = 120.0;
+// How long a worker that has reported the last case of its batch may take to end (a driver's teardown) before
+// it is killed. A driver whose process a waived case damaged can hang in its exit handlers; that is no
+// case's result, and waiting a whole case's limit for it cost every run minutes (Intel's CPU runtime).
+constexpr double kWorkerExitSeconds = 20.0;
 // --jobs above this is refused (options.cpp): every worker has a slot in the table stopWorkers() reads.
 constexpr unsigned kMaxJobs = 256;
 
