@@ -76,17 +76,25 @@ const std::vector<DriverReport>& allDriverReports() {
     return reports;
 }
 
-const DriverReport& driverReport(const std::string& name) {
+namespace {
+
+const DriverReport* findDriverReport(const std::string& name) {
     for (const DriverReport& r : allDriverReports())
-        if (r.name == name) return r;
-    return allDriverReports().front();
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+}  // namespace
+
+const DriverReport& driverReport(const std::string& name) {
+    const DriverReport* r = findDriverReport(name);
+    return r ? *r : allDriverReports().front();
 }
 
 const DriverReport* driverReportFromEnv(std::string* error) {
     const char* env = std::getenv("REFDEV_REPORT_AS");
     std::string wanted = (env && *env) ? env : "spec";
-    for (const DriverReport& r : allDriverReports())
-        if (r.name == wanted) return &r;
+    if (const DriverReport* r = findDriverReport(wanted)) return r;
     if (error) {
         *error = "REFDEV_REPORT_AS: unknown report '" + wanted + "'; valid:";
         for (const DriverReport& r : allDriverReports()) *error += " " + r.name;

@@ -12,10 +12,9 @@ namespace refdev {
 namespace {
 
 const Profile& profile(const std::string& name) {
-    for (const Profile& p : allProfiles())
-        if (p.name == name) return p;
-    ADD_FAILURE() << "no profile " << name;
-    return allProfiles().front();
+    const Profile* p = findProfile(name);
+    if (!p) ADD_FAILURE() << "no profile " << name;
+    return p ? *p : allProfiles().front();
 }
 
 const DriverReport& neo() {

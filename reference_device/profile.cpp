@@ -189,11 +189,16 @@ const std::vector<Profile>& allProfiles() {
     return profiles;
 }
 
+const Profile* findProfile(const std::string& name) {
+    for (const Profile& p : allProfiles())
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
 const Profile* profileFromEnv(std::string* error) {
     const char* env = std::getenv("REFDEV_PROFILE");
     std::string wanted = (env && *env) ? env : "xe_hpc";
-    for (const Profile& p : allProfiles())
-        if (p.name == wanted) return &p;
+    if (const Profile* p = findProfile(wanted)) return p;
     if (error) {
         *error = "REFDEV_PROFILE: unknown profile '" + wanted + "'; valid:";
         for (const Profile& p : allProfiles()) *error += " " + p.name;

@@ -53,6 +53,9 @@ struct ProfileExtensionRegistrar {
     }
 };
 }  // namespace detail
+// The built-in profile of that name, or nullptr.
+const Profile* findProfile(const std::string& name);
+
 // From REFDEV_PROFILE (unset: xe_hpc). Unknown name: returns nullptr and sets *error to a message listing
 // the valid names.
 const Profile* profileFromEnv(std::string* error);

@@ -221,10 +221,11 @@ void registerApiFamilies(Registry& registry) {
     registerKernelSubGroupQueries(registry);
     registerMmaQueries(registry);
     for (const auto& g : gatingExtensions()) {
-        if (g.min_major || g.min_minor) registry.promiseSpirvFrom(g.cl_extension, g.min_major, g.min_minor);
-        if (g.min_major || g.min_minor)
+        if (g.min_major || g.min_minor) {
+            registry.promiseSpirvFrom(g.cl_extension, g.min_major, g.min_minor);
             addCase(registry, std::string("api.extension_versions.") + g.cl_extension,
                     "api.extension_versions", g.cl_extension);
+        }
         addCase(registry, std::string("api.spirv_queries.") + g.cl_extension, "api.spirv_queries",
                 g.cl_extension);
     }

@@ -10,10 +10,9 @@ namespace refdev::spirv::subgroups {
 namespace {
 
 const Profile& profile(const std::string& name) {
-    for (const Profile& p : allProfiles())
-        if (p.name == name) return p;
-    ADD_FAILURE() << "no profile " << name;
-    return allProfiles().front();
+    const Profile* p = findProfile(name);
+    if (!p) ADD_FAILURE() << "no profile " << name;
+    return p ? *p : allProfiles().front();
 }
 
 // A module with kernel "k" (SubgroupSize sg; out a global uint pointer, img a write-only image) whose body is
