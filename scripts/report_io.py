@@ -9,6 +9,7 @@ refused when they name one of the inputs (the same file by any path, symbolic or
 
 import json
 import os
+import re
 import signal
 import stat
 import tempfile
@@ -32,8 +33,11 @@ SELECTION_KEYS = {"patterns": (_LIST,), "filter": (_STR,), "caselist_file": (_ST
                   "rerun_failed": (_STR,), "seed": (_INT,), "suite_version": (_STR,), "manifest_sha256": (_STR,)}
 CASE_KEYS = {"name": (_STR,), "status": (_STR,), "message": (_STR,), "seed": (_INT,), "tier": (_STR,),
              "phase": (_STR, None), "build_log": (_STR,), "original_status": (_STR,), "waiver": (_DICT,),
-             "mismatches": (_DICT,), "version_gaps": (_LIST,)}
+             "mismatches": (_DICT,), "version_gaps": (_LIST,), "attempts": (_LIST,)}
 VERSION_GAP_KEYS = {"extension": (_STR,), "reported": (_STR,), "promised_from": (_STR,), "cases": (_INT,)}
+# An entry of a merged report's "shards" (merge_results.py).
+SHARD_ENTRY_KEYS = {"file": (_STR,), "cmd": (_STR,), "cases": (_INT,), "index": (_INT,), "count": (_INT,),
+                    "selected": (_INT,), "not_run": (_INT,), "aborted": (_STR, None)}
 
 
 class ReportError(Exception):
@@ -147,31 +151,126 @@ def _check_str_list(path, where, value):
         raise ReportError(path, "%s must be a list of strings; it holds %s" % (where, json.dumps(bad[0])[:60]))
 
 
+UINT64_MAX = (1 << 64) - 1  # seeds are uint64_t in the runner
+UINT32_MAX = (1 << 32) - 1  # a mismatch grid's rows, columns and cell positions
+WAIVABLE = ("Fail", "Crash", "Timeout")  # the statuses a waiver turns into Waived (waivers.cpp, waivable)
+# The CTS word the runner writes in "results" for each status (report.cpp, ctsResultWord).
+RESULT_WORD = {"Pass": "pass", "Flake": "pass", "NotSupported": "skip", "Fail": "fail", "InternalError": "fail",
+               "Crash": "fail", "Timeout": "fail", "Waived": "fail"}
+
+
+def _check_uint(path, where, value, limit):
+    if not _type_ok(value, (int,)) or not 0 <= value <= limit:
+        raise ReportError(path, "%s must be an integer from 0 to %d, not %s" % (where, limit, json.dumps(value)[:60]))
+
+
+def _check_number(path, where, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ReportError(path, "%s must be a number of at least 0, not %s" % (where, json.dumps(value)[:60]))
+
+
+def _check_object(path, where, value, keys, required=True):
+    """value is an object whose keys of keys have their types; with required, it holds each of them."""
+    if not isinstance(value, dict):
+        raise ReportError(path, "%s must be an object, not %s" % (where, json.dumps(value)[:60]))
+    for key, types in keys.items():
+        if required and key not in value:
+            raise ReportError(path, "%s has no \"%s\"" % (where, key))
+    _check_keys(path, where + ": ", value, keys)
+
+
+GRID_KEYS = {"title": (_STR,), "rows": (_INT,), "cols": (_INT,), "row_axis": (_STR,), "col_axis": (_STR,),
+             "count": (_INT,), "marked": (_STR,), "cells": (_LIST,)}
+CELL_KEYS = {"row": (_INT,), "col": (_INT,), "expected": (_STR,), "actual": (_STR,)}
+
+
+def _check_mismatches(path, where, pic):
+    """The mismatch picture as mismatch_json.cpp writes (and reads back) it."""
+    _check_object(path, where, pic, {"grids": (_LIST,), "omitted_cells": (_INT,)}, required=False)
+    if "omitted_cells" in pic:
+        _check_uint(path, where + ": \"omitted_cells\"", pic["omitted_cells"], UINT64_MAX)
+    for i, grid in enumerate(pic.get("grids", [])):
+        at = "%s: grid %d" % (where, i)
+        _check_object(path, at, grid, GRID_KEYS, required=False)
+        for key, limit in (("rows", UINT32_MAX), ("cols", UINT32_MAX), ("count", UINT64_MAX)):
+            if key in grid:
+                _check_uint(path, "%s: \"%s\"" % (at, key), grid[key], limit)
+        if "marked" in grid and not re.fullmatch(r"(\d+\+\d+(,\d+\+\d+)*)?", grid["marked"]):
+            raise ReportError(path, "%s: \"marked\" must be \"start+length\" runs, not %s"
+                              % (at, json.dumps(grid["marked"])[:60]))
+        for cell in grid.get("cells", []):
+            _check_object(path, at + ": a cell", cell, CELL_KEYS, required=False)
+            for key in ("row", "col"):
+                if key in cell:
+                    _check_uint(path, "%s: a cell's \"%s\"" % (at, key), cell[key], UINT32_MAX)
+
+
+def _check_case(path, doc, c):
+    where = "case %s: " % c["name"]
+    _check_keys(path, where, c, CASE_KEYS)
+    status = c["status"]
+    if status not in STATUSES:
+        raise ReportError(path, "%s\"status\" %s is not one of %s" % (where, json.dumps(status)[:40],
+                                                                     ", ".join(STATUSES)))
+    if "duration_ms" in c:
+        _check_number(path, where + "\"duration_ms\"", c["duration_ms"])
+    if "seed" in c:
+        _check_uint(path, where + "\"seed\"", c["seed"], UINT64_MAX)
+    for key in ("attempts", "version_gaps"):
+        if key in c:
+            _check_str_list(path, where + "\"%s\"" % key, c[key])
+    if "mismatches" in c:
+        _check_mismatches(path, where + "\"mismatches\"", c["mismatches"])
+    if status == "Waived":
+        # A waived case names the waiver that covered it and what it would have been: without them "Waived"
+        # would turn any failure into a good result.
+        if "waiver" not in c or "original_status" not in c:
+            raise ReportError(path, "%sWaived without its waiver record (\"waiver\": {\"tracker\", \"reason\"} "
+                              "and \"original_status\")" % where)
+        _check_object(path, where + "\"waiver\"", c["waiver"], {"tracker": (_STR,), "reason": (_STR,)})
+        if c["original_status"] not in WAIVABLE:
+            raise ReportError(path, "%s\"original_status\" %s is not one a waiver covers (%s)" % (
+                where, json.dumps(c["original_status"])[:40], ", ".join(WAIVABLE)))
+    elif "waiver" in c or "original_status" in c:
+        raise ReportError(path, "%sa waiver record on a case that is %s, not Waived" % (where, status))
+    word = doc["results"].get(c["name"])
+    if word is None:
+        raise ReportError(path, "case %s is in \"cases\" but not in \"results\"" % c["name"])
+    if word != RESULT_WORD[status]:
+        raise ReportError(path, "case %s: \"results\" says %s but its status is %s (which is \"%s\")" % (
+            c["name"], json.dumps(word), status, RESULT_WORD[status]))
+
+
 def check_report(path, doc):
-    """Raises ReportError unless doc has the shape of a runner (or merged) report."""
+    """Raises ReportError unless doc has the shape of a runner (or merged) report: every key the runner writes
+    with its type and range, anywhere in the report, and "results" agreeing with "cases"."""
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
         raise ReportError(path, "not a runner JSON report (needs a \"results\" object and a \"cases\" list)")
     _check_keys(path, "", doc, REPORT_KEYS)
     for name, word in doc["results"].items():
-        if not isinstance(word, str):
-            raise ReportError(path, "\"results\": the result of %s must be a string, not %s" % (
-                name, json.dumps(word)[:60]))
+        if word not in ("pass", "fail", "skip"):
+            raise ReportError(path, "\"results\": the result of %s must be \"pass\", \"fail\" or \"skip\", not %s"
+                              % (name, json.dumps(word)[:60]))
     seen = set()
     for c in doc.get("cases", []):
         if not isinstance(c, dict) or not isinstance(c.get("name"), str) or not isinstance(c.get("status"), str):
             raise ReportError(path, "a \"cases\" entry needs a string name and status: %s" % json.dumps(c)[:80])
-        _check_keys(path, "case %s: " % c["name"], c, CASE_KEYS)
-        if c["name"] not in doc["results"]:
-            raise ReportError(path, "case %s is in \"cases\" but not in \"results\"" % c["name"])
         if c["name"] in seen:
             raise ReportError(path, "case %s is in \"cases\" twice" % c["name"])
         seen.add(c["name"])
+        _check_case(path, doc, c)
+    if "cases" in doc and len(seen) != len(doc["results"]):
+        missing = sorted(set(doc["results"]) - seen)
+        raise ReportError(path, "case %s is in \"results\" but not in \"cases\"%s" % (
+            missing[0], " (and %d more)" % (len(missing) - 1) if len(missing) > 1 else ""))
     for key in ("not_run", "errors", "cmds"):
         if key in doc:
             _check_str_list(path, "\"%s\"" % key, doc[key])
     for name in doc.get("not_run", []):
         if name in doc["results"]:
             raise ReportError(path, "case %s has a result and is listed in \"not_run\"" % name)
+    if "seed" in doc:
+        _check_uint(path, "\"seed\"", doc["seed"], UINT64_MAX)
     if "shard" in doc:
         index, count = doc["shard"].get("index"), doc["shard"].get("count")
         if not _type_ok(index, (int,)) or not _type_ok(count, (int,)) or not 0 <= index < count:
@@ -184,6 +283,11 @@ def check_report(path, doc):
         for key in ("patterns", "tags"):
             if key in doc["selection"]:
                 _check_str_list(path, "\"selection\": \"%s\"" % key, doc["selection"][key])
+        if "seed" in doc["selection"]:
+            _check_uint(path, "\"selection\": \"seed\"", doc["selection"]["seed"], UINT64_MAX)
+    if doc.get("offline_compiler") is not None:
+        _check_object(path, "\"offline_compiler\"", doc["offline_compiler"],
+                      {"compiler": (_STR,), "target": (_STR,), "target_description": (_STR,)})
     waivers = doc.get("waivers", {})
     for key in ("files", "stale"):
         if key in waivers:
@@ -193,8 +297,14 @@ def check_report(path, doc):
             raise ReportError(path, "a \"version_gaps\" entry needs extension, reported, promised_from and cases: %s"
                               % json.dumps(gap)[:80])
         _check_keys(path, "\"version_gaps\": ", gap, VERSION_GAP_KEYS)
-    if any(not isinstance(s, dict) for s in doc.get("shards", [])):
-        raise ReportError(path, "\"shards\" must be a list of objects")
+        _check_uint(path, "\"version_gaps\": \"cases\"", gap["cases"], UINT64_MAX)
+    for i, s in enumerate(doc.get("shards", [])):
+        if not isinstance(s, dict):
+            raise ReportError(path, "\"shards\" must be a list of objects")
+        _check_keys(path, "\"shards\" %d: " % i, s, SHARD_ENTRY_KEYS)
+        for key in ("cases", "index", "count", "selected", "not_run"):
+            if key in s:
+                _check_uint(path, "\"shards\" %d: \"%s\"" % (i, key), s[key], UINT64_MAX)
 
 
 def load_report(path):

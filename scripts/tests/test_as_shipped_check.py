@@ -7,6 +7,7 @@ import sys
 import unittest
 
 from common import SCRIPTS_DIR, TempFiles
+import report_io
 
 TOOL = os.path.join(SCRIPTS_DIR, "as_shipped_check.py")
 BLOCK = "ext=cl_intel_subgroup_2d_block_io@1.1"
@@ -27,7 +28,7 @@ LINES = ("cl_intel_subgroup_2d_block_io 1.0.0: SPIR-V support is promised from 1
 
 
 def report(cases, version_gaps=None):
-    doc = {"results": {n: s for n, s, _ in cases},
+    doc = {"results": {n: report_io.RESULT_WORD[s] for n, s, _ in cases},
            "cases": [dict({"name": n, "status": s, "tier": t}, **(
                {"version_gaps": GAP_NAMES[n]} if version_gaps is not None and n in GAP_NAMES else {}))
                for n, s, t in cases]}
@@ -61,7 +62,7 @@ class AsShippedCheck(TempFiles, unittest.TestCase):
         for c in doc["cases"]:
             if c["name"] == name:
                 c.update(changes)
-                doc["results"][name] = c["status"]
+                doc["results"][name] = report_io.RESULT_WORD[c["status"]]
         return doc
 
     def test_the_as_shipped_run_as_expected_passes(self):

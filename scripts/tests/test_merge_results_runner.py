@@ -46,6 +46,35 @@ class MergeRunnerShardsTest(unittest.TestCase):
                               list(shards), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               universal_newlines=True)
 
+    def test_a_real_report_with_every_kind_of_case_passes_the_report_check(self):
+        """The checks of report_io.check_report (types, ranges, "results" agreeing with "cases", a waiver record on
+        every Waived case) accept what the runner writes: Fail with mismatch pictures, Flake with attempts, Waived,
+        NotSupported, Pass."""
+        with tempfile.TemporaryDirectory() as d:
+            waivers = os.path.join(d, "w.json")
+            with open(waivers, "w") as f:
+                json.dump({"waivers": [{"cases": ["subgroups.shuffle.i8.v1.sg32.*"],
+                                        "device": {"platform": "*"}, "tracker": "https://t/1", "reason": "test"}]}, f)
+            report = os.path.join(d, "r.json")
+            full_env = dict(os.environ, REFDEV_FAULTS="flaky_first_launch,shuffle_index_masked")
+            full_env.pop("CL_CONFORMANCE_RESULTS_FILENAME", None)
+            subprocess.run([RUNNER, "subgroups.shuffle.i8.v1", "--jobs=1", "--retry=1", "--waiver-file=" + waivers,
+                            "--json=" + report], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=full_env)
+            with open(report) as f:
+                doc = json.load(f)
+            statuses = {c["status"] for c in doc["cases"]}
+            self.assertTrue({"Pass", "Fail", "Flake", "Waived", "NotSupported"} <= statuses, statuses)
+            self.assertTrue(any("mismatches" in c for c in doc["cases"]))
+            self.assertTrue(any("attempts" in c for c in doc["cases"]))
+            sys.path.insert(0, SCRIPTS_DIR)
+            import report_io
+            report_io.check_report(report, doc)  # raises ReportError on anything it refuses
+            for script, args in (("compare_results.py", [report, report]),
+                                 ("results_html.py", [report, "-o", os.path.join(d, "r.html")])):
+                p = subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, script)] + args,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+                self.assertEqual(p.returncode, 0, p.stdout[-2000:])
+
     def test_three_shards_merge_to_the_full_run(self):
         with tempfile.TemporaryDirectory() as d:
             full = os.path.join(d, "full.json")

@@ -58,6 +58,7 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
             verdict["version_gaps"] = gaps
         if original:
             verdict["original_status"] = original
+            verdict["waiver"] = {"tracker": "https://t/1", "reason": "r"}
         self.verdicts.append(verdict)
 
     def run_check(self, waivers=()):

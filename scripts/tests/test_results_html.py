@@ -9,7 +9,8 @@ import sys
 import unittest
 
 from common import SCRIPTS_DIR, TempFiles
-from test_merge_results import SELECTION
+from test_merge_results import SELECTION, WAIVER_RECORD
+import report_io
 
 RESULTS_HTML = os.path.join(SCRIPTS_DIR, "results_html.py")
 RUNNER = os.environ.get("CTS_RUNNER", "")
@@ -20,9 +21,9 @@ def report(cases, **extra):
     doc = {"cmd": "spirv_intel_cts --json=r.json", "results": {}, "cases": [], "platform": "Plat",
            "device": "Dev<1>", "driver": "9.9", "seed": 42, "quick": True, "errors": []}
     for name, status, message in cases:
-        doc["results"][name] = {"Pass": "pass", "NotSupported": "skip"}.get(status, "fail")
-        doc["cases"].append({"name": name, "status": status, "message": message, "duration_ms": 0.5,
-                             "seed": 1})
+        doc["results"][name] = report_io.RESULT_WORD.get(status, "fail")
+        doc["cases"].append(dict({"name": name, "status": status, "message": message, "duration_ms": 0.5,
+                                  "seed": 1}, **WAIVER_RECORD if status == "Waived" else {}))
     doc.update(extra)
     return doc
 
@@ -212,16 +213,20 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
     def test_crash_timeout_and_internal_error_are_their_own_statuses(self):
         cases = [("g.op.a.%d" % i, st, "m") for i, st in enumerate(
             ["Pass", "Fail", "Fail", "Crash", "Timeout", "Timeout", "Timeout", "InternalError", "NotSupported",
-             "Weird"])] + [("g.op.b.0", "Crash", "signal 6"), ("h.x.y", "Timeout", "t"), ("h.x.z", "Pass", "")]
+             "Timeout"])] + [("g.op.b.0", "Crash", "signal 6"), ("h.x.y", "Timeout", "t"), ("h.x.z", "Pass", "")]
         rc, text, err = self.run_tool(self.write("r.json", report(cases)))
         self.assertEqual(rc, 0, err)
         parsed = self.parse(text)
         # Each status is counted under its own word, in its own colour, never folded into "fail".
         self.assertEqual(parsed.cells[("g", "op", "a")],
-                         ("bad", "1 pass2 fail1 crash3 timeout1 error1 skip1 other"))
+                         ("bad", "1 pass2 fail1 crash4 timeout1 error1 skip"))
+        # A status the runner does not write is a malformed report, not an "other" cell.
+        rc2, _, err2 = self.run_tool(self.write("w.json", report(cases + [("g.op.a.10", "Weird", "m")])))
+        self.assertEqual(rc2, 2, err2)
+        self.assertIn('case g.op.a.10: "status" "Weird" is not one of', err2)
         self.assertEqual(parsed.cells[("g", "op", "b")], ("bad", "1 crash"))
         self.assertEqual(parsed.cells[("h", "x", "y")], ("bad", "1 timeout"))
-        for word in ("pass", "fail", "crash", "timeout", "error", "skip", "other"):
+        for word in ("pass", "fail", "crash", "timeout", "error", "skip"):
             self.assertRegex(text, r'<span class="n st-%s">\d+ %s</span>' % (word, word))
             self.assertRegex(CSS_OF(text), r"\.st-%s\s*\{[^}]*background" % word)
         colours = {re.search(r"\.st-%s\s*\{([^}]*)\}" % w, CSS_OF(text)).group(1)
@@ -231,12 +236,12 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         counted = sum(int(n) for _, txt in parsed.cells.values() for n in re.findall(r"(\d+) [a-z]+", txt))
         self.assertEqual(counted, len(cases))
         # Totals: one column per status, one row per group, and an "all" row; the numbers add up.
-        self.assertIn("13: 2 Pass, 2 Fail, 2 Crash, 4 Timeout, 1 InternalError, 1 NotSupported, 1 Weird", text)
+        self.assertIn("13: 2 Pass, 2 Fail, 2 Crash, 5 Timeout, 1 InternalError, 1 NotSupported", text)
         self.assertEqual(parsed.totals[0], ["group", "Pass", "Fail", "Crash", "Timeout", "InternalError",
-                                            "NotSupported", "other", "total"])
-        self.assertEqual(parsed.totals[1:], [["g", "1", "2", "2", "3", "1", "1", "1", "11"],
-                                             ["h", "1", "0", "0", "1", "0", "0", "0", "2"],
-                                             ["all", "2", "2", "2", "4", "1", "1", "1", "13"]])
+                                            "NotSupported", "total"])
+        self.assertEqual(parsed.totals[1:], [["g", "1", "2", "2", "4", "1", "1", "11"],
+                                             ["h", "1", "0", "0", "1", "0", "0", "2"],
+                                             ["all", "2", "2", "2", "5", "1", "1", "13"]])
         self.assertIn("Cases that did not pass (10)", text)
 
     def test_waived_cases_have_their_own_count_colour_and_tracker(self):
@@ -537,18 +542,25 @@ class MismatchPictureTest(ReportFiles, unittest.TestCase):
         # Cases sort naturally inside their operation (c2 before c10).
         self.assertLess(text.index(">2d_block_io.load.e2.w16.c2<"), text.index(">2d_block_io.load.e2.w16.c10<"))
 
-    def test_malformed_or_missing_pictures_do_not_break_the_page(self):
-        doc = report([("g.op.a", "Fail", "m"), ("g.op.b", "Fail", "m"), ("g.op.c", "Fail", "m"),
-                      ("g.op.d", "Timeout", "t")])
-        doc["cases"][0]["mismatches"] = {"grids": "nonsense"}
-        doc["cases"][1]["mismatches"] = {"grids": [{"title": "t", "rows": -1, "cells": [{"row": "x"}, 3],
-                                                    "marked": "x+y"}]}
-        doc["cases"][2]["mismatches"] = {"grids": [grid("g", 2, 2, [(5, 5, "0x1", "0x2")])]}  # outside the grid
+    def test_malformed_pictures_are_refused_and_cells_outside_the_grid_are_counted(self):
+        # A picture of the wrong shape is a malformed report (exit 2, one line), like a wrong type elsewhere.
+        for bad, words in (({"grids": "nonsense"}, '"grids" must be a list'),
+                           ({"grids": [{"title": "t", "rows": -1}]}, '"rows" must be an integer from 0'),
+                           ({"grids": [{"cells": [{"row": "x"}]}]}, '"row" must be an integer'),
+                           ({"grids": [{"cells": [3]}]}, "a cell must be an object"),
+                           ({"grids": [{"marked": "x+y"}]}, '"marked" must be "start+length" runs'),
+                           ({"grids": [], "omitted_cells": -3}, '"omitted_cells" must be an integer from 0')):
+            doc = report([("g.op.a", "Fail", "m")])
+            doc["cases"][0]["mismatches"] = bad
+            rc, text, err = self.run_tool(self.write("bad.json", doc))
+            self.assertEqual(rc, 2, (bad, err))
+            self.assertIn(words, err)
+        doc = report([("g.op.a", "Fail", "m"), ("g.op.c", "Fail", "m"), ("g.op.d", "Timeout", "t")])
+        doc["cases"][1]["mismatches"] = {"grids": [grid("g", 2, 2, [(5, 5, "0x1", "0x2")])]}  # outside the grid
         rc, text, err = self.run_tool(self.write("r.json", doc))
         self.assertEqual(rc, 0, err)
         pics = self.pictures(text)
-        self.assertEqual(len(pics.tables), 2)
-        self.assertEqual(pics.tables[1]["marked"], {})
+        self.assertEqual(len(pics.tables), 1)
         self.assertIn("1 recorded cell(s) outside the drawing", text)
 
 
