@@ -21,8 +21,13 @@ transitions (baseline -> new: number of cases, regressions marked), then each se
 --show per section, then the count of the rest): regressions, allowed changes, newly waived, fixes, other
 status changes, NotSupported changes, cases added and removed.
 
-Exit status: 1 when there is a regression (with --fail-on-change: any difference at all, e.g. to check that
-a sharded run reproduces an unsharded one), 0 otherwise, 2 for bad input: an unreadable or malformed report
+A run-level error in the new report ("errors": a corrupt case index, a missing manifest, an aborted run) is
+listed first and fails the comparison as the runner and merge_results.py --fail-on-failures fail it: the new
+run is not a complete run, whatever its cases say; the baseline's run-level errors are notes. An --allow that
+accepted no change is a note too (a mistyped pattern would otherwise go unseen).
+
+Exit status: 1 when there is a regression or the new report holds a run-level error (with --fail-on-change:
+also any difference at all, e.g. to check that a sharded run reproduces an unsharded one), 0 otherwise, 2 for bad input: an unreadable or malformed report
 (one line "compare_results: FILE: what is wrong"), a bad option, an --html output that names an input or
 cannot be written. --html FILE also writes the same comparison as a self-contained page (atomically).
 
@@ -104,11 +109,13 @@ def is_regression(b, n, waived_regresses):
     return False
 
 
-def compare(base, new, allows=(), waived_regresses=False):
+def compare(base, new, allows=(), waived_regresses=False, used=None):
     """Returns ({section: [(name, base status, new status)]}, {(base status, new status): count}); a status is
-    ABSENT where a report lacks the case."""
+    ABSENT where a report lacks the case. used, a set, receives the index in allows of each --allow that
+    accepted a change."""
     found = {key: [] for key, _ in SECTIONS}
     transitions = {}
+    used = set() if used is None else used
     for name in sorted(set(base) | set(new)):
         b, n = base.get(name, ABSENT), new.get(name, ABSENT)
         transitions[(b, n)] = transitions.get((b, n), 0) + 1
@@ -116,7 +123,9 @@ def compare(base, new, allows=(), waived_regresses=False):
         if b == n:
             continue
         if is_regression(b, n, waived_regresses):
-            allowed = any(f in ("*", b) and t in ("*", n) and (rx is None or rx.match(name)) for f, t, rx in allows)
+            allowed = [i for i, (f, t, rx) in enumerate(allows)
+                       if f in ("*", b) and t in ("*", n) and (rx is None or rx.match(name))]
+            used.update(allowed)
             found["allowed" if allowed else "regressions"].append(row)
         elif b == "Pass" and n == "Waived":
             found["waived"].append(row)
@@ -133,8 +142,9 @@ def compare(base, new, allows=(), waived_regresses=False):
     return found, transitions
 
 
-def notes(base_doc, new_doc):
-    out = []
+def notes(base_doc, new_doc, unused_allows=()):
+    out = ["--allow=%s accepted no change: nothing in these reports needed it (a typo, or the change is gone)" % a
+           for a in unused_allows]
     for key in ("platform", "device", "driver", "runtime_package", "offline_compiler", "seed"):
         if key in base_doc and key in new_doc and base_doc[key] != new_doc[key]:
             out.append("%s differs: %r (baseline) vs %r (new)" % (key, base_doc[key], new_doc[key]))
@@ -147,6 +157,8 @@ def notes(base_doc, new_doc):
         diffs = ["%s %s vs %s" % (k, json.dumps(sel[0].get(k)), json.dumps(sel[1].get(k)))
                  for k in sorted(set(sel[0]) | set(sel[1])) if sel[0].get(k) != sel[1].get(k)]
         out.append("the reports selected their cases differently (baseline vs new): %s" % "; ".join(diffs))
+    for error in base_doc.get("errors", []):
+        out.append("the baseline run recorded a run-level error: %s" % error)
     for label, doc in (("baseline", base_doc), ("new", new_doc)):
         if doc.get("aborted"):
             out.append("the %s run was aborted (%s): %d case(s) not run" % (label, doc["aborted"],
@@ -161,8 +173,11 @@ def transition_rows(transitions, waived_regresses):
                                                         kv[0][1]))]
 
 
-def text_report(found, rows, note_lines, show):
+def text_report(found, rows, note_lines, show, run_errors=()):
     lines = ["note: " + n for n in note_lines]
+    if run_errors:
+        lines.append("Run-level errors in the new report (the run itself went wrong): %d" % len(run_errors))
+        lines += ["  " + e for e in run_errors]
     lines.append("Transitions (baseline -> new: cases; ! = regression unless allowed):")
     lines += ["  %-14s -> %-14s %7d%s" % (b, n, count, "  !" if bad else "") for b, n, count, bad in rows]
     for key, title in SECTIONS:
@@ -175,7 +190,7 @@ def text_report(found, rows, note_lines, show):
     return "\n".join(lines) + "\n"
 
 
-def html_report(found, rows, note_lines, base_path, new_path):
+def html_report(found, rows, note_lines, base_path, new_path, run_errors=()):
     esc = html.escape
     parts = ["<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>spirv_intel_cts comparison</title>",
              "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
@@ -184,6 +199,10 @@ def html_report(found, rows, note_lines, base_path, new_path):
              "<h1>Comparison</h1><p>baseline <code>%s</code>, new <code>%s</code></p>" % (esc(base_path),
                                                                                        esc(new_path))]
     parts += ["<p class=\"note\">note: %s</p>" % esc(n) for n in note_lines]
+    if run_errors:
+        parts.append("<h2 class=\"errors\">Run-level errors in the new report: %d</h2><ul>" % len(run_errors))
+        parts += ["<li>%s</li>" % esc(e) for e in run_errors]
+        parts.append("</ul>")
     parts.append("<h2>Transitions</h2><table class=\"transitions\"><tr><th>baseline</th><th>new</th><th>cases</th>"
                  "<th>regression</th></tr>")
     parts += ["<tr%s><td>%s</td><td>%s</td><td>%d</td><td>%s</td></tr>" % (
@@ -223,22 +242,25 @@ def main(argv=None):
             report_io.check_output(args.html, (args.base, args.new))
         base_doc, base = statuses(args.base)
         new_doc, new = statuses(args.new)
-        found, transitions = compare(base, new, allows, args.no_new_waivers)
+        used = set()
+        found, transitions = compare(base, new, allows, args.no_new_waivers, used)
         rows = transition_rows(transitions, args.no_new_waivers)
-        note_lines = notes(base_doc, new_doc)
-        sys.stdout.write(text_report(found, rows, note_lines, max(args.show, 0)))
+        note_lines = notes(base_doc, new_doc, [a for i, a in enumerate(args.allow) if i not in used])
+        run_errors = new_doc.get("errors", [])
+        sys.stdout.write(text_report(found, rows, note_lines, max(args.show, 0), run_errors))
         if args.html:
-            report_io.write_output(args.html, html_report(found, rows, note_lines, args.base, args.new),
+            report_io.write_output(args.html, html_report(found, rows, note_lines, args.base, args.new, run_errors),
                                    (args.base, args.new))
     except (CompareError, report_io.ReportError) as e:
         sys.stderr.write("compare_results: %s\n" % e)
         return 2
     regressions = len(found["regressions"])
     changes = sum(len(r) for r in found.values())
-    print("compare_results: %s, %d newly waived, %d allowed, %d change(s) in all" % (
+    print("compare_results: %s, %d newly waived, %d allowed, %d change(s) in all%s" % (
         "%d regression(s)" % regressions if regressions else "no regression", len(found["waived"]),
-        len(found["allowed"]), changes))
-    return 1 if regressions or (args.fail_on_change and changes) else 0
+        len(found["allowed"]), changes,
+        "; %d run-level error(s) in the new report" % len(run_errors) if run_errors else ""))
+    return 1 if regressions or run_errors or (args.fail_on_change and changes) else 0
 
 
 if __name__ == "__main__":

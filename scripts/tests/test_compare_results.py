@@ -123,6 +123,38 @@ class CompareResultsTest(TempFiles, unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("new.json", err)
 
+    def test_run_level_errors_in_the_new_report_fail_the_comparison(self):
+        # Issue 30, item 7: a run whose case index was corrupt has run-level errors and perhaps the same cases;
+        # the runner and merge_results.py --fail-on-failures fail it, so compare does too.
+        base = runner_shard([("a.x", "Pass")], 0, 1)
+        new = runner_shard([("a.x", "Pass")], 0, 1, errors=["corrupt case index: bad CRC"])
+        for extra in ([], ["--fail-on-change"]):
+            rc, out, err = self.compare(base, new, *extra)
+            self.assertEqual(rc, 1, (extra, out, err))
+            self.assertIn("Run-level errors in the new report (the run itself went wrong): 1\n"
+                          "  corrupt case index: bad CRC", out)
+            self.assertIn("no regression, 0 newly waived, 0 allowed, 0 change(s) in all; 1 run-level error(s) in the "
+                          "new report", out)
+        html_path = os.path.join(self.tmp.name, "c.html")
+        rc, _, _ = self.compare(base, new, "--html=" + html_path)
+        with open(html_path) as f:
+            self.assertIn("corrupt case index: bad CRC", f.read())
+        # The baseline's errors are a note: the new run is what is gated.
+        rc, out, err = self.compare(new, base)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("note: the baseline run recorded a run-level error: corrupt case index: bad CRC", out)
+
+    def test_an_allow_that_accepts_nothing_is_reported(self):
+        # Issue 30, item 24: a mistyped --allow must not pass unseen.
+        base = shard([("a.x", "Pass"), ("b.y", "Pass")])
+        new = shard([("a.x", "NotSupported"), ("b.y", "Pass")])
+        rc, out, err = self.compare(base, new, "--allow=Pass:NotSupported:a.*", "--allow=Pass:NotSupported:aa.*",
+                                    "--allow=Pass:Crash")
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("note: --allow=Pass:NotSupported:aa.* accepted no change", out)
+        self.assertIn("note: --allow=Pass:Crash accepted no change", out)
+        self.assertNotIn("--allow=Pass:NotSupported:a.* accepted no change", out)
+
     def test_unwritable_html_is_exit_2(self):
         rc, _, err = self.compare(shard([("a.x", "Pass")]), shard([("a.x", "Pass")]), "--html=/proc/x.html")
         self.assertEqual(rc, 2)
