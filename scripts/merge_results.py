@@ -195,6 +195,8 @@ def main(argv=None):
                     help="merge shards whose run was aborted (their not-run cases are listed in \"not_run\")")
     args = ap.parse_args(argv)
     try:
+        if args.output:
+            report_io.check_output(args.output, args.reports)  # before the work, not after it
         merged = merge(args.reports, allow_aborted=args.allow_aborted)
         text = json.dumps(merged, indent=2) + "\n"
         if args.output:

@@ -4,7 +4,8 @@ Every input is checked before it is used, so a bad one is one line "<file>: <wha
 never a traceback: it must be a regular file (not a directory, FIFO or device such as /dev/zero) of at most
 MAX_INPUT_BYTES, UTF-8 JSON without NaN/Infinity, nested at most MAX_DEPTH deep; a report must have the
 runner's shape, each known key with the type the runner writes. Outputs replace their file atomically and are
-refused when they name one of the inputs (the same file by any path, symbolic or hard link).
+refused when they name one of the inputs (the same file by any path, symbolic or hard link) or an existing path
+that is not a regular file (a FIFO would block, a directory or device is no report).
 """
 
 import json
@@ -322,8 +323,21 @@ def same_file(a, b):
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def check_output(path, inputs):
-    """Refuses an output path that names one of the inputs: writing it would destroy that input."""
+def check_output(path, inputs=()):
+    """Refuses an output path that is not a regular file when it exists (a directory; a FIFO, on which the write
+    would block until a reader comes; a device such as /dev/zero; a socket) or that names one of the inputs:
+    writing it would destroy that input."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise ReportError(path, "cannot write: %s" % (e.strerror or e))
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise ReportError(path, "cannot write: it is a directory")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise ReportError(path, "cannot write: not a regular file (a FIFO, device or socket); an output must be a "
+                                "regular file")
     for source in inputs:
         if same_file(path, source):
             raise ReportError(path, "is also an input (%s): refusing to overwrite it; choose another output"
@@ -332,17 +346,11 @@ def check_output(path, inputs):
 
 def write_output(path, text, inputs=()):
     """Replaces path atomically (a temporary file in the same directory, then a rename), so a failed write never
-    leaves a truncated file or destroys an earlier one. Devices and pipes are written in place. text: str or
-    bytes."""
+    leaves a truncated file or destroys an earlier one. Only regular files are written (check_output). text: str
+    or bytes."""
     check_output(path, inputs)
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
-        if os.path.isdir(path):
-            raise ReportError(path, "cannot write: it is a directory")
-        if os.path.exists(path) and not os.path.isfile(path):
-            with open(path, "wb") as f:
-                f.write(data)
-            return
         target = os.path.realpath(path)
         mode = os.stat(target).st_mode & 0o7777 if os.path.exists(target) else None
         if mode is None:

@@ -191,6 +191,34 @@ class MalformedInputTest(TempFiles, unittest.TestCase):
             self.assertNotIn("Traceback", p.stderr)
 
 
+class OutputPathTest(TempFiles, unittest.TestCase):
+    """An output must be a regular file (or not exist yet): a FIFO would block the script until a reader comes
+    (issue 30, item 9), a directory or device is no report. One line, exit 2, nothing written."""
+
+    def test_outputs_that_are_not_regular_files(self):
+        good = self.write("good.json", GOOD)
+        fifo = os.path.join(self.tmp.name, "fifo")
+        os.mkfifo(fifo)
+        for target, words in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"),
+                              (self.tmp.name, "it is a directory")):
+            for script, args in (("merge_results.py", [good, "-o", target]),
+                                 ("compare_results.py", [good, good, "--html=" + target]),
+                                 ("results_html.py", [good, "-o", target]),
+                                 ("screenshot_html.py", [good, "-o", target])):
+                with self.subTest(script=script, target=target):
+                    try:
+                        p = subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, script)] + args,
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                                           timeout=30)
+                    except subprocess.TimeoutExpired:
+                        self.fail("%s %s hangs" % (script, " ".join(args)))
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertEqual(p.stderr.splitlines(), ["%s: %s: cannot write: %s%s" % (
+                        script[:-3], target, words, "" if "directory" in words else
+                        " (a FIFO, device or socket); an output must be a regular file")])
+                    self.assertEqual(p.stdout, "", "refused before any work")
+
+
 class OtherInputsTest(TempFiles, unittest.TestCase):
     """The scripts that read other files: a page to screenshot, a package archive."""
 
