@@ -17,8 +17,12 @@ fails no case, and at least one case the clean run passed becomes NotSupported, 
 --catching-json=FILE writes, per fault, the cases that caught it (for scripts/hidden_assumption_check.py),
 atomically; it must not name a --faults-source file.
 
-Exit status 2 for bad input: a --faults-source file or manifest.json that is missing, not a regular file or
-malformed, a --catching-json naming an input (one line "fault_campaign: FILE: what is wrong").
+Exit status 2 for bad input, one line "fault_campaign: ..." before the campaign runs: a --faults-source file or
+manifest.json that is missing, not a regular file or malformed; a --catching-json naming an input, a directory
+or another file that is not regular; a fault name `refdev_faults --names` does not list (in --faults,
+--expect-build-fail or --expect-not-supported); --faults "" (it names no fault); --jobs below 1; a profile or
+fault the reference device refuses (it does not open: every profile's clean run comes first, so an unknown
+--profile stops the campaign before any fault has run).
 
 Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines,
 reference_device/ext/<group>/faults.cpp); default: every fault `refdev_faults --names` lists except the
@@ -59,6 +63,10 @@ import report_io  # noqa: E402  (same directory: checked inputs, safe outputs)
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE_FAULTS = {"hang", "crash"}
 PASSING = {"pass", "skip", "notsupported", "not_supported"}
+
+
+class UsageError(Exception):
+    """A bad argument or name: one line and exit 2."""
 
 
 def default_build_dir():
@@ -142,9 +150,11 @@ def run_cases(args, profile, fault):
         except report_io.ReportError as e:
             raise SystemExit("fault_campaign: the runner wrote a bad report for profile %s fault %s: %s" %
                              (profile or "default", fault or "none", e))
-        if doc.get("aborted") == "device":  # no device (e.g. an unknown fault name): the report says nothing ran
-            raise SystemExit("fault_campaign: runner found no device for profile %s fault %s: %s" %
-                             (profile or "default", fault or "none", "; ".join(doc.get("errors", []))))
+        if doc.get("aborted") == "device":  # no device: the report says nothing ran
+            # The reference device refuses to open for a REFDEV_PROFILE or REFDEV_FAULTS name it does not know.
+            raise UsageError("the reference device did not open with profile %s%s (an unknown profile or fault "
+                             "name?): %s" % (profile or "default", " and fault " + fault if fault else "",
+                                             "; ".join(doc.get("errors", []))[:300]))
         results = doc.get("results", {})
         cases = {c["name"]: c for c in doc.get("cases", [])}
     counts = {}
@@ -219,10 +229,23 @@ def run_family(argv, args):
     return status
 
 
+def check_fault_names(tool, names):
+    """Refuses a fault name `refdev_faults --names` does not list, before anything runs (the reference device
+    would refuse to open and every run would say only that no device was found). Without the tool the device's
+    refusal is caught at run time instead (run_cases)."""
+    if not names or not os.path.exists(tool):
+        return
+    known = set(faults_from_tool(tool, exclude=()))
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise UsageError("unknown fault%s %s (%s --names lists the faults)" % (
+            "s" if len(unknown) > 1 else "", ", ".join(unknown), tool))
+
+
 def main(argv=None):
     try:
         return campaign(argv)
-    except report_io.ReportError as e:
+    except (report_io.ReportError, UsageError) as e:
         print("fault_campaign: %s" % e, file=sys.stderr)
         return 2
 
@@ -259,11 +282,13 @@ def campaign(argv=None):
                     help="with --all-faults: each fault must fail a case of the default run on some profile")
     ap.add_argument("--jobs", type=int, default=2, help="runs at a time for --default-run (default 2)")
     args = ap.parse_args(argv)
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    if args.faults is not None and not [f for f in args.faults.split(",") if f]:
+        ap.error("--faults names no fault (leave it out to run every fault)")
     if args.all_faults or args.default_run:
         if not (args.all_faults and args.default_run) or args.groups or args.family or args.faults:
             ap.error("--all-faults and --default-run go together, without case groups, --family or --faults")
-        if args.jobs < 1:
-            ap.error("--jobs must be at least 1")
         try:
             import fault_default_run
         except ImportError:
@@ -282,16 +307,17 @@ def campaign(argv=None):
     args.runner = args.runner or os.path.join(args.build_dir, "bin", "spirv_intel_cts")
     args.icd = args.icd or default_icd(args.build_dir)
     tool = args.faults_tool or os.path.join(args.build_dir, "bin", "refdev_faults")
-    if args.faults:
+    if args.catching_json:
+        report_io.check_output(args.catching_json, args.faults_source or ())  # before the campaign, not after it
+    if args.faults is not None:
         faults = [f for f in args.faults.split(",") if f]
     elif args.faults_source:
         faults = faults_from_source(args.faults_source)
     else:
         faults = faults_from_tool(tool)
     if not faults:
-        raise SystemExit("fault_campaign: no faults selected")
-    if args.catching_json:
-        report_io.check_output(args.catching_json, args.faults_source or ())
+        raise UsageError("no faults selected")
+    check_fault_names(tool, faults + args.expect_build_fail + args.expect_not_supported)
     profiles = args.profile or [None]
     kernels = kernel_cases(args.assets_dir or default_assets(args.build_dir)) \
         if args.require_every_case else set()
@@ -299,9 +325,11 @@ def campaign(argv=None):
     ok = True
     caught = {f: 0 for f in faults}
     catching = {f: set() for f in faults}
+    # Every profile's clean run comes first: an unknown profile is refused before any fault campaign has run.
+    clean = {profile: run_cases(args, profile, None) for profile in profiles}
     for profile in profiles:
         label = profile or "default profile"
-        failing, counts, seconds, clean_passing, _ = run_cases(args, profile, None)
+        failing, counts, seconds, clean_passing, _ = clean[profile]
         summary = ", ".join("%s %d" % kv for kv in sorted(counts.items()))
         print("[%s] clean run: %s (%.1f s)" % (label, summary, seconds))
         if not counts:

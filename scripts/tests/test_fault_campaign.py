@@ -11,12 +11,29 @@ from common import SCRIPTS_DIR, TempFiles
 CAMPAIGN = os.path.join(SCRIPTS_DIR, "fault_campaign.py")
 
 # Writes the JSON report the campaign reads: FAKE_RESULTS maps "clean" or the fault name to {case: status}.
+# Like the reference device, it does not open for a profile or fault it does not know (profiles: xe_hpc,
+# xe_hpg): the report then says the run was aborted for want of a device. FAKE_LOG, when set, records each run.
 FAKE_RUNNER = """import json, os, sys
-results = json.loads(os.environ["FAKE_RESULTS"])[os.environ.get("REFDEV_FAULTS") or "clean"]
+fault = os.environ.get("REFDEV_FAULTS") or "clean"
+known = json.loads(os.environ["FAKE_RESULTS"])
 path = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--json=")][0]
+if os.environ.get("FAKE_LOG"):
+    with open(os.environ["FAKE_LOG"], "a") as f:
+        f.write("%s %s\\n" % (os.environ.get("REFDEV_PROFILE", "-"), fault))
+if fault not in known or os.environ.get("REFDEV_PROFILE", "xe_hpc") not in ("xe_hpc", "xe_hpg"):
+    doc = {"results": {}, "aborted": "device", "errors": ["no OpenCL platform found"]}
+else:
+    doc = {"results": known[fault], "aborted": None, "errors": []}
 with open(path, "w") as f:
-    json.dump({"results": results, "aborted": None, "errors": []}, f)
+    json.dump(doc, f)
 """
+
+
+def fake_faults_tool(test, names):
+    """A stand-in for refdev_faults: --names lists these."""
+    tool = test.write("refdev_faults", "#!/bin/sh\necho '%s'\n" % "\n".join(names))
+    os.chmod(tool, 0o755)
+    return tool
 
 
 class RequireEveryCase(TempFiles, unittest.TestCase):
@@ -26,10 +43,12 @@ class RequireEveryCase(TempFiles, unittest.TestCase):
         os.chmod(wrapper, 0o755)
         os.makedirs(os.path.join(self.tmp.name, "assets"))
         self.write(os.path.join("assets", "manifest.json"), {"version": 3, "cases": manifest_cases})
-        env = dict(os.environ, FAKE_RESULTS=json.dumps(results))
+        self.log = os.path.join(self.tmp.name, "runs.log")
+        env = dict(os.environ, FAKE_RESULTS=json.dumps(results), FAKE_LOG=self.log)
         proc = subprocess.run([sys.executable, CAMPAIGN, "grp", "--runner", wrapper, "--icd", self.tmp.name,
                                "--assets-dir", os.path.join(self.tmp.name, "assets"), "--faults",
-                               "kernel_not_run", "--require-every-case"] + list(extra),
+                               "kernel_not_run", "--require-every-case",
+                               "--faults-tool", fake_faults_tool(self, ["kernel_not_run"])] + list(extra),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, env=env)
         return proc.returncode, proc.stdout
 
@@ -67,13 +86,35 @@ class RequireEveryCase(TempFiles, unittest.TestCase):
         self.assertIn("not counted: 2 case(s) that run no kernel", out)
         self.assertIn("1 kernel case(s) passed clean", out)
 
+    def test_an_unknown_profile_stops_the_campaign_before_any_fault_runs(self):
+        # Issue 30, item 14: it was exit 1 "runner found no device", after the first profile's whole campaign.
+        rc, out = self.campaign({"clean": {"grp.kernel_a": "pass", "grp.kernel_b": "pass"},
+                                 "kernel_not_run": {"grp.kernel_a": "fail", "grp.kernel_b": "fail"}},
+                                self.MANIFEST, ["--profile", "xe_hpc", "--profile", "xe_hcp"])
+        self.assertEqual(rc, 2, out)
+        self.assertEqual(out.strip().splitlines(), [
+            "fault_campaign: the reference device did not open with profile xe_hcp (an unknown profile or fault "
+            "name?): no OpenCL platform found"])
+        with open(self.log) as f:
+            self.assertEqual(f.read().splitlines(), ["xe_hpc clean", "xe_hcp clean"])
+
+    def test_a_fault_the_device_refuses_is_exit_2(self):
+        # Without refdev_faults to list the names up front, the device's refusal is the check.
+        rc, out = self.campaign({"clean": {"grp.kernel_a": "pass", "grp.kernel_b": "pass"}}, self.MANIFEST,
+                                ["--faults-tool", os.path.join(self.tmp.name, "none")])
+        self.assertEqual(rc, 2, out)
+        self.assertIn("fault_campaign: the reference device did not open with profile default and fault "
+                      "kernel_not_run (an unknown profile or fault name?)", out)
+
 
 class BadInput(TempFiles, unittest.TestCase):
     """Bad input stops the campaign before any run: one line, exit 2, inputs untouched."""
 
     def campaign(self, *args):
+        tool = fake_faults_tool(self, ["x", "stale_load", "kernel_not_run"])
         p = subprocess.run([sys.executable, CAMPAIGN, "grp", "--runner", "/nonexistent/runner", "--icd",
-                            self.tmp.name] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            self.tmp.name, "--faults-tool", tool] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE,
                            universal_newlines=True)
         return p.returncode, p.stderr
 
@@ -95,6 +136,23 @@ class BadInput(TempFiles, unittest.TestCase):
             self.assertEqual(len(err.splitlines()), 1, err)
         with open(source) as f:
             self.assertEqual(f.read(), '{"stale_load", "reads stale data"},')
+
+    def test_bad_names_and_options_stop_the_campaign_before_any_run(self):
+        # Issue 30, item 14. The runner does not exist: reaching it would be a traceback, not one line.
+        fifo = os.path.join(self.tmp.name, "fifo")
+        os.mkfifo(fifo)
+        for args, words in ((["--faults", "x,nope"], "unknown fault nope ("),
+                            (["--faults", "x", "--expect-build-fail", "nope2"], "unknown fault nope2"),
+                            (["--faults", ""], "--faults names no fault"),
+                            (["--faults", ","], "--faults names no fault"),
+                            (["--faults", "x", "--jobs=0"], "--jobs must be at least 1"),
+                            (["--faults", "x", "--catching-json=" + self.tmp.name], "it is a directory"),
+                            (["--faults", "x", "--catching-json=" + fifo], "not a regular file")):
+            rc, err = self.campaign(*args)
+            self.assertEqual(rc, 2, (args, err))
+            self.assertIn(words, err)
+            self.assertNotIn("Traceback", err)
+            self.assertTrue(err.startswith("fault_campaign: ") or err.startswith("usage:"), err)
 
 
 class DefaultIcd(TempFiles, unittest.TestCase):
@@ -123,7 +181,8 @@ class FamilyCampaigns(TempFiles, unittest.TestCase):
                    {"group": "grp", "fault_campaigns": entries})
         env = dict(os.environ, FAKE_RESULTS=json.dumps(results))
         proc = subprocess.run([sys.executable, CAMPAIGN, "--family", family, "--families-root", self.tmp.name,
-                               "--runner", wrapper, "--icd", self.tmp.name],
+                               "--runner", wrapper, "--icd", self.tmp.name,
+                               "--faults-tool", fake_faults_tool(self, ["f1", "f2"])],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
         return proc.returncode, proc.stdout, proc.stderr
 
