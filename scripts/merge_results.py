@@ -11,7 +11,9 @@ gap "version_gaps": [{"extension", "reported", "promised_from", "cases"}]}. Thes
 not describe one whole run:
 - a report without a "selection" record (written by an older runner) or without a "shard" record;
 - shards whose "selection" records differ in any field (other patterns, --filter, --tier, --quick, seed,
-  suite version, manifest...), or that ran on different platforms, devices, drivers or runtime packages;
+  suite version, manifest...), that ran on different platforms, devices, drivers or runtime packages, or with
+  different waiver files ("waivers": {"files"}, as given on the command line; one shard with and one without
+  counts as different): a failure one shard waives would count against the other;
 - a shard missing from 0..N-1, the same shard I/N given twice, or shards of different N;
 - a case reported by two shards;
 - a shard whose run was aborted (Ctrl-C, SIGTERM, a timeout without --isolate, no device): "aborted" is set
@@ -66,6 +68,11 @@ def not_run_of(path, doc):
     return doc.get("not_run", [])
 
 
+def waiver_files(doc):
+    """The --waiver-file files a shard ran with, as the runner records them ([] without any)."""
+    return (doc.get("waivers") or {}).get("files", [])
+
+
 def check_one_run(docs):
     """Every shard records the same selection and device, and N shards 0..N-1 are there once each. Returns N."""
     for path, doc in docs:
@@ -85,6 +92,11 @@ def check_one_run(docs):
             if doc.get(key) != first.get(key):
                 raise MergeError("%s and %s are not shards of one run: %s differs (%s vs %s)" % (
                     first_path, path, key, json.dumps(first.get(key)), json.dumps(doc.get(key))))
+        # The waivers decide which failures count: shards judged by different waiver files are not one run.
+        a, b = waiver_files(first), waiver_files(doc)
+        if a != b:
+            raise MergeError("%s and %s are not shards of one run: waivers.files differs (%s vs %s)" % (
+                first_path, path, json.dumps(a), json.dumps(b)))
     count = first["shard"]["count"]
     seen = {}
     for path, doc in docs:

@@ -14,12 +14,16 @@ passed nor was NotSupported, with its message and mismatch picture, grouped by g
 collapsed (failures_html.py; --open-failures expands them; the pictures of the first --max-pictures cases of
 each operation are drawn), the stale waivers, and the NotSupported reasons with their counts. Several inputs
 are merged first with the rules of merge_results.py
-(shards of one run: the same selection and device, every shard once, no case twice). Bad input (missing file,
+(shards of one run: the same selection and device, every shard once, no case twice). An aborted run (one
+report or a shard) is refused, as merge_results.py refuses it, unless --allow-aborted is given: its not-run
+cases are then counted as NotRun (their own column, red cells, listed with the cases that did not pass) and
+the header says why the run stopped, so the totals still cover every selected case. Bad input (missing file,
 not a regular file, not JSON, not a runner report, a wrong type anywhere) is one line "results_html: FILE:
 what is wrong" and exit 2, as is an output that names one of the inputs; the page replaces its file
 atomically.
 
 Usage: results_html.py report.json [more.json ...] -o summary.html [--title TEXT] [--open-failures] [--max-pictures N]
+                      [--allow-aborted]
 """
 
 import argparse
@@ -33,8 +37,9 @@ import merge_results  # noqa: E402  (same directory; the shard rules)
 import report_io  # noqa: E402  (the checked report loader, safe outputs)
 import failures_html  # noqa: E402  (the grouped failure list with the mismatch pictures)
 
-STATUS_ORDER = ("Pass", "Flake", "Fail", "Crash", "Timeout", "InternalError", "Waived", "NotSupported")
-BAD = ("Fail", "Crash", "Timeout", "InternalError")
+# NotRun: a case an aborted run selected and never ran ("not_run"); shown with --allow-aborted only.
+STATUS_ORDER = ("Pass", "Flake", "Fail", "Crash", "Timeout", "InternalError", "Waived", "NotSupported", "NotRun")
+BAD = ("Fail", "Crash", "Timeout", "InternalError", "NotRun")
 # Reports that carry only the CTS words ("results") and no "cases" details.
 WORD_STATUS = {"pass": "Pass", "skip": "NotSupported", "fail": "Fail"}
 
@@ -65,11 +70,12 @@ span.n { display: block; white-space: nowrap; margin: 1px 0; padding: 0 4px; bor
 .st-waived { background: #f9a825; color: #000; } td.waived { background: #fbe3a0; }
 .st-flake { background: #00838f; color: #fff; } td.flaky { background: #b2ebf2; }
 .st-other { background: #4e342e; color: #fff; }
+.st-notrun { background: #fff; color: #000; border: 1px dashed #c62828; }
 """
 # The word (and CSS class st-WORD) under which each status is counted in a grid cell, in STATUS_ORDER; statuses
 # the runner does not write (a newer or foreign report) are counted as "other".
 STATUS_WORD = {"Pass": "pass", "Fail": "fail", "Crash": "crash", "Timeout": "timeout", "InternalError": "error",
-               "Waived": "waived", "NotSupported": "skip", "Flake": "flake"}
+               "Waived": "waived", "NotSupported": "skip", "Flake": "flake", "NotRun": "notrun"}
 
 
 def natural_key(text):
@@ -77,14 +83,24 @@ def natural_key(text):
     return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
 
 
-def load_reports(paths):
-    """Returns one report dict and its cases; raises merge_results.MergeError or report_io.ReportError on bad
-    input (report_io checks every type)."""
-    doc = report_io.load_report(paths[0]) if len(paths) == 1 else merge_results.merge(paths)
-    cases = doc.get("cases") or []
+def load_reports(paths, allow_aborted=False):
+    """Returns one report dict and its cases, each not-run case of an aborted run as NotRun; raises
+    merge_results.MergeError or report_io.ReportError on bad input (report_io checks every type). An aborted
+    run is refused unless allow_aborted, one report as several (merge_results' rule)."""
+    if len(paths) == 1:
+        doc = report_io.load_report(paths[0])
+        if (doc.get("aborted") or doc.get("not_run")) and not allow_aborted:
+            raise merge_results.MergeError(
+                "%s: the run was aborted (%s): %d case(s) not run; re-run it, or pass --allow-aborted to show "
+                "what finished" % (paths[0], doc.get("aborted") or "unknown reason", len(doc.get("not_run", []))))
+    else:
+        doc = merge_results.merge(paths, allow_aborted=allow_aborted)
+    cases = list(doc.get("cases") or [])
     if not cases:
         cases = [{"name": n, "status": WORD_STATUS.get(w, "Fail"), "message": ""}
                  for n, w in sorted(doc["results"].items())]
+    cases += [{"name": n, "status": "NotRun", "message": "not run: the run was aborted (%s)" % doc.get("aborted")}
+              for n in doc.get("not_run", [])]
     return doc, cases
 
 
@@ -160,7 +176,7 @@ def totals_html(cases, row_of=case_group, row_title="group"):
         row[key] = row.get(key, 0) + 1
     # Waived and Flake columns only for runs that have them, like "other" only for unknown statuses.
     columns = [s for s in STATUS_ORDER
-               if s not in ("Waived", "Flake") or any(s in row for row in per_group.values())]
+               if s not in ("Waived", "Flake", "NotRun") or any(s in row for row in per_group.values())]
     if any("other" in row for row in per_group.values()):
         columns.append("other")
     head = "".join('<th class="st-%s">%s</th>' % (STATUS_WORD.get(s, "other"), s) for s in columns)
@@ -204,6 +220,8 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
             ("Seed", doc.get("seed", "")),
             ("Quick", flag_text(doc, "quick")), ("Extended", flag_text(doc, "extended")),
             ("Command", doc.get("cmd", "")), ("Cases", "%d: %s" % (len(cases), total_text or "none"))]
+    if doc.get("aborted"):
+        meta.append(("Aborted", "%s: %d selected case(s) not run" % (doc["aborted"], len(doc.get("not_run", [])))))
     offline = doc.get("offline_compiler")
     if isinstance(offline, dict):
         # The offline-compiler mode: modules were built for a target, nothing ran on a device.
@@ -276,12 +294,14 @@ def main(argv=None):
     ap.add_argument("--title", default="spirv_intel_cts results", help="page title")
     ap.add_argument("--open-failures", action="store_true",
                     help="expand the failure list and every mismatch picture (for printing or a screenshot)")
+    ap.add_argument("--allow-aborted", action="store_true",
+                    help="show a run that was aborted: its not-run cases are counted as NotRun")
     ap.add_argument("--max-pictures", type=int, default=failures_html.MAX_PICTURES, metavar="N",
                     help="draw the mismatch pictures of the first N failing cases of each operation (default %(default)s)")
     args = ap.parse_args(argv)
     try:
         report_io.check_output(args.output, args.reports)
-        doc, cases = load_reports(args.reports)
+        doc, cases = load_reports(args.reports, args.allow_aborted)
         report_io.write_output(args.output, render(doc, cases, args.title, args.open_failures, args.max_pictures),
                                args.reports)
     except (merge_results.MergeError, report_io.ReportError) as err:

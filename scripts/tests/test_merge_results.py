@@ -95,9 +95,24 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
         self.assertEqual(merged["results"]["subgroups.a"], "fail")  # the CTS word: it did fail
         self.assertEqual(merged["waivers"], {"files": ["w.json"], "stale": stale + [
             "waiver no longer needed: subgroups.b (T2)"]})
-        c = self.write("c.json", runner_shard([("subgroups.b", "Fail")], 1, 2))
+        c = self.write("c.json", runner_shard([("subgroups.b", "Fail")], 1, 2, waivers={"files": ["w.json"],
+                                                                                      "stale": []}))
         rc, merged, _ = self.run_merge("--fail-on-failures", a, c)
         self.assertEqual(rc, 1)
+
+    def test_shards_run_with_different_waiver_files_are_not_one_run(self):
+        # Issue 30, item 22: shard 0 waives what shard 1 would fail on; the merge would be green by accident.
+        a = self.write("a.json", runner_shard([("subgroups.a", "Waived")], 0, 2,
+                                              waivers={"files": ["w.json"], "stale": []}))
+        for other, words in (({"files": ["v.json"], "stale": []}, '(["w.json"] vs ["v.json"])'),
+                             ({"files": ["w.json", "v.json"], "stale": []}, '(["w.json"] vs ["w.json", "v.json"])'),
+                             (None, '(["w.json"] vs [])')):
+            extra = {"waivers": other} if other else {}
+            b = self.write("b.json", runner_shard([("subgroups.b", "Pass")], 1, 2, **extra))
+            rc, merged, err = self.run_merge(a, b)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("are not shards of one run: waivers.files differs " + words, err)
+            self.assertIsNone(merged)
 
     def test_flake_cases_fail_only_with_flake_fails(self):
         a = self.write("a.json", runner_shard([("subgroups.a", "Flake")], 0, 2))

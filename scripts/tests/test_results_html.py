@@ -334,6 +334,38 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
         self.assertEqual(cells[("subgroups", "shuffle_down", "i8")], ("bad", "1 pass1 fail"))
         self.assertIn("11: 4 Pass", text)
 
+    def test_an_aborted_run_is_refused_unless_allowed_and_then_counts_its_not_run_cases(self):
+        # Issue 30, item 22: one aborted report was drawn as if complete, its not-run cases in no total.
+        doc = shard_report(SYNTHETIC[:3], 0, 1, aborted="SIGTERM", not_run=["subgroups.shuffle_up.i8.v1.sg16",
+                                                                          "api.query.x"])
+        doc["selected"] = 5
+        path = self.write("aborted.json", doc)
+        rc, text, err = self.run_tool(path)
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(err, "results_html: %s: the run was aborted (SIGTERM): 2 case(s) not run; re-run it, or "
+                              "pass --allow-aborted to show what finished\n" % path)
+        self.assertIsNone(text)
+        rc, text, err = self.run_tool(path, "--allow-aborted")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("5: 2 Pass, 1 NotSupported, 2 NotRun", text)
+        self.assertIn("<tr><th>Aborted</th><td>SIGTERM: 2 selected case(s) not run</td></tr>", text)
+        totals = self.parse(text).totals
+        self.assertEqual(totals[0][-2:], ["NotRun", "total"])
+        self.assertEqual(totals[-1][0], "all")
+        self.assertEqual(totals[-1][-2:], ["2", "5"])
+        self.assertIn("not run: the run was aborted (SIGTERM)", text)
+        # Shards go through merge_results' rule, the same option.
+        a = self.write("a.json", doc)
+        b = self.write("b.json", shard_report(SYNTHETIC[4:5], 1, 2))
+        doc2 = dict(doc, shard={"index": 0, "count": 2})
+        a = self.write("a.json", doc2)
+        rc, text, err = self.run_tool(a, b)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--allow-aborted", err)
+        rc, text, err = self.run_tool(a, b, "--allow-aborted")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("6: 3 Pass, 1 NotSupported, 2 NotRun", text)
+
     def test_results_only_report(self):
         doc = {"results": {"api.query.sizes": "pass", "api.query.other": "skip", "api.x.y": "fail"}}
         rc, text, err = self.run_tool(self.write("r.json", doc))
