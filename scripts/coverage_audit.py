@@ -31,17 +31,24 @@ Checks, per family page (the table under "## Coverage: spec rule -> cases"):
   `case:` and bare names a case pattern ('*', '?', '{a,b}') matching whole dotted levels of some case of
   the manifest (plus `--runner`'s --list); a bare name may also be a rule, test or fault name.
   Backquoted code and options (spaces, brackets, '=', a leading '-') are not checked.
+Inputs default to the source tree's build: --manifest build/assets/manifest.json, --runner
+build/bin/spirv_intel_cts (a missing default runner is exit 2, not findings: without its --list the api.*
+cases look missing; --no-runner audits against the manifest alone). Every file read must be a regular file
+of at most 1 GiB (report_io; /dev/zero or a FIFO is bad input).
 Exit status: 0 all good, 1 audit findings (one line each on stderr), 2 bad input.
 """
 import argparse
 import hashlib
-import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import report_io  # noqa: E402  (same directory: checked, size-capped reads of regular files)
+
+DEFAULT_RUNNER = ROOT / "build" / "bin" / "spirv_intel_cts"
 ENV_PREFIX = "env"
 # The environment section that speaks of several families; other sections belong to the family whose SPIR-V
 # extension their heading names, or to none (tokens, test design notes, bug reports).
@@ -67,6 +74,14 @@ TIERS = {"core", "device_specific"}
 
 class BadInput(Exception):
     pass
+
+
+def read_text(path, what):
+    """A regular file of at most report_io.MAX_INPUT_BYTES as text: /dev/zero or a FIFO is one line, exit 2."""
+    try:
+        return report_io.read_text(str(path), what)
+    except report_io.ReportError as e:
+        raise BadInput(str(e))
 
 
 def load_families(root=ROOT):
@@ -157,16 +172,16 @@ def extract(specs_dir, env_path, families):
     out = {group: {} for group in families}
     for group, d in families.items():
         path = Path(specs_dir) / (d["spirv_extension"] + ".txt")
-        if not path.is_file():
+        if not path.exists():
             raise BadInput("spec text not found: %s" % path)
-        for para in spec_paragraphs(path.read_text(encoding="utf-8")):
+        for para in spec_paragraphs(read_text(path, "spec text file")):
             for s in split_sentences(para):
                 if NORMATIVE.search(s):
                     out[group].setdefault(sentence_id(group, s), s)
-    if not Path(env_path).is_file():
+    if not Path(env_path).exists():
         raise BadInput("environment text not found: %s" % env_path)
     named = {group: mentions(d) for group, d in families.items()}
-    for section, para in env_paragraphs(Path(env_path).read_text(encoding="utf-8")):
+    for section, para in env_paragraphs(read_text(env_path, "text file")):
         if section == SHARED_SECTION:
             owners = None
         else:
@@ -303,7 +318,9 @@ def main(argv=None):
     p.add_argument("--docs", default=str(ROOT / "docs"), help="the folder of the family pages")
     p.add_argument("--manifest", default=str(ROOT / "build" / "assets" / "manifest.json"),
                    help="build/assets/manifest.json (the case list)")
-    p.add_argument("--runner", help="spirv_intel_cts: its --list adds the cases the manifest lacks (api.*)")
+    p.add_argument("--runner", help="spirv_intel_cts: its --list adds the cases the manifest lacks (api.*); "
+                   "default: build/bin/spirv_intel_cts, which must exist unless --no-runner")
+    p.add_argument("--no-runner", action="store_true", help="audit against the manifest's cases alone")
     p.add_argument("--family", action="append", help="audit only this family (repeatable)")
     p.add_argument("--list", action="store_true", help="print id, family and sentence of every normative sentence")
     args = p.parse_args(argv)
@@ -320,11 +337,21 @@ def main(argv=None):
                     print("%s\t%s\t%s" % (rid, family, s))
             return 0
         try:
-            manifest = json.loads(Path(args.manifest).read_text(encoding="utf-8"))
+            manifest = report_io.load_json(args.manifest, "manifest")
             case_names = [c["name"] for c in manifest["cases"]]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise BadInput("cannot read the case list from %s: %s" % (args.manifest, e))
-        if args.runner:
+        except report_io.ReportError as e:
+            raise BadInput("cannot read the case list: %s" % e)
+        except (KeyError, TypeError) as e:
+            raise BadInput("cannot read the case list from %s: no \"cases\" list of named cases (%s)"
+                           % (args.manifest, e))
+        if args.no_runner:
+            pass
+        elif args.runner is None and not DEFAULT_RUNNER.exists():
+            raise BadInput("no runner at %s: its --list adds the cases the manifest lacks (api.*), without which "
+                           "rows naming them are false findings; build it, give --runner, or --no-runner"
+                           % DEFAULT_RUNNER)
+        else:
+            args.runner = args.runner or str(DEFAULT_RUNNER)
             try:
                 listed = subprocess.run([args.runner, "--list"], capture_output=True, text=True, timeout=60)
             except (OSError, subprocess.SubprocessError) as e:
@@ -335,9 +362,9 @@ def main(argv=None):
         pages = {}
         for family in families:
             path = Path(args.docs) / Path(descriptors[family]["docs"]).name
-            if not path.is_file():
+            if not path.exists():
                 raise BadInput("family page not found: %s" % path)
-            pages[descriptors[family]["docs"]] = (family, path.read_text(encoding="utf-8"))
+            pages[descriptors[family]["docs"]] = (family, read_text(path, "family page"))
         findings = audit({f: sentences[f] for f in families}, pages, case_names, known_symbols(ROOT))
     except BadInput as e:
         print("coverage_audit: %s" % e, file=sys.stderr)

@@ -94,9 +94,17 @@ def descriptor(group, repo=REPO):
                       (group, group, ", ".join(groups(repo))))
 
 
+USAGE = ("usage: families.py [--top]\n"
+         "Prints the case groups of the families (test_conformance/*/family.json), one a line; --top also the core "
+         "group (api).\n")
+
+
 def main(argv):
+    if argv in (["-h"], ["--help"]):
+        sys.stdout.write(USAGE)
+        return 0
     if argv not in ([], ["--top"]):
-        sys.stderr.write("usage: families.py [--top]\n")
+        sys.stderr.write(USAGE)
         return 2
     try:
         names = top_levels() if argv else groups()
