@@ -1,6 +1,8 @@
 """Tests of scripts/coverage_audit.py on small spec texts, environment text, family pages and manifests."""
 
+import contextlib
 import hashlib
+import io
 import json
 import os
 import subprocess
@@ -67,11 +69,11 @@ class CoverageAudit(TempFiles, unittest.TestCase):
                 "| Spec sentence | Checked by | Tier | Rule ids |", "| --- | --- | --- | --- |"]
         self.write("docs/%s.md" % family, "\n".join(head + rows + ["", "## Next", "", "| other | table |", ""]))
 
-    def run_audit(self, *args):
+    def run_audit(self, *args, runner=("--no-runner",)):
         t = self.tmp.name
         cmd = [sys.executable, AUDIT, "--specs", t + "/specs", "--env", t + "/env.md", "--docs", t + "/docs",
-               "--manifest", t + "/manifest.json"] + list(args)
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+               "--manifest", t + "/manifest.json"] + list(runner) + list(args)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
         self.assertNotIn("Traceback", p.stderr)
         return p.returncode, p.stdout, p.stderr
 
@@ -182,6 +184,51 @@ class CoverageAudit(TempFiles, unittest.TestCase):
         os.remove(os.path.join(self.tmp.name, "specs", "SPV_INTEL_subgroups.txt"))
         rc, _, err = self.run_audit()
         self.assertEqual((rc, len(err.strip().split("\n"))), (2, 1), err)
+
+    def test_inputs_that_are_not_regular_files_are_one_line_and_status_2(self):
+        # Issue 30, item 8: --manifest=/dev/zero read until the OOM killer came; a FIFO blocked for ever.
+        fifo = os.path.join(self.tmp.name, "fifo")
+        os.mkfifo(fifo)
+        for option, path in (("--manifest", "/dev/zero"), ("--manifest", fifo), ("--env", "/dev/zero"),
+                             ("--env", fifo), ("--manifest", self.tmp.name)):
+            with self.subTest(option=option, path=path):
+                try:
+                    rc, _, err = self.run_audit(option, path)
+                except subprocess.TimeoutExpired:
+                    self.fail("%s=%s hangs" % (option, path))
+                self.assertEqual(rc, 2, err)
+                self.assertEqual(len(err.strip().split("\n")), 1, err)
+                self.assertIn(path + ": is ", err)
+        self.write("docs/subgroups.md", "x")
+        os.remove(os.path.join(self.tmp.name, "docs", "subgroups.md"))
+        os.mkfifo(os.path.join(self.tmp.name, "docs", "subgroups.md"))
+        rc, _, err = self.run_audit()
+        self.assertEqual(rc, 2, err)
+        self.assertIn("subgroups.md: is not a regular file", err)
+
+    def test_the_runner_defaults_to_the_build_and_must_exist(self):
+        # Issue 30, item 11: without --runner the api.* cases were missing and every row naming one a finding.
+        self.assertEqual(coverage_audit.DEFAULT_RUNNER, coverage_audit.ROOT / "build" / "bin" / "spirv_intel_cts")
+        saved = coverage_audit.DEFAULT_RUNNER
+        coverage_audit.DEFAULT_RUNNER = coverage_audit.Path(self.tmp.name) / "no_runner"
+        try:
+            t = self.tmp.name
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                rc = coverage_audit.main(["--specs", t + "/specs", "--env", t + "/env.md", "--docs", t + "/docs",
+                                          "--manifest", t + "/manifest.json"])
+        finally:
+            coverage_audit.DEFAULT_RUNNER = saved
+        self.assertEqual(rc, 2, err.getvalue())
+        self.assertIn("coverage_audit: no runner at %s/no_runner: its --list adds the cases the manifest lacks" % t,
+                      err.getvalue())
+        # A runner given (here a stand-in whose --list names one more case) is what the default would be.
+        runner = self.write("runner.sh", "#!/bin/sh\necho 'api.extra.case'\n")
+        os.chmod(runner, 0o755)
+        ids = " ".join(self.sentences["subgroups"])
+        self.write_page("subgroups", ["| all | `api.extra` | core | %s |" % ids])
+        rc, _, err = self.run_audit(runner=("--runner", runner))
+        self.assertEqual(rc, 0, err)
 
     def test_list_prints_every_sentence(self):
         rc, out, _ = self.run_audit("--list", "--family", "subgroups")
