@@ -5,8 +5,10 @@
 #   build/bin/spirv_intel_cts --icd=$(scripts/install_intel_cpu_runtime.sh --print-icd) --isolate
 #
 # Nothing outside the directory changes (no /etc/OpenCL/vendors entry, no sudo). A second run with
-# everything in place downloads nothing. Exit 0 when the runtime is installed and yields an OpenCL platform,
-# 1 when it cannot be (one line saying why), 2 for a usage error.
+# everything in place downloads nothing. The script changes only a directory it made (marked by the stamp file
+# STAMP_NAME in it): a --dir holding someone else's files or venv is refused, never cleared or installed into.
+# Exit 0 when the runtime is installed and yields an OpenCL platform, 1 when it cannot be (one line saying
+# why), 2 for a usage error (a bad argument, a --dir that is not this script's).
 set -uo pipefail
 
 readonly PACKAGE=intel-opencl-rt VERSION=2026.2.0
@@ -15,6 +17,7 @@ readonly PACKAGE=intel-opencl-rt VERSION=2026.2.0
 # platform. Both are pinned, so every machine tests the same driver build.
 readonly REQUIREMENTS=("$PACKAGE==$VERSION" "intel-cmplr-lib-rt==$VERSION")
 readonly ICD_NAME=intel-cpu
+readonly STAMP_NAME=.spirv_intel_cts_cpu_runtime
 me=install_intel_cpu_runtime
 
 usage() {
@@ -26,6 +29,11 @@ into a Python venv in DIR and writes DIR/icd/$ICD_NAME.icd (the library's absolu
 DIR/icd/$ICD_NAME.package ("$PACKAGE $VERSION", which the runner reports). Does nothing when already
 installed. Needs python3 with the venv module, an x86_64 CPU with SSE4.2, and PyPI (or the index pip is
 configured for) for the first run.
+
+DIR is this script's when it is new or empty (the script then leaves a $STAMP_NAME file in it) or holds
+that file: only then does it create, repair (python3 -m venv --clear) or install into DIR/venv. Another
+DIR is used only when its venv already holds the pinned runtime (nothing in it is changed); otherwise it
+is refused (exit 2): choose a new or empty DIR.
 
   --dir=DIR      where to install (default: \$INTEL_CPU_RUNTIME_DIR, else
                  \${XDG_CACHE_HOME:-\$HOME/.cache}/spirv_intel_cts/$PACKAGE-$VERSION)
@@ -40,11 +48,17 @@ fail() {
     exit 1
 }
 
+usage_error() {
+    echo "$me: error: $*" >&2
+    exit 2
+}
+
 dir="${INTEL_CPU_RUNTIME_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/spirv_intel_cts/$PACKAGE-$VERSION}"
 print_icd=0
 for arg in "$@"; do
     case "$arg" in
         --dir=?*) dir="${arg#--dir=}" ;;
+        --dir= | --dir) usage_error "--dir needs a directory: --dir=DIR (see --help)" ;;
         --print-icd) print_icd=1 ;;
         --help | -h)
             usage
@@ -71,15 +85,23 @@ grep -qw sse4_2 /proc/cpuinfo ||
     fail "Intel's OpenCL CPU runtime needs a CPU with SSE4.2 (no sse4_2 in the flags of /proc/cpuinfo)"
 command -v python3 >/dev/null 2>&1 || fail "python3 not found (needed for the venv and pip)"
 
+[ ! -e "$dir" ] || [ -d "$dir" ] || usage_error "--dir=$dir exists and is not a directory"
 mkdir -p "$dir" 2>/dev/null || fail "cannot create $dir"
 dir="$(cd "$dir" 2>/dev/null && pwd -P)" || fail "cannot enter $dir"
+# Whose directory: ours when it holds the stamp, or is empty (new), in which case the stamp claims it below.
+stamp="$dir/$STAMP_NAME"
+owned=0
+if [ -f "$stamp" ] || [ -z "$(ls -A "$dir" 2>/dev/null)" ]; then
+    owned=1
+fi
 venv="$dir/venv"
 lib="$venv/lib/libintelocl.so"
 icd="$dir/icd/$ICD_NAME.icd"
 package_file="$dir/icd/$ICD_NAME.package"
 
-# Two runs sharing the cache (CI jobs on one machine) must not install into one venv at once.
-if command -v flock >/dev/null 2>&1; then
+# Two runs sharing the cache (CI jobs on one machine) must not install into one venv at once. A directory not
+# ours is never installed into: no lock file is left in it.
+if [ "$owned" = 1 ] && command -v flock >/dev/null 2>&1; then
     { exec 9>"$dir/.lock"; } 2>/dev/null || fail "cannot write $dir/.lock"
     flock 9 || fail "cannot lock $dir/.lock"
 fi
@@ -145,8 +167,21 @@ write_file() {
     mv -f "$path.tmp.$$" "$path" 2>/dev/null || fail "cannot replace $path"
 }
 
+if [ "$owned" = 1 ] && [ ! -f "$stamp" ]; then
+    write_file "$stamp" "made by spirv_intel_cts scripts/$me.sh, which may replace $dir/venv"
+fi
+
 if installed; then
     state="already installed in $dir (nothing downloaded)"
+    [ "$owned" = 1 ] || state+="; its venv was not made by this script: used as it is, nothing in it changed"
+elif [ "$owned" != 1 ]; then
+    # Not ours: clearing a broken venv would delete someone's files, and pip would add 830 MB to their venv.
+    if [ -e "$venv" ]; then
+        usage_error "$venv exists and was not made by this script (no $STAMP_NAME in $dir): it is neither" \
+            "installed into nor replaced; choose a new or empty --dir"
+    fi
+    usage_error "$dir is not empty and was not made by this script (no $STAMP_NAME in it); choose a new or" \
+        "empty --dir"
 else
     if ! "$venv/bin/python3" -m pip --version >/dev/null 2>&1; then
         # --clear: a venv left broken by an interrupted run is made again from scratch.

@@ -63,6 +63,10 @@ for arg in "$@"; do
         --dir=?*) dir="${arg#--dir=}" ;;
         --where) where_only=1 ;;
         --mirror=?*) mirror="${arg#--mirror=}" ;;
+        --dir= | --dir | --mirror= | --mirror)
+            echo "$me: error: ${arg%=} needs a value: ${arg%=}=$([ "${arg%=}" = --dir ] && echo DIR || echo URL) (see --help)" >&2
+            exit 2
+            ;;
         --help | -h)
             usage
             exit 0

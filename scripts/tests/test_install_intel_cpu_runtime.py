@@ -59,6 +59,64 @@ class InstallIntelCpuRuntimeTest(TempFiles, unittest.TestCase):
         rc, _, err = self.run_script("--bogus")
         self.assertEqual(rc, 2)
         self.assertIn("unknown argument '--bogus'", err)
+        # Issue 30, item 25: an empty --dir= said "unknown argument".
+        for arg in ("--dir=", "--dir"):
+            rc, _, err = self.run_script(arg)
+            self.assertEqual((rc, err), (2, "install_intel_cpu_runtime: error: --dir needs a directory: --dir=DIR "
+                                            "(see --help)\n"))
+
+    OFFLINE = {"PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_RETRIES": "0", "PIP_TIMEOUT": "1",
+               "PIP_CONFIG_FILE": os.devnull}
+
+    def snapshot(self, d):
+        """Every path under d with its size: what the script must leave as it was."""
+        return sorted((os.path.relpath(os.path.join(root, n), d), os.lstat(os.path.join(root, n)).st_size)
+                      for root, dirs, files in os.walk(d) for n in dirs + files)
+
+    def test_a_venv_it_did_not_make_is_neither_cleared_nor_installed_into(self):
+        # Issue 30, item 4: a user's DIR/venv whose pip does not answer was made again with --clear (their files
+        # gone) before anything was downloaded; one whose pip works received 830 MB.
+        d = os.path.join(self.tmp.name, "mine")
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", os.path.join(d, "venv")], check=True)
+        with open(os.path.join(d, "venv", "notes.txt"), "w") as f:
+            f.write("my work\n")
+        before = self.snapshot(d)
+        rc, out, err = self.run_script("--dir=" + d, env_extra=self.OFFLINE)
+        self.assertEqual(rc, 2, out + err)
+        self.assertEqual(err, "install_intel_cpu_runtime: error: %s/venv exists and was not made by this script "
+                              "(no .spirv_intel_cts_cpu_runtime in %s): it is neither installed into nor replaced; "
+                              "choose a new or empty --dir\n" % (os.path.realpath(d), os.path.realpath(d)))
+        self.assertEqual(self.snapshot(d), before)
+
+    def test_a_directory_with_other_files_is_refused_untouched(self):
+        d = os.path.join(self.tmp.name, "home")
+        os.makedirs(d)
+        with open(os.path.join(d, "pip.log"), "w") as f:
+            f.write("the user's own log\n")
+        before = self.snapshot(d)
+        rc, out, err = self.run_script("--dir=" + d, env_extra=self.OFFLINE)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("%s is not empty and was not made by this script" % os.path.realpath(d), err)
+        self.assertEqual(self.snapshot(d), before)
+        rc, out, err = self.run_script("--dir=" + os.path.join(d, "pip.log"))
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("pip.log exists and is not a directory", err)
+
+    def test_a_new_directory_is_claimed_with_a_stamp_and_its_broken_venv_may_be_remade(self):
+        d = os.path.join(self.tmp.name, "new")
+        rc, out, err = self.run_script("--dir=" + d, env_extra=self.OFFLINE)
+        if rc == 1 and "python3 -m venv is unusable" in err:
+            self.skipTest("python3 -m venv cannot create a venv with pip here: " + err.strip())
+        self.assertEqual(rc, 1, out + err)  # the index is unreachable
+        self.assertTrue(os.path.isfile(os.path.join(d, ".spirv_intel_cts_cpu_runtime")))
+        self.assertTrue(os.path.isfile(os.path.join(d, "venv", "bin", "python3")))
+        # Its own venv, broken (no pip), is made again rather than refused.
+        os.remove(os.path.join(d, "pip.log"))
+        shutil.rmtree(os.path.join(d, "venv", "lib"))
+        rc, out, err = self.run_script("--dir=" + d, env_extra=self.OFFLINE)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("unreachable", err)
+        self.assertTrue(os.path.isfile(os.path.join(d, "pip.log")))
 
     @unittest.skipUnless(REFDEV_LIBRARY, "CTS_REFDEV_LIBRARY not set (run through CTest)")
     def test_installed_runtime_is_not_downloaded_again(self):

@@ -67,6 +67,11 @@ class InstallIntelOclocTest(TempFiles, unittest.TestCase):
         rc, _, err = self.run_script("--mirror=deb.debian.org/debian")
         self.assertEqual(rc, 2)
         self.assertIn("is not an http://, https:// or file:/ URL", err)
+        # Issue 30, item 25: an empty value said "unknown argument".
+        for arg, words in (("--dir=", "--dir needs a value: --dir=DIR"), ("--dir", "--dir needs a value: --dir=DIR"),
+                           ("--mirror=", "--mirror needs a value: --mirror=URL")):
+            rc, out, err = self.run_script(arg)
+            self.assertEqual((rc, out, err), (2, "", "install_intel_ocloc.sh: error: %s (see --help)\n" % words))
 
     def test_installed_compiler_is_not_downloaded_again(self):
         d, wrapper = self.fake_install()
