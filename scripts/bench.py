@@ -22,6 +22,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import report_io  # noqa: E402  (same directory: safe outputs)
 DEFAULT_RUNNER = os.path.join(HERE, "..", "build", "bin", "spirv_intel_cts")
 ONE_CASE = "api.sub_group_sizes.non_empty"
 DROP = ("duration_ms", "command", "cmd")
@@ -104,6 +106,11 @@ def parse_args(argv):
     args.profiles = [p for p in args.profiles.split(",") if p]
     if not args.profiles:
         usage_error("--profiles: at least one profile")
+    if args.json_file:
+        try:
+            report_io.check_output(args.json_file)  # before minutes of runs, not after them
+        except report_io.ReportError as e:
+            usage_error("--json %s" % e)
     return args
 
 
@@ -160,8 +167,11 @@ def main(argv):
     print("\nload average before %.1f, after %.1f (1 min)" % (out["machine"]["load_before"][0],
                                                             out["machine"]["load_after"][0]))
     if args.json_file:
-        with open(args.json_file, "w") as f:
-            json.dump(out, f, indent=1)
+        try:
+            report_io.write_output(args.json_file, json.dumps(out, indent=1))
+        except report_io.ReportError as e:
+            sys.stderr.write("bench.py: error: %s\n" % e)
+            return 1
     return status
 
 

@@ -23,6 +23,9 @@ import re
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_io  # noqa: E402  (same directory: checked inputs, safe outputs)
+
 SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SUPPLEMENT = os.path.join(SCRIPT_DIR, "grammar_supplement.json")
 SYSTEM_GRAMMAR_DIRS = ["/usr/include/spirv/unified1", "/usr/share/spirv/unified1",
@@ -73,10 +76,9 @@ class Grammar:
     @staticmethod
     def _load(path):
         try:
-            with open(path, encoding="utf-8") as f:
-                return json.load(f)
-        except (OSError, ValueError) as e:
-            raise AsmError("cannot read grammar %s: %s" % (path, e))
+            return report_io.load_json(path, "SPIR-V grammar")
+        except report_io.ReportError as e:
+            raise AsmError("cannot read grammar: %s" % e)
 
     @staticmethod
     def _operands(inst):
@@ -524,9 +526,15 @@ def main(argv=None):
                     help="supplement grammar JSON ('' for none)")
     args = ap.parse_args(argv)
     try:
+        # The paths first: a FIFO or /dev/zero as input, or an output that is the input or not a regular file,
+        # is one line and exit 2 before anything is read or written.
+        text = report_io.read_text(args.input, "SPIR-V assembly file")
+        report_io.check_output(args.output, (args.input,))
+    except report_io.ReportError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    try:
         grammar = Grammar(args.core_grammar, args.opencl_grammar, args.supplement or None)
-        with open(args.input, encoding="utf-8") as f:
-            text = f.read()
         words, _ = assemble(text, grammar, parse_target_env(args.target_env))
     except AsmError as e:
         print("error: %s: %s" % (args.input, e), file=sys.stderr)
@@ -534,8 +542,11 @@ def main(argv=None):
     except OSError as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
-    with open(args.output, "wb") as f:
-        f.write(to_bytes(words))
+    try:
+        report_io.write_output(args.output, to_bytes(words), (args.input,))
+    except report_io.ReportError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
     return 0
 
 

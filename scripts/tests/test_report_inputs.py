@@ -243,6 +243,47 @@ class OtherInputsTest(TempFiles, unittest.TestCase):
         with open(page) as f:
             self.assertEqual(f.read(), "<p>x</p>")
 
+    def run_bounded(self, script, *args):
+        try:
+            p = subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, script)] + list(args),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            self.fail("%s %s hangs" % (script, " ".join(args)))
+        return p.returncode, p.stderr
+
+    def test_assembler_paths(self):
+        # One path guard for every file a script reads or writes (issue 30): spirv_asm.py read its input whole
+        # and wrote its output in place, a FIFO blocking it and /dev/zero filling the memory.
+        fifo = os.path.join(self.tmp.name, "fifo")
+        os.mkfifo(fifo)
+        src = self.write("k.spvasm", "OpCapability Kernel\n")
+        out = os.path.join(self.tmp.name, "k.spv")
+        for args, words in (([fifo, "-o", out], fifo + ": is not a regular file"),
+                            (["/dev/zero", "-o", out], "/dev/zero: is not a regular file"),
+                            ([self.tmp.name, "-o", out], "is a directory"),
+                            ([src, "-o", fifo], fifo + ": cannot write: not a regular file"),
+                            ([src, "-o", src], "is also an input")):
+            with self.subTest(args=args):
+                rc, err = self.run_bounded("spirv_asm.py", *args)
+                self.assertEqual(rc, 2, err)
+                self.assertEqual(len(err.splitlines()), 1, err)
+                self.assertIn(words, err)
+                self.assertFalse(os.path.exists(out))
+        with open(src) as f:
+            self.assertEqual(f.read(), "OpCapability Kernel\n")
+
+    def test_bench_json_output_is_checked_before_the_runs(self):
+        fifo = os.path.join(self.tmp.name, "fifo")
+        os.mkfifo(fifo)
+        runner = self.write("runner.sh", "#!/bin/sh\nexit 0\n")
+        os.chmod(runner, 0o755)
+        for target, words in ((fifo, "not a regular file"), (self.tmp.name, "it is a directory")):
+            rc, err = self.run_bounded("bench.py", "--runner", runner, "--json", target)
+            self.assertEqual(rc, 2, err)
+            self.assertEqual(err, "bench.py: error: --json %s: cannot write: %s%s\n" % (
+                target, words, "" if "directory" in words else
+                " (a FIFO, device or socket); an output must be a regular file"))
+
     def test_package_test_refuses_a_bad_archive(self):
         for path, words in ((os.path.join(self.tmp.name, "none.tgz"), "No such file"),
                             (self.tmp.name, "is a directory"),
