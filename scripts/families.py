@@ -104,7 +104,7 @@ def main(argv):
         sys.stdout.write(USAGE)
         return 0
     if argv not in ([], ["--top"]):
-        sys.stderr.write(USAGE)
+        sys.stderr.write(USAGE.split("\n")[0] + "\n")
         return 2
     try:
         names = top_levels() if argv else groups()
