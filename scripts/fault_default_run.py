@@ -21,12 +21,12 @@ Exit status 0 when every fault is caught and the clean runs pass, 1 otherwise, 2
 import concurrent.futures
 import copy
 import glob
-import json
 import os
 import re
 import sys
 
 import fault_campaign
+import report_io  # noqa: E402  (same directory: checked, size-capped reads)
 
 PROFILES = ["xe_hpc", "xe_hpg"]
 
@@ -48,20 +48,21 @@ def fault_groups(names, root):
     for path in sorted(glob.glob(os.path.join(root, "reference_device", "ext", "*", "*faults.cpp"))):
         group = os.path.basename(os.path.dirname(path))
         extra = ["workloads"] if os.path.basename(path) == "composition_faults.cpp" else []
-        with open(path) as f:
-            for name in re.findall(r'\{\s*"([a-z0-9_]+)"\s*,', f.read()):
-                if name in names:
-                    groups.setdefault(name, [group] + extra)
+        for name in re.findall(r'\{\s*"([a-z0-9_]+)"\s*,', report_io.read_text(path, "faults source file")):
+            if name in names:
+                groups.setdefault(name, [group] + extra)
     return groups
 
 
 def profile_order(group, args):
     """The profiles to try, those the family's first campaign names (test_conformance/<group>/family.json) first."""
     profiles = args.profile or PROFILES
+    path = os.path.join(args.families_root, "test_conformance", group, "family.json")
+    if not os.path.exists(path):
+        return profiles
     try:
-        with open(os.path.join(args.families_root, "test_conformance", group, "family.json")) as f:
-            campaign = (json.load(f).get("fault_campaigns") or [{}])[0].get("args", [])
-    except (OSError, ValueError, AttributeError):
+        campaign = (report_io.load_json(path, "family descriptor").get("fault_campaigns") or [{}])[0].get("args", [])
+    except AttributeError:
         return profiles
     named = [campaign[i + 1] for i, a in enumerate(campaign[:-1]) if a == "--profile"]
     return [p for p in named if p in profiles] + [p for p in profiles if p not in named]

@@ -42,7 +42,8 @@ class DefaultRun(TempFiles, unittest.TestCase):
         proc = subprocess.run([sys.executable, CAMPAIGN, "--all-faults", "--default-run", "--runner", wrapper,
                                "--icd", self.tmp.name, "--faults-tool", tool, "--families-root", self.tmp.name,
                                "--jobs", "1"] + list(extra),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env,
+                              timeout=120)
         return proc.returncode, proc.stdout, proc.stderr
 
     CLEAN = {"clean": {"grp.a": ["Pass", 1.0], "other.b": ["Pass", 1.0]}}
@@ -75,6 +76,19 @@ class DefaultRun(TempFiles, unittest.TestCase):
         rc, out, _ = self.check(results, ["grp_fault", "crash", "build_rejects_half_vector_shuffle"])
         self.assertEqual(rc, 1, out)
         self.assertIn("stale exemption(s), the device lists no such fault: hang", out)
+
+    def test_a_faults_source_that_is_not_a_regular_file_is_one_line(self):
+        # The path guard of every script input: a FIFO among the faults.cpp files blocked the campaign.
+        os.makedirs(os.path.join(self.tmp.name, "reference_device", "ext", "zz"))
+        os.mkfifo(os.path.join(self.tmp.name, "reference_device", "ext", "zz", "faults.cpp"))
+        try:
+            rc, out, err = self.check(dict(self.CLEAN, grp_fault={"grp.a": ["Fail", 1.0]}), ["grp_fault"] + EXEMPT)
+        except subprocess.TimeoutExpired:
+            self.fail("a FIFO as faults.cpp hangs the check")
+        self.assertEqual(rc, 2, out + err)
+        self.assertEqual(err.splitlines(), ["fault_campaign: %s: is not a regular file (a device, FIFO or socket), "
+                                            "not a faults source file" % os.path.join(
+                                                self.tmp.name, "reference_device", "ext", "zz", "faults.cpp")])
 
     def test_a_clean_failure_fails_the_check(self):
         results = {"clean": {"grp.a": ["Fail", 1.0]}, "grp_fault": {"grp.a": ["Fail", 1.0]}}
