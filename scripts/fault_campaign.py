@@ -154,7 +154,7 @@ def run_cases(args, profile, fault):
             # The reference device refuses to open for a REFDEV_PROFILE or REFDEV_FAULTS name it does not know.
             raise UsageError("the reference device did not open with profile %s%s (an unknown profile or fault "
                              "name?): %s" % (profile or "default", " and fault " + fault if fault else "",
-                                             "; ".join(doc.get("errors", []))[:300]))
+                                             (doc.get("errors") or ["no error recorded"])[0][:240]))
         results = doc.get("results", {})
         cases = {c["name"]: c for c in doc.get("cases", [])}
     counts = {}
