@@ -213,6 +213,9 @@ def _check_case(path, doc, c):
     if status not in STATUSES:
         raise ReportError(path, "%s\"status\" %s is not one of %s" % (where, json.dumps(status)[:40],
                                                                      ", ".join(STATUSES)))
+    if "tier" in c and c["tier"] not in ("core", "device_specific"):
+        raise ReportError(path, "%s\"tier\" must be \"core\" or \"device_specific\", not %s"
+                          % (where, json.dumps(c["tier"])[:40]))
     if "duration_ms" in c:
         _check_number(path, where + "\"duration_ms\"", c["duration_ms"])
     if "seed" in c:
@@ -284,6 +287,9 @@ def check_report(path, doc):
         for key in ("patterns", "tags"):
             if key in doc["selection"]:
                 _check_str_list(path, "\"selection\": \"%s\"" % key, doc["selection"][key])
+        if doc["selection"].get("tier", "all") not in ("all", "core"):
+            raise ReportError(path, "\"selection\": \"tier\" must be \"all\" or \"core\", not %s"
+                              % json.dumps(doc["selection"]["tier"])[:40])
         if "seed" in doc["selection"]:
             _check_uint(path, "\"selection\": \"seed\"", doc["selection"]["seed"], UINT64_MAX)
     if doc.get("offline_compiler") is not None:

@@ -93,6 +93,9 @@ MALFORMED = [
      "\"offline_compiler\": \"target\" must be a string"),
     ("shard_entry.json", with_(shards=[{"file": "a.json", "cases": "many"}]), "\"shards\" 0: \"cases\" must be an integer"),
     ("status.json", with_case(status="Passed"), "case api.a: \"status\" \"Passed\" is not one of"),
+    ("case_tier.json", with_case(tier="gold"), "case api.a: \"tier\" must be \"core\" or \"device_specific\""),
+    ("sel_tier_word.json", with_(selection=dict(GOOD["selection"], tier="some")),
+     "\"selection\": \"tier\" must be \"all\" or \"core\""),
     # "results" and "cases" say the same thing, as the runner writes them.
     ("contradict.json", with_(results={"api.a": "fail", "api.b": "fail"}),
      "case api.a: \"results\" says \"fail\" but its status is Pass"),
