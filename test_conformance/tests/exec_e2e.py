@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""End-to-end checks of how a run executes and ends under careless or hostile use (issue 30): --rerun-failed of
+a --retry report, of a report written for another suite or manifest; isolation of --jobs=N on any selection;
+signals that end a run; a timeout between cases.
+
+usage: exec_e2e.py <check> <path to spirv_intel_cts> <build dir>
+Exit 0 = pass, 1 = fail, 77 = skipped (CTest SKIP_RETURN_CODE) with the reason printed.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import retry_e2e
+import runner_e2e as e2e
+from runner_e2e import describe, expect, load_json_report, run
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MERGE = os.path.join(HERE, "..", "..", "scripts", "merge_results.py")
+
+
+def check_rerun_flake(runner, build, tmp):
+    """A --retry report holds Flake cases; --rerun-failed took it for "not a --json report" (exit 2). It reruns
+    exactly the failures (a Flake passed), of the runner's report and of a merged one; a Flake-only report has
+    nothing to rerun."""
+    caselist, names, flaky = retry_e2e.selection_or_skip(runner, build, tmp)
+    # flaky_first_launch makes the flaky kernels Flake under --retry; shuffle_index_masked fails this shuffle.
+    with open(caselist, "a") as f:
+        f.write("subgroups.shuffle.i32.v1.sg16.index_varying.wg_one.cf_all\n")
+    js = os.path.join(tmp, "retry.json")
+    rc, out, err = run(runner, ["--caselist-file=" + caselist, "--jobs=1", "--retry=1", "--json=" + js],
+                       {"REFDEV_FAULTS": "flaky_first_launch,shuffle_index_masked"})
+    doc = load_json_report(js, "--retry run")
+    statuses = {c["name"]: c["status"] for c in doc["cases"]}
+    failed = sorted(n for n, s in statuses.items() if s == "Fail")
+    expect("Flake" in statuses.values() and failed, "the --retry run should hold Flake and Fail cases: %s\n%s"
+           % (statuses, describe(rc, out, err)))
+    again = os.path.join(tmp, "again.json")
+    rc, out, err = run(runner, ["--rerun-failed=" + js, "--json=" + again])
+    expect(rc == 0, "--rerun-failed of a report with Flake cases\n" + describe(rc, out, err))
+    expect(sorted(c["name"] for c in load_json_report(again, "rerun")["cases"]) == failed,
+           "the rerun should run exactly the Fail cases %s" % failed)
+    # The same report through merge_results.py (one shard).
+    merged = os.path.join(tmp, "merged.json")
+    p = subprocess.run([sys.executable, MERGE, js, "-o", merged], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    expect(p.returncode == 0, "merge_results.py: %d %s" % (p.returncode, p.stderr))
+    rc, out, err = run(runner, ["--rerun-failed=" + merged, "--json=" + again])
+    expect(rc == 0 and sorted(c["name"] for c in load_json_report(again, "rerun")["cases"]) == failed,
+           "--rerun-failed of a merged report with Flake cases\n" + describe(rc, out, err))
+    # Only Flake and Pass: nothing to rerun, said as such (exit 2 as for any report without failures).
+    flake_only = os.path.join(tmp, "flake_only.json")
+    rc, out, err = run(runner, ["--caselist-file=" + caselist, "--jobs=1", "--retry=1", "--json=" + flake_only],
+                       {"REFDEV_FAULTS": "flaky_first_launch"})
+    expect(rc == 0 and "Flake" in json.dumps(load_json_report(flake_only, "flake run")["cases"]),
+           "flake-only run\n" + describe(rc, out, err))
+    e2e.usage_error(runner, ["--rerun-failed=" + flake_only], ["has nothing to rerun", "as Flake"])
+
+
+def check_rerun_other_suite(runner, build, tmp):
+    """--rerun-failed of a report written by another suite version or for another manifest ran without a word:
+    it runs (a fix is checked against a newer suite that way) and says so on stderr."""
+    caselist, names, flaky = retry_e2e.selection_or_skip(runner, build, tmp)
+    js = os.path.join(tmp, "fail.json")
+    rc, out, err = run(runner, ["--caselist-file=" + caselist, "--jobs=1", "--json=" + js],
+                       {"REFDEV_FAULTS": "flaky_first_launch"})
+    doc = load_json_report(js, "fault run")
+    expect(rc == 1, "the fault run should fail some cases\n" + describe(rc, out, err))
+    rc, out, err = run(runner, ["--rerun-failed=" + js])
+    expect(rc == 0 and "--rerun-failed:" not in err, "same suite and manifest: no note\n" + describe(rc, out, err))
+    for key, value, words in (("suite_version", "0.0.1", ["suite version 0.0.1"]),
+                              ("manifest_sha256", "ab" * 32, ["another manifest", "abababababab"])):
+        other = dict(doc, selection=dict(doc["selection"], **{key: value}))
+        path = os.path.join(tmp, key + ".json")
+        with open(path, "w") as f:
+            json.dump(other, f)
+        rc, out, err = run(runner, ["--rerun-failed=" + path])
+        expect(rc == 0, "%s differs: the rerun runs\n%s" % (key, describe(rc, out, err)))
+        note = [l for l in err.splitlines() if "note: --rerun-failed: " + path in l]
+        expect(len(note) == 1 and all(w in note[0] for w in words + ["rerun by name"]),
+               "%s differs: one note naming it on stderr\n%s" % (key, describe(rc, out, err)))
+
+
+CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
+
+if __name__ == "__main__":
+    sys.exit(e2e.main(CHECKS, __doc__))
