@@ -8,12 +8,13 @@ Exit 0 = pass, 1 = fail, 77 = skipped (CTest SKIP_RETURN_CODE) with the reason p
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 
 import retry_e2e
 import runner_e2e as e2e
-from runner_e2e import describe, expect, load_json_report, run
+from runner_e2e import CheckFailed, describe, expect, load_json_report, read_text, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MERGE = os.path.join(HERE, "..", "..", "scripts", "merge_results.py")
@@ -79,6 +80,87 @@ def check_rerun_other_suite(runner, build, tmp):
         note = [l for l in err.splitlines() if "note: --rerun-failed: " + path in l]
         expect(len(note) == 1 and all(w in note[0] for w in words + ["rerun by name"]),
                "%s differs: one note naming it on stderr\n%s" % (key, describe(rc, out, err)))
+
+
+def descendants(pid):
+    """Every process below pid (children, their children, ...)."""
+    out, todo = [], [pid]
+    while todo:
+        kids = e2e.children(todo.pop())
+        out += kids
+        todo += kids
+    return out
+
+
+def end_by(p, sig, what):
+    """Sends sig to the runner and waits for it; returns its exit status."""
+    try:
+        p.send_signal(sig)
+        return p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        raise CheckFailed("%s: the runner did not end within 30 s" % what)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def kill_left(pids):
+    for pid in pids:
+        if e2e.process_alive(pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def check_hangup_quit(runner, build, tmp):
+    """SIGHUP (an ssh disconnect) and SIGQUIT ended a run without a report; like SIGINT and SIGTERM they write
+    the reports of what finished, marked aborted, stop the workers, and end the runner by the signal."""
+    cases = e2e.kernel_cases_or_skip(runner, build, tmp)
+    for sig in (signal.SIGHUP, signal.SIGQUIT):
+        for mode in ([], ["--isolate"]):
+            what = "%s %s" % (sig.name, " ".join(mode) or "in process")
+            tag = "%s_%d" % (sig.name, len(mode))
+            p, js, ju, out, err = e2e.start_hanging_run(runner, tmp, cases, mode, tag)
+            below = e2e.wait_for(lambda: descendants(p.pid), 10) if mode else []
+            try:
+                rc = end_by(p, sig, what)
+                expect(rc == -sig, "%s: the runner should end by the signal, got %d\n%s" % (what, rc, read_text(out)))
+                e2e.check_not_run_report(js, ju, cases, sig.name, what)
+                expect("interrupted by " + sig.name in read_text(out), "%s: message\n%s" % (what, read_text(out)))
+                expect(e2e.wait_for(lambda: not any(e2e.process_alive(w) for w in below), 10),
+                       "%s: worker(s) left running" % what)
+            finally:
+                kill_left(below)
+    expect(not e2e.temp_leftovers(tmp), "temporary files left: %s" % e2e.temp_leftovers(tmp))
+
+
+def check_offline_signal_children(runner, build, tmp):
+    """--offline-compiler: SIGTERM (and SIGHUP) while the compiler runs left the compiler's own children running
+    (the parent-death signal reaches only the direct child); now its process group is stopped with the run."""
+    e2e.manifest_or_skip(build)
+    ocloc, target, log = e2e.fake_offline_compiler(tmp)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        js = os.path.join(tmp, sig.name + ".json")
+        with open(os.path.join(tmp, sig.name + ".out"), "w") as o:
+            # The fake compiler hangs on this module in "sleep 60 & sleep 60": a child and a grandchild.
+            p = subprocess.Popen([runner, "--offline-compiler=" + ocloc, "--target=" + target, "--timeout=100",
+                                  "--json=" + js, "subgroups.block_read.u32.v4.sg16.*"], env=e2e.clean_env(),
+                                 stdout=o, stderr=subprocess.STDOUT)
+        below = []
+        try:
+            below = e2e.wait_for(lambda: len(descendants(p.pid)) >= 3 and descendants(p.pid), 30) or []
+            expect(len(below) >= 3, "%s: the fake compiler did not start its children: %s" % (sig.name, below))
+            rc = end_by(p, sig, sig.name)
+            expect(rc == -sig, "%s: the runner should end by the signal, got %d" % (sig.name, rc))
+            left = e2e.wait_for(lambda: not any(e2e.process_alive(c) for c in below), 10)
+            expect(left, "%s: the compiler's processes %s still run after the runner ended" % (
+                sig.name, [c for c in below if e2e.process_alive(c)]))
+            doc = load_json_report(js, sig.name)
+            expect(doc.get("aborted") == sig.name, "%s: report aborted %r" % (sig.name, doc.get("aborted")))
+        finally:
+            kill_left(below)
 
 
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
