@@ -116,8 +116,9 @@ void executeCases(RunState& s) {
         return findWaiver(device_waivers, name) != nullptr;
     };
     RetryBook retry(opt.retry, waived);
-    // --jobs: worker processes when the selection makes more than one batch (scheduler.h); a worker is a
-    // process of its own anyway, so the run is isolated as with --isolate, with its default limit per case.
+    // --jobs: worker processes in parallel when the selection makes more than one batch (scheduler.h), one
+    // worker when it makes one; a worker is a process of its own anyway, so the run is isolated as with
+    // --isolate, with its default limit per case.
     std::vector<Waiver> own_process_waivers;
     for (const auto& w : device_waivers)
         if (w.own_process) own_process_waivers.push_back(w);
@@ -130,16 +131,20 @@ void executeCases(RunState& s) {
     if (!offline && jobs > 1 && !own_process_waivers.empty())
         batches = planBatches(planCases(s), jobs, own_process);
     const bool parallel = batches.size() > 1;
-    // An in-process run reads the entries it runs (the selection stage has loaded them unless it planned
-    // worker batches, which own_process waivers can only add to).
-    if (!offline && !opt.isolate && !parallel)
+    // N > 1 isolates whatever the selection: one batch (a one-module selection, the rerun of one case) runs
+    // in one worker as with --isolate, so a case that crashes is still that case's Crash and the reports are
+    // written. Before, such a run went in process and a crash took the runner and its reports with it.
+    const bool isolated = !offline && (opt.isolate || jobs > 1);
+    // An in-process run reads the entries it runs (the selection stage has loaded them unless the run goes
+    // to workers).
+    if (!offline && !isolated)
         if (std::string e = loadSelectedEntries(s); !e.empty()) {
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
             std::exit(1);
         }
-    const bool timeout_is_default = opt.timeout_is_default || (parallel && opt.timeout_seconds == 0);
+    const bool timeout_is_default = opt.timeout_is_default || (isolated && opt.timeout_seconds == 0);
     const double timeout =
-        parallel && opt.timeout_seconds == 0 ? kIsolateTimeoutSeconds : opt.timeout_seconds;
+        isolated && opt.timeout_seconds == 0 ? kIsolateTimeoutSeconds : opt.timeout_seconds;
     if (offline) {
         // One compile per module, in child processes: a compiler that crashes or hangs costs its case only.
         const double compile_timeout = opt.timeout_seconds > 0 ? opt.timeout_seconds : 300;
@@ -151,7 +156,7 @@ void executeCases(RunState& s) {
             recorder.started(c->name);
             recorder.finished(judge.judge(*c, opt.seed, opt.core_only));
         }
-    } else if (opt.isolate || parallel) {
+    } else if (isolated) {
         // A worker inherits the environment chosen above (the reference device's OCL_ICD_VENDORS) or
         // re-reads the same --icd file, and takes the platform by the index found here.
         std::vector<std::string> worker = {program,

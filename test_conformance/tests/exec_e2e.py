@@ -163,6 +163,23 @@ def check_offline_signal_children(runner, build, tmp):
             kill_left(below)
 
 
+def check_jobs_one_module(runner, build, tmp):
+    """--jobs=2 on a one-module selection ran in process: a planted crash killed the runner by SIGSEGV and no
+    report was written. Now N > 1 isolates any selection: each case is a Crash, the report is written, exit 1."""
+    e2e.kernel_cases_or_skip(runner, build, tmp)
+    pattern = "subgroups.shuffle.i32.v1.sg16.index_0.*"
+    names = e2e.list_names(runner, [], [pattern])
+    expect(len(names) > 1, "the pattern selects several cases of one module: %s" % names)
+    for jobs in ("--jobs=2", "--jobs=3"):
+        js = os.path.join(tmp, "one.json")
+        rc, out, err = run(runner, [pattern, jobs, "--json=" + js], {"REFDEV_FAULTS": "crash"})
+        expect(rc == 1, "%s: exit %d, expected 1 (crashes recorded)\n%s" % (jobs, rc, describe(rc, out, err)))
+        doc = load_json_report(js, jobs)
+        got = {c["name"]: c["status"] for c in doc["cases"]}
+        expect(got == {n: "Crash" for n in names}, "%s: every case a Crash: %s" % (jobs, got))
+        expect(not doc["not_run"] and not doc["aborted"], "%s: a complete run: %r" % (jobs, doc["aborted"]))
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 if __name__ == "__main__":
