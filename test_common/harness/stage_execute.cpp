@@ -28,7 +28,10 @@ namespace cts {
 namespace {
 
 // Runs one case on a thread of its own so the main thread can give up on it after the timeout.
-// Returns false on timeout (that thread is abandoned; the caller ends the process).
+// Returns false on timeout: that thread is abandoned and still runs the case, so it owns copies of the
+// case and the settings (the caller's go out of scope while it runs: it read a freed settings.assets_dir and
+// aborted the runner with std::bad_alloc), and the caller must end the process with std::_Exit once the
+// reports are written (runnerMain), never by destroying the registry and the device under it.
 bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderTest& dut,
                     const RunSettings& settings, double timeout_seconds, CaseResult& out) {
     struct Shared {
@@ -36,10 +39,14 @@ bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderT
         std::condition_variable cv;
         bool done = false;
         CaseResult result;
+        CaseSpec spec;
+        RunSettings settings;
     };
     auto shared = std::make_shared<Shared>();
-    std::thread worker([shared, &spec, &registry, &dut, &settings] {
-        CaseResult r = runCase(spec, registry, dut, settings);
+    shared->spec = spec;
+    shared->settings = settings;
+    std::thread worker([shared, &registry, &dut] {
+        CaseResult r = runCase(shared->spec, registry, dut, shared->settings);
         std::lock_guard<std::mutex> lock(shared->m);
         shared->result = std::move(r);
         shared->done = true;

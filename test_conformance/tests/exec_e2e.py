@@ -180,6 +180,23 @@ def check_jobs_one_module(runner, build, tmp):
         expect(not doc["not_run"] and not doc["aborted"], "%s: a complete run: %r" % (jobs, doc["aborted"]))
 
 
+def check_timeout_in_process(runner, build, tmp):
+    """An in-process --timeout that fires while the case still runs aborted the runner now and then
+    (std::bad_alloc, exit 134, no report, the earlier --json left in place): the abandoned case thread read the
+    settings of a scope that had ended, and the runner's teardown destroyed the device under it. Every run must
+    end with exit 1 and a fresh report marked aborted by the timeout."""
+    e2e.kernel_cases_or_skip(runner, build, tmp)
+    js = os.path.join(tmp, "prev.json")
+    for i in range(20):
+        with open(js, "w") as f:
+            f.write("earlier report\n")
+        rc, out, err = run(runner, ["subgroups.shuffle.i32.v1.sg16", "--jobs=1", "--timeout=0.0001", "--json=" + js])
+        expect(rc == 1 and "terminate" not in err, "run %d: exit %d, expected 1\n%s" % (i, rc, describe(rc, out, err)))
+        doc = load_json_report(js, "run %d" % i)
+        expect(doc.get("aborted") == "timeout" and doc["cases"][-1]["status"] == "Timeout",
+               "run %d: aborted %r" % (i, doc.get("aborted")))
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 if __name__ == "__main__":
