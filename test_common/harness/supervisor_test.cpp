@@ -65,6 +65,19 @@ TEST(Supervisor, AWorkerHangingAfterItsWholeBatchCostsNoCaseAndIsKilledSoon) {
     EXPECT_LT(seconds, 20.0);
 }
 
+// The same under --isolate (runIsolated): the worker killed between cases charged the next one.
+TEST(Supervisor, AKillBetweenCasesChargesNoCase) {
+    ASSERT_FALSE(kFakeWorker);
+    LineLog log;
+    Recorder rec(3, false, log, [](const std::string& n) { return n; });
+    setenv("CTS_TEST_FAKE_WORKER", "between", 1);
+    runIsolated({"g.a", "g.b", "g.c"}, {"cts_harness_test"}, 1.0, 0, rec, nullptr, false, nullptr);
+    unsetenv("CTS_TEST_FAKE_WORKER");
+    std::vector<CaseResult> results = rec.close();
+    ASSERT_EQ(results.size(), 3u);
+    for (const auto& r : results) EXPECT_EQ(r.status, Status::Pass) << r.name << ": " << r.message;
+}
+
 // A --jobs worker killed at the limit between two cases (the last reported, the next not started) charged
 // the next, never-run case with InternalError "worker process killed by signal 9 between cases". The cases
 // not started go back to the queue: each worker here runs one case, then is killed, and every case passes.
