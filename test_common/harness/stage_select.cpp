@@ -61,6 +61,13 @@ StageResult chooseCases(RunState& s) {
     const Registry& registry = s.registry;
     const std::vector<std::string>& run_errors = s.run_errors;
     const RerunRequest& rerun_request = s.rerun_request;
+    // A broken manifest or case index lists nothing: a partial list (the C++ cases only) would read as the
+    // suite's, and a pattern that names manifest cases would add a "matches no case" beside the real error.
+    if ((opt.list || opt.list_tags) && !run_errors.empty()) {
+        for (const auto& e : run_errors)
+            std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
+        return 1;
+    }
     if (opt.list_tags) {
         SelectionRequest tags_only;
         tags_only.tags = opt.tags;

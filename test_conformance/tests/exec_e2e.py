@@ -197,6 +197,36 @@ def check_timeout_in_process(runner, build, tmp):
                "run %d: aborted %r" % (i, doc.get("aborted")))
 
 
+def check_list_broken_assets(runner, build, tmp):
+    """A corrupt case index with --list api printed the error, then listed the C++ cases anyway (docs: nothing is
+    listed), and with a manifest pattern a bogus "matches no case"; --assets-dir naming no assets directory read
+    "the whole manifest", ran the C++ cases and exited 1 instead of one usage error up front."""
+    assets = os.path.join(build, "assets")
+    if not os.path.exists(os.path.join(assets, "manifest.index")):
+        print("skipped: no %s/manifest.index" % assets)
+        sys.exit(e2e.SKIP)
+    d = os.path.join(tmp, "assets")
+    os.makedirs(d)
+    for name in ("manifest.json", "manifest.sha256", "manifest.index"):
+        with open(os.path.join(assets, name), "rb") as f, open(os.path.join(d, name), "wb") as g:
+            data = bytearray(f.read())
+            if name == "manifest.index":
+                data[len(data) // 2] ^= 1  # one flipped bit: the CRC-32 no longer matches
+            g.write(data)
+    for args in (["--list", "api"], ["--list"], ["--list", "subgroups.shuffle"], ["--list", "--json", "api"],
+                 ["--list-tags"]):
+        rc, out, err = run(runner, ["--assets-dir=" + d] + args)
+        what = "corrupt index, %s\n%s" % (" ".join(args), describe(rc, out, err))
+        lines = err.strip().splitlines()
+        expect(rc == 1 and out == "", "exit 1 and nothing listed: " + what)
+        expect(len(lines) == 1 and "internal error: case index" in lines[0] and "is corrupt" in lines[0],
+               "one error line: " + what)
+    for bad, words in (("/nonexistent_wtexec", "No such file or directory"), (tmp, "holds no manifest.json"),
+                       (os.path.join(d, "manifest.json"), "not a directory")):
+        for args in (["api"], ["--list"], ["--jobs=2", "subgroups.shuffle"]):
+            e2e.usage_error(runner, ["--assets-dir=" + bad] + args, ["--assets-dir=" + bad, words])
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 if __name__ == "__main__":
