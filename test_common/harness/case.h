@@ -45,6 +45,10 @@ std::string firstErrorLine(const std::string& log);
 // Waived: a Fail, Crash or Timeout of a case a --waiver-file entry covers (never a case's own outcome).
 // Flake: a case that failed (Fail, Crash or Timeout) and then passed on a --retry attempt (retry.h).
 enum class Status { Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived, Flake };
+// Every Status, for readers of reports that must know each name the runner writes.
+inline constexpr Status kAllStatuses[] = {Status::Pass,          Status::Fail,  Status::NotSupported,
+                                          Status::InternalError, Status::Crash, Status::Timeout,
+                                          Status::Waived,        Status::Flake};
 
 const char* statusName(Status status);  // "Pass", "Fail", "NotSupported", ...
 

@@ -50,6 +50,38 @@ bool validRange(const ByteRange& r, size_t manifest_bytes) {
 
 }  // namespace
 
+// The entries of the index tile the manifest: sorted by offset, the module and case ranges leave between
+// them (and before the first, after the last) only the manifest's punctuation, indentation and keys, at
+// most kMaxGapBytes (33 in the generated manifest), and no entry of the manifest is that short. So an index
+// with a case or module line removed, its count and CRC-32 made consistent again, leaves the removed
+// entry's bytes uncovered and is refused here instead of silently dropping the case from every selection
+// (manifest_check, which parses the whole manifest, runs only at build time). No manifest byte is read.
+constexpr size_t kMaxGapBytes = 64;
+
+template <typename Corrupt>
+static std::string checkTiling(const CaseIndex& index, size_t manifest_bytes, const Corrupt& corrupt) {
+    std::vector<ByteRange> ranges;
+    ranges.reserve(index.modules.size() + index.cases.size());
+    for (const auto& m : index.modules) ranges.push_back(m.entry);
+    for (const auto& c : index.cases) ranges.push_back(c.entry);
+    std::sort(ranges.begin(), ranges.end(),
+              [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    size_t covered_to = 0;  // the end of the previous range
+    for (const auto& r : ranges) {
+        if (r.offset < covered_to)
+            return corrupt("the byte ranges " + std::to_string(r.offset) + "+" + std::to_string(r.length) +
+                           " and one ending at " + std::to_string(covered_to) + " overlap");
+        if (r.offset - covered_to > kMaxGapBytes)
+            return corrupt("no entry covers manifest bytes " + std::to_string(covered_to) + " to " +
+                           std::to_string(r.offset) + ": a case or module line is missing");
+        covered_to = r.offset + r.length;
+    }
+    if (manifest_bytes - covered_to > kMaxGapBytes)
+        return corrupt("no entry covers manifest bytes " + std::to_string(covered_to) + " to " +
+                       std::to_string(manifest_bytes) + ": a case or module line is missing");
+    return "";
+}
+
 std::string parseCaseIndex(std::string text, size_t manifest_bytes, const std::string& manifest_sha256,
                            CaseIndex* out) {
     const std::string what =
@@ -128,7 +160,7 @@ std::string parseCaseIndex(std::string text, size_t manifest_bytes, const std::s
         out->cases.push_back(c);
     }
     if (!rest.empty()) return corrupt("lines after the last case");
-    return "";
+    return checkTiling(*out, manifest_bytes, corrupt);
 }
 
 bool hasCaseIndex(const std::string& assets_dir) {

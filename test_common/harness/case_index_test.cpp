@@ -39,11 +39,11 @@ struct Assets {
     // The index body (before the "end" line), with `a_range` for the first case.
     // subgroups.a has module 0 (m.spv), subgroups.b none; both family f.
     std::string body(const std::string& a_range = "", const std::string& b_name = "subgroups.b",
-                     const std::string& a_module = "0") const {
+                     const std::string& a_module = "0", const std::string& b_range = "") const {
         return "spirv_intel_cts case index 2\nmanifest " + std::to_string(manifest.size()) + " " + kSha +
                "\nmodules 1\nm.spv\t" + range(module) + "\ncases 2\nsubgroups.a\tcore\tquick\t" +
                (a_range.empty() ? range(entry_a) : a_range) + "\t" + a_module + "\tf\n" + b_name +
-               "\tdevice_specific\t\t" + range(entry_b) + "\t-\tf\n";
+               "\tdevice_specific\t\t" + (b_range.empty() ? range(entry_b) : b_range) + "\t-\tf\n";
     }
     static std::string seal(const std::string& body) {
         return body + "end " + ProgramCache::moduleHash(body.data(), body.size()) + "\n";
@@ -133,24 +133,44 @@ TEST(CaseIndex, AModuleNumberOutsideTheListIsCorrupt) {
 TEST(CaseIndex, ARangeHoldingAnotherCaseIsAnErrorOfTheLoad) {
     Assets a;
     CaseIndex index;
-    // subgroups.a's range points at subgroups.b's entry; the index itself is well-formed.
-    ASSERT_EQ(a.parse(Assets::seal(a.body(a.range(a.entry_b))), &index), "");
+    // The two cases' ranges swapped: the index is well-formed and covers the manifest, the entries are wrong.
+    ASSERT_EQ(
+        a.parse(Assets::seal(a.body(a.range(a.entry_b), "subgroups.b", "0", a.range(a.entry_a))), &index),
+        "");
     ManifestLoad load = loadIndexedCases(index, {&index.cases[0]}, false);
     ASSERT_EQ(load.errors.size(), 1u);
     EXPECT_NE(load.errors[0].find("does not hold that case"), std::string::npos) << load.errors[0];
     EXPECT_TRUE(load.cases.empty());
-    // Half an entry is no case either.
-    CaseIndex half;
-    std::string partial = std::to_string(a.manifest.find(a.entry_a)) + "\t20";
-    ASSERT_EQ(a.parse(Assets::seal(a.body(partial)), &half), "");
-    EXPECT_EQ(loadIndexedCases(half, {&half.cases[0]}, false).errors.size(), 1u);
+}
+
+// A case line removed with its count and CRC-32 made consistent (or one pointing at another entry, or at
+// half of its own) leaves manifest bytes no entry covers: the index is refused when it is read, not the case
+// silently left out of every selection.
+TEST(CaseIndex, AnIndexLeavingAnEntryUncoveredIsCorrupt) {
+    Assets a;
+    const std::string head = "spirv_intel_cts case index 2\nmanifest " + std::to_string(a.manifest.size()) +
+                             " " + kSha + "\nmodules 1\nm.spv\t" + a.range(a.module) + "\ncases 1\n";
+    for (const std::string& forged :
+         {head + "subgroups.a\tcore\tquick\t" + a.range(a.entry_a) + "\t0\tf\n",
+          head + "subgroups.b\tdevice_specific\t\t" + a.range(a.entry_b) + "\t-\tf\n",
+          a.body(a.range(a.entry_b)), a.body(std::to_string(a.manifest.find(a.entry_a)) + "\t20")}) {
+        CaseIndex index;
+        std::string err = a.parse(Assets::seal(forged), &index);
+        EXPECT_NE(err.find("is corrupt"), std::string::npos) << err;
+        EXPECT_TRUE(err.find("no entry covers manifest bytes") != std::string::npos ||
+                    err.find("overlap") != std::string::npos)
+            << err;
+    }
 }
 
 TEST(CaseIndex, PerCaseARangeHoldingAnotherCaseIsThatCasesLoadError) {
     // A worker's batch: the case whose range is wrong is an InternalError of its own, the others load.
+    // subgroups.a's range takes in the ", " after its entry: the ranges still cover the manifest.
     Assets a;
     CaseIndex index;
-    ASSERT_EQ(a.parse(Assets::seal(a.body(a.range(a.entry_b))), &index), "");
+    const std::string a_and_comma =
+        std::to_string(a.manifest.find(a.entry_a)) + "\t" + std::to_string(a.entry_a.size() + 2);
+    ASSERT_EQ(a.parse(Assets::seal(a.body(a_and_comma)), &index), "");
     ManifestLoad load = loadIndexedCases(index, {&index.cases[1], &index.cases[0]}, true);
     ASSERT_TRUE(load.errors.empty()) << load.errors[0];
     ASSERT_EQ(load.cases.size(), 2u);

@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include "test_common/harness/report.h"
+#include "test_common/harness/worker_process.h"
 
 namespace cts {
 namespace {
@@ -119,6 +120,7 @@ ChildRun runChild(const std::vector<std::string>& argv, const std::string& cwd, 
         _exit(127);
     }
     setpgid(pid, pid);
+    setChildGroup(pid);
     close(out[1]);
     run.started = true;
     const auto deadline = start + std::chrono::duration<double>(timeout_seconds);
@@ -147,6 +149,7 @@ ChildRun runChild(const std::vector<std::string>& argv, const std::string& cwd, 
     while (waitpid(pid, &run.wstatus, 0) < 0 && errno == EINTR) {
     }
     if (run.timed_out) kill(-pid, SIGKILL);  // anything it started that outlived it
+    setChildGroup(0);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return run;
 }

@@ -534,8 +534,8 @@ Selection (patterns use * and ?; a group name or dotted prefix selects its subtr
   --huge                      also run cases tagged huge: 2D block IO past 2^31 and 2^32 bytes, with
                               buffers of over 4 GiB (off by default: device and host memory)
   --shard=I/N                 run shard I of N (round-robin); also GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
-  --rerun-failed=REPORT       run the cases REPORT (a --json report) has neither passed nor found not
-                              supported, and those it did not run, with the selection options of its
+  --rerun-failed=REPORT       run the cases REPORT (a --json report) has neither passed (Flake included)
+                              nor found not supported, and those it did not run, with the selection options of its
                               run (its "selection" record: --quick, --extended, --huge, --tier, and the
                               seed unless --seed is given); --exclude-file, --shard and the device
                               options still apply; a case the selection would drop is a usage error

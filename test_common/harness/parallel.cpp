@@ -187,6 +187,7 @@ private:
     // The worker ended (or timed out) before its batch was done: the case it was running gets the blame,
     // the rest of the batch goes back to the front of the queue.
     void workerLost(Slot& s, bool timed_out) {
+        const pid_t pid = s.w.pid;
         if (timed_out) killWorker(s.w);
         int wstatus = reapWorker(s.w);
         s.chunks = 0;
@@ -203,6 +204,18 @@ private:
                                               secondsText(std::max(run_.timeout_seconds, kWorkerStartSeconds))
                                         : describeExit(wstatus);
             giveUp(s, why + " before running any case");
+            return;
+        }
+        if (timed_out && s.running.empty()) {
+            // Killed at the limit between two cases: the one it reported last is recorded and the next has
+            // not started, so no case is to blame. The worker made progress (it is not fresh), so handing the
+            // rest to a new worker ends: each one runs at least a case.
+            recorder_.note("worker " + std::to_string(pid) + " killed after " +
+                           secondsText(run_.timeout_seconds) +
+                           " without starting its next case (no case's result)");
+            pool_.putBack(s.w.slot, s.pending, s.alone);
+            s.pending.clear();
+            s.alone = false;
             return;
         }
         if (timed_out && !s.running.empty()) {

@@ -1,7 +1,8 @@
 // --jobs=N: the coordinator of N worker processes (worker_process.h). It hands the batches (scheduler.h) out
 // one at a time to whichever worker is idle and collects the results; it holds no lock a worker waits on. A
 // worker that crashes or exceeds the per-case timeout costs the case it was running (Crash, Timeout); the
-// rest of its batch goes back to the front of the queue for a new worker. docs/architecture.md, "Parallel
+// rest of its batch goes back to the front of the queue for a new worker. One killed at the limit between
+// cases costs none. docs/architecture.md, "Parallel
 // runs".
 #pragma once
 

@@ -66,7 +66,8 @@ struct RunInfo {
     unsigned shard_index = 0, shard_count = 1;  // --shard=I/N or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS
     size_t selected = 0;                        // cases selected for this run (this shard)
     // Why the run stopped before every selected case had a result ("" = it did not): "SIGINT", "SIGTERM",
-    // "timeout" (a case timed out without --isolate) or "device" (no device could be opened).
+    // "SIGHUP", "SIGQUIT", "timeout" (a case timed out without --isolate) or "device" (no device could be
+    // opened).
     std::string aborted;
     std::vector<std::string> not_run;  // selected cases without a result, in selection order
     // Where the run took its kernels and its driver from: the manifest's directory and OCL_ICD_VENDORS as

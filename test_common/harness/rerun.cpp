@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/case.h"
 #include "test_common/harness/json_input.h"
 
 namespace cts {
@@ -26,6 +27,13 @@ std::string readSelectionRecord(const nlohmann::json& s, RerunRequest& out) {
     out.huge = s["huge"].get<bool>();
     out.core_only = s["tier"] == "core";
     out.seed = s["seed"].get<uint64_t>();
+    // Older records may lack these two; a wrong type is not a record this runner wrote.
+    for (auto [key, field] :
+         {std::pair{"suite_version", &out.suite_version}, {"manifest_sha256", &out.manifest_sha256}}) {
+        if (!s.contains(key)) continue;
+        if (!s[key].is_string()) return std::string("\"selection\": \"") + key + "\" is not a string";
+        *field = s[key].get<std::string>();
+    }
     return "";
 }
 
@@ -40,18 +48,23 @@ std::string parseRerunReport(const std::string& text, const std::string& path, R
     const char* shape = " is not a spirv_intel_cts --json report: ";
     if (!doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array() || !doc.contains("results"))
         return path + shape + "no \"cases\" list and \"results\" map";
-    static const std::set<std::string> kStatuses = {"Pass",  "Fail",    "NotSupported", "InternalError",
-                                                    "Crash", "Timeout", "Waived"};
+    // Every status the runner writes, Flake included (a report of a --retry run holds it).
+    std::set<std::string> statuses;
+    for (Status s : kAllStatuses) statuses.insert(statusName(s));
     std::set<std::string> seen;
     auto add = [&](const std::string& name) {
         if (seen.insert(name).second) out.names.push_back(name);
     };
     for (const auto& c : doc["cases"]) {
         if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("status") ||
-            !c["status"].is_string() || !kStatuses.count(c["status"].get<std::string>()))
+            !c["status"].is_string() || !statuses.count(c["status"].get<std::string>()))
             return path + shape + "a \"cases\" entry without a name and a known status";
+        // A Flake passed on a retry: like Pass and NotSupported it is not rerun.
         std::string status = c["status"].get<std::string>();
-        if (status != "Pass" && status != "NotSupported") add(c["name"].get<std::string>());
+        if (status == "Flake")
+            ++out.flaky;
+        else if (status != "Pass" && status != "NotSupported")
+            add(c["name"].get<std::string>());
     }
     if (doc.contains("not_run")) {
         if (!doc["not_run"].is_array()) return path + shape + "\"not_run\" is not a list";
@@ -74,7 +87,9 @@ std::string parseRerunReport(const std::string& text, const std::string& path, R
     }
     if (out.names.empty())
         return path + " has nothing to rerun: its " + std::to_string(doc["cases"].size()) +
-               " case(s) all passed or were not supported, and it lists no case as not run";
+               " case(s) all passed" +
+               (out.flaky ? " (" + std::to_string(out.flaky) + " of them as Flake, on a retry)" : "") +
+               " or were not supported, and it lists no case as not run";
     return "";
 }
 

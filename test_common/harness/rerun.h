@@ -1,5 +1,5 @@
-// --rerun-failed=REPORT.json: the cases an earlier run did not pass (any status but Pass and NotSupported)
-// and those it did not run, with the selection options of that run (its "selection" record).
+// --rerun-failed=REPORT.json: the cases an earlier run did not pass (any status but Pass, Flake and
+// NotSupported) and those it did not run, with the selection options of that run (its "selection" record).
 #pragma once
 
 #include <cstdint>
@@ -12,11 +12,14 @@ namespace cts {
 
 struct RerunRequest {
     std::vector<std::string> names;  // in report order, each once
+    size_t flaky = 0;                // Flake cases: they passed on a retry and are not rerun
     // The earlier run's options that decide which cases run and how: from its "selection" record, or for a
     // report without one (written before the record existed), the top-level "seed" and "quick".
     bool has_selection = false;
     uint64_t seed = 0;
     bool quick = false, extended = false, huge = false, core_only = false;
+    // What the earlier run ran: the selection record's suite version and manifest hash ("" when absent).
+    std::string suite_version, manifest_sha256;
 };
 
 // Parses a runner JSON report (one run, or shards merged by scripts/merge_results.py). Returns "" on

@@ -11,7 +11,8 @@ TEST(Rerun, TakesEveryNonPassingAndNotRunCaseWithTheSeed) {
         {"name": "a.pass", "status": "Pass"}, {"name": "a.fail", "status": "Fail"},
         {"name": "a.skip", "status": "NotSupported"}, {"name": "a.crash", "status": "Crash"},
         {"name": "a.interr", "status": "InternalError"}, {"name": "a.hang", "status": "Timeout"},
-        {"name": "a.waived", "status": "Waived"}], "not_run": ["a.later", "a.fail"]})",
+        {"name": "a.waived", "status": "Waived"}, {"name": "a.flaky", "status": "Flake"}],
+        "not_run": ["a.later", "a.fail"]})",
                                "r.json", r),
               "");
     EXPECT_EQ(r.names,
@@ -19,6 +20,21 @@ TEST(Rerun, TakesEveryNonPassingAndNotRunCaseWithTheSeed) {
     EXPECT_EQ(r.seed, 7u);
     EXPECT_TRUE(r.quick);
     EXPECT_FALSE(r.has_selection);
+    EXPECT_EQ(r.flaky, 1u);
+}
+
+// A --retry run's report holds Flake (passed on a retry): it was refused as "not a --json report".
+TEST(Rerun, AFlakePassedAndIsNotRerun) {
+    RerunRequest r;
+    EXPECT_EQ(parseRerunReport(R"({"results": {}, "cases": [{"name": "a.f", "status": "Fail"},
+        {"name": "a.flaky", "status": "Flake", "attempts": ["Fail: x", "Pass"]}]})",
+                               "r.json", r),
+              "");
+    EXPECT_EQ(r.names, std::vector<std::string>{"a.f"});
+    std::string err = parseRerunReport(
+        R"({"results": {}, "cases": [{"name": "a.flaky", "status": "Flake"}]})", "r.json", r);
+    EXPECT_NE(err.find("r.json has nothing to rerun"), std::string::npos) << err;
+    EXPECT_NE(err.find("1 of them as Flake"), std::string::npos) << err;
 }
 
 // The selection record says how the earlier run chose its cases; it wins over the top-level copies.
@@ -33,6 +49,7 @@ TEST(Rerun, TakesTheSelectionRecord) {
               "");
     EXPECT_TRUE(r.has_selection);
     EXPECT_EQ(r.seed, 9u);
+    EXPECT_EQ(r.suite_version, "0.1.0");
     EXPECT_TRUE(r.quick && r.extended && r.huge && r.core_only);
 }
 

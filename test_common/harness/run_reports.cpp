@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,9 +32,10 @@ bool makeDirs(const std::string& path) {
     return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// SIGINT/SIGTERM: the handler only wakes the interrupt thread through a pipe; that thread writes the
-// reports (RunReports::interrupted) and then ends the process by the same signal. A second signal ends
-// the process at once. A signal the runner was started with ignored (nohup, background jobs) stays ignored.
+// SIGINT/SIGTERM/SIGHUP/SIGQUIT: the handler only wakes the interrupt thread through a pipe; that thread
+// writes the reports (RunReports::interrupted) and then ends the process by the same signal. A second signal
+// ends the process at once. A signal the runner was started with ignored (nohup, background jobs) stays
+// ignored.
 int g_interrupt_pipe[2] = {-1, -1};
 pid_t g_runner_pid = 0;
 volatile sig_atomic_t g_interrupted = 0;
@@ -91,6 +93,10 @@ void handleInterrupts(const std::shared_ptr<RunReports>& reports) {
         reports->interrupted(sig);
         std::fflush(nullptr);
         signal(sig, SIG_DFL);
+        // SIGQUIT's default action dumps core: the reports hold what the run did, a core of the runner adds
+        // nothing but a large file in the working directory.
+        struct rlimit no_core {};
+        if (sig == SIGQUIT) setrlimit(RLIMIT_CORE, &no_core);
         sigset_t set;
         sigemptyset(&set);
         sigaddset(&set, sig);
@@ -98,7 +104,7 @@ void handleInterrupts(const std::shared_ptr<RunReports>& reports) {
         raise(sig);
         _exit(128 + sig);
     }).detach();
-    for (int sig : {SIGINT, SIGTERM}) {
+    for (int sig : kInterruptSignals) {
         struct sigaction old {};
         if (sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
         struct sigaction sa {};

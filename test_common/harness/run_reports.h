@@ -1,5 +1,5 @@
 // The report sinks of a run (JSON, JUnit; the log is RunState::log) and what writes them: at the end of the
-// run, on an abort, or on SIGINT/SIGTERM.
+// run, on an abort, or on an interrupt (kInterruptSignals).
 #pragma once
 
 #include <signal.h>
@@ -22,9 +22,9 @@ namespace cts {
 
 // The reports of a run. Their paths are checked before anything runs (a typo in a path costs seconds, not
 // a whole run) without touching an earlier report; they are written once, atomically, by whichever comes
-// first: the end of the run, an abort (a timeout without --isolate, no device), or SIGINT/SIGTERM (on the
-// interrupt thread, while the main thread may be inside a case). An aborted run's reports hold the results
-// that finished and list the selected cases that did not run.
+// first: the end of the run, an abort (a timeout without --isolate, no device), or an interrupt signal (on
+// the interrupt thread, while the main thread may be inside a case). An aborted run's reports hold the
+// results that finished and list the selected cases that did not run.
 class RunReports {
 public:
     ReportFile json, junit;
@@ -66,15 +66,19 @@ public:
         recorder_ = nullptr;
     }
 
-    // On the interrupt thread, after SIGINT/SIGTERM: stops the run (and an --isolate worker) and writes the
-    // reports of what finished, unless the run had already written complete ones.
+    // On the interrupt thread, after an interrupt signal: stops the run (and an --isolate worker) and writes
+    // the reports of what finished, unless the run had already written complete ones.
     void interrupted(int sig) {
         interrupting_.store(true);  // before the worker dies of the forwarded signal: see write()
-        stopIsolatedRun(sig);
+        // Workers (and the offline compiler) get SIGINT or SIGTERM: a forwarded SIGQUIT would dump their
+        // cores, and a SIGHUP means nothing more to them than "stop".
+        stopIsolatedRun(sig == SIGINT ? SIGINT : SIGTERM);
         std::lock_guard<std::mutex> lock(mutex_);
         if (written_) return;
         std::string name = sig == SIGINT    ? "SIGINT"
                            : sig == SIGTERM ? "SIGTERM"
+                           : sig == SIGHUP  ? "SIGHUP"
+                           : sig == SIGQUIT ? "SIGQUIT"
                                             : "signal " + std::to_string(sig);
         std::string message;
         writeLocked(name, message);
@@ -127,7 +131,9 @@ private:
     Recorder* recorder_ = nullptr;
 };
 
-// SIGINT/SIGTERM write the reports of what finished (RunReports::interrupted), then end the process.
+// The signals that end a run with its reports written: Ctrl-C, kill, an ssh disconnect (SIGHUP), Ctrl-\\.
+inline constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+// These signals write the reports of what finished (RunReports::interrupted), then end the process.
 void handleInterrupts(const std::shared_ptr<RunReports>& reports);
 // Called as a run ends: when SIGINT/SIGTERM came, waits for the interrupt thread to end the process by that
 // signal, so that a run which finishes quickly after the signal does not exit with a status of its own first.

@@ -1,5 +1,8 @@
 #include "test_common/harness/runner.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "test_common/harness/run_reports.h"
 #include "test_common/harness/runner_stages.h"
 
@@ -20,6 +23,12 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     executeCases(s);
     int status = verdict(s);
     awaitInterruptEnd();  // an interrupted run ends by its signal, not by this status
+    // A case given up at its --timeout in this process still runs on its thread, on the device and the
+    // registry of `s`: returning would destroy them (and the driver's globals) under it.
+    if (s.aborted) {
+        std::fflush(nullptr);
+        std::_Exit(status);
+    }
     return status;
 }
 

@@ -30,11 +30,20 @@ struct StagedRun {
 };
 
 TEST(RunnerStages, ChooseCasesSelectsByPatternAndKeepsTheNames) {
-    StagedRun run({"a.*"}, {"a.one", "a.two", "b.one"});
+    StagedRun run({"--jobs=1", "a.*"}, {"a.one", "a.two", "b.one"});
     ASSERT_FALSE(parseCommandLine(*run.state).has_value());
     EXPECT_FALSE(chooseCases(*run.state).has_value());
     EXPECT_EQ(run.state->selected_names, (std::vector<std::string>{"a.one", "a.two"}));
-    EXPECT_EQ(run.state->sel.cases.size(), 2u);
+    EXPECT_EQ(run.state->sel.cases.size(), 2u);  // an in-process run loads what it runs
+}
+
+// --jobs=N>1 runs even a one-batch selection in a worker: the runner loads no entry of it.
+TEST(RunnerStages, JobsAboveOneLeavesEvenOneBatchToTheWorkers) {
+    StagedRun run({"--jobs=2", "a.*"}, {"a.one", "a.two", "b.one"});
+    ASSERT_FALSE(parseCommandLine(*run.state).has_value());
+    EXPECT_FALSE(chooseCases(*run.state).has_value());
+    EXPECT_EQ(run.state->selected_names, (std::vector<std::string>{"a.one", "a.two"}));
+    EXPECT_TRUE(run.state->sel.cases.empty());
 }
 
 TEST(RunnerStages, APatternMatchingNothingEndsTheRunWithStatus2) {

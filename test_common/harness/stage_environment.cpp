@@ -1,10 +1,12 @@
 // Environment: the command line, the ICD loader's environment, the offline compiler and the assets.
 #include "test_common/harness/runner_stages.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace cts {
 namespace {
@@ -96,6 +98,21 @@ StageResult prepareEnvironment(RunState& s) {
     std::string& assets = s.assets;
     assets = opt.assets_dir;
     std::string& assets_missing = s.assets_missing;
+    // A directory the user named that holds no manifest is a typo, not a broken build: one usage error before
+    // anything runs (it was read as "no case index; reading the whole manifest", ran the C++ cases and
+    // exited 1). A worker is told the runner's directory, whatever it holds.
+    if (!assets.empty() && !opt.worker) {
+        struct stat st {};
+        const std::string manifest = assets + "/manifest.json";
+        if (stat(assets.c_str(), &st) != 0)
+            return usageError(s.program, "--assets-dir=" + assets + ": " + std::strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return usageError(s.program, "--assets-dir=" + assets + ": not a directory");
+        if (stat(manifest.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+            return usageError(s.program, "--assets-dir=" + assets +
+                                             " holds no manifest.json (a directory of "
+                                             "SPIR-V assets, such as <build dir>/assets)");
+    }
     if (assets.empty()) {
         assets = defaults.assets_dir.empty() ? defaults.assets_tried.front() : defaults.assets_dir;
         if (defaults.assets_dir.empty())

@@ -28,7 +28,10 @@ namespace cts {
 namespace {
 
 // Runs one case on a thread of its own so the main thread can give up on it after the timeout.
-// Returns false on timeout (that thread is abandoned; the caller ends the process).
+// Returns false on timeout: that thread is abandoned and still runs the case, so it owns copies of the
+// case and the settings (the caller's go out of scope while it runs: it read a freed settings.assets_dir and
+// aborted the runner with std::bad_alloc), and the caller must end the process with std::_Exit once the
+// reports are written (runnerMain), never by destroying the registry and the device under it.
 bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderTest& dut,
                     const RunSettings& settings, double timeout_seconds, CaseResult& out) {
     struct Shared {
@@ -36,10 +39,14 @@ bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderT
         std::condition_variable cv;
         bool done = false;
         CaseResult result;
+        CaseSpec spec;
+        RunSettings settings;
     };
     auto shared = std::make_shared<Shared>();
-    std::thread worker([shared, &spec, &registry, &dut, &settings] {
-        CaseResult r = runCase(spec, registry, dut, settings);
+    shared->spec = spec;
+    shared->settings = settings;
+    std::thread worker([shared, &registry, &dut] {
+        CaseResult r = runCase(shared->spec, registry, dut, shared->settings);
         std::lock_guard<std::mutex> lock(shared->m);
         shared->result = std::move(r);
         shared->done = true;
@@ -116,8 +123,9 @@ void executeCases(RunState& s) {
         return findWaiver(device_waivers, name) != nullptr;
     };
     RetryBook retry(opt.retry, waived);
-    // --jobs: worker processes when the selection makes more than one batch (scheduler.h); a worker is a
-    // process of its own anyway, so the run is isolated as with --isolate, with its default limit per case.
+    // --jobs: worker processes in parallel when the selection makes more than one batch (scheduler.h), one
+    // worker when it makes one; a worker is a process of its own anyway, so the run is isolated as with
+    // --isolate, with its default limit per case.
     std::vector<Waiver> own_process_waivers;
     for (const auto& w : device_waivers)
         if (w.own_process) own_process_waivers.push_back(w);
@@ -130,16 +138,20 @@ void executeCases(RunState& s) {
     if (!offline && jobs > 1 && !own_process_waivers.empty())
         batches = planBatches(planCases(s), jobs, own_process);
     const bool parallel = batches.size() > 1;
-    // An in-process run reads the entries it runs (the selection stage has loaded them unless it planned
-    // worker batches, which own_process waivers can only add to).
-    if (!offline && !opt.isolate && !parallel)
+    // N > 1 isolates whatever the selection: one batch (a one-module selection, the rerun of one case) runs
+    // in one worker as with --isolate, so a case that crashes is still that case's Crash and the reports are
+    // written. Before, such a run went in process and a crash took the runner and its reports with it.
+    const bool isolated = !offline && (opt.isolate || jobs > 1);
+    // An in-process run reads the entries it runs (the selection stage has loaded them unless the run goes
+    // to workers).
+    if (!offline && !isolated)
         if (std::string e = loadSelectedEntries(s); !e.empty()) {
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
             std::exit(1);
         }
-    const bool timeout_is_default = opt.timeout_is_default || (parallel && opt.timeout_seconds == 0);
+    const bool timeout_is_default = opt.timeout_is_default || (isolated && opt.timeout_seconds == 0);
     const double timeout =
-        parallel && opt.timeout_seconds == 0 ? kIsolateTimeoutSeconds : opt.timeout_seconds;
+        isolated && opt.timeout_seconds == 0 ? kIsolateTimeoutSeconds : opt.timeout_seconds;
     if (offline) {
         // One compile per module, in child processes: a compiler that crashes or hangs costs its case only.
         const double compile_timeout = opt.timeout_seconds > 0 ? opt.timeout_seconds : 300;
@@ -151,7 +163,7 @@ void executeCases(RunState& s) {
             recorder.started(c->name);
             recorder.finished(judge.judge(*c, opt.seed, opt.core_only));
         }
-    } else if (opt.isolate || parallel) {
+    } else if (isolated) {
         // A worker inherits the environment chosen above (the reference device's OCL_ICD_VENDORS) or
         // re-reads the same --icd file, and takes the platform by the index found here.
         std::vector<std::string> worker = {program,

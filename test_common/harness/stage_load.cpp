@@ -172,6 +172,23 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
         if (gone_count)
             return usageError(program, "--rerun-failed: " + std::to_string(gone_count) + " case(s) of " +
                                            opt.rerun_failed + " no longer exist: " + gone);
+        // A report of another suite version or manifest names cases whose content may have changed: they
+        // are rerun by name (that is how a fix is checked against a newer suite), with a note saying so.
+        std::string differs;
+        if (!rerun_request.suite_version.empty() && rerun_request.suite_version != CTS_SUITE_VERSION)
+            differs =
+                "suite version " + rerun_request.suite_version + " (this runner: " CTS_SUITE_VERSION ")";
+        if (!rerun_request.manifest_sha256.empty() && !manifest_sha256.empty() &&
+            rerun_request.manifest_sha256 != manifest_sha256)
+            differs += (differs.empty() ? "" : " and ") + std::string("another manifest (sha256 ") +
+                       rerun_request.manifest_sha256.substr(0, 12) + "..., this one " +
+                       manifest_sha256.substr(0, 12) + "...)";
+        if (!differs.empty())
+            std::fprintf(
+                stderr,
+                "%s: note: --rerun-failed: %s was written by %s; its cases are rerun by name and may "
+                "have changed since\n",
+                program.c_str(), opt.rerun_failed.c_str(), differs.c_str());
         // Reproduce the earlier run: its selection options, its seed (unless --seed says otherwise) and its
         // in-case --quick sweep. --huge given here serves a report without a selection record.
         if (!opt.seed_given) opt.seed = rerun_request.seed;

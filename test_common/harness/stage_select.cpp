@@ -61,6 +61,13 @@ StageResult chooseCases(RunState& s) {
     const Registry& registry = s.registry;
     const std::vector<std::string>& run_errors = s.run_errors;
     const RerunRequest& rerun_request = s.rerun_request;
+    // A broken manifest or case index lists nothing: a partial list (the C++ cases only) would read as the
+    // suite's, and a pattern that names manifest cases would add a "matches no case" beside the real error.
+    if ((opt.list || opt.list_tags) && !run_errors.empty()) {
+        for (const auto& e : run_errors)
+            std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
+        return 1;
+    }
     if (opt.list_tags) {
         SelectionRequest tags_only;
         tags_only.tags = opt.tags;
@@ -128,11 +135,12 @@ StageResult chooseCases(RunState& s) {
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;
     }
-    // A run in worker processes leaves the entries to the workers: it plans from the index (own_process
+    // A run in worker processes (--isolate, or --jobs above 1 whatever the selection) leaves the entries to
+    // the workers: it plans from the index (own_process
     // waivers, known once the device is, only add batches). Otherwise only now are the selected cases'
     // entries parsed: a run costs what it selects.
     if (!s.offline && !opt.list_json && runJobs(opt) > 1) s.plan = planBatches(planCases(s), runJobs(opt));
-    if (!s.offline && !opt.list_json && (opt.isolate || s.plan.size() > 1)) return std::nullopt;
+    if (!s.offline && !opt.list_json && (opt.isolate || runJobs(opt) > 1)) return std::nullopt;
     if (std::string e = loadSelectedEntries(s); !e.empty()) {
         std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return 1;

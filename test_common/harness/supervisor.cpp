@@ -98,6 +98,7 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
             }
         }
         if (timed_out) killWorker(w);
+        const pid_t pid = w.pid;  // reapWorker forgets it
         int wstatus = reapWorker(w);
         // Stopped (the runner was interrupted): the worker's end is not the running case's result.
         if (next >= case_names.size() || workersStopped()) break;
@@ -105,9 +106,16 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         // killed after kWorkerExitSeconds) is no case's result, and the next case has not run yet.
         if (next == end && running.empty()) {
             if (timed_out)
-                recorder.note("worker " + std::to_string(w.pid) + " did not end within " +
+                recorder.note("worker " + std::to_string(pid) + " did not end within " +
                               secondsText(std::min(timeout_seconds, kWorkerExitSeconds)) +
                               " after its last case; killed (no case's result)");
+            continue;
+        }
+        // Killed at the limit between two cases of its batch: the next has not started; a new worker starts
+        // at it (this one made progress, so the loop ends).
+        if (timed_out && running.empty() && done_by_this_worker > 0) {
+            recorder.note("worker " + std::to_string(pid) + " killed after " + secondsText(timeout_seconds) +
+                          " without starting its next case (no case's result)");
             continue;
         }
 

@@ -20,6 +20,7 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 std::atomic<pid_t> g_workers[kMaxJobs];  // the running workers (process group ids), 0 = none
+std::atomic<pid_t> g_child{0};           // setChildGroup
 
 }  // namespace
 
@@ -121,6 +122,12 @@ void stopWorkers(int sig) {
         pid_t pid = w.load();
         if (pid > 0) kill(-pid, sig);
     }
+    if (pid_t child = g_child.load(); child > 0) kill(-child, sig);
+}
+
+void setChildGroup(pid_t pgid) {
+    g_child.store(pgid);
+    if (pgid > 0 && g_stop.load()) kill(-pgid, SIGKILL);  // stopped while it started
 }
 
 bool workersStopped() {

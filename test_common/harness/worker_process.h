@@ -52,6 +52,10 @@ std::string describeExit(int wstatus);
 // Async-signal-safe apart from the table read; callable from any thread.
 void stopWorkers(int sig);
 bool workersStopped();
+// The process group of a child that is not a worker (the offline compiler, one at a time), 0 = none:
+// stopWorkers() signals it too, so an interrupted run leaves none of the compiler's own children behind
+// (the parent-death signal reaches only the direct child).
+void setChildGroup(pid_t pgid);
 
 // The result a worker wrote after "R "; an unreadable one is an InternalError of the case `running`.
 CaseResult parseWorkerResult(const std::string& json, const std::string& running);

@@ -83,20 +83,35 @@ def check_corrupt_index(runner, build, tmp):
     write(os.path.join(d, "manifest.sha256"), "%s  manifest.json\n" % hashlib.sha256(manifest).hexdigest())
     expect_index_error(runner, d, ["--list"], ["manifest.index is stale", "rebuild the assets target"], "stale")
 
-    # CASE's line takes its neighbour's byte range: a well-formed index that points elsewhere.
-    d = copy_assets(build, tmp, "elsewhere")
+    # A forged index: CASE's line removed, the case count and the CRC-32 made consistent again. It used to read
+    # as a good index that silently left CASE out of every selection; CASE's entry is now covered by no line.
+    d = copy_assets(build, tmp, "removed")
     lines = index_body(d).split("\n")
     i = next(n for n, l in enumerate(lines) if l.startswith(CASE + "\t"))
+    count_at = next(n for n, l in enumerate(lines) if l.startswith("cases "))
+    forged = lines[:i] + lines[i + 1:]
+    forged[count_at] = "cases %d" % (int(lines[count_at].split()[1]) - 1)
+    write(os.path.join(d, "manifest.index"), reseal("\n".join(forged)))
+    for args in (["--list"], [CASE], ["subgroups.shuffle.i32.v1.sg16.index_0"]):
+        expect_index_error(runner, d, args, ["manifest.index is corrupt", "no entry covers manifest bytes"],
+                           "a removed case line " + args[-1])
+
+    # CASE's line and its neighbour's swap byte ranges: a well-formed index that covers the manifest but
+    # points elsewhere.
+    d = copy_assets(build, tmp, "elsewhere")
     mine, other = lines[i].split("\t"), lines[i + 1].split("\t")
-    lines[i] = "\t".join(mine[:3] + other[3:])
+    swapped = list(lines)
+    swapped[i] = "\t".join(mine[:3] + other[3:5] + mine[5:])
+    swapped[i + 1] = "\t".join(other[:3] + mine[3:5] + other[5:])
+    lines = swapped
     write(os.path.join(d, "manifest.index"), reseal("\n".join(lines)))
     rc, out, err = run(runner, ["--assets-dir=" + d, "--list", CASE])
     expect(rc == 0 and out.startswith(CASE), "--list reads names only\n" + describe(rc, out, err))
-    for args in (["--list", "--json", CASE], [CASE]):
+    for args in (["--list", "--json", CASE], ["--jobs=1", CASE]):
         expect_index_error(runner, d, args, ["does not hold that case", CASE], "byte range elsewhere " + args[-1])
     # A run in worker processes never parses an entry in the runner: the worker that loads CASE finds the
     # range wrong, and CASE (only) is an InternalError saying so; the run fails.
-    other = next(l.split("\t")[0] for l in lines[i + 1:]
+    other = next(l.split("\t")[0] for l in lines[i + 2:]
                  if l.count("\t") == 6 and l.split("\t")[5] not in ("-", mine[5]) and "extended" not in l.split("\t")[2])
     for mode in (["--jobs=2"], ["--jobs=1", "--isolate"]):
         js = os.path.join(tmp, "elsewhere%s.json" % len(mode))

@@ -585,8 +585,8 @@ def check_refdev_crash(runner, build, tmp):
     ju = os.path.join(tmp, "crash.xml")
     with open(ju, "w") as f:
         f.write("earlier junit\n")
-    rc, out, err = run(runner, ["--log=" + log, "--json=" + js, "--junit=" + ju] + cases, {"REFDEV_FAULTS": "crash"},
-                       timeout=120)
+    rc, out, err = run(runner, ["--jobs=1", "--log=" + log, "--json=" + js, "--junit=" + ju] + cases,
+                       {"REFDEV_FAULTS": "crash"}, timeout=120)
     expect(rc != 0, "crash without --isolate must not exit 0")
     last = open(log).read().splitlines()[-1]
     expect(last == "start\t" + sorted(cases)[0], "log should end with the crashing case's start line: %r" % last)
@@ -599,8 +599,8 @@ def check_refdev_abort(runner, build, tmp):
     cases = kernel_cases_or_skip(runner, build, tmp)
     js = os.path.join(tmp, "abort.json")
     ju = os.path.join(tmp, "abort.xml")
-    rc, out, err = run(runner, ["--timeout=3", "--json=" + js, "--junit=" + ju] + cases, {"REFDEV_FAULTS": "hang"},
-                       timeout=120)
+    rc, out, err = run(runner, ["--jobs=1", "--timeout=3", "--json=" + js, "--junit=" + ju] + cases,
+                       {"REFDEV_FAULTS": "hang"}, timeout=120)
     expect(rc == 1 and "aborted" in out, "timeout without --isolate aborts with exit 1\n" + describe(rc, out, err))
     doc = json.load(open(js))
     expect(len(doc["cases"]) == 1 and doc["cases"][0]["status"] == "Timeout", "one Timeout recorded: %s" % doc)
