@@ -56,7 +56,7 @@ int verdict(RunState& s) {
             whole.clear();
             for (const auto* c : selectHeads(s.heads, unsharded).cases) whole.emplace_back(c->name);
         }
-        stale = staleWaivers(device_waivers, whole, recorder.results());
+        stale = staleWaivers(WaiverSet(device_waivers), whole, recorder.results());
         for (const auto& w : stale) info.stale_waivers.push_back(staleText(w));
         reports->setInfo(info, selected_names);
     }

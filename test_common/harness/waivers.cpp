@@ -12,9 +12,17 @@
 namespace cts {
 namespace {
 
-size_t lineAt(const std::string& text, size_t offset) {
-    offset = std::min(offset, text.size());
-    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+// The line of each offset (ascending): one pass over the text, not one per entry.
+std::vector<size_t> linesAt(const std::string& text, const std::vector<size_t>& offsets) {
+    std::vector<size_t> lines;
+    size_t line = 1, pos = 0;
+    for (size_t offset : offsets) {
+        offset = std::min(offset, text.size());
+        line += static_cast<size_t>(std::count(text.begin() + pos, text.begin() + offset, '\n'));
+        pos = offset;
+        lines.push_back(line);
+    }
+    return lines;
 }
 
 // Byte offsets where the elements of the array under the top-level object's keys start, in order. nlohmann
@@ -213,11 +221,11 @@ std::string parseWaivers(const std::string& text, const std::string& file, std::
     for (const auto& [key, value] : doc.items())
         if (key != "waivers") return file + ":1: unknown top-level key \"" + key + "\" (known: waivers)";
     if (!doc["waivers"].is_array()) return file + ":1: \"waivers\" must be an array of entries";
-    std::vector<size_t> offsets = entryOffsets(text);
+    const std::vector<size_t> lines = linesAt(text, entryOffsets(text));
     std::vector<Waiver> entries;
     for (size_t i = 0; i < doc["waivers"].size(); ++i) {
         Waiver w;
-        size_t line = i < offsets.size() ? lineAt(text, offsets[i]) : 1;
+        size_t line = i < lines.size() ? lines[i] : 1;
         w.source = file + ":" + std::to_string(line);
         std::string err = readEntry(doc["waivers"][i], w);
         if (!err.empty()) return w.source + ": " + err;
@@ -247,20 +255,29 @@ bool waiverAppliesTo(const Waiver& w, const WaiverDevice& d) {
     return true;
 }
 
-const Waiver* findWaiver(const std::vector<Waiver>& waivers, const std::string& case_name) {
-    for (const auto& w : waivers)
-        for (const auto& p : w.cases)
-            if (patternSelects(p, case_name)) return &w;
-    return nullptr;
+WaiverSet::WaiverSet(std::vector<Waiver> entries) : entries_(std::move(entries)) {
+    std::vector<std::string> patterns;
+    for (size_t i = 0; i < entries_.size(); ++i)
+        for (const auto& p : entries_[i].cases) {
+            patterns.push_back(p);
+            entry_of_.push_back(i);
+        }
+    matcher_ = PatternMatcher(std::move(patterns));
+}
+
+const Waiver* WaiverSet::find(std::string_view case_name) const {
+    // Patterns are numbered entry by entry, so the lowest pattern is in the first entry.
+    size_t p = matcher_.firstMatch(case_name);
+    return p == PatternMatcher::npos ? nullptr : &entries_[entry_of_[p]];
 }
 
 bool waivable(Status status) {
     return status == Status::Fail || status == Status::Crash || status == Status::Timeout;
 }
 
-void applyWaivers(const std::vector<Waiver>& waivers, CaseResult& r) {
+void applyWaivers(const WaiverSet& waivers, CaseResult& r) {
     if (!waivable(r.status)) return;
-    const Waiver* w = findWaiver(waivers, r.name);
+    const Waiver* w = waivers.find(r.name);
     if (!w) return;
     r.waived_status = r.status;
     r.status = Status::Waived;
@@ -268,23 +285,19 @@ void applyWaivers(const std::vector<Waiver>& waivers, CaseResult& r) {
     r.waiver_reason = w->reason;
 }
 
-std::vector<StaleWaiver> staleWaivers(const std::vector<Waiver>& waivers,
-                                      const std::vector<std::string>& selected,
+std::vector<StaleWaiver> staleWaivers(const WaiverSet& waivers, const std::vector<std::string>& selected,
                                       const std::vector<CaseResult>& results) {
     std::vector<StaleWaiver> out;
     for (const auto& r : results) {
         if (r.status != Status::Pass) continue;
         // An intermittent bug's symptom depends on memory layout: a pass of one case says nothing.
-        if (const Waiver* w = findWaiver(waivers, r.name); w && !w->intermittent)
+        if (const Waiver* w = waivers.find(r.name); w && !w->intermittent)
             out.push_back({w->source, w->tracker, r.name});
     }
-    for (const auto& w : waivers) {
-        bool used = std::any_of(selected.begin(), selected.end(), [&](const std::string& name) {
-            return std::any_of(w.cases.begin(), w.cases.end(),
-                               [&](const std::string& p) { return patternSelects(p, name); });
-        });
-        if (!used) out.push_back({w.source, w.tracker, ""});
-    }
+    std::vector<char> used(waivers.entries().size());
+    for (const auto& name : selected) waivers.forEachEntry(name, [&](size_t i) { used[i] = 1; });
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i]) out.push_back({waivers.entries()[i].source, waivers.entries()[i].tracker, ""});
     return out;
 }
 
