@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "test_common/harness/icd_file.h"
+#include "test_common/harness/report.h"
 #include "test_common/harness/worker_process.h"
 
 namespace cts {
@@ -182,6 +183,16 @@ std::string checkReportFiles(const Options& o, bool json_from_env) {
 }
 
 }  // namespace
+
+bool parseBoolWord(const std::string& text, bool& out) {
+    std::string t = text;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (const char* word : {"1", "true", "yes", "on"})
+        if (t == word) return out = true;
+    for (const char* word : {"0", "false", "no", "off"})
+        if (t == word) return !(out = false);
+    return false;
+}
 
 bool parseDeviceType(const std::string& text, unsigned long long& type) {
     std::string t = text;
@@ -398,34 +409,55 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
         }
     }
 
-    // The CTS environment variables, where no option said otherwise.
+    // The CTS environment variables (docs/user_guide.md, "Environment variables"): each is checked against
+    // its grammar whenever it is set, and used where no option said otherwise. Empty is the same as unset.
     auto var = [&](const char* n) -> std::string {
         const char* v = env ? env(n) : nullptr;
         return v ? v : "";
+    };
+    auto badVar = [](const char* n, const std::string& v, const char* want) {
+        return std::string("environment ") + n + "='" + printable(v) + "': expected " + want;
     };
     std::string v;
     // --platform-name chooses the platform by name: an index as well would leave one of them unused.
     if (platform_given && !out.platform_name.empty())
         return "--platform=" + std::to_string(out.platform) + " and --platform-name=" + out.platform_name +
                " both choose the platform: give one of them";
-    if (!platform_given && out.platform_name.empty() && !(v = var("CL_PLATFORM_INDEX")).empty() &&
-        !parseIndex(v, out.platform))
-        return "environment CL_PLATFORM_INDEX='" + v + "': expected a platform index";
-    if (!device_given && !(v = var("CL_DEVICE_INDEX")).empty() && !parseIndex(v, out.device))
-        return "environment CL_DEVICE_INDEX='" + v + "': expected a device index";
-    if (!type_given && !(v = var("CL_DEVICE_TYPE")).empty()) {
+    int index = 0;
+    if (!(v = var("CL_PLATFORM_INDEX")).empty()) {
+        if (!parseIndex(v, index)) return badVar("CL_PLATFORM_INDEX", v, "a platform index (0, 1, ...)");
+        if (!platform_given && out.platform_name.empty()) out.platform = index;
+    }
+    if (!(v = var("CL_DEVICE_INDEX")).empty()) {
+        if (!parseIndex(v, index)) return badVar("CL_DEVICE_INDEX", v, "a device index (0, 1, ...)");
+        if (!device_given) out.device = index;
+    }
+    if (!(v = var("CL_DEVICE_TYPE")).empty()) {
         unsigned long long t = 0;
         if (!parseDeviceType(v, t))
-            return "environment CL_DEVICE_TYPE='" + v + "': expected gpu, cpu, accelerator, default or all";
-        out.device_type = v;
+            return badVar("CL_DEVICE_TYPE", v, "gpu, cpu, accelerator, default or all");
+        if (!type_given) out.device_type = v;
     }
-    if (!shard_given) {
+    {
+        // As GoogleTest: both or neither. One without the other (a typo in a pod template) would make
+        // every job run the same shard, green.
         std::string total = var("GTEST_TOTAL_SHARDS"), index = var("GTEST_SHARD_INDEX");
-        if (!total.empty() || !index.empty()) {
-            if (!parseShard((index.empty() ? "0" : index) + "/" + total, out.shard_index, out.shard_count))
-                return "environment GTEST_SHARD_INDEX='" + index + "' GTEST_TOTAL_SHARDS='" + total +
-                       "': expected 0 <= index < total";
-        }
+        unsigned i = 0, n = 1;
+        if (total.empty() != index.empty())
+            return std::string("environment ") +
+                   (total.empty() ? "GTEST_SHARD_INDEX" : "GTEST_TOTAL_SHARDS") + " is set without " +
+                   (total.empty() ? "GTEST_TOTAL_SHARDS" : "GTEST_SHARD_INDEX") +
+                   ": set both (0 <= GTEST_SHARD_INDEX < GTEST_TOTAL_SHARDS) or neither";
+        if (!total.empty() && !parseShard(index + "/" + total, i, n))
+            return "environment GTEST_SHARD_INDEX='" + printable(index) + "' GTEST_TOTAL_SHARDS='" +
+                   printable(total) + "': expected 0 <= index < total";
+        if (!total.empty() && !shard_given) out.shard_index = i, out.shard_count = n;
+    }
+    if (!(v = var("CTS_FAIL_IF_ALL_SKIPPED")).empty()) {
+        bool b = false;
+        if (!parseBoolWord(v, b))
+            return badVar("CTS_FAIL_IF_ALL_SKIPPED", v, "1, 0, true, false, yes, no, on or off (any case)");
+        if (!fail_skipped_given) out.fail_if_all_skipped = b;
     }
     if (out.list_json && (!out.list || json_given))
         return "--json needs =FILE, e.g. --json=results.json (the value goes after '=' in the same "
@@ -433,7 +465,6 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                "--json alone goes with --list and prints the selected cases as JSON";
     if (!json_given && !out.list_json && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty())
         out.json_file = v;
-    if (!fail_skipped_given && var("CTS_FAIL_IF_ALL_SKIPPED") == "1") out.fail_if_all_skipped = true;
     if (out.quick && out.extended) return "--quick and --extended exclude each other";
     if (out.isolate && out.timeout_seconds == 0) {
         out.timeout_seconds = kIsolateTimeoutSeconds;
@@ -586,7 +617,8 @@ or a file the run reads; one that cannot be written fails the run; file options 
   --json=FILE                 JSON results (also CL_CONFORMANCE_RESULTS_FILENAME)
   --junit=FILE                JUnit XML
   --log=FILE                  crash-safe line log, flushed as each case starts and ends
-  --fail-if-all-skipped       exit 1 when no case passed (also CTS_FAIL_IF_ALL_SKIPPED=1)
+  --fail-if-all-skipped       exit 1 when no case passed (a shard left empty is fine; also
+                              CTS_FAIL_IF_ALL_SKIPPED=1, true, yes or on)
 
 Known failures (format: docs/user_guide.md, "Known failures: waivers"):
   --waiver-file=FILE          JSON waivers (repeatable): a Fail, Crash or Timeout of a covered case on a
@@ -604,7 +636,12 @@ Reference device (the default driver; docs/reference_device.md has the details):
   REFDEV_THREADS=N            worker threads for work-groups (default: hardware concurrency)
   REFDEV_BRANCH_BUDGET=N      taken branches allowed per work-item in one launch (default 0: unlimited)
 
-Exit status: 0 every case passed, was not supported or was waived, 1 otherwise, 2 usage error.
+Environment (docs/user_guide.md, "Environment variables"): CL_PLATFORM_INDEX, CL_DEVICE_INDEX,
+CL_DEVICE_TYPE, GTEST_TOTAL_SHARDS with GTEST_SHARD_INDEX (both or neither), CL_CONFORMANCE_RESULTS_FILENAME,
+CTS_FAIL_IF_ALL_SKIPPED (1/0, true/false, yes/no, on/off); a value outside its grammar is a usage error.
+
+Exit status: 0 every case passed, was not supported, was waived or was Flake (with --flake-fails: not
+Flake), 1 otherwise, 2 usage error.
 )";
 }
 

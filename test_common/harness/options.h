@@ -73,6 +73,9 @@ std::string checkDumpDirInputs(const Options& options, const std::vector<std::st
 
 std::string usageText(const std::string& program);
 
+// The grammar of a boolean environment variable: 1, true, yes, on / 0, false, no, off, in any case.
+bool parseBoolWord(const std::string& text, bool& out);
+
 // Maps a --device-type / CL_DEVICE_TYPE value ("gpu", "CL_DEVICE_TYPE_GPU", ...) to a cl_device_type.
 // Returns false for an unknown value.
 bool parseDeviceType(const std::string& text, unsigned long long& type);

@@ -1,5 +1,7 @@
 #include "test_common/harness/options.h"
 
+#include "test_common/harness/report.h"
+
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -372,6 +374,66 @@ TEST(Options, MalformedEnvironmentIsAUsageError) {
     env.vars = {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "2"}};
     Options o;
     EXPECT_FALSE(parse({}, o, env).empty());
+}
+
+TEST(Options, BooleanVariablesHaveOneGrammar) {
+    // CI YAML writes true; only 1 used to count, and anything else was silently false.
+    for (const char* yes : {"1", "true", "TRUE", "Yes", "on"}) {
+        FakeEnv env;
+        env.vars["CTS_FAIL_IF_ALL_SKIPPED"] = yes;
+        Options o;
+        EXPECT_EQ(parse({}, o, env), "") << yes;
+        EXPECT_TRUE(o.fail_if_all_skipped) << yes;
+    }
+    for (const char* no : {"0", "false", "No", "OFF", ""}) {
+        FakeEnv env;
+        env.vars["CTS_FAIL_IF_ALL_SKIPPED"] = no;
+        Options o;
+        EXPECT_EQ(parse({}, o, env), "") << no;
+        EXPECT_FALSE(o.fail_if_all_skipped) << no;
+    }
+    for (const char* bad : {"abc", "2", "y", " true", "truee"}) {
+        FakeEnv env;
+        env.vars["CTS_FAIL_IF_ALL_SKIPPED"] = bad;
+        Options o;
+        std::string err = parse({}, o, env);
+        EXPECT_NE(err.find("CTS_FAIL_IF_ALL_SKIPPED"), std::string::npos) << bad << ": " << err;
+        EXPECT_NE(err.find("true, false"), std::string::npos) << err;
+        // The option does not make a malformed variable acceptable: it is a typo either way.
+        EXPECT_NE(parse({"--fail-if-all-skipped"}, o, env), "") << bad;
+    }
+}
+
+TEST(Options, HalfSetShardingVariablesAreRefused) {
+    // GoogleTest refuses one without the other; an empty value is the same as unset.
+    for (auto vars : std::vector<std::map<std::string, std::string>>{
+             {{"GTEST_TOTAL_SHARDS", "2"}},
+             {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", ""}},
+             {{"GTEST_SHARD_INDEX", "1"}},
+             {{"GTEST_SHARD_INDEX", "0"}, {"GTEST_TOTAL_SHARDS", ""}}}) {
+        FakeEnv env;
+        env.vars = vars;
+        Options o;
+        std::string err = parse({}, o, env);
+        EXPECT_NE(err.find("set both"), std::string::npos) << err;
+        EXPECT_NE(parse({"--shard=0/2"}, o, env), "");
+    }
+    FakeEnv env;
+    env.vars = {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"}};
+    Options o;
+    EXPECT_EQ(parse({}, o, env), "");
+    EXPECT_EQ(o.shard_index, 1u);
+    EXPECT_EQ(o.shard_count, 2u);
+}
+
+TEST(Options, MessagesEscapeWhatTheTerminalWouldObey) {
+    FakeEnv env;
+    env.vars["CL_DEVICE_TYPE"] = "gp\x1b[2Ju\xc2\x85\xff";
+    Options o;
+    std::string err = parse({}, o, env);
+    EXPECT_NE(err.find("gp\\x1b[2Ju\\xc2\\x85\\xff'"), std::string::npos) << err;
+    EXPECT_EQ(printable("caf\xc3\xa9 ok"), "caf\xc3\xa9 ok");
+    EXPECT_EQ(printable(std::string("a\nb\0", 4)), "a\\x0ab\\x00");
 }
 
 TEST(Options, DoubleDashEndsOptions) {

@@ -85,6 +85,42 @@ def check_waiver_cost(runner, build, tmp):
     expect(secs < WAIVER_LIMIT_S, "30,000 one-case waivers took %.1f s" % secs)
 
 
+NOT_SUPPORTED_ON_XE_HPC = "media_block_io.read"  # no cl_intel_spirv_media_block_io on the default profile
+
+
+def check_env_grammar(runner, build, tmp):
+    """CTS_FAIL_IF_ALL_SKIPPED takes the boolean words CI YAML writes (true used to be ignored: an
+    all-NotSupported run exited 0); a value outside the grammar, and half-set GoogleTest sharding, are usage
+    errors before anything runs."""
+    refdev_or_skip(build)
+    sel = ["--quick", "--jobs=1", NOT_SUPPORTED_ON_XE_HPC]
+    for word in ("1", "true", "YES", "On"):
+        rc, out, err = run(runner, sel, {"CTS_FAIL_IF_ALL_SKIPPED": word, "REFDEV_PROFILE": "xe_hpc"})
+        expect(rc == 1 and "no case passed and --fail-if-all-skipped is set" in out,
+               "CTS_FAIL_IF_ALL_SKIPPED=%s\n%s" % (word, describe(rc, out, err)))
+    for word in ("0", "false", "off", ""):
+        rc, out, err = run(runner, sel, {"CTS_FAIL_IF_ALL_SKIPPED": word, "REFDEV_PROFILE": "xe_hpc"})
+        expect(rc == 0, "CTS_FAIL_IF_ALL_SKIPPED=%r\n%s" % (word, describe(rc, out, err)))
+    for word in ("abc", "2", "tru"):
+        usage_error(runner, sel, ["CTS_FAIL_IF_ALL_SKIPPED='%s'" % word, "true, false"],
+                    env={"CTS_FAIL_IF_ALL_SKIPPED": word})
+    for env in ({"GTEST_TOTAL_SHARDS": "2"}, {"GTEST_TOTAL_SHARDS": "2", "GTEST_SHARD_INDEX": ""},
+                {"GTEST_SHARD_INDEX": "1"}):
+        usage_error(runner, ["api"], ["set both"], env=env)
+    usage_error(runner, ["api"], ["CL_DEVICE_INDEX='x'"], env={"CL_DEVICE_INDEX": "x"})
+
+
+def check_empty_shard(runner, build, tmp):
+    """A shard left empty by more shards than cases is fine, also with --fail-if-all-skipped (it used to exit
+    1: no case passed); a shard whose cases are all NotSupported still fails."""
+    refdev_or_skip(build)
+    rc, out, err = run(runner, ["--shard=1/2", "--fail-if-all-skipped", "api.il_version"])
+    expect(rc == 0 and "no case passed" not in out, "empty shard\n" + describe(rc, out, err))
+    rc, out, err = run(runner, ["--shard=0/2", "--fail-if-all-skipped", "--jobs=1", "--quick",
+                                NOT_SUPPORTED_ON_XE_HPC], {"REFDEV_PROFILE": "xe_hpc"})
+    expect(rc == 1 and "no case passed" in out, "all-NotSupported shard\n" + describe(rc, out, err))
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
