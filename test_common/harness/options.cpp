@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <map>
 
 #include "test_common/harness/icd_file.h"
 #include "test_common/harness/report.h"
@@ -218,6 +219,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
     bool platform_given = false, device_given = false, type_given = false, shard_given = false;
     bool json_given = false, fail_skipped_given = false, tier_given = false;
     bool options_done = false;
+    std::map<std::string, std::string> given;  // single-valued options: name -> value
 
     for (size_t a = 0; a < args.size(); ++a) {
         const std::string& arg = args[a];
@@ -291,8 +293,17 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             value = args[++a];
         }
         auto bad = [&](const char* want) {
-            return "option '--" + name + "=" + value + "': expected " + want;
+            return "option '--" + name + "=" + printable(value) + "': expected " + want;
         };
+        // A single-valued option given twice with different values (--tier=core --tier=all) would silently
+        // keep one of them; the repeatable ones add up.
+        if (name != "filter" && name != "tag" && name != "caselist-file" && name != "exclude-file" &&
+            name != "waiver-file") {
+            auto [it, first] = given.emplace(name, value);
+            if (!first && it->second != value)
+                return "--" + name + " given twice (--" + name + "=" + printable(it->second) + " and --" +
+                       name + "=" + printable(value) + "): give it once";
+        }
         if (name == "filter") {
             size_t before = out.positive.size() + out.negative.size();
             parseFilter(value, out.positive, out.negative);
@@ -511,7 +522,18 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                                        {"--log", out.log_file}})
         if (std::string e = checkOutputKind(option, path); !e.empty()) return e;
     if (std::string e = checkOutputsAgainstInputs(out, json_option); !e.empty()) return e;
-    return checkReportFiles(out, json_from_env);
+    if (std::string e = checkReportFiles(out, json_from_env); !e.empty()) return e;
+    // --list and --list-tags print and run nothing: a report option would be silently left unwritten (the
+    // environment's CL_CONFORMANCE_RESULTS_FILENAME, set for the whole CI job, is left alone).
+    if (out.list || out.list_tags)
+        for (const auto& [option, path] :
+             {std::pair<const char*, std::string>{"--json", json_given ? out.json_file : ""},
+              {"--junit", out.junit_file},
+              {"--log", out.log_file}})
+            if (!path.empty())
+                return std::string(out.list ? "--list" : "--list-tags") +
+                       " runs no case and writes no report: drop " + option + "=" + printable(path);
+    return "";
 }
 
 std::string checkDumpDirInputs(const Options& o, const std::vector<std::string>& case_names) {

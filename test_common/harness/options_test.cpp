@@ -62,7 +62,7 @@ TEST(Options, Tier) {
     Options o;
     EXPECT_EQ(parse({"--tier=core"}, o), "");
     EXPECT_TRUE(o.core_only);
-    EXPECT_EQ(parse({"--tier=core", "--tier=all"}, o), "");
+    EXPECT_EQ(parse({"--tier=all"}, o), "");
     EXPECT_FALSE(o.core_only);
     EXPECT_NE(parse({"--tier=device_specific"}, o).find("expected core or all"), std::string::npos);
 }
@@ -434,6 +434,37 @@ TEST(Options, MessagesEscapeWhatTheTerminalWouldObey) {
     EXPECT_NE(err.find("gp\\x1b[2Ju\\xc2\\x85\\xff'"), std::string::npos) << err;
     EXPECT_EQ(printable("caf\xc3\xa9 ok"), "caf\xc3\xa9 ok");
     EXPECT_EQ(printable(std::string("a\nb\0", 4)), "a\\x0ab\\x00");
+}
+
+TEST(Options, ASingleValuedOptionGivenTwiceWithDifferentValuesIsRefused) {
+    Options o;
+    std::string err = parse({"--tier=core", "--tier=all"}, o);
+    EXPECT_NE(err.find("--tier given twice (--tier=core and --tier=all)"), std::string::npos) << err;
+    for (auto args : std::vector<std::vector<std::string>>{{"--seed=1", "--seed", "2"},
+                                                           {"--json=a.json", "--json=b.json"},
+                                                           {"--shard=0/2", "--shard=1/2"},
+                                                           {"--icd=system", "--icd=reference"},
+                                                           {"--jobs=1", "--jobs=2"},
+                                                           {"--timeout=1", "--timeout=2"}})
+        EXPECT_NE(parse(args, o).find("given twice"), std::string::npos) << args[0];
+    // The same value twice changes nothing; repeatable options add up.
+    EXPECT_EQ(parse({"--tier=core", "--tier=core", "--tag=a", "--tag=b"}, o), "");
+    EXPECT_TRUE(o.core_only);
+    EXPECT_EQ(o.tags, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(Options, ListingWritesNoReportSoReportOptionsAreRefused) {
+    Options o;
+    for (const char* report : {"--json=r.json", "--junit=r.xml", "--log=r.log"}) {
+        EXPECT_NE(parse({"--list", report}, o).find("writes no report: drop " + std::string(report)),
+                  std::string::npos)
+            << report;
+        EXPECT_NE(parse({"--list-tags", report}, o).find("--list-tags runs no case"), std::string::npos);
+    }
+    EXPECT_EQ(parse({"--list", "--json"}, o), "");  // --list --json prints JSON, no file
+    FakeEnv env;
+    env.vars["CL_CONFORMANCE_RESULTS_FILENAME"] = "ci.json";
+    EXPECT_EQ(parse({"--list"}, o, env), "");
 }
 
 TEST(Options, DoubleDashEndsOptions) {

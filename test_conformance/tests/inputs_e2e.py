@@ -121,6 +121,21 @@ def check_empty_shard(runner, build, tmp):
     expect(rc == 1 and "no case passed" in out, "all-NotSupported shard\n" + describe(rc, out, err))
 
 
+def check_options_once(runner, build, tmp):
+    """A single-valued option given twice with different values is refused (--tier=core --tier=all kept the
+    last); --list writes no report, so --json/--junit/--log with it are refused instead of silently unwritten."""
+    manifest_or_skip(build)
+    usage_error(runner, ["--tier=core", "--tier=all", "--list", "api"], ["--tier given twice", "core", "all"])
+    usage_error(runner, ["--seed=1", "--seed=2", "--list", "api"], ["--seed given twice"])
+    rc, out, err = run(runner, ["--tier=core", "--tier=core", "--list", "api"])
+    expect(rc == 0, "the same value twice\n" + describe(rc, out, err))
+    for report in ("--json=" + os.path.join(tmp, "r.json"), "--junit=" + os.path.join(tmp, "r.xml"),
+                   "--log=" + os.path.join(tmp, "r.log")):
+        usage_error(runner, ["--list", report, "api"], ["--list runs no case and writes no report", report])
+        usage_error(runner, ["--list-tags", report], ["--list-tags runs no case"])
+        expect(not os.path.exists(report.split("=", 1)[1]), "a refused --list wrote " + report)
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
