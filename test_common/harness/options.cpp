@@ -12,6 +12,7 @@
 #include <map>
 
 #include "test_common/harness/icd_file.h"
+#include "test_common/harness/path_guard.h"
 #include "test_common/harness/report.h"
 #include "test_common/harness/worker_process.h"
 
@@ -136,29 +137,18 @@ std::string checkOutputKind(const std::string& option, const std::string& path) 
            "): reports go to a regular file or a character device such as /dev/null";
 }
 
-// An output on a file the run reads (the report of --rerun-failed=r.json --json=r.json) replaces that input,
-// so the run cannot be repeated. Same file = same device and inode: symbolic and hard links included.
-std::string checkOutputsAgainstInputs(const Options& o, const std::string& json_option) {
-    struct Named {
-        std::string option, path;
-    };
-    std::vector<Named> inputs;
+// The files the run reads that options name; and the reports it writes.
+std::vector<RunFile> optionInputs(const Options& o) {
+    std::vector<RunFile> inputs;
     if (!o.rerun_failed.empty()) inputs.push_back({"--rerun-failed", o.rerun_failed});
     for (const auto& f : o.waiver_files) inputs.push_back({"--waiver-file", f});
     for (const auto& f : o.caselist_files) inputs.push_back({"--caselist-file", f});
     for (const auto& f : o.exclude_files) inputs.push_back({"--exclude-file", f});
-    const Named outputs[] = {{json_option, o.json_file}, {"--junit", o.junit_file}, {"--log", o.log_file}};
-    for (const auto& out : outputs) {
-        struct stat so;
-        if (out.path.empty() || stat(out.path.c_str(), &so) != 0 || !S_ISREG(so.st_mode)) continue;
-        for (const auto& in : inputs) {
-            struct stat si;
-            if (stat(in.path.c_str(), &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-                return out.option + "=" + out.path + " would replace the file " + in.option + "=" + in.path +
-                       " reads: write the report to another file";
-        }
-    }
-    return "";
+    return inputs;
+}
+
+std::vector<RunFile> reportOutputs(const Options& o, const std::string& json_option) {
+    return {{json_option, o.json_file}, {"--junit", o.junit_file}, {"--log", o.log_file}};
 }
 
 // Two reports (or a report and the line log) on one file interleave into a corrupt file.
@@ -521,7 +511,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                                        {"--junit", out.junit_file},
                                        {"--log", out.log_file}})
         if (std::string e = checkOutputKind(option, path); !e.empty()) return e;
-    if (std::string e = checkOutputsAgainstInputs(out, json_option); !e.empty()) return e;
+    if (std::string e = outputOntoInput(reportOutputs(out, json_option), optionInputs(out)); !e.empty())
+        return e;
     if (std::string e = checkReportFiles(out, json_from_env); !e.empty()) return e;
     // --list and --list-tags print and run nothing: a report option would be silently left unwritten (the
     // environment's CL_CONFORMANCE_RESULTS_FILENAME, set for the whole CI job, is left alone).
@@ -536,30 +527,20 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
     return "";
 }
 
-std::string checkDumpDirInputs(const Options& o, const std::vector<std::string>& case_names) {
-    char resolved[PATH_MAX];
-    if (o.dump_dir.empty() || !realpath(o.dump_dir.c_str(), resolved)) return "";
-    const std::string dump = resolved;
-    auto check = [&](const char* option, const std::string& path) -> std::string {
-        size_t slash = path.rfind('/');
-        std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-        std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-        if (!realpath(dir.c_str(), resolved) || dump != resolved) return "";
-        for (const auto& c : case_names)
-            if (name.size() > c.size() && name.compare(0, c.size(), c) == 0 && name[c.size()] == '.')
-                return "--dump-dir=" + o.dump_dir + " would replace the file " + option + "=" + path +
-                       " reads (case " + c + " dumps to " + c + ".*): dump to another directory";
-        return "";
-    };
-    std::string e;
-    if (!o.rerun_failed.empty() && !(e = check("--rerun-failed", o.rerun_failed)).empty()) return e;
-    for (const auto& f : o.waiver_files)
-        if (!(e = check("--waiver-file", f)).empty()) return e;
-    for (const auto& f : o.caselist_files)
-        if (!(e = check("--caselist-file", f)).empty()) return e;
-    for (const auto& f : o.exclude_files)
-        if (!(e = check("--exclude-file", f)).empty()) return e;
-    return "";
+std::string checkRunFiles(const Options& o, const std::string& assets_dir,
+                          const std::vector<std::string>& case_names) {
+    const std::vector<RunFile> reports = reportOutputs(o, "--json");
+    // The assets the run reads: a report there would replace the manifest, its index or hash, or a module.
+    const std::string where = o.assets_dir.empty() ? "the assets" : "--assets-dir";
+    const std::vector<RunFile> assets = {{where + " (manifest)", assets_dir + "/manifest.json"},
+                                         {where + " (case index)", assets_dir + "/manifest.index"},
+                                         {where + " (manifest hash)", assets_dir + "/manifest.sha256"}};
+    if (std::string e = outputOntoInput(reports, assets, {{where + " modules", assets_dir + "/modules"}});
+        !e.empty())
+        return e;
+    std::vector<RunFile> files = optionInputs(o);
+    files.insert(files.end(), reports.begin(), reports.end());
+    return fileNamedLikeADump(o.dump_dir, files, case_names);
 }
 
 std::string usageText(const std::string& program) {
@@ -632,7 +613,8 @@ Execution:
   --flake-fails               exit 1 when a case is Flake (default: listed in the summary, exit 0)
   --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets, or
                               installed: ../share/spirv_intel_cts/assets)
-  --dump-dir=DIR              cases write their inputs, outputs and module there
+  --dump-dir=DIR              cases write their buffers there (CASE.LABEL.bin); a case that does not
+                              pass also its outcome (CASE.txt) and module (CASE.spv)
 
 Reports (each on a file of its own: a regular file or a character device such as /dev/null, never a FIFO
 or a file the run reads; one that cannot be written fails the run; file options need the = form):

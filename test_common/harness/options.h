@@ -67,9 +67,11 @@ using EnvLookup = std::function<const char*(const char*)>;
 // chooses or needs a device.
 std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out);
 
-// --dump-dir writes <DIR>/<case>.*: "" unless an input file (--rerun-failed, --waiver-file, --caselist-file,
-// --exclude-file) is such a file of one of `case_names`, else one line saying which.
-std::string checkDumpDirInputs(const Options& options, const std::vector<std::string>& case_names);
+// The checks that need the assets directory and the selected cases (path_guard.h): "" unless a report would
+// replace a file of the assets (manifest.json, manifest.index, manifest.sha256, modules/), or --dump-dir
+// (which writes <DIR>/<case>.*) would replace an input file or a report, else one line saying which.
+std::string checkRunFiles(const Options& options, const std::string& assets_dir,
+                          const std::vector<std::string>& case_names);
 
 std::string usageText(const std::string& program);
 

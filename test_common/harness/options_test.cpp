@@ -296,13 +296,14 @@ TEST(Options, DumpFilesOnAnInputAreRefused) {
     std::ofstream(in) << "a.b";
     Options o;
     ASSERT_EQ(parse({"--dump-dir=" + dir.path + "/link", "--caselist-file=" + in}, o), "");
-    std::string err = checkDumpDirInputs(o, {"a.c", "a.b"});
+    std::string err = checkRunFiles(o, dir.path + "/no_assets", {"a.c", "a.b"});
     EXPECT_NE(err.find("--caselist-file=" + in), std::string::npos) << err;
     EXPECT_NE(err.find("--dump-dir"), std::string::npos) << err;
-    EXPECT_EQ(checkDumpDirInputs(o, {"a.c", "a.b.t"}), "");  // a.b.txt is no dump of these cases...
-    EXPECT_NE(checkDumpDirInputs(o, {"a"}), "");             // ...but is one of case "a" (a.<label>)
+    EXPECT_EQ(checkRunFiles(o, dir.path + "/no_assets", {"a.c", "a.b.t"}),
+              "");                                                    // a.b.txt is no dump of these cases...
+    EXPECT_NE(checkRunFiles(o, dir.path + "/no_assets", {"a"}), "");  // ...but is one of case "a" (a.<label>)
     ASSERT_EQ(parse({"--dump-dir=" + dir.path, "--caselist-file=" + in}, o), "");
-    EXPECT_EQ(checkDumpDirInputs(o, {"a.b"}), "");
+    EXPECT_EQ(checkRunFiles(o, dir.path + "/no_assets", {"a.b"}), "");
 }
 
 // --isolate without --timeout waited forever on a hanging case.
@@ -602,13 +603,11 @@ TEST_F(IcdOption, FileNamesTheLibraryToLoad) {
     write("bare.icd", "libOpenCL_vendor.so.1\n");
     ASSERT_EQ(parse({"--icd=" + dir + "/bare.icd"}, o), "");
     EXPECT_EQ(o.icd_library, "libOpenCL_vendor.so.1");
-    // The last --icd wins, and system or reference forget the file.
-    ASSERT_EQ(parse({"--icd=" + icd, "--icd=system"}, o), "");
-    EXPECT_TRUE(o.icd_system);
-    EXPECT_EQ(o.icd_file, "");
-    EXPECT_EQ(o.icd_library, "");
-    ASSERT_EQ(parse({"--icd=" + icd, "--icd=reference"}, o), "");
-    EXPECT_EQ(o.icd_file, "");
+    // Two different --icd are a usage error (the last used to win), the same one twice is not.
+    EXPECT_NE(parse({"--icd=" + icd, "--icd=system"}, o).find("--icd given twice"), std::string::npos);
+    EXPECT_NE(parse({"--icd=" + icd, "--icd=reference"}, o).find("--icd given twice"), std::string::npos);
+    ASSERT_EQ(parse({"--icd=" + icd, "--icd=" + icd}, o), "");
+    EXPECT_EQ(o.icd_library, dir + "/libdriver.so");
 }
 
 // Workers and the printed rerun command may run from another directory: the paths are made absolute.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "test_common/harness/icd_file.h"
+#include "test_common/harness/path_guard.h"
 
 namespace cts {
 namespace {
@@ -30,10 +31,9 @@ std::string trim(const std::string& text) {
 }
 
 std::string firstLine(const std::string& path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return trim(line);
+    std::string text;
+    if (!readTextFile(path, &text, kMaxSmallFileBytes).empty()) return "";
+    return trim(text.substr(0, text.find('\n')));
 }
 
 bool isFile(const std::string& path) {

@@ -102,36 +102,6 @@ std::vector<Pattern> parsePatternText(const std::string& text, const std::string
     return out;
 }
 
-std::string readTextFile(const std::string& path, std::string* text, size_t max_bytes) {
-    struct stat st;
-    if (stat(path.c_str(), &st) != 0) return "cannot read " + path + ": " + std::strerror(errno);
-    if (S_ISDIR(st.st_mode)) return "cannot read " + path + ": is a directory";
-    // /dev/zero reads until memory runs out, a FIFO blocks until a writer comes.
-    if (!S_ISREG(st.st_mode))
-        return "cannot read " + path + ": not a regular file (" +
-               (S_ISFIFO(st.st_mode)  ? "a FIFO"
-                : S_ISCHR(st.st_mode) ? "a character device"
-                                      : "a device") +
-               ")";
-    if (static_cast<unsigned long long>(st.st_size) > max_bytes)
-        return "cannot read " + path + ": " + std::to_string(st.st_size) + " bytes, more than the " +
-               std::to_string(max_bytes) + " an input file may have";
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return "cannot read " + path + ": " + std::strerror(errno);
-    // The file may grow while it is read: read at most one byte past the limit.
-    std::string data;
-    data.reserve(static_cast<size_t>(st.st_size));
-    char chunk[65536];
-    while (data.size() <= max_bytes && in.read(chunk, sizeof chunk).gcount() > 0)
-        data.append(chunk, static_cast<size_t>(in.gcount()));
-    if (in.bad()) return "cannot read " + path + ": " + std::strerror(errno ? errno : EIO);
-    if (data.size() > max_bytes)
-        return "cannot read " + path + ": more than the " + std::to_string(max_bytes) +
-               " bytes an input file may have";
-    *text = std::move(data);
-    return "";
-}
-
 std::string readPatternFile(const std::string& path, std::vector<Pattern>& out) {
     std::string text;
     if (std::string err = readTextFile(path, &text); !err.empty()) return err;

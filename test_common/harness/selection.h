@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_common/harness/case.h"
+#include "test_common/harness/path_guard.h"
 
 namespace cts {
 
@@ -65,11 +66,6 @@ void parseFilter(const std::string& filter, std::vector<Pattern>& positive, std:
 
 // Reads one pattern per line; `#` starts a comment; blank lines are ignored.
 // Returns "" on success, else an error naming the file (a directory is an error, an empty file is not).
-// Reads the whole file into *text. Returns "" or "cannot read PATH: why"; a directory is refused (it opens
-// and reads as empty, which must not pass for an empty list or report), so is anything but a regular file
-// (/dev/zero never ends, a FIFO blocks) and a file larger than max_bytes.
-constexpr size_t kMaxInputFileBytes = size_t{256} << 20;  // a report of every case with mismatches is ~50 MB
-std::string readTextFile(const std::string& path, std::string* text, size_t max_bytes = kMaxInputFileBytes);
 std::string readPatternFile(const std::string& path, std::vector<Pattern>& out);
 // readPatternFile for a --caselist-file: a file holding no pattern is an error too (it would run every case).
 std::string readCaseListFile(const std::string& path, std::vector<Pattern>& out);

@@ -136,6 +136,73 @@ def check_options_once(runner, build, tmp):
         expect(not os.path.exists(report.split("=", 1)[1]), "a refused --list wrote " + report)
 
 
+def assets_copy(build, tmp, name):
+    """A copy of the build's manifest, index and hash, the modules linked: a directory a test may damage."""
+    import shutil
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    for f in ("manifest.json", "manifest.index", "manifest.sha256"):
+        shutil.copy(os.path.join(build, "assets", f), d)
+    os.symlink(os.path.join(build, "assets", "modules"), os.path.join(d, "modules"))
+    return d
+
+
+def check_reports_spare_assets(runner, build, tmp):
+    """A report on a file of the assets the run reads (manifest, index, hash, a module) is a usage error; it
+    used to replace the manifest and exit 0. A report named like a dump file in --dump-dir is refused too."""
+    refdev_or_skip(build)
+    a = assets_copy(build, tmp, "a")
+    before = {f: read_text(os.path.join(a, f)) for f in ("manifest.json", "manifest.index", "manifest.sha256")}
+    for opt, f in (("--json", "manifest.json"), ("--log", "manifest.index"), ("--junit", "manifest.sha256")):
+        usage_error(runner, ["--assets-dir=" + a, "%s=%s/%s" % (opt, a, f), "api.il_version"],
+                    ["%s=%s/%s would replace" % (opt, a, f), "--assets-dir"])
+    module = next(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(a, "modules"), followlinks=True)
+                  for f in fs if f.endswith(".spv"))
+    usage_error(runner, ["--assets-dir=" + a, "--log=" + module, "api.il_version"],
+                ["would replace a file of --assets-dir modules"])
+    for f, text in before.items():
+        expect(read_text(os.path.join(a, f)) == text, "%s was changed by a refused run" % f)
+    # The default assets too.
+    usage_error(runner, ["--json=" + os.path.join(build, "assets", "manifest.json"), "api.il_version"],
+                ["would replace the file the assets (manifest)"])
+    # --dump-dir=DIR writes DIR/CASE.*: a report there named so would be clobbered by a dump (or clobber it).
+    dump = os.path.join(tmp, "dump")
+    os.makedirs(dump)
+    case = "api.il_version.spirv_listed_for_gating_extension"
+    usage_error(runner, ["--dump-dir=" + dump, "--log=%s/%s.txt" % (dump, case), case],
+                ["--dump-dir=" + dump, "would replace the file --log=", "case " + case])
+    rc, out, err = run(runner, ["--dump-dir=" + dump, "--log=%s/run.log" % dump, "--jobs=1", case])
+    expect(rc == 0, "a log beside the dumps, named otherwise\n" + describe(rc, out, err))
+
+
+def check_special_asset_files(runner, build, tmp):
+    """manifest.sha256 pointing at /dev/zero (read 8.9 GB) or a FIFO (hung), and --target=/dev/zero, are one
+    error line each, at once."""
+    manifest_or_skip(build)
+    for name, make in (("zero", lambda p: os.symlink("/dev/zero", p)), ("fifo", os.mkfifo)):
+        a = assets_copy(build, tmp, name)
+        os.remove(os.path.join(a, "manifest.sha256"))
+        make(os.path.join(a, "manifest.sha256"))
+        start = time.monotonic()
+        rc, out, err = run(runner, ["--assets-dir=" + a, "--list", "api"], timeout=60)
+        lines = [l for l in err.splitlines() if "manifest.sha256" in l]
+        expect(rc == 1 and len(lines) == 1 and "not a regular file" in lines[0],
+               "manifest.sha256 -> %s\n%s" % (name, describe(rc, out, err)))
+        expect(time.monotonic() - start < 20, "manifest.sha256 -> %s took %.0f s" % (name, time.monotonic() - start))
+    import shutil
+    ocloc = shutil.which("ocloc")
+    if not ocloc:
+        print("note: no ocloc on PATH: --target=/dev/zero not checked")
+        return
+    fifo = os.path.join(tmp, "target_fifo")
+    os.mkfifo(fifo)
+    for target in ("/dev/zero", fifo):
+        rc, out, err = run(runner, ["--offline-compiler=" + ocloc, "--target=" + target, "api"], timeout=60)
+        lines = [l for l in err.splitlines() if l.strip()]
+        expect(rc == 2 and len(lines) == 1 and "not a regular file" in lines[0],
+               "--target=%s\n%s" % (target, describe(rc, out, err)))
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
