@@ -112,15 +112,23 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
     for (const char* key : {"tracker", "reason"}) {
         if (!e[key].is_string() || e[key].get<std::string>().empty())
             return std::string("\"") + key + "\" must be a non-empty string";
-        // Both are printed on the console and in the log: a newline, ESC or NUL would forge or hide lines.
-        for (unsigned char c : e[key].get<std::string>())
-            if (c < 0x20 || c == 0x7f)
+        // Both are printed on the console and in the log: a newline, ESC or NUL would forge or hide lines,
+        // and so would a C1 control (U+0080..U+009F, UTF-8 C2 80..C2 9F: CSI is ESC [ in one character).
+        const std::string text = e[key].get<std::string>();
+        for (size_t i = 0; i < text.size(); ++i) {
+            unsigned char c = static_cast<unsigned char>(text[i]);
+            bool c1 = c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0;
+            if (c < 0x20 || c == 0x7f || c1)
                 return std::string("\"") + key + "\" holds a control character (" +
                        (c == '\n'   ? "a newline"
                         : c == 0x1b ? "ESC"
                         : c == 0    ? "NUL"
-                                    : "code " + std::to_string(c)) +
+                        : c1        ? "the C1 control U+00" +
+                                   std::string(1, "0123456789ABCDEF"[(text[i + 1] >> 4) & 15]) +
+                                   "0123456789ABCDEF"[text[i + 1] & 15]
+                             : "code " + std::to_string(c)) +
                        "): one line of text";
+        }
     }
     w.tracker = e["tracker"].get<std::string>();
     w.reason = e["reason"].get<std::string>();
@@ -163,9 +171,15 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
     }
     if (w.platform.empty() && w.name.empty() && !w.has_vendor_id)
         return "\"device\" must name the device: \"platform\", \"name\" (patterns) or \"vendor_id\"";
-    auto everything = [](const std::string& p) { return p.find_first_not_of('*') == std::string::npos; };
-    w.every_device = everything(w.platform) && everything(w.name) && !w.has_vendor_id &&
-                     w.driver_min.empty() && w.driver_max.empty();
+    // Conditions every device meets: a pattern of wildcards alone ("*", "?*": names are never empty) and a
+    // driver bound of 0 with no upper one (any driver with a version number). An entry of only such
+    // conditions waives its cases everywhere and is warned about as "*" is.
+    auto everything = [](const std::string& p) { return p.find_first_not_of("*?") == std::string::npos; };
+    std::vector<uint64_t> min_numbers;
+    bool any_driver =
+        w.driver_max.empty() && (w.driver_min.empty() || (parseDottedVersion(w.driver_min, min_numbers) &&
+                                                          compareVersions(min_numbers, {0}) == 0));
+    w.every_device = everything(w.platform) && everything(w.name) && !w.has_vendor_id && any_driver;
     if (!w.driver_min.empty() && !w.driver_max.empty()) {
         std::vector<uint64_t> lo, hi;
         parseDottedVersion(w.driver_min, lo);

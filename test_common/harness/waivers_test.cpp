@@ -71,6 +71,25 @@ TEST(Waivers, PatternsMatchingEveryDeviceAreEveryDevice) {
     EXPECT_FALSE(w[2].every_device);
 }
 
+// Conditions that hold for every device in other spellings: wildcard-only patterns, a driver bound of 0.
+TEST(Waivers, EveryDeviceInOtherSpellingsIsWarnedAbout) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(R"({"waivers": [
+        {"cases": ["a"], "device": {"platform": "?*"}, "tracker": "t", "reason": "r"},
+        {"cases": ["a"], "device": {"platform": "*", "driver_version": {"min": "0"}}, "tracker": "t", "reason": "r"},
+        {"cases": ["a"], "device": {"name": "*?*", "driver_version": {"min": "0.0.0"}}, "tracker": "t", "reason": "r"},
+        {"cases": ["a"], "device": {"platform": "*", "driver_version": {"min": "0.1"}}, "tracker": "t", "reason": "r"},
+        {"cases": ["a"], "device": {"platform": "?*", "driver_version": {"min": "0", "max": "9"}}, "tracker": "t", "reason": "r"}]})",
+                    w),
+              "");
+    ASSERT_EQ(w.size(), 5u);
+    EXPECT_TRUE(w[0].every_device);
+    EXPECT_TRUE(w[1].every_device);
+    EXPECT_TRUE(w[2].every_device);
+    EXPECT_FALSE(w[3].every_device);
+    EXPECT_FALSE(w[4].every_device);
+}
+
 TEST(Waivers, DecimalVendorIdAndEmptyList) {
     std::vector<Waiver> w;
     ASSERT_EQ(parse(R"({"waivers": [{"cases": ["a"], "device": {"vendor_id": 32902}, "tracker": "t",
@@ -139,6 +158,13 @@ TEST(Waivers, MalformedFilesNameTheLine) {
         {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
                 "\"a\\u0000b\"}\n  ]\n}\n",
          "w.json:4: \"reason\" holds a control character (NUL)"},
+        // C1 controls are terminal commands too (U+009B is CSI, ESC [ in one character).
+        {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
+                "\"\\u009b2K\"}\n  ]\n}\n",
+         "w.json:4: \"reason\" holds a control character (the C1 control U+009B)"},
+        {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"a\u0085b\", \"reason\": "
+                "\"r\"}\n  ]\n}\n",
+         "w.json:4: \"tracker\" holds a control character (the C1 control U+0085)"},
         // An entry without a device hid every failure of any driver the file was given to.
         {head + "    {\"cases\": [\"*\"], \"tracker\": \"t\", \"reason\": \"r\"}\n  ]\n}\n",
          "w.json:4: waiver entry lacks \"device\""},
