@@ -633,7 +633,9 @@ TEST_F(IcdOption, BadFilesAreOneLineUsageErrors) {
         {"nope", "no such file"},
         {"", "expected reference, system or an .icd file"},
         {write("empty.icd", ""), "the file is empty"},
-        {write("blank.icd", " \n\n"), "the file is empty"},
+        {write("blank.icd", " \n\n"), "the first line is blank"},
+        // The library on a later line is not read by the loaders either; the file is not empty.
+        {write("first_blank.icd", "\n/usr/lib/libx.so\n"), "the first line is blank"},
         {write("gone.icd", dir + "/libgone.so\n"), "names " + dir + "/libgone.so, which does not exist"},
         {write("dir.icd", dir + "\n"), "which is not a file"},
         {dir, "it is a directory"},

@@ -2,9 +2,12 @@
 #include "test_common/harness/runner_stages.h"
 
 #include <unistd.h>
+
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+
+#include "test_common/harness/report.h"
 
 namespace cts {
 namespace {
@@ -26,8 +29,9 @@ std::string treeRoot() {
 }  // namespace
 
 int usageError(const std::string& program, const std::string& what) {
-    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for usage.\n", program.c_str(), what.c_str(),
-                 program.c_str());
+    // One line, whatever bytes a file name, pattern or value brought into it.
+    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for usage.\n", program.c_str(),
+                 printable(what).c_str(), program.c_str());
     return 2;
 }
 
@@ -67,7 +71,7 @@ StageResult prepareEnvironment(RunState& s) {
             prepareOfflineRun(opt.offline_compiler, opt.target, defaults.targets_dir, defaults.targets_tried,
                               search_path ? search_path : "", 60, offline_setup);
         if (!e.empty()) {
-            std::fprintf(stderr, "%s: %s\n", program.c_str(), e.c_str());
+            std::fprintf(stderr, "%s: %s\n", program.c_str(), printable(e).c_str());
             return 2;
         }
     }

@@ -203,6 +203,39 @@ def check_special_asset_files(runner, build, tmp):
                "--target=%s\n%s" % (target, describe(rc, out, err)))
 
 
+def run_bytes(runner, args, env=None):
+    """run() with stderr as bytes, to see exactly what a terminal would get."""
+    import subprocess
+    e = runner_e2e.clean_env(env)
+    p = subprocess.run([runner] + args, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    return p.returncode, p.stderr
+
+
+def check_messages_escape_bytes(runner, build, tmp):
+    """Raw invalid bytes, NULs and terminal controls from a file or value were echoed into the error line;
+    they are written as \\xNN. An .icd file whose first line is blank is not 'the file is empty'."""
+    manifest_or_skip(build)
+    icd = os.path.join(tmp, "bytes.icd").encode()
+    with open(icd, "wb") as f:
+        f.write(b"/nonexistent/lib\xff\x1b[2J\xc2\x9b.so\n")
+    rc, err = run_bytes(runner, [b"--icd=" + icd, b"api"])
+    lines = [l for l in err.splitlines() if l.strip()]
+    expect(rc == 2 and len(lines) == 2, "bytes in .icd: %r" % err)
+    expect(b"lib\\xff\\x1b[2J\\xc2\\x9b.so" in lines[0], "escaped: %r" % lines[0])
+    expect(all(b < 0x80 and (b >= 0x20 or b == 0x0a) for b in err), "raw bytes in %r" % err)
+    caselist = os.path.join(tmp, "list.txt")
+    with open(caselist, "wb") as f:
+        f.write(b"api.zz\xfe\x1b]0;owned\x07\n")
+    rc, err = run_bytes(runner, ["--caselist-file=" + caselist, "--list"])
+    expect(rc == 2 and b"api.zz\\xfe\\x1b]0;owned\\x07" in err and b"\x1b" not in err, "pattern bytes: %r" % err)
+    rc, err = run_bytes(runner, ["--list", "api"], {"CL_DEVICE_TYPE": "gpu\x1b[2J"})
+    expect(rc == 2 and b"gpu\\x1b[2J" in err and b"\x1b" not in err, "variable bytes: %r" % err)
+    blank = os.path.join(tmp, "blank.icd")
+    with open(blank, "w") as f:
+        f.write("\n/usr/lib/x86_64-linux-gnu/libOpenCL.so.1\n")
+    usage_error(runner, ["--icd=" + blank, "api"], ["the first line is blank"])
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
