@@ -236,6 +236,24 @@ def check_messages_escape_bytes(runner, build, tmp):
     usage_error(runner, ["--icd=" + blank, "api"], ["the first line is blank"])
 
 
+def check_help_text(runner, build, tmp):
+    """--help's exit line names Flake (exit 0 unless --flake-fails) and the help lists the environment
+    variables the runner reads, with the boolean grammar."""
+    rc, out, err = run(runner, ["--help"])
+    expect(rc == 0, describe(rc, out, err))
+    exit_text = out[out.index("Exit status:"):]
+    expect("Flake" in exit_text and "--flake-fails" in exit_text, "exit line: %r" % exit_text)
+    for var in ("CL_PLATFORM_INDEX", "CL_DEVICE_INDEX", "CL_DEVICE_TYPE", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX",
+                "CL_CONFORMANCE_RESULTS_FILENAME", "CTS_FAIL_IF_ALL_SKIPPED", "true/false"):
+        expect(var in out, "--help lacks %s" % var)
+    guide = read_text(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "user_guide.md"))
+    table = guide[guide.index("## Environment variables"):guide.index("## Files the runner reads and writes")]
+    for var in ("CL_PLATFORM_INDEX", "CL_DEVICE_INDEX", "CL_DEVICE_TYPE", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX",
+                "CL_CONFORMANCE_RESULTS_FILENAME", "CTS_FAIL_IF_ALL_SKIPPED", "OCL_ICD_VENDORS", "REFDEV_THREADS",
+                "PATH", "TMPDIR"):
+        expect("`%s`" % var in table.split("\n| ---")[1], "user_guide's table lacks %s" % var)
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
