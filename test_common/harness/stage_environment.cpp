@@ -75,7 +75,9 @@ StageResult prepareEnvironment(RunState& s) {
             return 2;
         }
     }
-    s.icd_env_from_user = opt.icd_file.empty() && std::getenv("OCL_ICD_VENDORS") != nullptr;
+    // Empty is unset, as for every variable the runner reads (docs/user_guide.md, "Environment variables").
+    const char* user_vendors = std::getenv("OCL_ICD_VENDORS");
+    s.icd_env_from_user = opt.icd_file.empty() && user_vendors && *user_vendors;
     const bool icd_env_from_user = s.icd_env_from_user;
     std::string& icd_missing = s.icd_missing;
     if (offline) {

@@ -108,6 +108,10 @@ def check_env_grammar(runner, build, tmp):
                 {"GTEST_SHARD_INDEX": "1"}):
         usage_error(runner, ["api"], ["set both"], env=env)
     usage_error(runner, ["api"], ["CL_DEVICE_INDEX='x'"], env={"CL_DEVICE_INDEX": "x"})
+    # Empty is unset for every variable: an empty OCL_ICD_VENDORS ran on the system's drivers (pocl here).
+    rc, out, err = run(runner, ["--jobs=1", "api.il_version"], {"OCL_ICD_VENDORS": ""})
+    expect(rc == 0 and "RefDev" in out and "OCL_ICD_VENDORS=" + os.path.join(build, "icd") in out,
+           "OCL_ICD_VENDORS=''\n" + describe(rc, out, err))
 
 
 def check_empty_shard(runner, build, tmp):
