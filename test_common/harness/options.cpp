@@ -505,7 +505,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                                                           : nullptr;
         if (other) return std::string("--rerun-failed selects the cases itself: drop ") + other;
     }
-    const bool json_from_env = !json_given && !out.json_file.empty();
+    const bool json_from_env = out.json_from_env = !json_given && !out.json_file.empty();
     const std::string json_option = json_from_env ? "CL_CONFORMANCE_RESULTS_FILENAME" : "--json";
     for (const auto& [option, path] : {std::pair<std::string, std::string>{json_option, out.json_file},
                                        {"--junit", out.junit_file},
@@ -529,7 +529,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
 
 std::string checkRunFiles(const Options& o, const std::string& assets_dir,
                           const std::vector<std::string>& case_names) {
-    const std::vector<RunFile> reports = reportOutputs(o, "--json");
+    const std::vector<RunFile> reports =
+        reportOutputs(o, o.json_from_env ? "CL_CONFORMANCE_RESULTS_FILENAME" : "--json");
     // The assets the run reads: a report there would replace the manifest, its index or hash, or a module.
     const std::string where = o.assets_dir.empty() ? "the assets" : "--assets-dir";
     const std::vector<RunFile> assets = {{where + " (manifest)", assets_dir + "/manifest.json"},

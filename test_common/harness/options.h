@@ -28,6 +28,7 @@ struct Options {
     unsigned shard_index = 0, shard_count = 1;
     uint64_t seed = 0;
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
+    bool json_from_env = false;       // json_file came from CL_CONFORMANCE_RESULTS_FILENAME (for messages)
     double timeout_seconds = 0;       // 0 = none
     bool timeout_is_default = false;  // --isolate without --timeout: kIsolateTimeoutSeconds
     unsigned retry = 0;        // --retry=K: a Fail, Crash or Timeout runs again up to K times (retry.h)

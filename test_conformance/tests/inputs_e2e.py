@@ -166,6 +166,9 @@ def check_reports_spare_assets(runner, build, tmp):
                 ["would replace a file of --assets-dir modules"])
     for f, text in before.items():
         expect(read_text(os.path.join(a, f)) == text, "%s was changed by a refused run" % f)
+    usage_error(runner, ["--assets-dir=" + a, "api.il_version"],
+                ["CL_CONFORMANCE_RESULTS_FILENAME=%s/manifest.json would replace" % a],
+                env={"CL_CONFORMANCE_RESULTS_FILENAME": a + "/manifest.json"})
     # The default assets too.
     usage_error(runner, ["--json=" + os.path.join(build, "assets", "manifest.json"), "api.il_version"],
                 ["would replace the file the assets (manifest)"])
