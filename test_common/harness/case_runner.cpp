@@ -22,10 +22,9 @@ void dumpCase(const CaseSpec& spec, const Outcome& outcome, const RunSettings& s
         std::fclose(f);
     }
     if (spec.module.empty()) return;
-    std::ifstream in(settings.assets_dir + "/modules/" + spec.module, std::ios::binary);
-    if (!in) return;
-    std::ofstream out(base + ".spv", std::ios::binary);
-    out << in.rdbuf();
+    std::string module;  // through the path guard: a module that is a FIFO must not hang the dump
+    if (!readTextFile(settings.assets_dir + "/modules/" + spec.module, &module).empty()) return;
+    std::ofstream(base + ".spv", std::ios::binary) << module;
 }
 
 }  // namespace

@@ -47,7 +47,10 @@ std::string readIcdFile(const std::string& path, IcdFile& out) {
     if (head.size() > kMaxLine)
         return "the first line is longer than " + std::to_string(kMaxLine) + " bytes: not an .icd file";
     std::string library = trim(head);
-    if (library.empty()) return "the file is empty: an .icd file names a driver library on its first line";
+    if (library.empty())
+        return st.st_size == 0
+                   ? "the file is empty: an .icd file names a driver library on its first line"
+                   : "the first line is blank: an .icd file names a driver library on its first line";
     if (library.find('/') != std::string::npos) {
         library = absolute(library);
         if (stat(library.c_str(), &st) != 0)

@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "test_common/harness/path_guard.h"
+
 namespace cts {
 namespace {
 
@@ -24,9 +26,9 @@ bool isDir(const std::string& path) {
 }
 
 std::string firstLine(const std::string& path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
+    std::string text;  // through the path guard: an icd/refdev.icd that is a FIFO or /dev/zero reads as ""
+    if (!readTextFile(path, &text, kMaxSmallFileBytes).empty()) return "";
+    std::string line = text.substr(0, text.find('\n'));
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
         line.pop_back();
     return line;

@@ -66,6 +66,16 @@ TEST_F(LayoutTest, CopiedBuildTreeNamesItsOwnLibrary) {
 
 // A copy of an installed prefix whose .icd file names the original prefix's library (as older installs
 // wrote it) still loads its own.
+// The build tree's icd/refdev.icd as a FIFO blocked the start-up, as /dev/zero read it without end: it is
+// treated as naming no library, so the tree loads its own.
+TEST_F(LayoutTest, ASpecialFileAsTheBuildTreesIcdFileIsNotRead) {
+    write("lib/libRefDevOpenCL.so", "");
+    std::system(("mkdir -p '" + root + "/icd'").c_str());
+    ASSERT_EQ(mkfifo((root + "/icd/refdev.icd").c_str(), 0600), 0);
+    DefaultPaths p = findDefaultPaths(root);
+    EXPECT_EQ(p.icd_vendors, root + "/lib/libRefDevOpenCL.so");
+}
+
 TEST_F(LayoutTest, InstalledTreeNamesItsOwnLibraryWhateverItsIcdFileSays) {
     write("share/spirv_intel_cts/assets/manifest.json", "{}");
     write("lib/spirv_intel_cts/libRefDevOpenCL.so", "");

@@ -11,14 +11,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/path_guard.h"
+
 namespace cts {
 
 std::string readManifestSha256(const std::string& assets_dir, std::string* hex) {
     const std::string path = assets_dir + "/manifest.sha256";
-    std::ifstream in(path);
-    std::string line;
-    if (!in || !std::getline(in, line))
-        return "cannot read " + path + " (the manifest's hash, written by the asset build)";
+    // One line of 79 bytes: a special file (/dev/zero, a FIFO) or a huge file is refused unread.
+    std::string text;
+    if (std::string e = readTextFile(path, &text, kMaxSmallFileBytes); !e.empty())
+        return e + " (the manifest's hash, written by the asset build)";
+    const std::string line = text.substr(0, text.find('\n'));
     bool ok = line.size() == 64 + 2 + 13 && line.compare(64, std::string::npos, "  manifest.json") == 0;
     for (size_t i = 0; ok && i < 64; ++i)
         ok = std::isxdigit(static_cast<unsigned char>(line[i])) &&
@@ -248,11 +251,8 @@ size_t objectEnd(const std::string& text, size_t open) {
 }  // namespace
 
 ManifestLoad loadManifestEntries(const std::string& path, const std::vector<std::string>& names) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return loadManifest(path);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    std::string text;
+    if (!readTextFile(path, &text).empty()) return loadManifest(path);
     // The header as build_assets.py writes it: {"version": N, "cases": [ ... one object per case, "name"
     // first.
     const std::string version_key = "\"version\": " + std::to_string(kManifestVersion) + ",";
@@ -325,17 +325,14 @@ std::string caseSpecJson(const CaseSpec& spec) {
 }
 
 ManifestLoad loadManifest(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    std::string text;
+    if (std::string e = readTextFile(path, &text); !e.empty()) {
         ManifestLoad load;
-        load.errors.push_back("manifest " + path +
-                              " is missing or unreadable (build the assets target, or pass "
-                              "--assets-dir)");
+        load.errors.push_back("manifest " + path + " is missing or unreadable (" + e +
+                              "; build the assets target, or pass --assets-dir)");
         return load;
     }
-    std::stringstream text;
-    text << in.rdbuf();
-    return parseManifest(text.str(), path);
+    return parseManifest(text, path);
 }
 
 }  // namespace cts

@@ -9,8 +9,11 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <map>
 
 #include "test_common/harness/icd_file.h"
+#include "test_common/harness/path_guard.h"
+#include "test_common/harness/report.h"
 #include "test_common/harness/worker_process.h"
 
 namespace cts {
@@ -134,29 +137,18 @@ std::string checkOutputKind(const std::string& option, const std::string& path) 
            "): reports go to a regular file or a character device such as /dev/null";
 }
 
-// An output on a file the run reads (the report of --rerun-failed=r.json --json=r.json) replaces that input,
-// so the run cannot be repeated. Same file = same device and inode: symbolic and hard links included.
-std::string checkOutputsAgainstInputs(const Options& o, const std::string& json_option) {
-    struct Named {
-        std::string option, path;
-    };
-    std::vector<Named> inputs;
+// The files the run reads that options name; and the reports it writes.
+std::vector<RunFile> optionInputs(const Options& o) {
+    std::vector<RunFile> inputs;
     if (!o.rerun_failed.empty()) inputs.push_back({"--rerun-failed", o.rerun_failed});
     for (const auto& f : o.waiver_files) inputs.push_back({"--waiver-file", f});
     for (const auto& f : o.caselist_files) inputs.push_back({"--caselist-file", f});
     for (const auto& f : o.exclude_files) inputs.push_back({"--exclude-file", f});
-    const Named outputs[] = {{json_option, o.json_file}, {"--junit", o.junit_file}, {"--log", o.log_file}};
-    for (const auto& out : outputs) {
-        struct stat so;
-        if (out.path.empty() || stat(out.path.c_str(), &so) != 0 || !S_ISREG(so.st_mode)) continue;
-        for (const auto& in : inputs) {
-            struct stat si;
-            if (stat(in.path.c_str(), &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-                return out.option + "=" + out.path + " would replace the file " + in.option + "=" + in.path +
-                       " reads: write the report to another file";
-        }
-    }
-    return "";
+    return inputs;
+}
+
+std::vector<RunFile> reportOutputs(const Options& o, const std::string& json_option) {
+    return {{json_option, o.json_file}, {"--junit", o.junit_file}, {"--log", o.log_file}};
 }
 
 // Two reports (or a report and the line log) on one file interleave into a corrupt file.
@@ -183,6 +175,16 @@ std::string checkReportFiles(const Options& o, bool json_from_env) {
 
 }  // namespace
 
+bool parseBoolWord(const std::string& text, bool& out) {
+    std::string t = text;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (const char* word : {"1", "true", "yes", "on"})
+        if (t == word) return out = true;
+    for (const char* word : {"0", "false", "no", "off"})
+        if (t == word) return !(out = false);
+    return false;
+}
+
 bool parseDeviceType(const std::string& text, unsigned long long& type) {
     std::string t = text;
     std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -207,6 +209,7 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
     bool platform_given = false, device_given = false, type_given = false, shard_given = false;
     bool json_given = false, fail_skipped_given = false, tier_given = false;
     bool options_done = false;
+    std::map<std::string, std::string> given;  // single-valued options: name -> value
 
     for (size_t a = 0; a < args.size(); ++a) {
         const std::string& arg = args[a];
@@ -280,8 +283,17 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
             value = args[++a];
         }
         auto bad = [&](const char* want) {
-            return "option '--" + name + "=" + value + "': expected " + want;
+            return "option '--" + name + "=" + printable(value) + "': expected " + want;
         };
+        // A single-valued option given twice with different values (--tier=core --tier=all) would silently
+        // keep one of them; the repeatable ones add up.
+        if (name != "filter" && name != "tag" && name != "caselist-file" && name != "exclude-file" &&
+            name != "waiver-file") {
+            auto [it, first] = given.emplace(name, value);
+            if (!first && it->second != value)
+                return "--" + name + " given twice (--" + name + "=" + printable(it->second) + " and --" +
+                       name + "=" + printable(value) + "): give it once";
+        }
         if (name == "filter") {
             size_t before = out.positive.size() + out.negative.size();
             parseFilter(value, out.positive, out.negative);
@@ -398,34 +410,55 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
         }
     }
 
-    // The CTS environment variables, where no option said otherwise.
+    // The CTS environment variables (docs/user_guide.md, "Environment variables"): each is checked against
+    // its grammar whenever it is set, and used where no option said otherwise. Empty is the same as unset.
     auto var = [&](const char* n) -> std::string {
         const char* v = env ? env(n) : nullptr;
         return v ? v : "";
+    };
+    auto badVar = [](const char* n, const std::string& v, const char* want) {
+        return std::string("environment ") + n + "='" + printable(v) + "': expected " + want;
     };
     std::string v;
     // --platform-name chooses the platform by name: an index as well would leave one of them unused.
     if (platform_given && !out.platform_name.empty())
         return "--platform=" + std::to_string(out.platform) + " and --platform-name=" + out.platform_name +
                " both choose the platform: give one of them";
-    if (!platform_given && out.platform_name.empty() && !(v = var("CL_PLATFORM_INDEX")).empty() &&
-        !parseIndex(v, out.platform))
-        return "environment CL_PLATFORM_INDEX='" + v + "': expected a platform index";
-    if (!device_given && !(v = var("CL_DEVICE_INDEX")).empty() && !parseIndex(v, out.device))
-        return "environment CL_DEVICE_INDEX='" + v + "': expected a device index";
-    if (!type_given && !(v = var("CL_DEVICE_TYPE")).empty()) {
+    int index = 0;
+    if (!(v = var("CL_PLATFORM_INDEX")).empty()) {
+        if (!parseIndex(v, index)) return badVar("CL_PLATFORM_INDEX", v, "a platform index (0, 1, ...)");
+        if (!platform_given && out.platform_name.empty()) out.platform = index;
+    }
+    if (!(v = var("CL_DEVICE_INDEX")).empty()) {
+        if (!parseIndex(v, index)) return badVar("CL_DEVICE_INDEX", v, "a device index (0, 1, ...)");
+        if (!device_given) out.device = index;
+    }
+    if (!(v = var("CL_DEVICE_TYPE")).empty()) {
         unsigned long long t = 0;
         if (!parseDeviceType(v, t))
-            return "environment CL_DEVICE_TYPE='" + v + "': expected gpu, cpu, accelerator, default or all";
-        out.device_type = v;
+            return badVar("CL_DEVICE_TYPE", v, "gpu, cpu, accelerator, default or all");
+        if (!type_given) out.device_type = v;
     }
-    if (!shard_given) {
+    {
+        // As GoogleTest: both or neither. One without the other (a typo in a pod template) would make
+        // every job run the same shard, green.
         std::string total = var("GTEST_TOTAL_SHARDS"), index = var("GTEST_SHARD_INDEX");
-        if (!total.empty() || !index.empty()) {
-            if (!parseShard((index.empty() ? "0" : index) + "/" + total, out.shard_index, out.shard_count))
-                return "environment GTEST_SHARD_INDEX='" + index + "' GTEST_TOTAL_SHARDS='" + total +
-                       "': expected 0 <= index < total";
-        }
+        unsigned i = 0, n = 1;
+        if (total.empty() != index.empty())
+            return std::string("environment ") +
+                   (total.empty() ? "GTEST_SHARD_INDEX" : "GTEST_TOTAL_SHARDS") + " is set without " +
+                   (total.empty() ? "GTEST_TOTAL_SHARDS" : "GTEST_SHARD_INDEX") +
+                   ": set both (0 <= GTEST_SHARD_INDEX < GTEST_TOTAL_SHARDS) or neither";
+        if (!total.empty() && !parseShard(index + "/" + total, i, n))
+            return "environment GTEST_SHARD_INDEX='" + printable(index) + "' GTEST_TOTAL_SHARDS='" +
+                   printable(total) + "': expected 0 <= index < total";
+        if (!total.empty() && !shard_given) out.shard_index = i, out.shard_count = n;
+    }
+    if (!(v = var("CTS_FAIL_IF_ALL_SKIPPED")).empty()) {
+        bool b = false;
+        if (!parseBoolWord(v, b))
+            return badVar("CTS_FAIL_IF_ALL_SKIPPED", v, "1, 0, true, false, yes, no, on or off (any case)");
+        if (!fail_skipped_given) out.fail_if_all_skipped = b;
     }
     if (out.list_json && (!out.list || json_given))
         return "--json needs =FILE, e.g. --json=results.json (the value goes after '=' in the same "
@@ -433,7 +466,6 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                "--json alone goes with --list and prints the selected cases as JSON";
     if (!json_given && !out.list_json && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty())
         out.json_file = v;
-    if (!fail_skipped_given && var("CTS_FAIL_IF_ALL_SKIPPED") == "1") out.fail_if_all_skipped = true;
     if (out.quick && out.extended) return "--quick and --extended exclude each other";
     if (out.isolate && out.timeout_seconds == 0) {
         out.timeout_seconds = kIsolateTimeoutSeconds;
@@ -473,40 +505,43 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                                                           : nullptr;
         if (other) return std::string("--rerun-failed selects the cases itself: drop ") + other;
     }
-    const bool json_from_env = !json_given && !out.json_file.empty();
+    const bool json_from_env = out.json_from_env = !json_given && !out.json_file.empty();
     const std::string json_option = json_from_env ? "CL_CONFORMANCE_RESULTS_FILENAME" : "--json";
     for (const auto& [option, path] : {std::pair<std::string, std::string>{json_option, out.json_file},
                                        {"--junit", out.junit_file},
                                        {"--log", out.log_file}})
         if (std::string e = checkOutputKind(option, path); !e.empty()) return e;
-    if (std::string e = checkOutputsAgainstInputs(out, json_option); !e.empty()) return e;
-    return checkReportFiles(out, json_from_env);
+    if (std::string e = outputOntoInput(reportOutputs(out, json_option), optionInputs(out)); !e.empty())
+        return e;
+    if (std::string e = checkReportFiles(out, json_from_env); !e.empty()) return e;
+    // --list and --list-tags print and run nothing: a report option would be silently left unwritten (the
+    // environment's CL_CONFORMANCE_RESULTS_FILENAME, set for the whole CI job, is left alone).
+    if (out.list || out.list_tags)
+        for (const auto& [option, path] :
+             {std::pair<const char*, std::string>{"--json", json_given ? out.json_file : ""},
+              {"--junit", out.junit_file},
+              {"--log", out.log_file}})
+            if (!path.empty())
+                return std::string(out.list ? "--list" : "--list-tags") +
+                       " runs no case and writes no report: drop " + option + "=" + printable(path);
+    return "";
 }
 
-std::string checkDumpDirInputs(const Options& o, const std::vector<std::string>& case_names) {
-    char resolved[PATH_MAX];
-    if (o.dump_dir.empty() || !realpath(o.dump_dir.c_str(), resolved)) return "";
-    const std::string dump = resolved;
-    auto check = [&](const char* option, const std::string& path) -> std::string {
-        size_t slash = path.rfind('/');
-        std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-        std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-        if (!realpath(dir.c_str(), resolved) || dump != resolved) return "";
-        for (const auto& c : case_names)
-            if (name.size() > c.size() && name.compare(0, c.size(), c) == 0 && name[c.size()] == '.')
-                return "--dump-dir=" + o.dump_dir + " would replace the file " + option + "=" + path +
-                       " reads (case " + c + " dumps to " + c + ".*): dump to another directory";
-        return "";
-    };
-    std::string e;
-    if (!o.rerun_failed.empty() && !(e = check("--rerun-failed", o.rerun_failed)).empty()) return e;
-    for (const auto& f : o.waiver_files)
-        if (!(e = check("--waiver-file", f)).empty()) return e;
-    for (const auto& f : o.caselist_files)
-        if (!(e = check("--caselist-file", f)).empty()) return e;
-    for (const auto& f : o.exclude_files)
-        if (!(e = check("--exclude-file", f)).empty()) return e;
-    return "";
+std::string checkRunFiles(const Options& o, const std::string& assets_dir,
+                          const std::vector<std::string>& case_names) {
+    const std::vector<RunFile> reports =
+        reportOutputs(o, o.json_from_env ? "CL_CONFORMANCE_RESULTS_FILENAME" : "--json");
+    // The assets the run reads: a report there would replace the manifest, its index or hash, or a module.
+    const std::string where = o.assets_dir.empty() ? "the assets" : "--assets-dir";
+    const std::vector<RunFile> assets = {{where + " (manifest)", assets_dir + "/manifest.json"},
+                                         {where + " (case index)", assets_dir + "/manifest.index"},
+                                         {where + " (manifest hash)", assets_dir + "/manifest.sha256"}};
+    if (std::string e = outputOntoInput(reports, assets, {{where + " modules", assets_dir + "/modules"}});
+        !e.empty())
+        return e;
+    std::vector<RunFile> files = optionInputs(o);
+    files.insert(files.end(), reports.begin(), reports.end());
+    return fileNamedLikeADump(o.dump_dir, files, case_names);
 }
 
 std::string usageText(const std::string& program) {
@@ -579,14 +614,16 @@ Execution:
   --flake-fails               exit 1 when a case is Flake (default: listed in the summary, exit 0)
   --assets-dir=DIR            manifest.json and modules/ (default <program dir>/../assets, or
                               installed: ../share/spirv_intel_cts/assets)
-  --dump-dir=DIR              cases write their inputs, outputs and module there
+  --dump-dir=DIR              cases write their buffers there (CASE.LABEL.bin); a case that does not
+                              pass also its outcome (CASE.txt) and module (CASE.spv)
 
 Reports (each on a file of its own: a regular file or a character device such as /dev/null, never a FIFO
 or a file the run reads; one that cannot be written fails the run; file options need the = form):
   --json=FILE                 JSON results (also CL_CONFORMANCE_RESULTS_FILENAME)
   --junit=FILE                JUnit XML
   --log=FILE                  crash-safe line log, flushed as each case starts and ends
-  --fail-if-all-skipped       exit 1 when no case passed (also CTS_FAIL_IF_ALL_SKIPPED=1)
+  --fail-if-all-skipped       exit 1 when no case passed (a shard left empty is fine; also
+                              CTS_FAIL_IF_ALL_SKIPPED=1, true, yes or on)
 
 Known failures (format: docs/user_guide.md, "Known failures: waivers"):
   --waiver-file=FILE          JSON waivers (repeatable): a Fail, Crash or Timeout of a covered case on a
@@ -604,7 +641,12 @@ Reference device (the default driver; docs/reference_device.md has the details):
   REFDEV_THREADS=N            worker threads for work-groups (default: hardware concurrency)
   REFDEV_BRANCH_BUDGET=N      taken branches allowed per work-item in one launch (default 0: unlimited)
 
-Exit status: 0 every case passed, was not supported or was waived, 1 otherwise, 2 usage error.
+Environment (docs/user_guide.md, "Environment variables"): CL_PLATFORM_INDEX, CL_DEVICE_INDEX,
+CL_DEVICE_TYPE, GTEST_TOTAL_SHARDS with GTEST_SHARD_INDEX (both or neither), CL_CONFORMANCE_RESULTS_FILENAME,
+CTS_FAIL_IF_ALL_SKIPPED (1/0, true/false, yes/no, on/off); a value outside its grammar is a usage error.
+
+Exit status: 0 every case passed, was not supported, was waived or was Flake (with --flake-fails: not
+Flake), 1 otherwise, 2 usage error.
 )";
 }
 

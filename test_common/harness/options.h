@@ -28,6 +28,7 @@ struct Options {
     unsigned shard_index = 0, shard_count = 1;
     uint64_t seed = 0;
     std::string json_file, junit_file, log_file, dump_dir, assets_dir;
+    bool json_from_env = false;       // json_file came from CL_CONFORMANCE_RESULTS_FILENAME (for messages)
     double timeout_seconds = 0;       // 0 = none
     bool timeout_is_default = false;  // --isolate without --timeout: kIsolateTimeoutSeconds
     unsigned retry = 0;        // --retry=K: a Fail, Crash or Timeout runs again up to K times (retry.h)
@@ -67,11 +68,16 @@ using EnvLookup = std::function<const char*(const char*)>;
 // chooses or needs a device.
 std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env, Options& out);
 
-// --dump-dir writes <DIR>/<case>.*: "" unless an input file (--rerun-failed, --waiver-file, --caselist-file,
-// --exclude-file) is such a file of one of `case_names`, else one line saying which.
-std::string checkDumpDirInputs(const Options& options, const std::vector<std::string>& case_names);
+// The checks that need the assets directory and the selected cases (path_guard.h): "" unless a report would
+// replace a file of the assets (manifest.json, manifest.index, manifest.sha256, modules/), or --dump-dir
+// (which writes <DIR>/<case>.*) would replace an input file or a report, else one line saying which.
+std::string checkRunFiles(const Options& options, const std::string& assets_dir,
+                          const std::vector<std::string>& case_names);
 
 std::string usageText(const std::string& program);
+
+// The grammar of a boolean environment variable: 1, true, yes, on / 0, false, no, off, in any case.
+bool parseBoolWord(const std::string& text, bool& out);
 
 // Maps a --device-type / CL_DEVICE_TYPE value ("gpu", "CL_DEVICE_TYPE_GPU", ...) to a cl_device_type.
 // Returns false for an unknown value.

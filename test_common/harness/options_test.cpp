@@ -1,5 +1,7 @@
 #include "test_common/harness/options.h"
 
+#include "test_common/harness/report.h"
+
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -60,7 +62,7 @@ TEST(Options, Tier) {
     Options o;
     EXPECT_EQ(parse({"--tier=core"}, o), "");
     EXPECT_TRUE(o.core_only);
-    EXPECT_EQ(parse({"--tier=core", "--tier=all"}, o), "");
+    EXPECT_EQ(parse({"--tier=all"}, o), "");
     EXPECT_FALSE(o.core_only);
     EXPECT_NE(parse({"--tier=device_specific"}, o).find("expected core or all"), std::string::npos);
 }
@@ -294,13 +296,14 @@ TEST(Options, DumpFilesOnAnInputAreRefused) {
     std::ofstream(in) << "a.b";
     Options o;
     ASSERT_EQ(parse({"--dump-dir=" + dir.path + "/link", "--caselist-file=" + in}, o), "");
-    std::string err = checkDumpDirInputs(o, {"a.c", "a.b"});
+    std::string err = checkRunFiles(o, dir.path + "/no_assets", {"a.c", "a.b"});
     EXPECT_NE(err.find("--caselist-file=" + in), std::string::npos) << err;
     EXPECT_NE(err.find("--dump-dir"), std::string::npos) << err;
-    EXPECT_EQ(checkDumpDirInputs(o, {"a.c", "a.b.t"}), "");  // a.b.txt is no dump of these cases...
-    EXPECT_NE(checkDumpDirInputs(o, {"a"}), "");             // ...but is one of case "a" (a.<label>)
+    EXPECT_EQ(checkRunFiles(o, dir.path + "/no_assets", {"a.c", "a.b.t"}),
+              "");                                                    // a.b.txt is no dump of these cases...
+    EXPECT_NE(checkRunFiles(o, dir.path + "/no_assets", {"a"}), "");  // ...but is one of case "a" (a.<label>)
     ASSERT_EQ(parse({"--dump-dir=" + dir.path, "--caselist-file=" + in}, o), "");
-    EXPECT_EQ(checkDumpDirInputs(o, {"a.b"}), "");
+    EXPECT_EQ(checkRunFiles(o, dir.path + "/no_assets", {"a.b"}), "");
 }
 
 // --isolate without --timeout waited forever on a hanging case.
@@ -372,6 +375,97 @@ TEST(Options, MalformedEnvironmentIsAUsageError) {
     env.vars = {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "2"}};
     Options o;
     EXPECT_FALSE(parse({}, o, env).empty());
+}
+
+TEST(Options, BooleanVariablesHaveOneGrammar) {
+    // CI YAML writes true; only 1 used to count, and anything else was silently false.
+    for (const char* yes : {"1", "true", "TRUE", "Yes", "on"}) {
+        FakeEnv env;
+        env.vars["CTS_FAIL_IF_ALL_SKIPPED"] = yes;
+        Options o;
+        EXPECT_EQ(parse({}, o, env), "") << yes;
+        EXPECT_TRUE(o.fail_if_all_skipped) << yes;
+    }
+    for (const char* no : {"0", "false", "No", "OFF", ""}) {
+        FakeEnv env;
+        env.vars["CTS_FAIL_IF_ALL_SKIPPED"] = no;
+        Options o;
+        EXPECT_EQ(parse({}, o, env), "") << no;
+        EXPECT_FALSE(o.fail_if_all_skipped) << no;
+    }
+    for (const char* bad : {"abc", "2", "y", " true", "truee"}) {
+        FakeEnv env;
+        env.vars["CTS_FAIL_IF_ALL_SKIPPED"] = bad;
+        Options o;
+        std::string err = parse({}, o, env);
+        EXPECT_NE(err.find("CTS_FAIL_IF_ALL_SKIPPED"), std::string::npos) << bad << ": " << err;
+        EXPECT_NE(err.find("true, false"), std::string::npos) << err;
+        // The option does not make a malformed variable acceptable: it is a typo either way.
+        EXPECT_NE(parse({"--fail-if-all-skipped"}, o, env), "") << bad;
+    }
+}
+
+TEST(Options, HalfSetShardingVariablesAreRefused) {
+    // GoogleTest refuses one without the other; an empty value is the same as unset.
+    for (auto vars : std::vector<std::map<std::string, std::string>>{
+             {{"GTEST_TOTAL_SHARDS", "2"}},
+             {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", ""}},
+             {{"GTEST_SHARD_INDEX", "1"}},
+             {{"GTEST_SHARD_INDEX", "0"}, {"GTEST_TOTAL_SHARDS", ""}}}) {
+        FakeEnv env;
+        env.vars = vars;
+        Options o;
+        std::string err = parse({}, o, env);
+        EXPECT_NE(err.find("set both"), std::string::npos) << err;
+        EXPECT_NE(parse({"--shard=0/2"}, o, env), "");
+    }
+    FakeEnv env;
+    env.vars = {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"}};
+    Options o;
+    EXPECT_EQ(parse({}, o, env), "");
+    EXPECT_EQ(o.shard_index, 1u);
+    EXPECT_EQ(o.shard_count, 2u);
+}
+
+TEST(Options, MessagesEscapeWhatTheTerminalWouldObey) {
+    FakeEnv env;
+    env.vars["CL_DEVICE_TYPE"] = "gp\x1b[2Ju\xc2\x85\xff";
+    Options o;
+    std::string err = parse({}, o, env);
+    EXPECT_NE(err.find("gp\\x1b[2Ju\\xc2\\x85\\xff'"), std::string::npos) << err;
+    EXPECT_EQ(printable("caf\xc3\xa9 ok"), "caf\xc3\xa9 ok");
+    EXPECT_EQ(printable(std::string("a\nb\0", 4)), "a\\x0ab\\x00");
+}
+
+TEST(Options, ASingleValuedOptionGivenTwiceWithDifferentValuesIsRefused) {
+    Options o;
+    std::string err = parse({"--tier=core", "--tier=all"}, o);
+    EXPECT_NE(err.find("--tier given twice (--tier=core and --tier=all)"), std::string::npos) << err;
+    for (auto args : std::vector<std::vector<std::string>>{{"--seed=1", "--seed", "2"},
+                                                           {"--json=a.json", "--json=b.json"},
+                                                           {"--shard=0/2", "--shard=1/2"},
+                                                           {"--icd=system", "--icd=reference"},
+                                                           {"--jobs=1", "--jobs=2"},
+                                                           {"--timeout=1", "--timeout=2"}})
+        EXPECT_NE(parse(args, o).find("given twice"), std::string::npos) << args[0];
+    // The same value twice changes nothing; repeatable options add up.
+    EXPECT_EQ(parse({"--tier=core", "--tier=core", "--tag=a", "--tag=b"}, o), "");
+    EXPECT_TRUE(o.core_only);
+    EXPECT_EQ(o.tags, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(Options, ListingWritesNoReportSoReportOptionsAreRefused) {
+    Options o;
+    for (const char* report : {"--json=r.json", "--junit=r.xml", "--log=r.log"}) {
+        EXPECT_NE(parse({"--list", report}, o).find("writes no report: drop " + std::string(report)),
+                  std::string::npos)
+            << report;
+        EXPECT_NE(parse({"--list-tags", report}, o).find("--list-tags runs no case"), std::string::npos);
+    }
+    EXPECT_EQ(parse({"--list", "--json"}, o), "");  // --list --json prints JSON, no file
+    FakeEnv env;
+    env.vars["CL_CONFORMANCE_RESULTS_FILENAME"] = "ci.json";
+    EXPECT_EQ(parse({"--list"}, o, env), "");
 }
 
 TEST(Options, DoubleDashEndsOptions) {
@@ -509,13 +603,11 @@ TEST_F(IcdOption, FileNamesTheLibraryToLoad) {
     write("bare.icd", "libOpenCL_vendor.so.1\n");
     ASSERT_EQ(parse({"--icd=" + dir + "/bare.icd"}, o), "");
     EXPECT_EQ(o.icd_library, "libOpenCL_vendor.so.1");
-    // The last --icd wins, and system or reference forget the file.
-    ASSERT_EQ(parse({"--icd=" + icd, "--icd=system"}, o), "");
-    EXPECT_TRUE(o.icd_system);
-    EXPECT_EQ(o.icd_file, "");
-    EXPECT_EQ(o.icd_library, "");
-    ASSERT_EQ(parse({"--icd=" + icd, "--icd=reference"}, o), "");
-    EXPECT_EQ(o.icd_file, "");
+    // Two different --icd are a usage error (the last used to win), the same one twice is not.
+    EXPECT_NE(parse({"--icd=" + icd, "--icd=system"}, o).find("--icd given twice"), std::string::npos);
+    EXPECT_NE(parse({"--icd=" + icd, "--icd=reference"}, o).find("--icd given twice"), std::string::npos);
+    ASSERT_EQ(parse({"--icd=" + icd, "--icd=" + icd}, o), "");
+    EXPECT_EQ(o.icd_library, dir + "/libdriver.so");
 }
 
 // Workers and the printed rerun command may run from another directory: the paths are made absolute.
@@ -541,7 +633,9 @@ TEST_F(IcdOption, BadFilesAreOneLineUsageErrors) {
         {"nope", "no such file"},
         {"", "expected reference, system or an .icd file"},
         {write("empty.icd", ""), "the file is empty"},
-        {write("blank.icd", " \n\n"), "the file is empty"},
+        {write("blank.icd", " \n\n"), "the first line is blank"},
+        // The library on a later line is not read by the loaders either; the file is not empty.
+        {write("first_blank.icd", "\n/usr/lib/libx.so\n"), "the first line is blank"},
         {write("gone.icd", dir + "/libgone.so\n"), "names " + dir + "/libgone.so, which does not exist"},
         {write("dir.icd", dir + "\n"), "which is not a file"},
         {dir, "it is a directory"},

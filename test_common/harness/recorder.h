@@ -21,7 +21,7 @@ public:
         : total_(total), tty_(tty), log_(log), rerun_(std::move(rerun)) {}
 
     // The waiver entries for this device: a waivable result of a case they cover is recorded as Waived.
-    void setWaivers(std::vector<Waiver> waivers) { waivers_ = std::move(waivers); }
+    void setWaivers(std::vector<Waiver> waivers) { waivers_ = WaiverSet(std::move(waivers)); }
     // The tier of every selected case: results (also those the supervisor makes up for a crash or a
     // timeout) carry it into the reports and the per-tier counts.
     void setTiers(std::map<std::string, Tier> tiers) { tiers_ = std::move(tiers); }
@@ -63,7 +63,7 @@ private:
     bool tty_;
     LineLog& log_;
     std::function<std::string(const std::string&)> rerun_;
-    std::vector<Waiver> waivers_;        // set before the first case, read-only afterwards
+    WaiverSet waivers_;                  // set before the first case, read-only afterwards
     std::map<std::string, Tier> tiers_;  // set before the first case, read-only afterwards
     std::vector<CaseResult> results_;
     Tally tally_;

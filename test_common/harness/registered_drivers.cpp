@@ -9,6 +9,8 @@
 #include <climits>
 #include <fstream>
 
+#include "test_common/harness/path_guard.h"
+
 namespace cts {
 namespace {
 
@@ -43,8 +45,11 @@ std::vector<RegisteredDriver> registeredDrivers(const std::string& dir) {
         if (name.size() <= 4 || name.compare(name.size() - 4, 4, ".icd") != 0) continue;
         RegisteredDriver r;
         r.icd_file = dir + (dir.back() == '/' ? "" : "/") + name;
-        std::ifstream in(r.icd_file);
-        std::getline(in, r.library);
+        // Through the path guard: a FIFO or /dev/zero named *.icd in the vendors directory is skipped, not
+        // waited on or read without end.
+        std::string text;
+        if (!readTextFile(r.icd_file, &text, kMaxSmallFileBytes).empty()) continue;
+        r.library = text.substr(0, text.find('\n'));
         size_t end = r.library.find_last_not_of(" \t\r\n");
         r.library = end == std::string::npos ? "" : r.library.substr(0, end + 1);
         if (!r.library.empty()) out.push_back(r);

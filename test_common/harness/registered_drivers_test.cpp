@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -31,6 +33,16 @@ TEST_F(RegisteredDrivers, ReadsTheIcdFilesOfTheDirectory) {
     EXPECT_EQ(drivers[0].library, "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so");
     EXPECT_EQ(drivers[1].library, "libpocl.so.2.10.0");
     EXPECT_TRUE(registeredDrivers(dir + "/missing").empty());
+}
+
+TEST_F(RegisteredDrivers, SpecialFilesNamedIcdAreSkippedUnread) {
+    // A FIFO blocked the header of --icd=system until a writer came; /dev/zero was read without end.
+    icd("pocl.icd", "libpocl.so.2.10.0\n");
+    ASSERT_EQ(mkfifo((dir + "/fifo.icd").c_str(), 0600), 0);
+    ASSERT_EQ(symlink("/dev/zero", (dir + "/zero.icd").c_str()), 0);
+    auto drivers = registeredDrivers(dir);
+    ASSERT_EQ(drivers.size(), 1u);
+    EXPECT_EQ(drivers[0].library, "libpocl.so.2.10.0");
 }
 
 TEST_F(RegisteredDrivers, TheOnesNoPlatformCameFrom) {

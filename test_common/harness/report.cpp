@@ -260,6 +260,26 @@ size_t xmlCharLength(const std::string& text, size_t i) {
 
 }  // namespace
 
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        size_t n = c >= 0x80 ? xmlCharLength(std::string(text.substr(i, 4)), 0) : 1;
+        // U+0080..U+009F (C2 80..C2 9F) are the C1 controls, terminal commands as much as ESC is.
+        bool c1 = n == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0;
+        if (n == 0 || c1 || c < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        } else {
+            out.append(text.substr(i, n));
+            i += n - 1;
+        }
+    }
+    return out;
+}
+
 std::string xmlEscape(const std::string& text) {
     std::string out;
     out.reserve(text.size());

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "test_common/harness/case.h"
@@ -111,6 +112,12 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
 // Latin-1, a truncated or overlong sequence, an encoded surrogate, U+FFFE/U+FFFF), so the document stays
 // well-formed UTF-8 whatever the message holds.
 std::string xmlEscape(const std::string& text);
+
+// `text` as it may go into a one-line message on the console or in the log: printable ASCII and valid UTF-8
+// as they are; control characters (NUL, newline, ESC, C1 controls) and every byte of an invalid UTF-8
+// sequence as the text \xNN, so a file's bytes or a variable's value can neither forge a line nor drive the
+// terminal.
+std::string printable(std::string_view text);
 
 // Quotes one word for a POSIX shell when needed.
 std::string shellQuote(const std::string& word);

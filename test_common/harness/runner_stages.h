@@ -122,6 +122,7 @@ struct ExitPolicyFacts {
     size_t stale_waivers = 0;
     bool fail_on_stale_waivers = false;
     bool fail_if_all_skipped = false;
+    bool empty_shard = false;  // a shard left without cases (fewer cases than shards): fine, not all-skipped
     size_t flaky = 0;          // Tally::flaky
     bool flake_fails = false;  // --flake-fails: a Flake fails the run
 };

@@ -120,5 +120,15 @@ TEST(ExitPolicy, StaleWaiversAndAllSkippedFailOnlyWhenAsked) {
     EXPECT_EQ(exitPolicy(f).status, 0);
 }
 
+TEST(ExitPolicy, AnEmptyShardIsNotAllSkipped) {
+    // More shards than cases leaves a shard empty, which the docs call fine; --fail-if-all-skipped used to
+    // fail it.
+    ExitPolicyFacts f;
+    f.fail_if_all_skipped = true;
+    f.empty_shard = true;
+    EXPECT_EQ(exitPolicy(f).status, 0);
+    EXPECT_TRUE(exitPolicy(f).notes.empty());
+}
+
 }  // namespace
 }  // namespace cts

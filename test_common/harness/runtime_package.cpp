@@ -9,9 +9,11 @@
 #include <climits>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "test_common/harness/icd_file.h"
+#include "test_common/harness/path_guard.h"
 
 namespace cts {
 namespace {
@@ -30,10 +32,9 @@ std::string trim(const std::string& text) {
 }
 
 std::string firstLine(const std::string& path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return trim(line);
+    std::string text;
+    if (!readTextFile(path, &text, kMaxSmallFileBytes).empty()) return "";
+    return trim(text.substr(0, text.find('\n')));
 }
 
 bool isFile(const std::string& path) {
@@ -66,7 +67,9 @@ std::string recordPath(const std::string& line) {
 
 // "Name Version" from a dist-info directory's METADATA headers; "" when either is missing.
 std::string distributionName(const std::string& dist_info) {
-    std::ifstream in(dist_info + "/METADATA");
+    std::string text;
+    if (!readTextFile(dist_info + "/METADATA", &text).empty()) return "";
+    std::istringstream in(text);
     std::string line, name, version;
     while (std::getline(in, line) && !trim(line).empty()) {
         if (line.rfind("Name:", 0) == 0) name = trim(line.substr(5));
@@ -94,7 +97,9 @@ std::string baseName(const std::string& path) {
 RuntimePackage fromRecords(const std::string& libdir, const std::string& target, const std::string& name) {
     for (const auto& record : globPaths(libdir + "/python3*/site-packages/*.dist-info/RECORD")) {
         std::string dist_info = dirName(record), site_packages = dirName(dist_info);
-        std::ifstream in(record);
+        std::string text;
+        if (!readTextFile(record, &text).empty()) continue;
+        std::istringstream in(text);
         std::string line;
         while (std::getline(in, line)) {
             std::string entry = recordPath(trim(line));

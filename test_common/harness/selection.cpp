@@ -45,6 +45,35 @@ bool patternSelects(std::string_view pattern, std::string_view name) {
     return false;
 }
 
+PatternMatcher::PatternMatcher(std::vector<std::string> patterns) : count_(patterns.size()) {
+    for (size_t i = 0; i < patterns.size(); ++i)
+        (patterns[i].find_first_of("*?") == std::string::npos ? exact_ : wildcard_)
+            .emplace_back(std::move(patterns[i]), i);
+    std::sort(exact_.begin(), exact_.end());
+}
+
+std::vector<PatternMatcher::Entry>::const_iterator PatternMatcher::lowerBound(std::string_view key) const {
+    return std::lower_bound(exact_.begin(), exact_.end(), key,
+                            [](const Entry& e, std::string_view k) { return std::string_view(e.first) < k; });
+}
+
+size_t PatternMatcher::firstMatch(std::string_view name) const {
+    size_t best = npos;
+    for (size_t end = 0;; ++end) {
+        end = std::min(name.find('.', end), name.size());
+        std::string_view prefix = name.substr(0, end);
+        // Equal patterns sort by index: the first of a run is its lowest.
+        if (auto it = lowerBound(prefix); it != exact_.end() && it->first == prefix)
+            best = std::min(best, it->second);
+        if (end == name.size()) break;
+    }
+    for (const auto& [pattern, index] : wildcard_) {
+        if (index >= best) break;
+        if (patternSelects(pattern, name)) return index;
+    }
+    return best;
+}
+
 void parseFilter(const std::string& filter, std::vector<Pattern>& positive, std::vector<Pattern>& negative) {
     size_t dash = filter.find('-');
     std::string pos = filter.substr(0, dash);
@@ -71,36 +100,6 @@ std::vector<Pattern> parsePatternText(const std::string& text, const std::string
         out.push_back({line.substr(b, e - b + 1), source_name + ":" + std::to_string(number)});
     }
     return out;
-}
-
-std::string readTextFile(const std::string& path, std::string* text, size_t max_bytes) {
-    struct stat st;
-    if (stat(path.c_str(), &st) != 0) return "cannot read " + path + ": " + std::strerror(errno);
-    if (S_ISDIR(st.st_mode)) return "cannot read " + path + ": is a directory";
-    // /dev/zero reads until memory runs out, a FIFO blocks until a writer comes.
-    if (!S_ISREG(st.st_mode))
-        return "cannot read " + path + ": not a regular file (" +
-               (S_ISFIFO(st.st_mode)  ? "a FIFO"
-                : S_ISCHR(st.st_mode) ? "a character device"
-                                      : "a device") +
-               ")";
-    if (static_cast<unsigned long long>(st.st_size) > max_bytes)
-        return "cannot read " + path + ": " + std::to_string(st.st_size) + " bytes, more than the " +
-               std::to_string(max_bytes) + " an input file may have";
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return "cannot read " + path + ": " + std::strerror(errno);
-    // The file may grow while it is read: read at most one byte past the limit.
-    std::string data;
-    data.reserve(static_cast<size_t>(st.st_size));
-    char chunk[65536];
-    while (data.size() <= max_bytes && in.read(chunk, sizeof chunk).gcount() > 0)
-        data.append(chunk, static_cast<size_t>(in.gcount()));
-    if (in.bad()) return "cannot read " + path + ": " + std::strerror(errno ? errno : EIO);
-    if (data.size() > max_bytes)
-        return "cannot read " + path + ": more than the " + std::to_string(max_bytes) +
-               " bytes an input file may have";
-    *text = std::move(data);
-    return "";
 }
 
 std::string readPatternFile(const std::string& path, std::vector<Pattern>& out) {
@@ -205,18 +204,25 @@ HeadSelection selectHeads(const std::vector<CaseHead>& all, const SelectionReque
     }
     // One pass: each pattern is tried on every case once, which also tells which patterns match nothing.
     std::vector<char> positive_hit(request.positive.size()), negative_hit(request.negative.size());
-    auto matchAll = [](const std::vector<Pattern>& patterns, std::vector<char>& hit, std::string_view name) {
+    auto matcher = [](const std::vector<Pattern>& patterns) {
+        std::vector<std::string> texts;
+        texts.reserve(patterns.size());
+        for (const auto& p : patterns) texts.push_back(p.text);
+        return PatternMatcher(std::move(texts));
+    };
+    const PatternMatcher positive_matcher = matcher(request.positive),
+                         negative_matcher = matcher(request.negative);
+    auto matchAll = [](const PatternMatcher& m, std::vector<char>& hit, std::string_view name) {
         bool any = false;
-        for (size_t i = 0; i < patterns.size(); ++i)
-            if (patternSelects(patterns[i].text, name)) any = hit[i] = true;
+        m.forEachMatch(name, [&](size_t i) { any = hit[i] = true; });
         return any;
     };
     // cases each step selects or drops
     size_t positive = 0, negative = 0, not_quick = 0, untagged = 0, extended = 0, huge = 0, not_core = 0;
     const std::set<std::string, std::less<>> names(request.names.begin(), request.names.end());
     for (const auto& c : all) {
-        bool in = matchAll(request.positive, positive_hit, c.name) || request.positive.empty();
-        bool out = matchAll(request.negative, negative_hit, c.name);
+        bool in = matchAll(positive_matcher, positive_hit, c.name) || request.positive.empty();
+        bool out = matchAll(negative_matcher, negative_hit, c.name);
         if (!names.empty() && !names.count(c.name)) continue;
         if (!in) continue;
         ++positive;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -265,6 +266,31 @@ TEST(Selection, ShardsAreDisjointAndCoverTheList) {
         EXPECT_EQ(seen.size(), full.size()) << n;
         EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), full.size()) << "overlap, n=" << n;
     }
+}
+
+TEST(PatternMatcher, AgreesWithPatternSelectsAndFindsTheFirstPattern) {
+    const std::vector<std::string> patterns = {"subgroups.shuffle_down",
+                                               "api",
+                                               "subgroups.shuffle*.i32.*",
+                                               "2d_block_io.load.e1.w32.h8.c1",
+                                               "api",
+                                               "?d_block_io",
+                                               "subgroups.shuffle_down.i32.v1",
+                                               "subgroups.shuffle_do"};
+    const PatternMatcher m(patterns);
+    for (const auto& c : kTree) {
+        std::vector<size_t> want, got;
+        for (size_t i = 0; i < patterns.size(); ++i)
+            if (patternSelects(patterns[i], c.name)) want.push_back(i);
+        m.forEachMatch(c.name, [&](size_t i) { got.push_back(i); });
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, want) << c.name;
+        EXPECT_EQ(m.firstMatch(c.name), want.empty() ? PatternMatcher::npos : want.front()) << c.name;
+    }
+    // A wildcard pattern ahead of an exact one is the first match.
+    EXPECT_EQ(PatternMatcher({"sub*", "subgroups"}).firstMatch("subgroups.x"), 0u);
+    EXPECT_EQ(PatternMatcher({"nothing", "subgroups"}).firstMatch("subgroups.x"), 1u);
+    EXPECT_EQ(PatternMatcher({"nothing"}).firstMatch("subgroups.x"), PatternMatcher::npos);
 }
 
 TEST(PatternFile, CommentsBlankLinesAndLineNumbers) {

@@ -3,10 +3,13 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "test_common/harness/report.h"
 
 namespace cts {
 namespace {
@@ -28,8 +31,9 @@ std::string treeRoot() {
 }  // namespace
 
 int usageError(const std::string& program, const std::string& what) {
-    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for usage.\n", program.c_str(), what.c_str(),
-                 program.c_str());
+    // One line, whatever bytes a file name, pattern or value brought into it.
+    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for usage.\n", program.c_str(),
+                 printable(what).c_str(), program.c_str());
     return 2;
 }
 
@@ -69,11 +73,13 @@ StageResult prepareEnvironment(RunState& s) {
             prepareOfflineRun(opt.offline_compiler, opt.target, defaults.targets_dir, defaults.targets_tried,
                               search_path ? search_path : "", 60, offline_setup);
         if (!e.empty()) {
-            std::fprintf(stderr, "%s: %s\n", program.c_str(), e.c_str());
+            std::fprintf(stderr, "%s: %s\n", program.c_str(), printable(e).c_str());
             return 2;
         }
     }
-    s.icd_env_from_user = opt.icd_file.empty() && std::getenv("OCL_ICD_VENDORS") != nullptr;
+    // Empty is unset, as for every variable the runner reads (docs/user_guide.md, "Environment variables").
+    const char* user_vendors = std::getenv("OCL_ICD_VENDORS");
+    s.icd_env_from_user = opt.icd_file.empty() && user_vendors && *user_vendors;
     const bool icd_env_from_user = s.icd_env_from_user;
     std::string& icd_missing = s.icd_missing;
     if (offline) {

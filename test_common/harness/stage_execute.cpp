@@ -119,9 +119,8 @@ void executeCases(RunState& s) {
     reports->setRecorder(&recorder);
     bool& aborted = s.aborted;
     // --retry: waived cases are never retried.
-    auto waived = [&device_waivers](const std::string& name) {
-        return findWaiver(device_waivers, name) != nullptr;
-    };
+    const WaiverSet device_set(device_waivers);
+    auto waived = [&device_set](const std::string& name) { return device_set.find(name) != nullptr; };
     RetryBook retry(opt.retry, waived);
     // --jobs: worker processes in parallel when the selection makes more than one batch (scheduler.h), one
     // worker when it makes one; a worker is a process of its own anyway, so the run is isolated as with
@@ -129,8 +128,9 @@ void executeCases(RunState& s) {
     std::vector<Waiver> own_process_waivers;
     for (const auto& w : device_waivers)
         if (w.own_process) own_process_waivers.push_back(w);
-    std::function<bool(const std::string&)> own_process = [&own_process_waivers](const std::string& name) {
-        return findWaiver(own_process_waivers, name) != nullptr;
+    const WaiverSet own_process_set(own_process_waivers);
+    std::function<bool(const std::string&)> own_process = [&own_process_set](const std::string& name) {
+        return own_process_set.find(name) != nullptr;
     };
     const unsigned jobs = runJobs(opt);
     // The plan of the selection stage, again with the own_process waivers when there are any.

@@ -221,9 +221,8 @@ int runWorker(RunState& s) {
     WaiverDevice waiver_device{d.platform_name, d.device_name, d.driver_version, d.vendor_id};
     for (const auto& w : waivers)
         if (waiverAppliesTo(w, waiver_device)) device_waivers.push_back(w);
-    auto waived = [&device_waivers](const std::string& name) {
-        return findWaiver(device_waivers, name) != nullptr;
-    };
+    const WaiverSet device_set(std::move(device_waivers));
+    auto waived = [&device_set](const std::string& name) { return device_set.find(name) != nullptr; };
     return workerMain(s.registry, dut, settings, s.worker_names, load, opt.retry, waived);
 }
 

@@ -125,7 +125,8 @@ StageResult chooseCases(RunState& s) {
             return usageError(program, "--rerun-failed: " + e);
     std::vector<std::string>& selected_names = s.selected_names;
     for (const auto* c : chosen.cases) selected_names.emplace_back(c->name);
-    if (std::string e = checkDumpDirInputs(opt, selected_names); !e.empty()) return usageError(program, e);
+    if (std::string e = checkRunFiles(opt, s.assets, selected_names); !e.empty())
+        return usageError(program, e);
 
     if (opt.list && !opt.list_json) {
         // The tier as a comment, so the list still works as a --caselist-file.

@@ -23,7 +23,7 @@ ExitPolicy exitPolicy(const ExitPolicyFacts& f) {
         p.notes.push_back(std::to_string(f.flaky) + " flaky case(s) and --flake-fails is set");
         bad = true;
     }
-    if (f.fail_if_all_skipped && f.passed == 0) {
+    if (f.fail_if_all_skipped && f.passed == 0 && !f.empty_shard) {
         p.notes.push_back("no case passed and --fail-if-all-skipped is set");
         bad = true;
     }
@@ -56,7 +56,7 @@ int verdict(RunState& s) {
             whole.clear();
             for (const auto* c : selectHeads(s.heads, unsharded).cases) whole.emplace_back(c->name);
         }
-        stale = staleWaivers(device_waivers, whole, recorder.results());
+        stale = staleWaivers(WaiverSet(device_waivers), whole, recorder.results());
         for (const auto& w : stale) info.stale_waivers.push_back(staleText(w));
         reports->setInfo(info, selected_names);
     }
@@ -104,6 +104,8 @@ int verdict(RunState& s) {
     facts.stale_waivers = stale.size();
     facts.fail_on_stale_waivers = opt.fail_on_stale_waivers;
     facts.fail_if_all_skipped = opt.fail_if_all_skipped;
+    // An empty selection is a usage error long before this: no case here is a shard left empty.
+    facts.empty_shard = selected_names.empty();
     facts.flaky = tally.flaky;
     facts.flake_fails = opt.flake_fails;
     ExitPolicy policy = exitPolicy(facts);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_common/harness/json_input.h"
+#include "test_common/harness/path_guard.h"
 #include "test_common/harness/requirements.h"
 #include "test_common/harness/waivers.h"
 
@@ -264,12 +265,11 @@ std::string parseTargetDescription(const std::string& text, const std::string& f
 }
 
 std::string readTargetDescription(const std::string& path, TargetDescription& out) {
-    std::ifstream in(path);
-    if (!in) return path + ": cannot read the target description";
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return path + ": cannot read the target description";
-    return parseTargetDescription(text.str(), path, out);
+    // A description is a few KB: /dev/zero, a FIFO or a huge file is refused unread.
+    std::string text;
+    if (std::string e = readTextFile(path, &text, kMaxSmallFileBytes); !e.empty())
+        return e + " (a target description is a JSON file)";
+    return parseTargetDescription(text, path, out);
 }
 
 const CompilerRelease* findCompilerRelease(const TargetDescription& target,

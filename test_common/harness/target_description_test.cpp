@@ -158,8 +158,10 @@ TEST(TargetDescription, MalformedDescriptionsNameTheFileAndTheProblem) {
     EXPECT_EQ(parseTargetDescription("{\n\"target\": \"x\",\n}", "f.json", t), "f.json:3: not valid JSON");
     EXPECT_EQ(parseTargetDescription("{\n\"target\": \"x\",\n\"target\": \"y\"}", "f.json", t),
               "f.json:3: key \"target\" appears twice in one object (JSON keeps only the last)");
-    EXPECT_NE(readTargetDescription("/nonexistent/t.json", t).find("/nonexistent/t.json: cannot read"),
+    EXPECT_NE(readTargetDescription("/nonexistent/t.json", t).find("cannot read /nonexistent/t.json"),
               std::string::npos);
+    // /dev/zero was read until memory ran out (10.8 GB).
+    EXPECT_NE(readTargetDescription("/dev/zero", t).find("not a regular file"), std::string::npos);
 }
 
 }  // namespace

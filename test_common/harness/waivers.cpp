@@ -12,9 +12,17 @@
 namespace cts {
 namespace {
 
-size_t lineAt(const std::string& text, size_t offset) {
-    offset = std::min(offset, text.size());
-    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+// The line of each offset (ascending): one pass over the text, not one per entry.
+std::vector<size_t> linesAt(const std::string& text, const std::vector<size_t>& offsets) {
+    std::vector<size_t> lines;
+    size_t line = 1, pos = 0;
+    for (size_t offset : offsets) {
+        offset = std::min(offset, text.size());
+        line += static_cast<size_t>(std::count(text.begin() + pos, text.begin() + offset, '\n'));
+        pos = offset;
+        lines.push_back(line);
+    }
+    return lines;
 }
 
 // Byte offsets where the elements of the array under the top-level object's keys start, in order. nlohmann
@@ -104,15 +112,23 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
     for (const char* key : {"tracker", "reason"}) {
         if (!e[key].is_string() || e[key].get<std::string>().empty())
             return std::string("\"") + key + "\" must be a non-empty string";
-        // Both are printed on the console and in the log: a newline, ESC or NUL would forge or hide lines.
-        for (unsigned char c : e[key].get<std::string>())
-            if (c < 0x20 || c == 0x7f)
+        // Both are printed on the console and in the log: a newline, ESC or NUL would forge or hide lines,
+        // and so would a C1 control (U+0080..U+009F, UTF-8 C2 80..C2 9F: CSI is ESC [ in one character).
+        const std::string text = e[key].get<std::string>();
+        for (size_t i = 0; i < text.size(); ++i) {
+            unsigned char c = static_cast<unsigned char>(text[i]);
+            bool c1 = c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0;
+            if (c < 0x20 || c == 0x7f || c1)
                 return std::string("\"") + key + "\" holds a control character (" +
                        (c == '\n'   ? "a newline"
                         : c == 0x1b ? "ESC"
                         : c == 0    ? "NUL"
-                                    : "code " + std::to_string(c)) +
+                        : c1        ? "the C1 control U+00" +
+                                   std::string(1, "0123456789ABCDEF"[(text[i + 1] >> 4) & 15]) +
+                                   "0123456789ABCDEF"[text[i + 1] & 15]
+                             : "code " + std::to_string(c)) +
                        "): one line of text";
+        }
     }
     w.tracker = e["tracker"].get<std::string>();
     w.reason = e["reason"].get<std::string>();
@@ -155,9 +171,15 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
     }
     if (w.platform.empty() && w.name.empty() && !w.has_vendor_id)
         return "\"device\" must name the device: \"platform\", \"name\" (patterns) or \"vendor_id\"";
-    auto everything = [](const std::string& p) { return p.find_first_not_of('*') == std::string::npos; };
-    w.every_device = everything(w.platform) && everything(w.name) && !w.has_vendor_id &&
-                     w.driver_min.empty() && w.driver_max.empty();
+    // Conditions every device meets: a pattern of wildcards alone ("*", "?*": names are never empty) and a
+    // driver bound of 0 with no upper one (any driver with a version number). An entry of only such
+    // conditions waives its cases everywhere and is warned about as "*" is.
+    auto everything = [](const std::string& p) { return p.find_first_not_of("*?") == std::string::npos; };
+    std::vector<uint64_t> min_numbers;
+    bool any_driver =
+        w.driver_max.empty() && (w.driver_min.empty() || (parseDottedVersion(w.driver_min, min_numbers) &&
+                                                          compareVersions(min_numbers, {0}) == 0));
+    w.every_device = everything(w.platform) && everything(w.name) && !w.has_vendor_id && any_driver;
     if (!w.driver_min.empty() && !w.driver_max.empty()) {
         std::vector<uint64_t> lo, hi;
         parseDottedVersion(w.driver_min, lo);
@@ -213,11 +235,11 @@ std::string parseWaivers(const std::string& text, const std::string& file, std::
     for (const auto& [key, value] : doc.items())
         if (key != "waivers") return file + ":1: unknown top-level key \"" + key + "\" (known: waivers)";
     if (!doc["waivers"].is_array()) return file + ":1: \"waivers\" must be an array of entries";
-    std::vector<size_t> offsets = entryOffsets(text);
+    const std::vector<size_t> lines = linesAt(text, entryOffsets(text));
     std::vector<Waiver> entries;
     for (size_t i = 0; i < doc["waivers"].size(); ++i) {
         Waiver w;
-        size_t line = i < offsets.size() ? lineAt(text, offsets[i]) : 1;
+        size_t line = i < lines.size() ? lines[i] : 1;
         w.source = file + ":" + std::to_string(line);
         std::string err = readEntry(doc["waivers"][i], w);
         if (!err.empty()) return w.source + ": " + err;
@@ -247,20 +269,29 @@ bool waiverAppliesTo(const Waiver& w, const WaiverDevice& d) {
     return true;
 }
 
-const Waiver* findWaiver(const std::vector<Waiver>& waivers, const std::string& case_name) {
-    for (const auto& w : waivers)
-        for (const auto& p : w.cases)
-            if (patternSelects(p, case_name)) return &w;
-    return nullptr;
+WaiverSet::WaiverSet(std::vector<Waiver> entries) : entries_(std::move(entries)) {
+    std::vector<std::string> patterns;
+    for (size_t i = 0; i < entries_.size(); ++i)
+        for (const auto& p : entries_[i].cases) {
+            patterns.push_back(p);
+            entry_of_.push_back(i);
+        }
+    matcher_ = PatternMatcher(std::move(patterns));
+}
+
+const Waiver* WaiverSet::find(std::string_view case_name) const {
+    // Patterns are numbered entry by entry, so the lowest pattern is in the first entry.
+    size_t p = matcher_.firstMatch(case_name);
+    return p == PatternMatcher::npos ? nullptr : &entries_[entry_of_[p]];
 }
 
 bool waivable(Status status) {
     return status == Status::Fail || status == Status::Crash || status == Status::Timeout;
 }
 
-void applyWaivers(const std::vector<Waiver>& waivers, CaseResult& r) {
+void applyWaivers(const WaiverSet& waivers, CaseResult& r) {
     if (!waivable(r.status)) return;
-    const Waiver* w = findWaiver(waivers, r.name);
+    const Waiver* w = waivers.find(r.name);
     if (!w) return;
     r.waived_status = r.status;
     r.status = Status::Waived;
@@ -268,23 +299,19 @@ void applyWaivers(const std::vector<Waiver>& waivers, CaseResult& r) {
     r.waiver_reason = w->reason;
 }
 
-std::vector<StaleWaiver> staleWaivers(const std::vector<Waiver>& waivers,
-                                      const std::vector<std::string>& selected,
+std::vector<StaleWaiver> staleWaivers(const WaiverSet& waivers, const std::vector<std::string>& selected,
                                       const std::vector<CaseResult>& results) {
     std::vector<StaleWaiver> out;
     for (const auto& r : results) {
         if (r.status != Status::Pass) continue;
         // An intermittent bug's symptom depends on memory layout: a pass of one case says nothing.
-        if (const Waiver* w = findWaiver(waivers, r.name); w && !w->intermittent)
+        if (const Waiver* w = waivers.find(r.name); w && !w->intermittent)
             out.push_back({w->source, w->tracker, r.name});
     }
-    for (const auto& w : waivers) {
-        bool used = std::any_of(selected.begin(), selected.end(), [&](const std::string& name) {
-            return std::any_of(w.cases.begin(), w.cases.end(),
-                               [&](const std::string& p) { return patternSelects(p, name); });
-        });
-        if (!used) out.push_back({w.source, w.tracker, ""});
-    }
+    std::vector<char> used(waivers.entries().size());
+    for (const auto& name : selected) waivers.forEachEntry(name, [&](size_t i) { used[i] = 1; });
+    for (size_t i = 0; i < used.size(); ++i)
+        if (!used[i]) out.push_back({waivers.entries()[i].source, waivers.entries()[i].tracker, ""});
     return out;
 }
 

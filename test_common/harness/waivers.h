@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "test_common/harness/report.h"
+#include "test_common/harness/selection.h"
 
 namespace cts {
 
@@ -54,13 +56,32 @@ int compareVersions(const std::vector<uint64_t>& a, const std::vector<uint64_t>&
 
 // Whether the entry's device conditions hold. A driver bound on a driver version without a number fails.
 bool waiverAppliesTo(const Waiver& waiver, const WaiverDevice& device);
-// The first entry whose patterns select the case, or null.
-const Waiver* findWaiver(const std::vector<Waiver>& waivers, const std::string& case_name);
+// Waiver entries with their case patterns indexed (PatternMatcher), so looking up every case of a run costs
+// O(n log n) however many one-case entries a file holds.
+class WaiverSet {
+public:
+    WaiverSet() = default;
+    explicit WaiverSet(std::vector<Waiver> entries);
+    const std::vector<Waiver>& entries() const { return entries_; }
+    bool empty() const { return entries_.empty(); }
+    // The first entry (in file order) whose patterns select the case, or null.
+    const Waiver* find(std::string_view case_name) const;
+    // Calls used(i) for every entry i whose patterns select the case.
+    template <class Used>
+    void forEachEntry(std::string_view case_name, Used&& used) const {
+        matcher_.forEachMatch(case_name, [&](size_t p) { used(entry_of_[p]); });
+    }
+
+private:
+    std::vector<Waiver> entries_;
+    PatternMatcher matcher_;        // every entry's patterns, entry by entry
+    std::vector<size_t> entry_of_;  // pattern index -> entry index
+};
 
 // Fail, Crash and Timeout are waivable; InternalError is the harness's fault and never is.
 bool waivable(Status status);
 // Turns a waivable result of a case an entry selects into Waived (keeping the original status and message).
-void applyWaivers(const std::vector<Waiver>& waivers, CaseResult& result);
+void applyWaivers(const WaiverSet& waivers, CaseResult& result);
 
 struct StaleWaiver {
     std::string source, tracker;
@@ -69,8 +90,7 @@ struct StaleWaiver {
 
 // Stale waivers of a run: each waived case that passed, then each entry whose patterns select none of
 // `selected`. `waivers` holds only the entries for this device.
-std::vector<StaleWaiver> staleWaivers(const std::vector<Waiver>& waivers,
-                                      const std::vector<std::string>& selected,
+std::vector<StaleWaiver> staleWaivers(const WaiverSet& waivers, const std::vector<std::string>& selected,
                                       const std::vector<CaseResult>& results);
 // "warning: waiver FILE:LINE (TRACKER) applies to every device ...", for the console and the log.
 std::string everyDeviceWarning(const Waiver& waiver);
