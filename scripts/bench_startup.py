@@ -58,7 +58,10 @@ def main(argv=None):
         if not (os.path.isfile(runner) and os.access(runner, os.X_OK)):
             raise BenchError("no runner at %s (build it, or pass --build-dir or --runner)" % runner)
         rows = []
-        for label, extra in (("one case", [args.case]), ("--list", ["--list"]), ("--list-tags", ["--list-tags"])):
+        # One case in process (--jobs=1) and as a default run gives it: with more than one usable core the
+        # default --jobs runs even one case in a worker, so that figure adds one worker start.
+        for label, extra in (("one case", [args.case, "--jobs=1"]), ("one, worker", [args.case, "--jobs=2"]),
+                             ("--list", ["--list"]), ("--list-tags", ["--list-tags"])):
             wall, cpu, rss = measure([runner] + extra, args.runs)
             rows.append({"what": label, "args": extra, "wall_ms": round(wall * 1000, 1),
                          "cpu_ms": round(cpu * 1000, 1), "peak_rss_mb": round(rss / 1024, 1)})

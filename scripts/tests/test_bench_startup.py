@@ -22,18 +22,19 @@ class BenchStartup(TempFiles, unittest.TestCase):
                            universal_newlines=True)
         return p.returncode, p.stdout, p.stderr
 
-    def test_prints_the_three_measurements_as_json_and_table(self):
-        # The stand-in records its arguments: one case, --list, --list-tags, each `runs` times.
+    def test_prints_the_four_measurements_as_json_and_table(self):
+        # The stand-in records its arguments: one case in process and in a worker, --list, --list-tags, each
+        # `runs` times.
         log = os.path.join(self.tmp.name, "calls")
         runner = self.runner('echo "$@" >> %s' % log)
         rc, out, err = self.bench("--runner", runner, "--runs", "3", "--case", "a.b", "--json")
         self.assertEqual(rc, 0, err)
         doc = json.loads(out)
-        self.assertEqual([r["what"] for r in doc["results"]], ["one case", "--list", "--list-tags"])
+        self.assertEqual([r["what"] for r in doc["results"]], ["one case", "one, worker", "--list", "--list-tags"])
         for r in doc["results"]:
             self.assertGreater(r["wall_ms"], 0)
             self.assertGreater(r["peak_rss_mb"], 0)
-        self.assertEqual(open(log).read().split("\n")[:-1], ["a.b"] * 3 + ["--list"] * 3 + ["--list-tags"] * 3)
+        self.assertEqual(open(log).read().split("\n")[:-1], ["a.b --jobs=1"] * 3 + ["a.b --jobs=2"] * 3 + ["--list"] * 3 + ["--list-tags"] * 3)
         rc, out, err = self.bench("--runner", runner, "--runs", "1")
         self.assertEqual(rc, 0, err)
         self.assertIn("peak RSS MB", out)
