@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,10 @@ struct RunState {
     std::vector<std::string> worker_names;  // --worker: the cases read from standard input
     std::vector<std::string> run_errors;    // run-level internal errors (a broken manifest)
     std::string manifest_sha256;
+    // When a report names the manifest by manifest_sha256: manifest.json's own SHA-256 (or why it could not
+    // be read), worked out on a second thread during the run and checked before the reports are written
+    // (verdict), so a manifest edited after the asset build is not reported under its old hash.
+    std::future<std::pair<std::string, std::string>> manifest_hash;  // {hash, error}
     // What selection reads of every case: first the registry's (C++ cases; every manifest case too when
     // there is no case index), then the case index's, whose full entries only the selected are loaded of.
     CaseIndex index;

@@ -37,7 +37,7 @@ int verdict(RunState& s) {
     const Registry& registry = s.registry;
     const SelectionRequest& request = s.request;
     const std::vector<std::string>& selected_names = s.selected_names;
-    const std::vector<std::string>& run_errors = s.run_errors;
+    std::vector<std::string>& run_errors = s.run_errors;
     const std::vector<Waiver>& device_waivers = s.device_waivers;
     const bool aborted = s.aborted;
     Recorder& recorder = *s.recorder;
@@ -64,6 +64,24 @@ int verdict(RunState& s) {
         countVersionGaps(info.version_gaps, recorder.versionGapCounts(),
                          s.offline ? s.offline_setup.device : s.dut.info);
         reports->setInfo(info, selected_names);
+    }
+    if (s.manifest_hash.valid()) {
+        auto [hash, error] = s.manifest_hash.get();
+        const std::string path = s.assets + "/manifest.json";
+        if (!error.empty())
+            run_errors.push_back("cannot hash " + path + " for the report: " + error);
+        else if (hash != s.manifest_sha256)
+            run_errors.push_back(
+                path + " is not the manifest its manifest.sha256 and case index describe (its sha256 is " +
+                hash + ", manifest.sha256 says " + s.manifest_sha256 +
+                "): edited after the asset build? Rebuild the assets target (cmake --build <build "
+                "dir> --target assets)");
+        if (!error.empty() || hash != s.manifest_sha256) {
+            std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), run_errors.back().c_str());
+            info.errors = run_errors;
+            if (error.empty()) info.selection.manifest_sha256 = hash;  // what the run read
+            reports->setInfo(info, selected_names);
+        }
     }
     bool reports_ok = reports->write(aborted ? "timeout" : "");
     Tally tally = recorder.tally();

@@ -174,6 +174,38 @@ def check_manifest_check(runner, build, tmp):
                "column %d changed: manifest_check names the case\n%s" % (column, describe(rc, out, err)))
 
 
+def check_manifest_edited(runner, build, tmp):
+    """A manifest edited after the asset build without changing its size (so the index and manifest.sha256
+    still fit it): a run that writes a report hashes the manifest it read, and says it is not the one
+    manifest.sha256 names (exit 1, a run-level error) rather than reporting the old hash as its own."""
+    d = copy_assets(build, tmp, "edited")
+    path = os.path.join(d, "manifest.json")
+    text = open(path, "rb").read()
+    # One letter of the last case's name (a case the run does not select): same size, still valid JSON.
+    at = text.rindex(b'"name": "') + len(b'"name": "')
+    text = text[:at] + (b"x" if text[at:at + 1] != b"x" else b"y") + text[at + 1:]
+    with open(path, "wb") as f:
+        f.write(text)
+    real = hashlib.sha256(text).hexdigest()
+    claimed = open(os.path.join(d, "manifest.sha256")).read().split()[0]
+    expect(real != claimed, "the edit changed the manifest's hash")
+    report = os.path.join(tmp, "edited.json")
+    rc, out, err = run(runner, ["--assets-dir=" + d, CASE, "--jobs=1", "--json=" + report])
+    expect(rc == 1 and "is not the manifest its manifest.sha256" in err and real in err,
+           "an edited manifest is a run-level error naming its real hash\n" + describe(rc, out, err))
+    doc = json.load(open(report))
+    expect(doc["selection"]["manifest_sha256"] == real, "the report names the manifest the run read: %s, not %s"
+           % (real, doc["selection"]["manifest_sha256"]))
+    expect(any("manifest.sha256" in e for e in doc.get("errors", [])), "the report lists the error")
+    expect(doc["cases"] and doc["cases"][0]["status"] == "Pass", "the selected case still ran")
+    # The untouched copy: no error, the recorded hash.
+    d = copy_assets(build, tmp, "intact")
+    rc, out, err = run(runner, ["--assets-dir=" + d, CASE, "--jobs=1", "--json=" + report])
+    doc = json.load(open(report))
+    expect(rc == 0 and doc["selection"]["manifest_sha256"] == claimed and not doc.get("errors"),
+           "an intact manifest: exit 0, its recorded hash\n" + describe(rc, out, err))
+
+
 CHECKS = {n[len("check_"):]: f for n, f in globals().items() if n.startswith("check_")}
 
 
