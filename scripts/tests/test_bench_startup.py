@@ -22,19 +22,28 @@ class BenchStartup(TempFiles, unittest.TestCase):
                            universal_newlines=True)
         return p.returncode, p.stdout, p.stderr
 
-    def test_prints_the_four_measurements_as_json_and_table(self):
-        # The stand-in records its arguments: one case in process and in a worker, --list, --list-tags, each
-        # `runs` times.
+    def test_prints_every_measurement_as_json_and_table(self):
+        # The stand-in records its arguments: one case in process and in a worker, --list, --list-tags, the
+        # --list read back as a case list and an exclude file, a run with a waiver file; each `runs` times.
         log = os.path.join(self.tmp.name, "calls")
-        runner = self.runner('echo "$@" >> %s' % log)
+        runner = self.runner('echo "$@" >> %s; [ "$1" != --list ] || printf "a.b\\nc.d\\n"' % log)
         rc, out, err = self.bench("--runner", runner, "--runs", "3", "--case", "a.b", "--json")
         self.assertEqual(rc, 0, err)
         doc = json.loads(out)
-        self.assertEqual([r["what"] for r in doc["results"]], ["one case", "one, worker", "--list", "--list-tags"])
+        self.assertEqual([r["what"] for r in doc["results"]], ["one case", "one, worker", "--list", "--list-tags",
+                                                             "caselist", "exclude", "30k waivers"])
         for r in doc["results"]:
             self.assertGreater(r["wall_ms"], 0)
             self.assertGreater(r["peak_rss_mb"], 0)
-        self.assertEqual(open(log).read().split("\n")[:-1], ["a.b --jobs=1"] * 3 + ["a.b --jobs=2"] * 3 + ["--list"] * 3 + ["--list-tags"] * 3)
+        calls = open(log).read().split("\n")[:-1]
+        # The listing the selection rows read back, then each measurement `runs` times.
+        self.assertEqual(calls[:13], ["--list"] + ["a.b --jobs=1"] * 3 + ["a.b --jobs=2"] * 3 + ["--list"] * 3 +
+                         ["--list-tags"] * 3)
+        self.assertEqual([c.split("=")[0] for c in calls[13:]],
+                         ["--caselist-file"] * 3 + ["--exclude-file"] * 3 + ["--jobs"] * 3)
+        self.assertTrue(all(c.endswith(" --list") for c in calls[13:19]), calls)
+        self.assertTrue(all(c.endswith(" api") and "--waiver-file=" in c for c in calls[19:]), calls)
+        self.assertEqual(doc["listed"], 2)
         rc, out, err = self.bench("--runner", runner, "--runs", "1")
         self.assertEqual(rc, 0, err)
         self.assertIn("peak RSS MB", out)

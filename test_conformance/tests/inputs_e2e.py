@@ -15,9 +15,6 @@ import runner_e2e  # noqa: E402
 from runner_e2e import (SKIP, CheckFailed, assets_args, describe, expect, load_json_report, read_text, reference_icd,
                         run, usage_error)
 
-# Generous bounds for a shared 2-core machine; the quadratic selection took minutes (issue 30, item 5).
-ROUND_TRIP_LIMIT_S = 10.0
-WAIVER_LIMIT_S = 10.0
 
 
 def manifest_or_skip(build):
@@ -33,37 +30,31 @@ def refdev_or_skip(build):
         sys.exit(SKIP)
 
 
-def timed(runner, args, env=None):
-    start = time.monotonic()
-    rc, out, err = run(runner, args, env)
-    return rc, out, err, time.monotonic() - start
-
-
-def check_selection_cost(runner, build, tmp):
-    """The whole --list read back as a --caselist-file (and as an --exclude-file next to a pattern) selects in
-    about the time --list takes: exact names are looked up, not tried one by one against every case."""
+def check_whole_list_round_trip(runner, build, tmp):
+    """The whole --list read back as a --caselist-file (and as an --exclude-file) selects exactly those cases.
+    Its cost (a lookup per name, not every name against every case) is a figure of scripts/bench_startup.py,
+    not a time limit here; the quadratic selection took minutes, past this test's CTest timeout."""
     manifest_or_skip(build)
     rc, listing, err = run(runner, ["--list"])
     expect(rc == 0 and listing.count("\n") > 1000, "--list\n" + describe(rc, listing, err))
     all_txt = os.path.join(tmp, "all.txt")
     with open(all_txt, "w") as f:
         f.write(listing)
-    rc, out, err, secs = timed(runner, ["--caselist-file=" + all_txt, "--list"])
+    rc, out, err = run(runner, ["--caselist-file=" + all_txt, "--list"])
     expect(rc == 0 and out == listing, "round trip: the same list\n" + describe(rc, out[-500:], err))
-    expect(secs < ROUND_TRIP_LIMIT_S, "--caselist-file of the whole --list took %.1f s" % secs)
     # Every case but the last excluded: the exclude file costs the same, and what is left is exact.
     names = [l.split("#")[0].strip() for l in listing.splitlines()]
     excl = os.path.join(tmp, "excl.txt")
     with open(excl, "w") as f:
         f.write("\n".join(names[:-1]) + "\n")
-    rc, out, err, secs = timed(runner, ["--exclude-file=" + excl, "--list"])
+    rc, out, err = run(runner, ["--exclude-file=" + excl, "--list"])
     expect(rc == 0 and out.split() [0] == names[-1] and out.count("\n") == 1,
            "exclude all but one\n" + describe(rc, out[-500:], err))
-    expect(secs < ROUND_TRIP_LIMIT_S, "--exclude-file of the whole --list took %.1f s" % secs)
 
 
-def check_waiver_cost(runner, build, tmp):
-    """30,000 one-case waiver entries: applying them to a run and finding the stale ones is a lookup per case."""
+def check_many_waivers(runner, build, tmp):
+    """30,000 one-case waiver entries: applied to a run, the covered cases are found and every other entry is
+    stale (bench_startup.py measures what this costs)."""
     refdev_or_skip(build)
     rc, listing, err = run(runner, ["--list", "api"])
     expect(rc == 0, describe(rc, listing, err))
@@ -76,13 +67,12 @@ def check_waiver_cost(runner, build, tmp):
     with open(path, "w") as f:
         json.dump({"waivers": entries}, f)
     js = os.path.join(tmp, "r.json")
-    rc, out, err, secs = timed(runner, ["--jobs=1", "--waiver-file=" + path, "--json=" + js, "api"])
+    rc, out, err = run(runner, ["--jobs=1", "--waiver-file=" + path, "--json=" + js, "api"])
     expect(rc == 0, describe(rc, out, err))
     stale = load_json_report(js, "waived run")["waivers"]["stale"]
     covered = [n for n in api if n in set(names)]
     # Every entry but those of the api cases selects no case of this run; each passing api case is stale too.
     expect(len(stale) >= len(names) - len(covered), "stale waivers: %d of %d" % (len(stale), len(names)))
-    expect(secs < WAIVER_LIMIT_S, "30,000 one-case waivers took %.1f s" % secs)
 
 
 NOT_SUPPORTED_ON_XE_HPC = "media_block_io.read"  # no cl_intel_spirv_media_block_io on the default profile
