@@ -603,10 +603,10 @@ Execution:
                               with --isolate)
   --isolate                   run cases in a child process; a crash or timeout is recorded and the
                               run continues; without --timeout each case has 300 seconds
-  --jobs=N                     run the cases in N worker processes, 1 <= N <= 256 (default: the cores
+  --jobs=N                    run the cases in N worker processes, 1 <= N <= 256 (default: the cores
                               this process may use); N > 1 isolates like --isolate (a crash or timeout
-                              costs its case, without --timeout each case has 300 seconds); the reports
-                              are those of --jobs=1; a selection of one module runs as with --jobs=1
+                              costs its case, without --timeout each case has 300 seconds), a selection
+                              of one module too (in one worker); the reports are those of --jobs=1
   --retry=K                   run a case whose result is Fail, Crash or Timeout again, up to K times
                               (0 <= K <= 10, default 0; a Fail in the same process, a Crash or Timeout
                               in a new worker); one that then passes is reported Flake with every

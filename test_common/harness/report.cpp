@@ -187,7 +187,8 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["errors"] = info.errors;
     if (!info.aborted.empty()) doc["errors"].push_back(abortMessage(info));
     if (!info.waiver_files.empty())
-        doc["waivers"] = {{"files", info.waiver_files}, {"stale", info.stale_waivers}};
+        doc["waivers"] = {
+            {"files", info.waiver_files}, {"sha256", info.waiver_sha256}, {"stale", info.stale_waivers}};
     if (!info.version_gaps.empty()) {
         nlohmann::ordered_json gaps = nlohmann::ordered_json::array();
         for (const auto& g : info.version_gaps)

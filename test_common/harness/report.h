@@ -78,6 +78,7 @@ struct RunInfo {
     // the target and its description file; "" on a device.
     std::string offline_compiler, target, target_description;
     std::vector<std::string> waiver_files;   // --waiver-file
+    std::vector<std::string> waiver_sha256;  // each waiver file's SHA-256 as read (shards compare contents)
     std::vector<std::string> stale_waivers;  // staleText() of each stale waiver
     SelectionRecord selection;
     std::vector<VersionGapNote> version_gaps;  // of the device or target; counted at the end of the run

@@ -187,6 +187,7 @@ StageResult openReportSinks(RunState& s) {
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     info.icd_vendors = vendors ? vendors : "";
     info.waiver_files = opt.waiver_files;
+    info.waiver_sha256 = s.waiver_sha256;
     info.selection = selectionRecord(opt, manifest_sha256);
     reports->setLog(&log);
     reports->setInfo(info, selected_names);

@@ -65,8 +65,9 @@ struct RunState {
     RerunRequest rerun_request;
     // select
     SelectionRequest request;
-    std::vector<Waiver> waivers;  // every --waiver-file entry
-    HeadSelection chosen;         // the selected cases' heads, in selection order
+    std::vector<Waiver> waivers;             // every --waiver-file entry
+    std::vector<std::string> waiver_sha256;  // each --waiver-file's SHA-256, in order
+    HeadSelection chosen;                    // the selected cases' heads, in selection order
     // The selected cases' full CaseSpecs, loaded only when this process runs them or prints them (in-process
     // runs, --list --json, --offline-compiler): a run in worker processes (--jobs with more than one batch,
     // --isolate) leaves each entry to the worker that runs it, so its coordinator starts in milliseconds.

@@ -5,6 +5,8 @@
 
 #include "test_common/harness/case_index.h"
 #include "test_common/harness/manifest.h"
+#include "test_common/harness/path_guard.h"
+#include "test_common/harness/sha256.h"
 
 namespace cts {
 
@@ -95,6 +97,10 @@ StageResult chooseCases(RunState& s) {
     for (const auto& f : opt.waiver_files) {
         std::string e = readWaiverFile(f, waivers);
         if (!e.empty()) return usageError(program, "--waiver-file: " + e);
+        // The report names the file by its contents too: shards of one run must share the waivers, not
+        // only the path.
+        s.waiver_sha256.push_back(sha256OfFile(f, kMaxInputFileBytes, &e));
+        if (!e.empty()) return usageError(program, "--waiver-file: " + e);
     }
     request.names = rerun_request.names;
     request.quick = opt.quick && opt.rerun_failed.empty();
@@ -109,14 +115,12 @@ StageResult chooseCases(RunState& s) {
     chosen = selectHeads(s.heads, request);
     sel.error = chosen.error;
     if (!sel.error.empty()) {
-        if (!run_errors.empty()) {
-            // The pattern may well be right and the broken manifest the reason it matched nothing.
-            for (const auto& e : run_errors)
-                std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
-            std::fprintf(stderr, "%s: %s\n", program.c_str(), sel.error.c_str());
-            return 1;
-        }
-        return usageError(program, sel.error);
+        if (run_errors.empty()) return usageError(program, sel.error);
+        // The pattern may well be right and the broken manifest or index the reason it matched nothing: no
+        // "matches no case" beside the real error. The run goes on with no case, so that its reports (an
+        // earlier --json at the path included) say what broke, and it exits 1 for the run-level error.
+        sel.error.clear();
+        chosen.cases.clear();
     }
 
     if (!opt.rerun_failed.empty())

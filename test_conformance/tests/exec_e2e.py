@@ -221,6 +221,20 @@ def check_list_broken_assets(runner, build, tmp):
         expect(rc == 1 and out == "", "exit 1 and nothing listed: " + what)
         expect(len(lines) == 1 and "internal error: case index" in lines[0] and "is corrupt" in lines[0],
                "one error line: " + what)
+    # A run whose pattern names manifest cases: the one error (no "matches no case" beside it), and its report
+    # is written, saying what broke, in place of an earlier one at the path.
+    report = os.path.join(tmp, "broken.json")
+    with open(report, "w") as f:
+        f.write('{"old": 1}')
+    for jobs in ("--jobs=1", "--jobs=2"):
+        rc, out, err = run(runner, ["--assets-dir=" + d, "subgroups.shuffle.i32.v1.sg16.index_0.*", jobs,
+                                    "--json=" + report])
+        what = "corrupt index, a run of a manifest pattern, %s\n%s" % (jobs, describe(rc, out, err))
+        expect(rc == 1 and "matches no case" not in err + out, "exit 1, no 'matches no case': " + what)
+        with open(report) as f:
+            doc = json.load(f)
+        expect("old" not in doc and any("is corrupt" in e for e in doc.get("errors", [])) and not doc["cases"],
+               "the report says what broke and lists no case: " + what)
     for bad, words in (("/nonexistent_wtexec", "No such file or directory"), (tmp, "holds no manifest.json"),
                        (os.path.join(d, "manifest.json"), "not a directory")):
         for args in (["api"], ["--list"], ["--jobs=2", "subgroups.shuffle"]):
