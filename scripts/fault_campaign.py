@@ -208,10 +208,10 @@ def run_family(argv, args):
     try:
         entries = families.descriptor(args.family, args.families_root).get("fault_campaigns", [])
     except families.FamilyError as e:
-        sys.stderr.write("fault_campaign: %s\n" % e)
+        sys.stderr.write("fault_campaign: %s\n" % report_io.printable(e))
         return 2
     if not entries:
-        sys.stderr.write("fault_campaign: family %s lists no fault_campaigns\n" % args.family)
+        sys.stderr.write("fault_campaign: family %s lists no fault_campaigns\n" % report_io.printable(args.family))
         return 2
     common, skip = [], False
     for a in argv:
