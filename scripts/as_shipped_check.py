@@ -138,14 +138,14 @@ def main(argv=None):
         return 2
     problems, compared, gaps = check(spec, shipped, requires, outputs)
     print("as_shipped_check: %d passing case(s) of %s in %s compared with %s" % (
-        compared, ", ".join(GROUPS), args.spec, args.as_shipped))
+        compared, ", ".join(GROUPS), report_io.printable(args.spec), report_io.printable(args.as_shipped)))
     for ext, ((major, minor), count) in sorted(gaps.items()):
         print("  version gap %s: reported 1.0.0, SPIR-V promised from %d.%d.0: %d case(s) device_specific" % (
-            ext, major, minor, count))
+            report_io.printable(ext), major, minor, count))
     for kind, lines in problems.items():
         print("%s (%d):" % (kind, len(lines)))
         for line in lines[:args.show]:
-            print("  " + line)
+            print("  " + report_io.printable(line))  # case names and run output: untrusted
         if len(lines) > args.show:
             print("  ... and %d more" % (len(lines) - args.show))
     if problems:

@@ -18,6 +18,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_io  # noqa: E402  (same directory: printable paths)
+
 DEFAULT_CASE = "subgroups.shuffle.i32.v1.sg16.index_0.wg_one.cf_some_lanes"
 
 
@@ -99,7 +102,7 @@ def main(argv=None):
             rows.append({"what": label, "args": extra, "wall_ms": round(wall * 1000, 1),
                          "cpu_ms": round(cpu * 1000, 1), "peak_rss_mb": round(rss / 1024, 1)})
     except (BenchError, OSError) as e:
-        print("bench_startup: error: %s" % e, file=sys.stderr)
+        print("bench_startup: error: %s" % report_io.printable(e), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({"runner": runner, "runs": args.runs, "cpus": os.cpu_count(),

@@ -31,6 +31,7 @@ SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, SCRIPT_DIR)
 
 import case_index  # noqa: E402
+import report_io  # noqa: E402  (printable messages)
 import spirv_asm  # noqa: E402
 import spirv_signature  # noqa: E402
 import spvgen  # noqa: E402
@@ -388,7 +389,8 @@ def main(argv=None):
             "extinst.opencl.std.100.grammar.json")
         build(args)
     except (spvgen.SpvgenError, BuildError, spirv_asm.AsmError) as e:
-        print("build_assets: error: %s" % e, file=sys.stderr)
+        print("build_assets: error: %s" % "\n".join(report_io.printable(line) for line in str(e).splitlines()),
+              file=sys.stderr)
         if args.stamp and os.path.exists(args.stamp):
             os.remove(args.stamp)
         return 1

@@ -187,11 +187,11 @@ def text_report(found, rows, note_lines, show, run_errors=()):
             lines.append("  %s  %s -> %s" % (name, b, n))
         if len(found_rows) > show:
             lines.append("  ... and %d more" % (len(found_rows) - show))
-    return "\n".join(lines) + "\n"
+    return "".join(report_io.printable(line) + "\n" for line in lines)  # names and notes come from the reports
 
 
 def html_report(found, rows, note_lines, base_path, new_path, run_errors=()):
-    esc = html.escape
+    esc = report_io.html_text
     parts = ["<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>spirv_intel_cts comparison</title>",
              "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
              "td,th{border:1px solid #ccc;padding:2px 6px;font-family:monospace}tr.bad td{color:#b00}"
@@ -252,7 +252,7 @@ def main(argv=None):
             report_io.write_output(args.html, html_report(found, rows, note_lines, args.base, args.new, run_errors),
                                    (args.base, args.new))
     except (CompareError, report_io.ReportError) as e:
-        sys.stderr.write("compare_results: %s\n" % e)
+        sys.stderr.write("compare_results: %s\n" % report_io.printable(e))
         return 2
     regressions = len(found["regressions"])
     changes = sum(len(r) for r in found.values())

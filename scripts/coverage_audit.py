@@ -367,10 +367,10 @@ def main(argv=None):
             pages[descriptors[family]["docs"]] = (family, read_text(path, "family page"))
         findings = audit({f: sentences[f] for f in families}, pages, case_names, known_symbols(ROOT))
     except BadInput as e:
-        print("coverage_audit: %s" % e, file=sys.stderr)
+        print("coverage_audit: %s" % report_io.printable(e), file=sys.stderr)
         return 2
     for f in findings:
-        print("coverage_audit: %s" % f, file=sys.stderr)
+        print("coverage_audit: %s" % report_io.printable(f), file=sys.stderr)
     total = sum(len(sentences[f]) for f in families)
     print("coverage_audit: %d normative sentences in %d families, %d findings"
           % (total, len(families), len(findings)))

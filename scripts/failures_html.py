@@ -9,8 +9,9 @@ A large grid (a whole surface) is drawn as a window of at most MAX_SIDE rows and
 marked cells, and says which part it shows.
 """
 
-import html
 import re
+
+import report_io  # (same directory: printable text for a page)
 
 MAX_SIDE = 64  # rows or columns drawn per grid at most
 MARK = "\u2716"  # the symbol in a mismatching cell, so the mark does not rely on colour alone
@@ -53,7 +54,7 @@ def _window(size, marked):
 
 def grid_html(grid):
     """One grid of a case's picture; tolerates a malformed entry (drawn as far as it makes sense)."""
-    e = html.escape
+    e = report_io.html_text
     rows, cols = _int(grid.get("rows")), _int(grid.get("cols"))
     row_axis, col_axis = str(grid.get("row_axis", "row")), str(grid.get("col_axis", "column"))
     cells = {}
@@ -127,12 +128,12 @@ def picture_html(case, open_=False, spent=None):
     omitted = _int(mism.get("omitted_cells"))
     if spent is not None:
         return '<p class="picnote">%s; not drawn: the page draws the first %d pictures of each operation ' \
-            '(results_html.py --max-pictures)</p>' % (html.escape(summary), spent)
+            '(results_html.py --max-pictures)</p>' % (report_io.html_text(summary), spent)
     parts = [grid_html(g) for g in grids]
     if omitted:
         parts.append('<p class="picnote">%d more mismatching cell(s) in grids not recorded</p>' % omitted)
     return '<details class="pic"%s><summary>%s</summary>\n%s\n</details>' % (
-        " open" if open_ else "", html.escape(summary), "\n".join(parts))
+        " open" if open_ else "", report_io.html_text(summary), "\n".join(parts))
 
 
 def status_text(case):
@@ -149,14 +150,14 @@ def build_log_html(case):
     """The build log of a case that failed in phase build, collapsed; "" otherwise."""
     if not case.get("phase") or not isinstance(case.get("build_log"), str):
         return ""
-    return '<details class="pic"><summary>build log</summary><pre>%s</pre></details>' % html.escape(
+    return '<details class="pic"><summary>build log</summary><pre>%s</pre></details>' % report_io.html_text(
         case["build_log"])
 
 
 def failures_html(bad, open_failures=False, max_pictures=MAX_PICTURES):
     """The grouped, collapsed list of the cases that did not pass (bad: case dicts, any order); the pictures of
     the first max_pictures cases of each operation are drawn, the others only counted."""
-    e = html.escape
+    e = report_io.html_text
     groups = {}
     for c in bad:
         parts = c["name"].split(".")

@@ -32,6 +32,7 @@ import subprocess
 import sys
 
 import families
+import report_io  # (same directory: printable paths)
 
 EXCLUDED_EVERYWHERE = ["**/tests/**", "**/*_test.cpp", "**/test_*.py", "**/bench/**", "scripts/bench*.py",
                        "scripts/grammar_supplement.json", "**/*.md", "**/*.json", "docs/**"]
@@ -77,10 +78,10 @@ def main(argv):
     try:
         found = footprint(os.path.abspath(args.repo))
     except (families.FamilyError, OSError) as e:
-        sys.stderr.write("family_footprint: %s\n" % e)
+        sys.stderr.write("family_footprint: %s\n" % report_io.printable(e))
         return 2
     if not found:
-        sys.stderr.write("family_footprint: no family descriptor under %s\n" % args.repo)
+        sys.stderr.write("family_footprint: no family descriptor under %s\n" % report_io.printable(args.repo))
         return 2
     over = [g for g, files in found.items() if len(files) > args.max]
     for group, files in found.items():
@@ -88,7 +89,7 @@ def main(argv):
                                                                    "  (more than %d)" % args.max if group in over else ""))
         if args.list or group in over:
             for f in files:
-                print("    " + f)
+                print("    " + report_io.printable(f))
     if over:
         print("family_footprint: %s named outside their folders by more than %d files" % (", ".join(over), args.max))
         return 1

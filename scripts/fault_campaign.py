@@ -142,14 +142,14 @@ def run_cases(args, profile, fault):
                               universal_newlines=True)
         seconds = time.time() - start
         if proc.returncode not in (0, 1) or not os.path.exists(json_path):
-            tail = "\n".join(proc.stdout.splitlines()[-15:])
+            tail = "\n".join(report_io.printable(line) for line in proc.stdout.splitlines()[-15:])
             raise SystemExit("fault_campaign: runner failed (exit %d) for profile %s fault %s:\n%s" %
                              (proc.returncode, profile or "default", fault or "none", tail))
         try:
             doc = report_io.load_report(json_path)
         except report_io.ReportError as e:
             raise SystemExit("fault_campaign: the runner wrote a bad report for profile %s fault %s: %s" %
-                             (profile or "default", fault or "none", e))
+                             (report_io.printable(profile or "default"), report_io.printable(fault or "none"), e))
         if doc.get("aborted") == "device":  # no device: the report says nothing ran
             # The reference device refuses to open for a REFDEV_PROFILE or REFDEV_FAULTS name it does not know.
             raise UsageError("the reference device did not open with profile %s%s (an unknown profile or fault "
@@ -208,10 +208,10 @@ def run_family(argv, args):
     try:
         entries = families.descriptor(args.family, args.families_root).get("fault_campaigns", [])
     except families.FamilyError as e:
-        sys.stderr.write("fault_campaign: %s\n" % e)
+        sys.stderr.write("fault_campaign: %s\n" % report_io.printable(e))
         return 2
     if not entries:
-        sys.stderr.write("fault_campaign: family %s lists no fault_campaigns\n" % args.family)
+        sys.stderr.write("fault_campaign: family %s lists no fault_campaigns\n" % report_io.printable(args.family))
         return 2
     common, skip = [], False
     for a in argv:
@@ -246,7 +246,7 @@ def main(argv=None):
     try:
         return campaign(argv)
     except (report_io.ReportError, UsageError) as e:
-        print("fault_campaign: %s" % e, file=sys.stderr)
+        print("fault_campaign: %s" % report_io.printable(e), file=sys.stderr)
         return 2
 
 
@@ -337,7 +337,8 @@ def campaign(argv=None):
             ok = False
         if failing:
             ok = False
-            print("  ERROR: the clean device fails %d case(s): %s" % (len(failing), ", ".join(failing[:args.show])))
+            print("  ERROR: the clean device fails %d case(s): %s" % (
+                len(failing), report_io.printable(", ".join(failing[:args.show]))))
         for fault in faults:
             failing, counts, seconds, passing, cases = run_cases(args, profile, fault)
             if fault in args.expect_not_supported:
@@ -349,10 +350,10 @@ def campaign(argv=None):
                 catching[fault].update(failing)
             for error in check_build_expectation(args, fault, failing, cases, clean_passing):
                 ok = False
-                print("  ERROR: " + error)
-            print("[%s] %-40s %6d failing case(s) (%.1f s)%s" % (
+                print("  ERROR: " + report_io.printable(error))
+            print(report_io.printable("[%s] %-40s %6d failing case(s) (%.1f s)%s" % (
                 label, fault, len(failing), seconds,
-                ("  e.g. " + ", ".join(failing[:args.show])) if failing and args.show else ""))
+                ("  e.g. " + ", ".join(failing[:args.show])) if failing and args.show else "")))
             survivors = sorted(set(passing) & set(clean_passing))
             if args.require_every_case:
                 no_kernel = [n for n in survivors if n not in kernels]
@@ -361,11 +362,11 @@ def campaign(argv=None):
                     len(set(clean_passing) & kernels), len(survivors), fault))
                 if no_kernel:
                     print("  not counted: %d case(s) that run no kernel (no module), e.g. %s" % (
-                        len(no_kernel), ", ".join(no_kernel[:args.show or 3])))
+                        len(no_kernel), report_io.printable(", ".join(no_kernel[:args.show or 3]))))
             if args.require_every_case and survivors:
                 ok = False
-                print("  ERROR: %d case(s) pass with %s: %s" % (len(survivors), fault,
-                                                                ", ".join(survivors[:args.show or 3])))
+                print("  ERROR: %d case(s) pass with %s: %s" % (
+                    len(survivors), fault, report_io.printable(", ".join(survivors[:args.show or 3]))))
     print()
     if args.catching_json:
         # Its directory is made here (build/ci/ exists only after scripts/ci_tests.sh's suite step).

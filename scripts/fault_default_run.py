@@ -102,7 +102,8 @@ def check(args):
                 profile, ", ".join("%s %d" % kv for kv in sorted(counts.items())), seconds))
             if failing or not counts:
                 ok = False
-                print("  ERROR: the clean device fails %d case(s): %s" % (len(failing), ", ".join(failing[:3])))
+                print("  ERROR: the clean device fails %d case(s): %s" % (
+                    len(failing), report_io.printable(", ".join(failing[:3]))))
     by_group = fault_groups(set(faults), args.families_root)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = {f: pool.submit(first_catch, args, f, by_group.get(f, [])) for f in faults}
@@ -113,7 +114,8 @@ def check(args):
         if hit:
             stage, profile, failing, smallest, ms = hit
             print("%-40s %-7s %-7s %5d failing; smallest: %s (%.2f ms)" % (
-                fault, profile, stage, len(failing), smallest, ms if ms is not None else float("nan")))
+                fault, profile, stage, len(failing), report_io.printable(smallest),
+                ms if ms is not None else float("nan")))
         else:
             ok = False
             print("%-40s NOT CAUGHT by the default run on %s" % (fault, ", ".join(args.profile or PROFILES)))

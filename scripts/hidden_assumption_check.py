@@ -55,10 +55,11 @@ def main(argv=None):
             by.setdefault(status.get(n, "not in report"), []).append(n)
         suspects = sorted(n for s in ("Fail", "Crash", "Timeout", "InternalError") for n in by.get(s, []))
         line = ", ".join("%d %s" % (len(v), k) for k, v in sorted(by.items()))
-        print("%-40s %5d catching case(s): %s" % (fault, len(names), line or "none"))
+        print(report_io.printable("%-40s %5d catching case(s): %s" % (fault, len(names), line or "none")))
         if suspects:
             ok = False
-            print("  SUSPECT (catches the fault, fails on the real driver): %s" % ", ".join(suspects[:args.show]))
+            print("  SUSPECT (catches the fault, fails on the real driver): %s"
+                  % report_io.printable(", ".join(suspects[:args.show])))
         if names and not by.get("Pass") and by.get("Waived"):
             print("  note: every catching case that ran is waived: the driver has this bug itself")
     print("hidden_assumption_check: %s" % ("no catching case fails on the real driver" if ok else "FAILED"))

@@ -16,6 +16,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_io  # noqa: E402  (same directory: printable paths)
+
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](test_common/harness/[^>"]*)[>"]')
 
 
@@ -60,7 +63,7 @@ def main():
         breaches = cl_includes_of_harness(args.repo)
         length = runner_main_lines(args.repo)
     except (OSError, UnicodeDecodeError) as e:
-        print("%s: cannot read the tree %s: %s" % (prog, args.repo, e), file=sys.stderr)
+        print(report_io.printable("%s: cannot read the tree %s: %s" % (prog, args.repo, e)), file=sys.stderr)
         return 2
     if length is None:
         print("%s: no definition of runnerMain in test_common/harness/runner.cpp" % prog, file=sys.stderr)
@@ -68,7 +71,7 @@ def main():
     if length >= args.max_lines:
         breaches.append("runnerMain is %d lines (limit: under %d)" % (length, args.max_lines))
     for b in breaches:
-        print(b)
+        print(report_io.printable(b))
     if not breaches:
         print("layering ok: test_common/cl includes nothing from test_common/harness; runnerMain is %d lines"
               % length)

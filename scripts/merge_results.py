@@ -5,15 +5,16 @@ Each input has the runner's shape: {"cmd", "results": {name: "pass"|"fail"|"skip
 message, duration_ms, seed}], "platform", "device", "driver", "runtime_package", "seed", "quick", "selection":
 {"patterns", "filter", "caselist_file", "exclude_file", "tags", "quick", "extended", "huge", "tier",
 "rerun_failed", "seed", "suite_version", "manifest_sha256"}, "shard": {"index", "count"}, "selected",
-"aborted", "not_run", "errors", with --waiver-file "waivers": {"files", "stale"}, and on a device with a version
-gap "version_gaps": [{"extension", "reported", "promised_from", "cases"}]}. These are errors (exit
+"aborted", "not_run", "errors", with --waiver-file "waivers": {"files", "stale", "sha256"}, and on a device
+with a version gap "version_gaps": [{"extension", "reported", "promised_from", "cases"}]}. These are errors (exit
 2, one line naming the file, or the two shards that disagree and on what), because the merged report would
 not describe one whole run:
 - a report without a "selection" record (written by an older runner) or without a "shard" record;
 - shards whose "selection" records differ in any field (other patterns, --filter, --tier, --quick, seed,
   suite version, manifest...), that ran on different platforms, devices, drivers or runtime packages, or with
   different waiver files ("waivers": {"files"}, as given on the command line; one shard with and one without
-  counts as different): a failure one shard waives would count against the other;
+  counts as different) or waiver files of other contents ("waivers": {"sha256"}, each file's SHA-256 as the
+  runner read it, compared when both shards record it): a failure one shard waives would count against the other;
 - a shard missing from 0..N-1, the same shard I/N given twice, or shards of different N;
 - a case reported by two shards;
 - a shard whose run was aborted (Ctrl-C, SIGTERM, a timeout without --isolate, no device): "aborted" is set
@@ -28,10 +29,11 @@ The merged report keeps the selection record, records every shard's command in "
 Pass/NotSupported/Waived/Flake, a case was not run or a shard recorded a run-level error. A Waived case (a known
 failure a --waiver-file covers) does not fail: its CTS word stays "fail", so its status decides. A Flake (failed,
 then passed on a --retry attempt) does not fail either, unless --flake-fails is given too, as with the runner. The merged
-"waivers" holds every shard's files and stale waivers, each once. The output file is replaced atomically
-(written beside it, then renamed). "version_gaps" counts the cases of every shard.
+"waivers" holds every shard's files and stale waivers, each once, and the files' "sha256". The output file is
+replaced atomically (written beside it, then renamed); without -o, or with -o -, the report goes to standard
+output. "version_gaps" counts the cases of every shard.
 
-Usage: merge_results.py shard0.json shard1.json ... -o merged.json [--fail-on-failures [--flake-fails]]
+Usage: merge_results.py shard0.json shard1.json ... [-o merged.json|-] [--fail-on-failures [--flake-fails]]
        [--allow-aborted]
 """
 
@@ -97,6 +99,12 @@ def check_one_run(docs):
         if a != b:
             raise MergeError("%s and %s are not shards of one run: waivers.files differs (%s vs %s)" % (
                 first_path, path, json.dumps(a), json.dumps(b)))
+        # The same path may hold other waivers on another machine or after an edit: the runner records each file's
+        # SHA-256 as read ("sha256", parallel to "files"; an older runner does not).
+        a, b = (first.get("waivers") or {}).get("sha256"), (doc.get("waivers") or {}).get("sha256")
+        if a is not None and b is not None and a != b:
+            raise MergeError("%s and %s are not shards of one run: waivers.sha256 differs (the same waiver files "
+                             "held other contents: %s vs %s)" % (first_path, path, json.dumps(a), json.dumps(b)))
     count = first["shard"]["count"]
     seen = {}
     for path, doc in docs:
@@ -173,6 +181,9 @@ def merge(paths, allow_aborted=False):
         # Every shard reports the entries that match nothing in the whole selection: keep each line once.
         merged["waivers"] = {key: list(dict.fromkeys(x for w in waivers for x in w.get(key, [])))
                              for key in ("files", "stale")}
+        sums = [w["sha256"] for w in waivers if "sha256" in w]
+        if sums:  # equal in every shard that has them (check_one_run)
+            merged["waivers"]["sha256"] = sums[0]
     gaps = {}
     for _, d in docs:
         for g in d.get("version_gaps", []):
@@ -197,7 +208,7 @@ def tally(merged):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("reports", nargs="+")
-    ap.add_argument("-o", "--output", help="merged report (default: standard output)")
+    ap.add_argument("-o", "--output", help="merged report (default, or -: standard output)")
     ap.add_argument("--flake-fails", action="store_true",
                     help="with --fail-on-failures: a Flake case fails too (as the runner's --flake-fails)")
     ap.add_argument("--fail-on-failures", action="store_true",
@@ -206,24 +217,25 @@ def main(argv=None):
     ap.add_argument("--allow-aborted", action="store_true",
                     help="merge shards whose run was aborted (their not-run cases are listed in \"not_run\")")
     args = ap.parse_args(argv)
+    to_file = args.output not in (None, "-")  # "-" is standard output, the default
     try:
-        if args.output:
+        if to_file:
             report_io.check_output(args.output, args.reports)  # before the work, not after it
         merged = merge(args.reports, allow_aborted=args.allow_aborted)
         text = json.dumps(merged, indent=2) + "\n"
-        if args.output:
+        if to_file:
             report_io.write_output(args.output, text, args.reports)
         else:
             sys.stdout.write(text)
     except (MergeError, report_io.ReportError) as e:
-        print("merge_results: %s" % e, file=sys.stderr)
+        print("merge_results: %s" % report_io.printable(e), file=sys.stderr)
         return 2
     counts = tally(merged)
     summary = ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items()))
-    print("merge_results: %d shard(s), %d case(s): %s%s%s" % (
+    print(report_io.printable("merge_results: %d shard(s), %d case(s): %s%s%s" % (
         len(args.reports), len(merged["results"]), summary or "none",
         "; %d not run (%s)" % (len(merged["not_run"]), merged["aborted"]) if merged["not_run"] else "",
-        "; %d run-level error(s)" % len(merged["errors"]) if merged["errors"] else ""), file=sys.stderr)
+        "; %d run-level error(s)" % len(merged["errors"]) if merged["errors"] else "")), file=sys.stderr)
     detailed = {c["name"] for c in merged["cases"]}
     good = tuple(s for s in GOOD if s != "Flake") if args.flake_fails else GOOD
     bad = any(c["status"] not in good for c in merged["cases"]) or \

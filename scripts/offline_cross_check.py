@@ -311,9 +311,9 @@ def main():
                 doc = load_json(path, "target description")
                 if any(same_version(r.get("ocloc_driver_version", ""), version)
                        for r in doc.get("compilers", {}).values()):
-                    print(os.path.basename(path)[:-len(".json")])
+                    print(report_io.printable(os.path.basename(path)[:-len(".json")]))
         except (InputError, AttributeError) as e:
-            print("offline_cross_check: %s" % e, file=sys.stderr)
+            print("offline_cross_check: %s" % report_io.printable(e), file=sys.stderr)
             return 2
         return 0
     args.report_dir = os.path.abspath(args.report_dir or os.path.join(args.build_dir, "offline_compiler"))
@@ -326,10 +326,10 @@ def main():
         for t in args.targets:
             problems += check_target(t, args, manifest, waivers)
     except InputError as e:
-        print("offline_cross_check: %s" % e, file=sys.stderr)
+        print("offline_cross_check: %s" % report_io.printable(e), file=sys.stderr)
         return 2
     for p in problems[:50]:
-        print("DISAGREE " + p)
+        print("DISAGREE " + report_io.printable(p))  # case names and statuses come from the report
     if len(problems) > 50:
         print("... and %d more" % (len(problems) - 50))
     print("%d disagreement(s)" % len(problems))

@@ -52,7 +52,7 @@ failures = []
 
 
 def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
+    print(report_io.printable(("ok: " if cond else "FAIL: ") + what))
     if not cond:
         failures.append(what)
     return cond

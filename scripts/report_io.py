@@ -8,6 +8,7 @@ refused when they name one of the inputs (the same file by any path, symbolic or
 that is not a regular file (a FIFO would block, a directory or device is no report).
 """
 
+import html
 import json
 import os
 import re
@@ -41,11 +42,45 @@ SHARD_ENTRY_KEYS = {"file": (_STR,), "cmd": (_STR,), "cases": (_INT,), "index": 
                     "selected": (_INT,), "not_run": (_INT,), "aborted": (_STR, None)}
 
 
+def printable(text):
+    """text made safe to print on a terminal, in the runner's style (report.cpp, printable): a C0 control, DEL
+    or C1 control (U+0080..U+009F, as its UTF-8 bytes) becomes \\xNN, a byte that was not UTF-8 (a file name
+    decoded with surrogateescape) \\xNN of that byte, a lone surrogate (JSON allows "\\ud800") \\uNNNN; the
+    rest is kept. A file name or anything read from a report is untrusted: ESC, CSI (U+009B) or an OSC sequence
+    would be commands to the terminal. Bytes are decoded as UTF-8 first (invalid bytes escaped)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "surrogateescape")
+    elif not isinstance(text, str):
+        text = str(text)
+    out = []
+    for ch in text:
+        o = ord(ch)
+        if o < 0x20 or o == 0x7f:
+            out.append("\\x%02x" % o)
+        elif 0x80 <= o <= 0x9f:
+            out.append("\\xc2\\x%02x" % o)
+        elif 0xdc80 <= o <= 0xdcff:  # surrogateescape: the byte o - 0xdc00 was not UTF-8
+            out.append("\\x%02x" % (o - 0xdc00))
+        elif 0xd800 <= o <= 0xdfff:
+            out.append("\\u%04x" % o)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def html_text(text):
+    """text for an HTML page: printable (a control character is no valid HTML text) but for line feeds and tabs
+    (a message or build log in <pre> keeps its lines), then HTML-escaped."""
+    return html.escape(re.sub(r"[^\n\t]+", lambda m: printable(m.group()), text if isinstance(text, str) else
+                              printable(text)))
+
+
 class ReportError(Exception):
-    """A bad input or output: str() is "<file>: <what is wrong>"."""
+    """A bad input or output: str() is "<file>: <what is wrong>", printable (a file name or a case name read
+    from a report may hold control characters)."""
 
     def __init__(self, path, what):
-        super().__init__("%s: %s" % (path, what))
+        super().__init__(printable("%s: %s" % (path, what)))
 
 
 # Every script reading reports is a command-line tool: output piped into `head` that closes early ends it
@@ -235,6 +270,12 @@ def _check_case(path, doc, c):
         if c["original_status"] not in WAIVABLE:
             raise ReportError(path, "%s\"original_status\" %s is not one a waiver covers (%s)" % (
                 where, json.dumps(c["original_status"])[:40], ", ".join(WAIVABLE)))
+        # ... and a run that read no waiver file waives nothing.
+        files = doc.get("waivers", {}).get("files")
+        if not files:
+            raise ReportError(path, "%sWaived, but the report records no waiver file (a run-level \"waivers\": "
+                              "{\"files\": [...]} with at least one): no run without --waiver-file waives a case"
+                              % where)
     elif "waiver" in c or "original_status" in c:
         raise ReportError(path, "%sa waiver record on a case that is %s, not Waived" % (where, status))
     word = doc["results"].get(c["name"])
@@ -299,6 +340,16 @@ def check_report(path, doc):
     for key in ("files", "stale"):
         if key in waivers:
             _check_str_list(path, "\"waivers\": \"%s\"" % key, waivers[key])
+    if "sha256" in waivers:
+        # Each waiver file's SHA-256 as the runner read it, parallel to "files": one path can hold other waivers.
+        sums = waivers["sha256"]
+        if not isinstance(sums, list) or not all(isinstance(x, str) and re.fullmatch(r"[0-9a-f]{64}", x)
+                                                  for x in sums):
+            raise ReportError(path, "\"waivers\": \"sha256\" must be a list of SHA-256 digests (64 lower-case hex "
+                                    "digits), not %s" % json.dumps(sums)[:80])
+        if len(sums) != len(waivers.get("files", [])):
+            raise ReportError(path, "\"waivers\": \"sha256\" has %d digest(s) for %d file(s): it must have one per "
+                                    "file" % (len(sums), len(waivers.get("files", []))))
     for gap in doc.get("version_gaps", []):
         if not isinstance(gap, dict) or not all(k in gap for k in VERSION_GAP_KEYS):
             raise ReportError(path, "a \"version_gaps\" entry needs extension, reported, promised_from and cases: %s"
@@ -332,7 +383,10 @@ def same_file(a, b):
 def check_output(path, inputs=()):
     """Refuses an output path that is not a regular file when it exists (a directory; a FIFO, on which the write
     would block until a reader comes; a device such as /dev/zero; a socket) or that names one of the inputs:
-    writing it would destroy that input."""
+    writing it would destroy that input. "-" is refused too: a script whose output may be standard output
+    handles "-" itself, and elsewhere a file named "-" is almost always a mistaken request for standard output."""
+    if path == "-":
+        raise ReportError(path, "this output must be a file, not standard output; to write a file named -, give ./-")
     try:
         st = os.stat(path)
     except FileNotFoundError:

@@ -27,7 +27,6 @@ Usage: results_html.py report.json [more.json ...] -o summary.html [--title TEXT
 """
 
 import argparse
-import html
 import os
 import re
 import sys
@@ -142,16 +141,16 @@ def cell_html(counts):
     values.append(("other", sum(n for s, n in counts.items() if s not in STATUS_ORDER)))
     detail = ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items()))
     spans = "".join('<span class="n st-%s">%d %s</span>' % (word, n, word) for word, n in values if n)
-    return '<td class="%s" title="%s">%s</td>' % (kind, html.escape(detail), spans)
+    return '<td class="%s" title="%s">%s</td>' % (kind, report_io.html_text(detail), spans)
 
 
 def grid_html(group, rows):
     cols = sorted({col for cells in rows.values() for col in cells}, key=natural_key)
-    out = ["<h2>%s</h2>" % html.escape(group), '<div class="gridwrap">', '<table class="grid">',
-           '<tr><th class="corner"></th>%s</tr>' % "".join("<th>%s</th>" % html.escape(c) for c in cols)]
+    out = ["<h2>%s</h2>" % report_io.html_text(group), '<div class="gridwrap">', '<table class="grid">',
+           '<tr><th class="corner"></th>%s</tr>' % "".join("<th>%s</th>" % report_io.html_text(c) for c in cols)]
     for row in sorted(rows, key=natural_key):
         cells = "".join(cell_html(rows[row].get(col, {})) for col in cols)
-        out.append('<tr><th class="row">%s</th>%s</tr>' % (html.escape(row), cells))
+        out.append('<tr><th class="row">%s</th>%s</tr>' % (report_io.html_text(row), cells))
     out.append("</table>")
     out.append("</div>")
     return "\n".join(out)
@@ -180,14 +179,14 @@ def totals_html(cases, row_of=case_group, row_title="group"):
     if any("other" in row for row in per_group.values()):
         columns.append("other")
     head = "".join('<th class="st-%s">%s</th>' % (STATUS_WORD.get(s, "other"), s) for s in columns)
-    out = ['<table class="totals">', "<tr><th>%s</th>%s<th>total</th></tr>" % (html.escape(row_title), head)]
+    out = ['<table class="totals">', "<tr><th>%s</th>%s<th>total</th></tr>" % (report_io.html_text(row_title), head)]
     everything = {}
     for group in sorted(per_group, key=natural_key):
         row = per_group[group]
         for s, n in row.items():
             everything[s] = everything.get(s, 0) + n
         out.append('<tr><th class="row">%s</th>%s<td>%d</td></tr>' % (
-            html.escape(group), "".join("<td>%d</td>" % row.get(s, 0) for s in columns), sum(row.values())))
+            report_io.html_text(group), "".join("<td>%d</td>" % row.get(s, 0) for s in columns), sum(row.values())))
     out.append('<tr class="all"><th class="row">all</th>%s<td>%d</td></tr>' % (
         "".join("<td>%d</td>" % everything.get(s, 0) for s in columns), sum(everything.values())))
     out.append("</table>")
@@ -209,7 +208,7 @@ def runtime_text(doc):
 
 
 def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MAX_PICTURES):
-    e = html.escape
+    e = report_io.html_text
     totals = {}
     for c in cases:
         totals[c["status"]] = totals.get(c["status"], 0) + 1
@@ -305,9 +304,9 @@ def main(argv=None):
         report_io.write_output(args.output, render(doc, cases, args.title, args.open_failures, args.max_pictures),
                                args.reports)
     except (merge_results.MergeError, report_io.ReportError) as err:
-        print("results_html: %s" % err, file=sys.stderr)
+        print("results_html: %s" % report_io.printable(err), file=sys.stderr)
         return 2
-    print("results_html: %d case(s) -> %s" % (len(cases), args.output), file=sys.stderr)
+    print("results_html: %d case(s) -> %s" % (len(cases), report_io.printable(args.output)), file=sys.stderr)
     return 0
 
 

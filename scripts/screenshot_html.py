@@ -119,9 +119,10 @@ def main(argv=None):
         return 77
     err = screenshot(browser, args.page, args.output, args.size)
     if err:
-        print("screenshot_html: error: %s" % err, file=sys.stderr)
+        print("screenshot_html: error: %s" % "\n".join(report_io.printable(line) for line in err.splitlines()),
+              file=sys.stderr)
         return 1
-    print("screenshot_html: %s -> %s" % (args.page, args.output), file=sys.stderr)
+    print(report_io.printable("screenshot_html: %s -> %s" % (args.page, args.output)), file=sys.stderr)
     return 0
 
 

@@ -537,10 +537,10 @@ def main(argv=None):
         grammar = Grammar(args.core_grammar, args.opencl_grammar, args.supplement or None)
         words, _ = assemble(text, grammar, parse_target_env(args.target_env))
     except AsmError as e:
-        print("error: %s: %s" % (args.input, e), file=sys.stderr)
+        print(report_io.printable("error: %s: %s" % (args.input, e)), file=sys.stderr)
         return 1
     except OSError as e:
-        print("error: %s" % e, file=sys.stderr)
+        print("error: %s" % report_io.printable(e), file=sys.stderr)
         return 1
     try:
         report_io.write_output(args.output, to_bytes(words), (args.input,))

@@ -22,6 +22,8 @@ def shard(cases, **extra):
         doc["results"][name] = report_io.RESULT_WORD[status]
         doc["cases"].append(dict({"name": name, "status": status, "message": "", "duration_ms": 1.5, "seed": 7},
                                  **WAIVER_RECORD if status == "Waived" else {}))
+    if any(status == "Waived" for _, status in cases):
+        doc["waivers"] = {"files": ["waivers.json"], "stale": []}  # a run waives a case only with a waiver file
     doc.update(extra)
     return doc
 
@@ -113,6 +115,38 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
             self.assertEqual(rc, 2, err)
             self.assertIn("are not shards of one run: waivers.files differs " + words, err)
             self.assertIsNone(merged)
+
+    def test_shards_whose_waiver_files_held_other_contents_are_not_one_run(self):
+        # Issue 30: the same waiver path with other contents on another machine; the runner records each file's
+        # SHA-256 ("sha256", parallel to "files") and the merge compares them when both shards have them.
+        one, two = ["1a" * 32], ["2b" * 32]
+        a = self.write("a.json", runner_shard([("subgroups.a", "Waived")], 0, 2,
+                                              waivers={"files": ["w.json"], "stale": [], "sha256": one}))
+        b = self.write("b.json", runner_shard([("subgroups.b", "Pass")], 1, 2,
+                                              waivers={"files": ["w.json"], "stale": [], "sha256": two}))
+        rc, merged, err = self.run_merge(a, b)
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(err.splitlines(), ["merge_results: %s and %s are not shards of one run: waivers.sha256 "
+                                            "differs (the same waiver files held other contents: %s vs %s)"
+                                            % (a, b, json.dumps(one), json.dumps(two))])
+        self.assertIsNone(merged)
+        for other in (one, None):  # the same digests, or a shard of an older runner that records none
+            waivers = {"files": ["w.json"], "stale": []}
+            if other:
+                waivers["sha256"] = other
+            b = self.write("b.json", runner_shard([("subgroups.b", "Pass")], 1, 2, waivers=waivers))
+            rc, merged, err = self.run_merge(a, b)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(merged["waivers"], {"files": ["w.json"], "stale": [], "sha256": one})
+
+    def test_dash_output_is_standard_output(self):
+        # Issue 30: "-o -" wrote a file named "-"; standard output is the documented default.
+        a = self.write("a.json", runner_shard([("subgroups.a", "Pass")], 0, 1))
+        p = subprocess.run([sys.executable, MERGE, a, "-o", "-"], cwd=self.tmp.name, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["results"], {"subgroups.a": "pass"})
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "-")))
 
     def test_flake_cases_fail_only_with_flake_fails(self):
         a = self.write("a.json", runner_shard([("subgroups.a", "Flake")], 0, 2))

@@ -67,7 +67,10 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
         with open(os.path.join(self.build, "offline_compiler", "t1.json"), "w") as f:
             results = {v["name"]: {"Pass": "pass", "NotSupported": "skip"}.get(v["status"], "fail")
                        for v in self.verdicts}
-            json.dump({"results": results, "cases": self.verdicts}, f)
+            report = {"results": results, "cases": self.verdicts}
+            if any("waiver" in v for v in self.verdicts):
+                report["waivers"] = {"files": ["runner_waivers.json"], "stale": []}  # what waived them in the run
+            json.dump(report, f)
         waiver_file = self.write("w.json", {"waivers": list(waivers)})
         p = subprocess.run([sys.executable, CHECK, "--build-dir", self.build, "--ocloc", self.ocloc,
                             "--waiver-file=" + waiver_file, "t1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

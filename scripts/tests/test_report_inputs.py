@@ -34,6 +34,14 @@ def with_case(**changes):
     return doc
 
 
+def waived(**changes):
+    """GOOD with api.a Waived, its full waiver record on the case, and changes."""
+    doc = with_case(status="Waived", original_status="Fail", waiver={"tracker": "t", "reason": "r"})
+    doc["results"]["api.a"] = "fail"
+    doc.update(changes)
+    return doc
+
+
 # (file name, content: a JSON value, or str/bytes written as they are, words the error line holds)
 MALFORMED = [
     ("not_json.json", "{not json", "invalid JSON"),
@@ -113,6 +121,21 @@ MALFORMED = [
      "case api.a: \"waiver\": \"tracker\" must be a string"),
     ("waiver_on_pass.json", with_case(original_status="Fail", waiver={"tracker": "t", "reason": "r"}),
      "case api.a: a waiver record on a case that is Pass"),
+    # A run waives a case only with a waiver file, which the report records (issue 30).
+    ("waived_no_file.json", waived(), "case api.a: Waived, but the report records no waiver file"),
+    ("waived_empty_files.json", waived(waivers={"files": [], "stale": []}),
+     "case api.a: Waived, but the report records no waiver file"),
+    # Each waiver file's SHA-256, parallel to "files" (issue 30).
+    ("sha_str.json", with_(waivers={"files": ["w.json"], "stale": [], "sha256": "ab" * 32}),
+     "\"waivers\": \"sha256\" must be a list of SHA-256 digests (64 lower-case hex digits)"),
+    ("sha_upper.json", with_(waivers={"files": ["w.json"], "stale": [], "sha256": ["AB" * 32]}),
+     "\"waivers\": \"sha256\" must be a list of SHA-256 digests"),
+    ("sha_short.json", with_(waivers={"files": ["w.json"], "stale": [], "sha256": ["ab" * 31]}),
+     "\"waivers\": \"sha256\" must be a list of SHA-256 digests"),
+    ("sha_int.json", with_(waivers={"files": ["w.json"], "stale": [], "sha256": [5]}),
+     "\"waivers\": \"sha256\" must be a list of SHA-256 digests"),
+    ("sha_count.json", with_(waivers={"files": ["w.json", "v.json"], "stale": [], "sha256": ["ab" * 32]}),
+     "\"waivers\": \"sha256\" has 1 digest(s) for 2 file(s)"),
 ]
 
 
@@ -194,6 +217,12 @@ class MalformedInputTest(TempFiles, unittest.TestCase):
             self.assertNotIn("Traceback", p.stderr)
 
 
+class WaiverRecordTest(TempFiles, unittest.TestCase):
+    def test_a_waived_case_with_the_run_level_record_is_accepted(self):
+        for waivers in ({"files": ["w.json"], "stale": []}, {"files": ["w.json"], "stale": [], "sha256": ["0f" * 32]}):
+            report_io.check_report("r.json", waived(waivers=waivers))
+
+
 class OutputPathTest(TempFiles, unittest.TestCase):
     """An output must be a regular file (or not exist yet): a FIFO would block the script until a reader comes
     (issue 30, item 9), a directory or device is no report. One line, exit 2, nothing written."""
@@ -220,6 +249,28 @@ class OutputPathTest(TempFiles, unittest.TestCase):
                         script[:-3], target, words, "" if "directory" in words else
                         " (a FIFO, device or socket); an output must be a regular file")])
                     self.assertEqual(p.stdout, "", "refused before any work")
+
+
+    def test_dash_is_no_file_where_standard_output_is_not_documented(self):
+        # Issue 30: "-" wrote a file named "-". merge_results.py -o - is standard output (test_merge_results);
+        # the outputs documented as files refuse it in one line, and write nothing.
+        good = self.write("good.json", GOOD)
+        src = self.write("k.spvasm", "OpCapability Kernel\n")
+        runner = self.write("runner.sh", "#!/bin/sh\nexit 0\n")
+        os.chmod(runner, 0o755)
+        for script, args, prefix in (("compare_results.py", [good, good, "--html=-"], "compare_results: "),
+                                     ("results_html.py", [good, "-o", "-"], "results_html: "),
+                                     ("screenshot_html.py", [good, "-o", "-"], "screenshot_html: "),
+                                     ("spirv_asm.py", [src, "-o", "-"], "error: "),
+                                     ("bench.py", ["--runner", runner, "--json", "-"], "bench.py: error: --json ")):
+            with self.subTest(script=script):
+                p = subprocess.run([sys.executable, os.path.join(SCRIPTS_DIR, script)] + args, cwd=self.tmp.name,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertEqual(p.stderr, prefix + "-: this output must be a file, not standard output; to write a "
+                                 "file named -, give ./-\n")
+                self.assertEqual(p.stdout, "")
+                self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "-")))
 
 
 class OtherInputsTest(TempFiles, unittest.TestCase):
