@@ -75,6 +75,31 @@ class MergeRunnerShardsTest(unittest.TestCase):
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
                 self.assertEqual(p.returncode, 0, p.stdout[-2000:])
 
+    def test_shards_run_with_one_waiver_path_but_other_contents_are_not_one_run(self):
+        """The runner records each waiver file's SHA-256 as it read it; shards whose file changed between them
+        (the same path) are refused, and an unchanged file merges."""
+        import hashlib
+        with tempfile.TemporaryDirectory() as d:
+            waivers = os.path.join(d, "w.json")
+            texts = ['{"waivers": []}\n', '{"waivers": [{"cases": ["api.nothing_here"], "device": "*", '
+                     '"tracker": "T", "reason": "r"}]}\n']
+            shards = []
+            for i, text in enumerate(texts):
+                with open(waivers, "w") as f:
+                    f.write(text)
+                shards.append(os.path.join(d, "s%d.json" % i))
+                self.run_runner("api", "--jobs=1", "--shard=%d/2" % i, "--waiver-file=" + waivers,
+                                "--json=" + shards[-1])
+                with open(shards[-1]) as f:
+                    doc = json.load(f)
+                self.assertEqual(doc["waivers"]["sha256"], [hashlib.sha256(text.encode()).hexdigest()])
+            p = self.merge(os.path.join(d, "m.json"), *shards)
+            self.assertEqual(p.returncode, 2, p.stdout)
+            self.assertIn("sha256", p.stdout)
+            self.run_runner("api", "--jobs=1", "--shard=0/2", "--waiver-file=" + waivers, "--json=" + shards[0])
+            p = self.merge(os.path.join(d, "m.json"), *shards)
+            self.assertEqual(p.returncode, 0, p.stdout)
+
     def test_three_shards_merge_to_the_full_run(self):
         with tempfile.TemporaryDirectory() as d:
             full = os.path.join(d, "full.json")
