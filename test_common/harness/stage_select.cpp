@@ -116,9 +116,11 @@ StageResult chooseCases(RunState& s) {
     sel.error = chosen.error;
     if (!sel.error.empty()) {
         if (run_errors.empty()) return usageError(program, sel.error);
-        // The pattern may well be right and the broken manifest or index the reason it matched nothing: no
-        // "matches no case" beside the real error. The run goes on with no case, so that its reports (an
+        // The pattern may well be right and the broken manifest or index the reason it matched nothing: the
+        // real error, no "matches no case" beside it. The run goes on with no case, so that its reports (an
         // earlier --json at the path included) say what broke, and it exits 1 for the run-level error.
+        for (const auto& e : run_errors)
+            std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         sel.error.clear();
         chosen.cases.clear();
     }

@@ -923,7 +923,10 @@ def check_refdev_waivers(runner, build, tmp):
                    c["waiver"] == {"tracker": TRACKER, "reason": "planted " + WAIVER_FAULT}, "JSON: %s" % c)
         else:
             expect(c["status"] == "Pass" and "waiver" not in c, "JSON: %s" % c)
-    expect(doc["waivers"] == {"files": [waivers], "stale": []}, "JSON waivers: %s" % doc.get("waivers"))
+    with open(waivers, "rb") as f:
+        waivers_sha256 = hashlib.sha256(f.read()).hexdigest()
+    expect(doc["waivers"] == {"files": [waivers], "sha256": [waivers_sha256], "stale": []},
+           "JSON waivers (the file and the SHA-256 of what was read): %s" % doc.get("waivers"))
     ju = load_junit_report(xml_path, "waived run")
     skipped = {tc.getAttribute("name"): tc.getElementsByTagName("skipped")[0].getAttribute("message")
                for tc in ju.getElementsByTagName("testcase") if tc.getElementsByTagName("skipped")}
