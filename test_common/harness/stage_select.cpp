@@ -5,8 +5,6 @@
 
 #include "test_common/harness/case_index.h"
 #include "test_common/harness/manifest.h"
-#include "test_common/harness/path_guard.h"
-#include "test_common/harness/sha256.h"
 
 namespace cts {
 
@@ -95,11 +93,9 @@ StageResult chooseCases(RunState& s) {
     }
     std::vector<Waiver>& waivers = s.waivers;
     for (const auto& f : opt.waiver_files) {
-        std::string e = readWaiverFile(f, waivers);
-        if (!e.empty()) return usageError(program, "--waiver-file: " + e);
-        // The report names the file by its contents too: shards of one run must share the waivers, not
-        // only the path.
-        s.waiver_sha256.push_back(sha256OfFile(f, kMaxInputFileBytes, &e));
+        // The report names the file by its contents too (the hash of the bytes parsed): shards of one run
+        // must share the waivers, not only the path.
+        std::string e = readWaiverFile(f, waivers, &s.waiver_sha256.emplace_back());
         if (!e.empty()) return usageError(program, "--waiver-file: " + e);
     }
     request.names = rerun_request.names;

@@ -8,6 +8,7 @@
 
 #include "test_common/harness/json_input.h"
 #include "test_common/harness/selection.h"
+#include "test_common/harness/sha256.h"
 
 namespace cts {
 namespace {
@@ -249,9 +250,10 @@ std::string parseWaivers(const std::string& text, const std::string& file, std::
     return "";
 }
 
-std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out) {
+std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out, std::string* sha256) {
     std::string text;
     if (std::string err = readTextFile(path, &text); !err.empty()) return err;
+    if (sha256) *sha256 = sha256Hex(text.data(), text.size());
     return parseWaivers(text, path, out);
 }
 

@@ -45,7 +45,8 @@ struct WaiverDevice {
 // platform, name or vendor_id, or "*"); tracker and reason are one line without control characters.
 std::string parseWaivers(const std::string& text, const std::string& file, std::vector<Waiver>& out);
 // Reads and parses a file; an unreadable file or a directory is an error too.
-std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out);
+// With `sha256`, also the SHA-256 of the bytes parsed (the report names the file by its contents).
+std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out, std::string* sha256 = nullptr);
 
 // Dotted numeric versions ("31.0.101", "1.2"): true and the numbers when `text` is one.
 bool parseDottedVersion(const std::string& text, std::vector<uint64_t>& out);
