@@ -14,7 +14,7 @@ import sys
 
 import retry_e2e
 import runner_e2e as e2e
-from runner_e2e import CheckFailed, describe, expect, load_json_report, read_text, run
+from runner_e2e import describe, expect, load_json_report, read_text, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MERGE = os.path.join(HERE, "..", "..", "scripts", "merge_results.py")
@@ -92,28 +92,6 @@ def descendants(pid):
     return out
 
 
-def end_by(p, sig, what):
-    """Sends sig to the runner and waits for it; returns its exit status."""
-    try:
-        p.send_signal(sig)
-        return p.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        raise CheckFailed("%s: the runner did not end within 30 s" % what)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-
-
-def kill_left(pids):
-    for pid in pids:
-        if e2e.process_alive(pid):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-
-
 def check_hangup_quit(runner, build, tmp):
     """SIGHUP (an ssh disconnect) and SIGQUIT ended a run without a report; like SIGINT and SIGTERM they write
     the reports of what finished, marked aborted, stop the workers, and end the runner by the signal."""
@@ -125,14 +103,14 @@ def check_hangup_quit(runner, build, tmp):
             p, js, ju, out, err = e2e.start_hanging_run(runner, tmp, cases, mode, tag)
             below = e2e.wait_for(lambda: descendants(p.pid), 10) if mode else []
             try:
-                rc = end_by(p, sig, what)
+                rc = e2e.end_by(p, sig, what)
                 expect(rc == -sig, "%s: the runner should end by the signal, got %d\n%s" % (what, rc, read_text(out)))
                 e2e.check_not_run_report(js, ju, cases, sig.name, what)
                 expect("interrupted by " + sig.name in read_text(out), "%s: message\n%s" % (what, read_text(out)))
                 expect(e2e.wait_for(lambda: not any(e2e.process_alive(w) for w in below), 10),
                        "%s: worker(s) left running" % what)
             finally:
-                kill_left(below)
+                e2e.kill_left(below)
     expect(not e2e.temp_leftovers(tmp), "temporary files left: %s" % e2e.temp_leftovers(tmp))
 
 
@@ -152,7 +130,7 @@ def check_offline_signal_children(runner, build, tmp):
         try:
             below = e2e.wait_for(lambda: len(descendants(p.pid)) >= 3 and descendants(p.pid), 30) or []
             expect(len(below) >= 3, "%s: the fake compiler did not start its children: %s" % (sig.name, below))
-            rc = end_by(p, sig, sig.name)
+            rc = e2e.end_by(p, sig, sig.name)
             expect(rc == -sig, "%s: the runner should end by the signal, got %d" % (sig.name, rc))
             left = e2e.wait_for(lambda: not any(e2e.process_alive(c) for c in below), 10)
             expect(left, "%s: the compiler's processes %s still run after the runner ended" % (
@@ -160,7 +138,7 @@ def check_offline_signal_children(runner, build, tmp):
             doc = load_json_report(js, sig.name)
             expect(doc.get("aborted") == sig.name, "%s: report aborted %r" % (sig.name, doc.get("aborted")))
         finally:
-            kill_left(below)
+            e2e.kill_left(below)
 
 
 def check_jobs_one_module(runner, build, tmp):

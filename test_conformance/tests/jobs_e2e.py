@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import runner_e2e as e2e
-from runner_e2e import CheckFailed, describe, expect, read_text, run
+from runner_e2e import describe, expect, read_text, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.join(HERE, "..", "..", "scripts", "compare_results.py")
@@ -143,11 +143,7 @@ def check_interrupt(runner, build, tmp):
             workers = e2e.wait_for(lambda: len(e2e.children(p.pid)) >= 2 and e2e.children(p.pid), 30)
             expect(workers and len(workers) >= 2, "%s: two worker processes expected: %s" % (name, workers))
             e2e.wait_for(lambda: read_text(err).count("fault 'hang'") >= 2, 30)
-            p.send_signal(sig)
-            try:
-                rc = p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                raise CheckFailed("%s: the runner did not end within 30 s" % name)
+            rc = e2e.end_by(p, sig, name)
             expect(rc == -sig, "%s: the runner should end by the signal, got %d\n%s" % (name, rc, read_text(out)))
             gone = e2e.wait_for(lambda: not any(e2e.process_alive(w) for w in workers), 10)
             expect(gone, "%s: worker(s) %s survived the runner" % (name, [w for w in workers
@@ -156,12 +152,7 @@ def check_interrupt(runner, build, tmp):
             if p.poll() is None:
                 p.kill()
                 p.wait()
-            for w in workers:
-                if e2e.process_alive(w):
-                    try:
-                        os.kill(w, signal.SIGKILL)
-                    except OSError:
-                        pass
+            e2e.kill_left(workers)
         e2e.check_not_run_report(js, ju, cases, name, name)
         expect("interrupted by " + name in read_text(out), "%s: message\n%s" % (name, read_text(out)))
     expect(not e2e.temp_leftovers(tmp), "temporary files left: %s" % e2e.temp_leftovers(tmp))

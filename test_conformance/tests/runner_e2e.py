@@ -92,6 +92,29 @@ def process_alive(pid):
     return stat[stat.rindex(")") + 2] not in "ZX"
 
 
+def end_by(p, sig, what):
+    """Sends sig to the runner and waits for it; returns its exit status."""
+    try:
+        p.send_signal(sig)
+        return p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        raise CheckFailed("%s: the runner did not end within 30 s" % what)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def kill_left(pids):
+    """SIGKILLs whichever of pids is still alive (workers a failed check left behind)."""
+    for pid in pids:
+        if process_alive(pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def children(pid):
     """Process ids whose parent is pid (from /proc/*/stat)."""
     out = []
@@ -637,15 +660,7 @@ def check_refdev_interrupt(runner, build, tmp):
     for sig in (signal.SIGTERM, signal.SIGINT):
         name = sig.name
         p, js, ju, out, err = start_hanging_run(runner, tmp, cases, [], "int_" + name)
-        try:
-            p.send_signal(sig)
-            rc = p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            raise CheckFailed("%s: the runner did not end within 30 s" % name)
-        finally:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+        rc = end_by(p, sig, name)
         expect(rc == -sig, "%s: the runner should end by the signal, got %d\n%s" % (name, rc, read_text(out)))
         doc = check_not_run_report(js, ju, cases, name, name)
         expect(doc["not_run"] == sorted(cases), "%s: nothing finished: %r" % (name, doc["not_run"]))
