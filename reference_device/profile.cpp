@@ -40,7 +40,7 @@ enum : uint32_t {
     kSubgroupImageBlockIOINTEL = 5570,
 };
 
-// The capabilities both profiles report. Float64 is added with cl_khr_fp64 (DG2's compiler rejects double:
+// The capabilities every profile reports. Float64 is added with cl_khr_fp64 (DG2's compiler rejects double:
 // "Double type is not supported on this platform"), the image capabilities with image support, as Intel's
 // runtime lists them in CL_DEVICE_SPIRV_CAPABILITIES_KHR (buildsCapability: what a module may declare).
 std::vector<uint32_t> commonCapabilities() {
@@ -70,8 +70,7 @@ std::vector<uint32_t> commonCapabilities() {
 
 const std::vector<uint32_t> kImageCapabilities = {kImageBasic, kImageReadWrite, kLiteralSampler};
 
-// Extensions both profiles report: the ones the suite looks at that Intel's runtime reports on Xe-HPG and
-// Xe-HPC alike (test_conformance/targets/*.json; profile_targets_test.cpp checks each profile against its
+// Extensions every profile reports: the ones the suite looks at that Intel's runtime reports on every class (test_conformance/targets/*.json; profile_targets_test.cpp checks each profile against its
 // description). Versions follow the extension specs' "Version" sections (KHR extensions without a version
 // history are 1.0.0).
 std::vector<ExtensionEntry> commonExtensions() {
@@ -101,6 +100,35 @@ std::vector<std::pair<std::string, ExtendProfile>>& profileExtensions() {
     return extensions;
 }
 
+// The image capabilities and cl_khr_image2d_from_buffer, on a class with OpenCL images.
+void addImages(Profile& p) {
+    p.images = true;
+    p.extensions.push_back({"cl_khr_image2d_from_buffer", 1, 0, 0});
+    p.spirv_capabilities.insert(p.spirv_capabilities.end(), kImageCapabilities.begin(), kImageCapabilities.end());
+}
+
+void addFp64(Profile& p) {
+    p.fp64 = true;
+    p.extensions.push_back({"cl_khr_fp64", 1, 0, 0});
+    p.spirv_capabilities.push_back(kFloat64);
+}
+
+Profile baseProfile(const char* name, const char* class_name, const char* device_name,
+                    std::vector<uint32_t> sub_group_sizes) {
+    Profile p;
+    p.name = name;
+    p.class_name = class_name;
+    p.device_name = device_name;
+    p.sub_group_sizes = std::move(sub_group_sizes);
+    p.default_sub_group_size = 16;
+    p.fp64 = false;
+    p.images = false;
+    p.extensions = commonExtensions();
+    p.spirv_extensions = {"SPV_INTEL_subgroups"};
+    p.spirv_capabilities = commonCapabilities();
+    return p;
+}
+
 std::vector<Profile> makeProfiles() {
     std::vector<Profile> profiles;
 
@@ -109,19 +137,10 @@ std::vector<Profile> makeProfiles() {
     // cl_khr_subgroups (independent forward progress), 2D block IO, MMA with N = 16 and TF32. No OpenCL
     // images (compute-runtime hw_info_pvc.cpp: supportsImages false), so no image2d_from_buffer and no media
     // block IO.
-    Profile hpc;
-    hpc.name = "xe_hpc";
-    hpc.device_name = "RefDev Xe-HPC-like SPIR-V interpreter";
-    hpc.sub_group_sizes = {16, 32};
-    hpc.default_sub_group_size = 16;
-    hpc.fp64 = true;
-    hpc.images = false;
-    hpc.extensions = commonExtensions();
-    hpc.extensions.push_back({"cl_khr_fp64", 1, 0, 0});
+    Profile hpc = baseProfile("xe_hpc", "Xe-HPC (Ponte Vecchio: Data Center GPU Max)",
+                              "RefDev Xe-HPC-like SPIR-V interpreter", {16, 32});
+    addFp64(hpc);
     hpc.extensions.push_back({"cl_khr_subgroups", 1, 0, 0});
-    hpc.spirv_extensions = {"SPV_INTEL_subgroups"};
-    hpc.spirv_capabilities = commonCapabilities();
-    hpc.spirv_capabilities.push_back(kFloat64);
     profiles.push_back(hpc);
 
     // Xe-HPG class (DG2, test_conformance/targets/dg2-g10.json; media block IO and MMA are added by their
@@ -130,20 +149,51 @@ std::vector<Profile> makeProfiles() {
     // independent forward progress), no 2D block IO. Intel's compiler picks the size of a kernel without a
     // required size by heuristics; the reference device always uses 16 there, so kernels that depend on the
     // size must require one.
-    Profile hpg;
-    hpg.name = "xe_hpg";
-    hpg.device_name = "RefDev Xe-HPG-like SPIR-V interpreter";
-    hpg.sub_group_sizes = {8, 16, 32};
-    hpg.default_sub_group_size = 16;
-    hpg.fp64 = false;
-    hpg.images = true;
-    hpg.extensions = commonExtensions();
-    hpg.extensions.push_back({"cl_khr_image2d_from_buffer", 1, 0, 0});
-    hpg.spirv_extensions = {"SPV_INTEL_subgroups"};
-    hpg.spirv_capabilities = commonCapabilities();
-    hpg.spirv_capabilities.insert(hpg.spirv_capabilities.end(), kImageCapabilities.begin(),
-                                  kImageCapabilities.end());
+    Profile hpg = baseProfile("xe_hpg", "Xe-HPG (DG2: Arc A-series)", "RefDev Xe-HPG-like SPIR-V interpreter",
+                              {8, 16, 32});
+    addImages(hpg);
     profiles.push_back(hpg);
+
+    // Xe2 class (Battlemage, Lunar Lake: test_conformance/targets/bmg.json and lnl-m.json, which agree on
+    // everything a profile reports): sub-group sizes 16 and 32, fp64, cl_khr_subgroups, OpenCL images, 2D
+    // block IO and MMA with N = 16 and TF32 (added by their families), no media block IO (supportsMediaBlock
+    // false). The one class with 2D block IO and images on one device.
+    Profile xe2 = baseProfile("xe2", "Xe2 (Battlemage: Arc B-series; Lunar Lake)",
+                              "RefDev Xe2-like SPIR-V interpreter", {16, 32});
+    addFp64(xe2);
+    xe2.extensions.push_back({"cl_khr_subgroups", 1, 0, 0});
+    addImages(xe2);
+    profiles.push_back(xe2);
+
+    // Xe3 class (Panther Lake, test_conformance/targets/ptl.json): reports nothing Xe2 does not (same sizes,
+    // extensions, versions, fp64 and images), so it is Xe2 under its own name, checked against its own
+    // description.
+    Profile xe3 = xe2;
+    xe3.name = "xe3";
+    xe3.class_name = "Xe3 (Panther Lake)";
+    xe3.device_name = "RefDev Xe3-like SPIR-V interpreter";
+    profiles.push_back(xe3);
+
+    // Xe-LPG class (Meteor Lake's integrated GPU, test_conformance/targets/mtl.json): sub-group sizes 8, 16
+    // and 32, fp64, OpenCL images and media block IO (added by its family); no cl_khr_subgroups, no 2D block
+    // IO, no MMA.
+    Profile lpg = baseProfile("xe_lpg", "Xe-LPG (Meteor Lake integrated GPU)",
+                              "RefDev Xe-LPG-like SPIR-V interpreter", {8, 16, 32});
+    addFp64(lpg);
+    addImages(lpg);
+    profiles.push_back(lpg);
+
+    // Intel's OpenCL CPU device (PyPI intel-opencl-rt 2026.2.0, test_conformance/targets/runtime/
+    // intel-cpu.json, from its own clinfo): sub-group sizes 4, 8, 16, 32 and 64, fp64, OpenCL images; no
+    // media block IO, 2D block IO or MMA, no cl_khr_subgroups; cl_intel_subgroups_short at 1.0.0 as that
+    // runtime reports it.
+    Profile cpu = baseProfile("cpu", "Intel OpenCL CPU device (intel-opencl-rt 2026.2.0)",
+                              "RefDev Intel-CPU-like SPIR-V interpreter", {4, 8, 16, 32, 64});
+    addFp64(cpu);
+    addImages(cpu);
+    for (ExtensionEntry& e : cpu.extensions)
+        if (e.name == "cl_intel_subgroups_short") e.minor = 0;
+    profiles.push_back(cpu);
 
     // The extension families (reference_device/ext/<family>/profile.cpp), in family-name order.
     auto families = profileExtensions();

@@ -1,5 +1,5 @@
 // Platform profiles of the reference device: which sub-group sizes and extensions it reports.
-// Chosen by the environment variable REFDEV_PROFILE (xe_hpc, the default, or xe_hpg).
+// Chosen by the environment variable REFDEV_PROFILE: xe_hpc (the default), xe_hpg, xe2, xe3, xe_lpg or cpu.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,8 @@ struct ExtensionEntry {
 };
 
 struct Profile {
-    std::string name;                           // "xe_hpc", "xe_hpg"
+    std::string name;                           // "xe_hpc", "xe_hpg", "xe2", "xe3", "xe_lpg", "cpu"
+    std::string class_name;                     // the real device class it stands for
     std::string device_name;                    // shown by clinfo
     std::vector<uint32_t> sub_group_sizes;      // ascending; CL_DEVICE_SUB_GROUP_SIZES_INTEL
     uint32_t default_sub_group_size = 16;       // used when a kernel has no SubgroupSize execution mode

@@ -59,6 +59,9 @@ std::string prepareOfflineRun(const std::string& compiler_option, const std::str
                describedTargets(targets_dir) + ")";
     err = readTargetDescription(path, out.target);
     if (!err.empty()) return "--target=" + target_option + ": " + err;
+    if (!out.target.runtime.empty())
+        return "--target=" + target_option + ": " + path + " describes the device of a runtime (" +
+               out.target.runtime + "), not an offline compiler's target";
 
     err = queryOfflineCompiler(out.compiler, query_timeout_seconds);
     if (!err.empty()) return "--offline-compiler=" + compiler_option + ": cannot tell its version: " + err;

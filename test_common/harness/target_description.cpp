@@ -162,12 +162,22 @@ std::string parseInto(const json& doc, TargetDescription& t) {
     std::string err = checkKeys(doc,
                                 {"target", "device_name", "vendor_id", "sources", "notes", "sub_group_sizes",
                                  "fp16", "fp64", "int64", "images", "il_versions", "extensions",
-                                 "other_extensions", "max_mem_alloc_size", "global_mem_size", "compilers"},
+                                 "other_extensions", "max_mem_alloc_size", "global_mem_size", "compilers",
+                                 "runtime"},
                                 "the description");
     if (!err.empty()) return err;
+    // A runtime's device (e.g. Intel's OpenCL CPU device) is described from what that runtime reports; it is
+    // no offline-compiler target, so it has no compiler releases.
+    if (doc.contains("runtime")) {
+        if (!doc["runtime"].is_string() || doc["runtime"].get<std::string>().empty())
+            return "\"runtime\" must name the runtime and its version, e.g. \"intel-opencl-rt 2026.2.0\"";
+        t.runtime = doc["runtime"].get<std::string>();
+        if (doc.contains("compilers")) return "a \"runtime\" description has no \"compilers\"";
+    }
     for (const char* k : {"target", "device_name", "sources", "sub_group_sizes", "fp16", "fp64", "images",
                           "il_versions", "extensions", "compilers"})
-        if (!doc.contains(k)) return std::string("missing \"") + k + "\"";
+        if (!doc.contains(k) && !(t.runtime.size() && std::string(k) == "compilers"))
+            return std::string("missing \"") + k + "\"";
     if (!doc["target"].is_string() || doc["target"].get<std::string>().empty())
         return "\"target\" must be the offline compiler's device name, e.g. \"dg2-g10\"";
     t.target = doc["target"].get<std::string>();
@@ -227,6 +237,7 @@ std::string parseInto(const json& doc, TargetDescription& t) {
     if (listed("cl_khr_fp64") != t.fp64) return "\"fp64\" and cl_khr_fp64 in \"extensions\" disagree";
     if (listed("cl_khr_image2d_from_buffer") && !t.images)
         return "cl_khr_image2d_from_buffer is listed for a target without images";
+    if (!t.runtime.empty()) return "";
     const json& compilers = doc["compilers"];
     if (!compilers.is_object() || compilers.empty())
         return "\"compilers\" must name at least one compiler release (IGC version -> what it reports)";

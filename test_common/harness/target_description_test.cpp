@@ -105,6 +105,19 @@ TEST(TargetDescription, TheReleaseDecidesWhatTheDeviceReports) {
 }
 
 // Every malformed description is refused with the file and what is wrong: a typo must not drop a fact.
+TEST(TargetDescription, ARuntimesDeviceHasNoCompilerReleases) {
+    nlohmann::json d = minimal();
+    d.erase("compilers");
+    TargetDescription t;
+    EXPECT_NE(parse(d, t), "");  // an offline-compiler target needs its releases
+    d["runtime"] = "some-runtime 1.2.3";
+    TargetDescription r;
+    ASSERT_EQ(parse(d, r), "");
+    EXPECT_EQ(r.runtime, "some-runtime 1.2.3");
+    EXPECT_TRUE(r.compilers.empty());
+    EXPECT_EQ(r.sub_group_sizes, (std::vector<size_t>{8, 16}));
+}
+
 TEST(TargetDescription, MalformedDescriptionsNameTheFileAndTheProblem) {
     struct Bad {
         std::function<void(nlohmann::json&)> change;
@@ -130,6 +143,8 @@ TEST(TargetDescription, MalformedDescriptionsNameTheFileAndTheProblem) {
          },
          "lists no limits"},
         {[](auto& d) { d["compilers"] = nlohmann::json::object(); }, "at least one compiler release"},
+        {[](auto& d) { d["runtime"] = ""; }, "\"runtime\" must name the runtime"},
+        {[](auto& d) { d["runtime"] = "rt 1.0"; }, "a \"runtime\" description has no \"compilers\""},
         {[](auto& d) { d["compilers"]["1.0.100"].erase("ocloc_driver_version"); }, "ocloc_driver_version"},
         {[](auto& d) { d["compilers"]["1.0.200"]["ocloc_driver_version"] = "20.1.5"; },
          "the same ocloc_driver"},

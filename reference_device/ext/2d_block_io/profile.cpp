@@ -1,5 +1,6 @@
-// Which profiles report SPV_INTEL_2d_block_io: the Xe-HPC class (PVC), with its transform and transpose
-// capabilities; DG2 has no 2D block IO (test_conformance/targets/*.json).
+// Which profiles report SPV_INTEL_2d_block_io: the Xe-HPC (PVC), Xe2 (BMG, LNL) and Xe3 (PTL) classes, with the
+// transform and transpose capabilities; DG2, MTL and Intel's CPU device have no 2D block IO
+// (test_conformance/targets/*.json).
 #include "reference_device/profile.h"
 #include "reference_device/ext/2d_block_io/block_io_2d_ops.h"
 
@@ -8,7 +9,7 @@ namespace refdev {
 namespace {
 
 void report2dBlockIo(Profile& p) {
-    if (p.name != "xe_hpc") return;
+    if (p.name != "xe_hpc" && p.name != "xe2" && p.name != "xe3") return;
     using namespace spirv::block_io_2d;
     p.extensions.push_back({"cl_intel_subgroup_2d_block_io", 1, 1, 0});
     p.spirv_extensions.push_back("SPV_INTEL_2d_block_io");
