@@ -70,9 +70,10 @@ std::vector<uint32_t> commonCapabilities() {
 
 const std::vector<uint32_t> kImageCapabilities = {kImageBasic, kImageReadWrite, kLiteralSampler};
 
-// Extensions every profile reports: the ones the suite looks at that Intel's runtime reports on every class (test_conformance/targets/*.json; profile_targets_test.cpp checks each profile against its
-// description). Versions follow the extension specs' "Version" sections (KHR extensions without a version
-// history are 1.0.0).
+// Extensions every profile reports: the ones the suite looks at that Intel's runtime reports on every class
+// (test_conformance/targets/*.json; profile_targets_test.cpp checks each profile against its description).
+// Versions follow the extension specs' "Version" sections (KHR extensions without a version history
+// are 1.0.0).
 std::vector<ExtensionEntry> commonExtensions() {
     return {
         {"cl_khr_byte_addressable_store", 1, 0, 0},
@@ -104,7 +105,8 @@ std::vector<std::pair<std::string, ExtendProfile>>& profileExtensions() {
 void addImages(Profile& p) {
     p.images = true;
     p.extensions.push_back({"cl_khr_image2d_from_buffer", 1, 0, 0});
-    p.spirv_capabilities.insert(p.spirv_capabilities.end(), kImageCapabilities.begin(), kImageCapabilities.end());
+    p.spirv_capabilities.insert(p.spirv_capabilities.end(), kImageCapabilities.begin(),
+                                kImageCapabilities.end());
 }
 
 void addFp64(Profile& p) {

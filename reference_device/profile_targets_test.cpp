@@ -22,8 +22,8 @@ namespace {
 // CPU device is not an offline-compiler target; its description, written from the installed runtime's own
 // report, lives in targets/runtime/.
 const std::map<std::string, std::vector<std::string>> kTargetsOfProfile = {
-    {"xe_hpc", {"pvc"}},  {"xe_hpg", {"dg2-g10"}}, {"xe2", {"bmg", "lnl-m"}},
-    {"xe3", {"ptl"}},     {"xe_lpg", {"mtl"}},     {"cpu", {"runtime/intel-cpu"}}};
+    {"xe_hpc", {"pvc"}}, {"xe_hpg", {"dg2-g10"}}, {"xe2", {"bmg", "lnl-m"}},
+    {"xe3", {"ptl"}},    {"xe_lpg", {"mtl"}},     {"cpu", {"runtime/intel-cpu"}}};
 
 cts::TargetDescription description(const std::string& target) {
     cts::TargetDescription t;
@@ -71,7 +71,8 @@ void expectSameExtensions(const std::vector<ExtensionEntry>& reported,
 std::vector<std::pair<const Profile*, cts::TargetDescription>> profileTargets() {
     std::vector<std::pair<const Profile*, cts::TargetDescription>> v;
     for (const Profile& p : allProfiles())
-        for (const std::string& target : kTargetsOfProfile.at(p.name)) v.emplace_back(&p, description(target));
+        for (const std::string& target : kTargetsOfProfile.at(p.name))
+            v.emplace_back(&p, description(target));
     return v;
 }
 
@@ -118,7 +119,9 @@ const char* const kNeoRelease = "2.40.14";
 
 // Intel's GPU driver (NEO) reports for the GPU classes; Intel's CPU device has its own runtime, which
 // REFDEV_REPORT_AS does not copy.
-bool isNeoDevice(const Profile& p) { return p.name != "cpu"; }
+bool isNeoDevice(const Profile& p) {
+    return p.name != "cpu";
+}
 
 const cts::CompilerRelease* release(const cts::TargetDescription& t, const std::string& igc_version) {
     for (const cts::CompilerRelease& r : t.compilers)

@@ -159,12 +159,12 @@ std::string readCompiler(const std::string& key, const json& v, CompilerRelease&
 
 std::string parseInto(const json& doc, TargetDescription& t) {
     if (!doc.is_object()) return "the description must be a JSON object";
-    std::string err = checkKeys(doc,
-                                {"target", "device_name", "vendor_id", "sources", "notes", "sub_group_sizes",
-                                 "fp16", "fp64", "int64", "images", "il_versions", "extensions",
-                                 "other_extensions", "max_mem_alloc_size", "global_mem_size", "compilers",
-                                 "runtime"},
-                                "the description");
+    std::string err =
+        checkKeys(doc,
+                  {"target", "device_name", "vendor_id", "sources", "notes", "sub_group_sizes", "fp16",
+                   "fp64", "int64", "images", "il_versions", "extensions", "other_extensions",
+                   "max_mem_alloc_size", "global_mem_size", "compilers", "runtime"},
+                  "the description");
     if (!err.empty()) return err;
     // A runtime's device (e.g. Intel's OpenCL CPU device) is described from what that runtime reports; it is
     // no offline-compiler target, so it has no compiler releases.

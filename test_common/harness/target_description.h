@@ -44,7 +44,7 @@ struct TargetDescription {
     // list, never compared with a reference-device profile.
     std::vector<std::string> other_extensions;
     cl_ulong max_mem_alloc_size = 0, global_mem_size = 0;  // 0: not described (max_alloc= cases unsupported)
-    std::vector<CompilerRelease> compilers;  // none for a runtime's device
+    std::vector<CompilerRelease> compilers;                // none for a runtime's device
     // "runtime": the OpenCL runtime (and version) whose device this describes from its own report; such a
     // description has no compiler releases and is not an offline-compiler target.
     std::string runtime;

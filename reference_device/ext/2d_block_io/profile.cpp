@@ -1,5 +1,5 @@
-// Which profiles report SPV_INTEL_2d_block_io: the Xe-HPC (PVC), Xe2 (BMG, LNL) and Xe3 (PTL) classes, with the
-// transform and transpose capabilities; DG2, MTL and Intel's CPU device have no 2D block IO
+// Which profiles report SPV_INTEL_2d_block_io: the Xe-HPC (PVC), Xe2 (BMG, LNL) and Xe3 (PTL) classes, with
+// the transform and transpose capabilities; DG2, MTL and Intel's CPU device have no 2D block IO
 // (test_conformance/targets/*.json).
 #include "reference_device/profile.h"
 #include "reference_device/ext/2d_block_io/block_io_2d_ops.h"

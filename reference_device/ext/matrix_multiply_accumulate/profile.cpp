@@ -1,6 +1,6 @@
 // Which profiles report SPV_INTEL_subgroup_matrix_multiply_accumulate: the classes with DPAS, each with its N
-// (the minimum sub-group size): 16 with TF32 on Xe-HPC (PVC), Xe2 (BMG, LNL) and Xe3 (PTL); 8 on Xe-HPG (DG2).
-// MTL's Xe-LPG and Intel's CPU device have none (test_conformance/targets/*.json).
+// (the minimum sub-group size): 16 with TF32 on Xe-HPC (PVC), Xe2 (BMG, LNL) and Xe3 (PTL); 8 on Xe-HPG
+// (DG2). MTL's Xe-LPG and Intel's CPU device have none (test_conformance/targets/*.json).
 #include "reference_device/profile.h"
 #include "reference_device/ext/matrix_multiply_accumulate/mma_ops.h"
 

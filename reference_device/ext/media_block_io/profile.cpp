@@ -1,5 +1,5 @@
-// Which profiles report SPV_INTEL_media_block_io: the Xe-HPG (DG2) and Xe-LPG (MTL) classes. PVC has no OpenCL
-// images, so no media block IO; Xe2, Xe3 and Intel's CPU device have images but no media block IO
+// Which profiles report SPV_INTEL_media_block_io: the Xe-HPG (DG2) and Xe-LPG (MTL) classes. PVC has no
+// OpenCL images, so no media block IO; Xe2, Xe3 and Intel's CPU device have images but no media block IO
 // (supportsMediaBlock false; test_conformance/targets/*.json).
 #include "reference_device/profile.h"
 #include "reference_device/ext/media_block_io/media_block_io_ops.h"
