@@ -254,8 +254,26 @@ const Profile* profileFromEnv(std::string* error) {
     if (error) {
         *error = "REFDEV_PROFILE: unknown profile '" + wanted + "'; valid:";
         for (const Profile& p : allProfiles()) *error += " " + p.name;
+        if (wanted != "list") *error += " (REFDEV_PROFILE=list describes each)";
     }
     return nullptr;
+}
+
+std::string profileTable() {
+    std::string out;
+    for (const Profile& p : allProfiles()) {
+        std::string sizes;
+        for (uint32_t s : p.sub_group_sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
+        std::string features = "sizes " + sizes;
+        if (p.fp64) features += ", fp64";
+        if (p.images) features += ", images";
+        if (p.hasSpirvExtension("SPV_INTEL_2d_block_io")) features += ", 2D block IO";
+        if (p.mma_n) features += ", MMA N=" + std::to_string(p.mma_n);
+        if (p.hasSpirvExtension("SPV_INTEL_media_block_io")) features += ", media block IO";
+        out += "  " + p.name + std::string(p.name.size() < 8 ? 8 - p.name.size() : 1, ' ') + p.class_name +
+               ": " + features + (p.name == "xe_hpc" ? " (the default)" : "") + "\n";
+    }
+    return out;
 }
 
 }  // namespace refdev

@@ -61,6 +61,10 @@ const Profile* findProfile(const std::string& name);
 // the valid names.
 const Profile* profileFromEnv(std::string* error);
 
+// One line per built-in profile: its name, the real device class it stands for, and what it has (sub-group
+// sizes, fp64, images, the op families); REFDEV_PROFILE=list prints it.
+std::string profileTable();
+
 }  // namespace refdev
 
 #define REFDEV_REGISTER_PROFILE_EXTENSION(family, extend)                                \

@@ -266,7 +266,7 @@ bool openDevice(Device& d) {
 int usage(const char* argv0) {
     std::fprintf(
         stderr,
-        "usage: %s [--profile=xe_hpc|xe_hpg] [--seconds=T] [--iterations=N] [--seed=S] "
+        "usage: %s [--profile=NAME] (a REFDEV_PROFILE value) [--seconds=T] [--iterations=N] [--seed=S] "
         "[--timeout=T per input]\n"
         "          [--max-kernels=N] [--crash-dir=DIR] [--replay] [--verbose] (DIR | module.spv)...\n"
         "Runs on the first OpenCL platform, which must be the reference device "

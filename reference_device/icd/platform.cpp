@@ -24,6 +24,13 @@ PlatformState& state() {
     static PlatformState* s = [] {
         auto* st = new PlatformState;
         std::string error;
+        const char* wanted_profile = std::getenv("REFDEV_PROFILE");
+        if (wanted_profile && std::string(wanted_profile) == "list") {
+            std::fprintf(stderr, "REFDEV_PROFILE=list: profiles of the reference device:\n%s",
+                         profileTable().c_str());
+            std::fprintf(stderr, "(the reference device reports no platform while REFDEV_PROFILE=list)\n");
+            return st;
+        }
         const Profile* profile = profileFromEnv(&error);
         if (!profile) {
             std::fprintf(stderr, "%s (the reference device reports no platform)\n", error.c_str());

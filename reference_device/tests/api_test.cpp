@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "reference_device/tests/api_test_util.h"
@@ -42,6 +43,37 @@ std::set<std::string> split(const std::string& s) {
         start = end + 1;
     }
     return out;
+}
+
+// What each device class reports (test_conformance/targets/*.json), written out here on its own so that the
+// profiles are checked against a second statement of the facts, not against themselves.
+struct ClassFacts {
+    std::vector<size_t> sub_group_sizes;
+    bool fp64, images, khr_subgroups, block_2d, tf32, media;
+};
+
+const ClassFacts& classFacts(const std::string& profile) {
+    static const std::map<std::string, ClassFacts> facts = {
+        // sizes           fp64   images khr_sg 2D     tf32   media
+        {"xe_hpc", {{16, 32}, true, false, true, true, true, false}},
+        {"xe_hpg", {{8, 16, 32}, false, true, false, false, false, true}},
+        {"xe2", {{16, 32}, true, true, true, true, true, false}},
+        {"xe3", {{16, 32}, true, true, true, true, true, false}},
+        {"xe_lpg", {{8, 16, 32}, true, true, false, false, false, true}},
+        {"cpu", {{4, 8, 16, 32, 64}, true, true, false, false, false, false}},
+    };
+    auto it = facts.find(profile);
+    if (it == facts.end()) {
+        ADD_FAILURE() << "no facts written down for profile " << profile;
+        static const ClassFacts none{};
+        return none;
+    }
+    return it->second;
+}
+
+// MMA: every class with DPAS (all but Xe-LPG and the CPU device), when the family is built.
+bool hasMma(const std::string& profile) {
+    return kMma && profile != "xe_lpg" && profile != "cpu";
 }
 
 TEST_F(ApiTest, PlatformReportsOpenCL30AndIcdSuffix) {
@@ -84,16 +116,17 @@ TEST_F(ApiTest, ExtensionStringMatchesExtensionsWithVersion) {
           "cl_intel_required_subgroup_size", "cl_intel_subgroups_short", "cl_intel_subgroups_char",
           "cl_intel_subgroups_long", "cl_khr_fp16"})
         EXPECT_TRUE(names.count(required)) << required;
-    const bool hpc = profileName() == "xe_hpc";
-    // As the hardware classes report them (test_conformance/targets): fp64 and cl_khr_subgroups on Xe-HPC
-    // only (DG2 has neither), images and so image2d_from_buffer on Xe-HPG only.
-    EXPECT_EQ(names.count("cl_khr_fp64") == 1, hpc);
-    EXPECT_EQ(names.count("cl_khr_subgroups") == 1, hpc);
-    EXPECT_EQ(names.count("cl_khr_image2d_from_buffer") == 1, !hpc);
-    EXPECT_EQ(names.count("cl_intel_subgroup_2d_block_io") == 1, hpc);
-    EXPECT_EQ(names.count("cl_intel_subgroup_matrix_multiply_accumulate") == 1, kMma);
-    EXPECT_EQ(names.count("cl_intel_subgroup_matrix_multiply_accumulate_tf32") == 1, hpc && kMma);
-    EXPECT_EQ(names.count("cl_intel_spirv_media_block_io") == 1, !hpc && kMedia);
+    // As the hardware classes report them (test_conformance/targets).
+    const std::string profile = profileName();
+    const ClassFacts& f = classFacts(profile);
+    EXPECT_EQ(names.count("cl_khr_fp64") == 1, f.fp64) << profile;
+    EXPECT_EQ(names.count("cl_khr_subgroups") == 1, f.khr_subgroups) << profile;
+    EXPECT_EQ(names.count("cl_khr_image2d_from_buffer") == 1, f.images) << profile;
+    EXPECT_EQ(names.count("cl_intel_subgroup_2d_block_io") == 1, f.block_2d) << profile;
+    EXPECT_EQ(names.count("cl_intel_subgroup_matrix_multiply_accumulate") == 1, hasMma(profile)) << profile;
+    EXPECT_EQ(names.count("cl_intel_subgroup_matrix_multiply_accumulate_tf32") == 1, f.tf32 && kMma)
+        << profile;
+    EXPECT_EQ(names.count("cl_intel_spirv_media_block_io") == 1, f.media && kMedia) << profile;
     for (const cl_name_version& nv : versions)
         if (std::string(nv.name) == "cl_intel_subgroup_2d_block_io")
             EXPECT_EQ(nv.version, CL_MAKE_VERSION(1, 1, 0)) << "the OpenCL-Docs spec is at version 1.1.0";
@@ -105,8 +138,8 @@ TEST_F(ApiTest, SubGroupSizesFollowProfile) {
     std::vector<size_t> sizes(size / sizeof(size_t));
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_SUB_GROUP_SIZES_INTEL, size, sizes.data(), nullptr),
               CL_SUCCESS);
-    std::vector<size_t> expected =
-        profileName() == "xe_hpc" ? std::vector<size_t>{16, 32} : std::vector<size_t>{8, 16, 32};
+    const std::vector<size_t>& expected = classFacts(profileName()).sub_group_sizes;
+    ASSERT_FALSE(expected.empty());
     EXPECT_EQ(sizes, expected);
     cl_uint max_sub_groups = 0;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sub_groups), &max_sub_groups,
@@ -123,20 +156,24 @@ TEST_F(ApiTest, SpirvQueriesListProfileExtensionsAndCapabilities) {
     std::vector<const char*> exts(size / sizeof(const char*));
     ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_EXTENSIONS_KHR, size, exts.data(), nullptr), CL_SUCCESS);
     std::set<std::string> spv(exts.begin(), exts.end());
-    const bool hpc = profileName() == "xe_hpc";
+    const std::string profile = profileName();
+    const ClassFacts& f = classFacts(profile);
+    const bool mma = hasMma(profile), media = f.media && kMedia;
     EXPECT_TRUE(spv.count("SPV_INTEL_subgroups"));
-    EXPECT_EQ(spv.count("SPV_INTEL_subgroup_matrix_multiply_accumulate") == 1, kMma);
-    EXPECT_EQ(spv.count("SPV_INTEL_2d_block_io") == 1, hpc);
-    EXPECT_EQ(spv.count("SPV_INTEL_media_block_io") == 1, !hpc && kMedia);
+    EXPECT_EQ(spv.count("SPV_INTEL_subgroup_matrix_multiply_accumulate") == 1, mma);
+    EXPECT_EQ(spv.count("SPV_INTEL_2d_block_io") == 1, f.block_2d);
+    EXPECT_EQ(spv.count("SPV_INTEL_media_block_io") == 1, media);
     ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_CAPABILITIES_KHR, 0, nullptr, &size), CL_SUCCESS);
     std::vector<cl_uint> caps(size / sizeof(cl_uint));
     ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_CAPABILITIES_KHR, size, caps.data(), nullptr),
               CL_SUCCESS);
     auto has = [&](cl_uint c) { return std::find(caps.begin(), caps.end(), c) != caps.end(); };
     EXPECT_TRUE(has(6) && has(5568) && has(5569) && has(5570));  // Kernel, Intel sub-groups
-    EXPECT_EQ(has(6236), kMma);                                  // MMA
-    EXPECT_EQ(has(6228) && has(6229) && has(6230), hpc);         // 2D block IO
-    EXPECT_EQ(has(5579), !hpc && kMedia);                        // media block IO
+    EXPECT_EQ(has(6236), mma);                                   // MMA
+    EXPECT_EQ(has(6228) && has(6229) && has(6230), f.block_2d);  // 2D block IO
+    EXPECT_EQ(has(5579), media);                                 // media block IO
+    EXPECT_EQ(has(10), f.fp64);                                  // Float64
+    EXPECT_EQ(has(13), f.images);                                // ImageBasic
     ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, 0, nullptr, &size),
               CL_SUCCESS);
     std::vector<const char*> sets(size / sizeof(const char*));
@@ -151,8 +188,9 @@ TEST_F(ApiTest, DeviceLimitsForTheSuite) {
     cl_bool b = CL_TRUE;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_COMPILER_AVAILABLE, sizeof(b), &b, nullptr), CL_SUCCESS);
     EXPECT_EQ(b, CL_FALSE);
-    // Xe-HPC has no OpenCL images: every image limit is 0 there (OpenCL 3.0); Xe-HPG's are 16384 x 16384.
-    const bool images = profileName() == "xe_hpg";
+    // Xe-HPC has no OpenCL images: every image limit is 0 there (OpenCL 3.0); the others' are 16384 x 16384.
+    const ClassFacts& f = classFacts(profileName());
+    const bool images = f.images;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_IMAGE_SUPPORT, sizeof(b), &b, nullptr), CL_SUCCESS);
     EXPECT_EQ(b, images ? CL_TRUE : CL_FALSE);
     size_t s = 0;
@@ -162,15 +200,15 @@ TEST_F(ApiTest, DeviceLimitsForTheSuite) {
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MAX_SAMPLERS, sizeof(samplers), &samplers, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(samplers, images ? 16u : 0u);
-    // Double precision only with cl_khr_fp64 (Xe-HPC): DG2 reports no double support at all.
+    // Double precision only with cl_khr_fp64: DG2 reports no double support at all.
     cl_device_fp_config fp = 0;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp), &fp, nullptr), CL_SUCCESS);
-    EXPECT_EQ(fp != 0, !images);
+    EXPECT_EQ(fp != 0, f.fp64);
     cl_uint width = 7;
     ASSERT_EQ(
         clGetDeviceInfo(device_, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, sizeof(width), &width, nullptr),
         CL_SUCCESS);
-    EXPECT_EQ(width, images ? 0u : 1u);
+    EXPECT_EQ(width, f.fp64 ? 1u : 0u);
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(s), &s, nullptr), CL_SUCCESS);
     EXPECT_EQ(s, 1024u);
     cl_uint u = 0;
@@ -334,7 +372,7 @@ TEST_F(ApiTest, CapabilityOutsideProfileFailsToBuild) {
     cl_program p = clCreateProgramWithIL(context_, il.data(), il.size(), &err);
     ASSERT_EQ(err, CL_SUCCESS);
     cl_int built = clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr);
-    if (profileName() == "xe_hpc" || !kMedia) {
+    if (!classFacts(profileName()).media || !kMedia) {
         EXPECT_EQ(built, CL_BUILD_PROGRAM_FAILURE) << "the device does not report media block IO";
         EXPECT_FALSE(buildLog(p).empty());
     } else {

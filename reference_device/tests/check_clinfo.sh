@@ -50,12 +50,50 @@ xe_hpg)
   expect "Double-precision Floating-point support *(n/a)"
   ! grep -q "cl_khr_fp64" "$out" || fail "xe_hpg must not report cl_khr_fp64 (DG2 has no fp64)"
   ;;
+xe2 | xe3)
+  # As Intel's Battlemage / Lunar Lake (bmg.json, lnl-m.json) and Panther Lake (ptl.json): 2D block IO, MMA
+  # with TF32, fp64 and images on one device; no media block IO.
+  case $REFDEV_PROFILE in xe2) expect "Device Name *RefDev Xe2-like" ;; *) expect "Device Name *RefDev Xe3-like" ;; esac
+  expect "Sub-group sizes (Intel) *16, 32$"
+  expect "cl_intel_subgroup_2d_block_io"
+  expect "cl_khr_subgroups"
+  [ "$mma" = OFF ] || expect "cl_intel_subgroup_matrix_multiply_accumulate_tf32"
+  expect "Double-precision Floating-point support *(cl_khr_fp64)"
+  expect "Image support *Yes"
+  expect "cl_khr_image2d_from_buffer"
+  ! grep -q "cl_intel_spirv_media_block_io" "$out" || fail "$REFDEV_PROFILE must not report media block IO"
+  ;;
+xe_lpg)
+  # As Intel's Meteor Lake GPU (mtl.json): media block IO, images and fp64; no 2D block IO, MMA or
+  # cl_khr_subgroups.
+  expect "Device Name *RefDev Xe-LPG-like"
+  expect "Sub-group sizes (Intel) *8, 16, 32$"
+  [ "$media" = OFF ] || expect "cl_intel_spirv_media_block_io"
+  expect "Double-precision Floating-point support *(cl_khr_fp64)"
+  expect "Image support *Yes"
+  for e in cl_intel_subgroup_2d_block_io cl_intel_subgroup_matrix_multiply_accumulate cl_khr_subgroups; do
+    ! grep -q "$e" "$out" || fail "xe_lpg must not report $e"
+  done
+  ;;
+cpu)
+  # As Intel's OpenCL CPU device (targets/runtime/intel-cpu.json): sizes 4 to 64, images, fp64; none of the
+  # GPU block IO or MMA extensions, cl_intel_subgroups_short at 1.0.0.
+  expect "Device Name *RefDev Intel-CPU-like"
+  expect "Sub-group sizes (Intel) *4, 8, 16, 32, 64$"
+  expect "Double-precision Floating-point support *(cl_khr_fp64)"
+  expect "Image support *Yes"
+  expect "cl_intel_subgroups_short *0x400000 (1.0.0)"
+  for e in cl_intel_subgroup_2d_block_io cl_intel_subgroup_matrix_multiply_accumulate cl_intel_spirv_media_block_io cl_khr_subgroups; do
+    ! grep -q "$e" "$out" || fail "cpu must not report $e"
+  done
+  ;;
+*) fail "check_clinfo.sh knows no profile $REFDEV_PROFILE" ;;
 esac
 # Reporting as compute-runtime 26.27 (REFDEV_REPORT_AS): the device name says so, every extension is 1.0.0.
 REFDEV_REPORT_AS=neo-26.27 clinfo >"$out" 2>&1 || fail "clinfo (neo-26.27) exited $?"
-expect "Device Name *RefDev Xe-H.*-like SPIR-V interpreter (reporting as compute-runtime 26.27)$"
+expect "Device Name *RefDev .*-like SPIR-V interpreter (reporting as compute-runtime 26.27)$"
 other=$(grep -E "^ +cl_[a-z0-9_]+ +0x[0-9a-f]+ \(" "$out" | grep -v "0x400000 (1.0.0)$" | head -1)
 [ -z "$other" ] || fail "neo-26.27: an extension version other than 1.0.0: $other"
 expect "cl_intel_subgroups_short *0x400000 (1.0.0)"
-[ "$REFDEV_PROFILE" = xe_hpg ] || expect "cl_intel_subgroup_2d_block_io *0x400000 (1.0.0)"
+case $REFDEV_PROFILE in xe_hpc | xe2 | xe3) expect "cl_intel_subgroup_2d_block_io *0x400000 (1.0.0)" ;; esac
 echo "clinfo OK ($REFDEV_PROFILE)"

@@ -635,7 +635,8 @@ Other:
   -h, --help                  print this help and exit
 
 Reference device (the default driver; docs/reference_device.md has the details):
-  REFDEV_PROFILE=xe_hpc|xe_hpg  the platform class it models (default xe_hpc)
+  REFDEV_PROFILE=NAME         the device class it models: xe_hpc (default), xe_hpg, xe2, xe3, xe_lpg,
+                              cpu (REFDEV_PROFILE=list describes each)
   REFDEV_REPORT_AS=spec|neo-26.27  report as the specs describe it (default) or as compute-runtime 26.27 does
   REFDEV_FAULTS=a,b           plant driver bugs (bin/refdev_faults lists them; checks the suite catches them)
   REFDEV_THREADS=N            worker threads for work-groups (default: hardware concurrency)
