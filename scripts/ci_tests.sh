@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # What CI runs (README's second command). Every step runs; the exit status is 1 if any failed.
 #   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks, and
-#      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg 25 s
-#      each, building and launching mutated suite modules under both profiles, and refdev_icd_fuzz.xe_hpc/
-#      .xe_hpg 20 s each, the same through the OpenCL API and the ICD with REFDEV_BRANCH_BUDGET as hang check)
+#      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg/.cpu 25 s
+#      each, building and launching mutated suite modules under those profiles, and refdev_icd_fuzz.xe_hpc/
+#      .xe_hpg/.cpu 20 s each, the same through the OpenCL API and the ICD with REFDEV_BRANCH_BUDGET as hang check)
 #      and the install test package.install_and_run; then the TGZ and DEB packages (cpack), each unpacked
 #      running --quick on its own library, and the .deb listing the runner
-#   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg), in parallel isolated worker
+#   2. the whole suite on the reference device, once per profile (xe_hpc, xe_hpg, xe2, xe3, xe_lpg, cpu; the
+#      union must pass every case, scripts/profile_coverage.py), in parallel isolated worker
 #      processes (--jobs, default one a core; the CTest shards run --jobs=1 each, so the comparison below
 #      sets the parallel run against serial shards),
 #      with --fail-if-all-skipped so a broken device setup cannot look green; reports in build/ci/; then
@@ -107,13 +108,19 @@ step "package: the unpacked archive and .deb run --quick" sh -c \
     'python3 scripts/package_test.py --build-dir build --tgz build/spirv_intel_cts-*-Linux.tar.gz --deb build/spirv-intel-cts_*.deb && dpkg-deb -c build/spirv-intel-cts_*.deb | grep "/usr/bin/spirv_intel_cts$" >/dev/null'
 
 mkdir -p build/ci
-for profile in xe_hpc xe_hpg; do
+for profile in xe_hpc xe_hpg xe2 xe3 xe_lpg cpu; do
     # shellcheck disable=SC2086
     step "suite on reference device ($profile)" env REFDEV_PROFILE=$profile build/bin/spirv_intel_cts \
         --isolate --timeout=120 --fail-if-all-skipped \
         --json=build/ci/results_$profile.json --junit=build/ci/results_$profile.xml \
         --log=build/ci/run_$profile.log ${CTS_CI_SUITE_ARGS:-}
 done
+# The union of the six runs: every case passes on some profile, none fails on any (scripts/profile_coverage.py
+# reading the reports above; ctest's profiles.coverage checks the same with --extended and --huge).
+if [ -z "${CTS_CI_SUITE_ARGS:-}" ]; then
+    step "every case passes on some profile (union of the six runs)" python3 scripts/profile_coverage.py \
+        --reports build/ci --json build/ci/profile_coverage.json
+fi
 
 # The suite as it meets the driver as shipped: xe_hpc reporting as compute-runtime 26.27 does
 # (REFDEV_REPORT_AS=neo-26.27: every extension at 1.0.0, no SPV_INTEL_2d_block_io or
@@ -149,18 +156,20 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
         step "fault campaign ($family)" python3 scripts/fault_campaign.py --family "$family" --build-dir build
     done
     # A kernel that never ran, or results not read back intact, must fail every case that runs a kernel, in
-    # every group (extended, scale and huge cases included); the api.* query cases run none and are listed,
+    # every group (extended, scale and huge cases included), on every profile (sub-group sizes 4 and 64 on
+    # cpu, image block IO beside 2D block IO on xe2 and xe3); the api.* query cases run none and are listed,
     # not counted.
     step "fault campaign (kernel never ran / corrupt read-back, all groups)" python3 scripts/fault_campaign.py \
         $(python3 scripts/families.py --top) --build-dir build \
-        --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --require-every-case \
+        --faults kernel_not_run,read_back_corrupt --profile xe_hpc --profile xe_hpg --profile xe2 \
+        --profile xe3 --profile xe_lpg --profile cpu --require-every-case \
         --runner-arg=--extended --runner-arg=--huge --show 3
     # The query faults of the ICD (reference_device/faults.cpp); every api case they target runs on xe_hpc.
     step "fault campaign (api)" python3 scripts/fault_campaign.py api --build-dir build \
         --faults spirv_queries_omit_new_extensions,sub_group_sizes_unsorted_duplicate,compile_sub_group_size_query_zero,extension_version_2d_block_io_unreported \
         --profile xe_hpc --show 1
     # Every fault the device lists (refdev_faults --names, so faults added later are included) must fail a case
-    # of the default run (no --extended, --huge or --quick) on xe_hpc or xe_hpg, but for the exemptions
+    # of the default run (no --extended, --huge or --quick) on some profile, but for the exemptions
     # scripts/fault_default_run.py lists with their reasons; it prints each fault's smallest catching case.
     # About 2.5 CPU minutes (9 min wall on a 2-core machine shared with other jobs).
     step "fault campaign (every fault caught by the default run)" python3 scripts/fault_campaign.py \
