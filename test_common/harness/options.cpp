@@ -594,8 +594,8 @@ Offline compiler (no OpenCL device; docs/offline_compiler.md):
                               core module rejected (phase build), NotSupported = the target lacks a
                               requirement or rejected a device-specific module; --timeout bounds each build;
                               --jobs=N compiles N modules at a time (default: the usable cores)
-  --target=NAME|FILE.json     the target description: NAME from the shipped targets directory (dg2-g10,
-                              pvc), or a description file
+  --target=NAME|FILE.json     the target description: NAME from the shipped targets directory (pvc,
+                              dg2-g10, bmg, lnl-m, ptl, mtl), or a description file
 
 Execution:
   --seed=N                    run seed mixed into every per-case seed (default 0)
