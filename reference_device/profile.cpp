@@ -186,15 +186,18 @@ std::vector<Profile> makeProfiles() {
     profiles.push_back(lpg);
 
     // Intel's OpenCL CPU device (PyPI intel-opencl-rt 2026.2.0, test_conformance/targets/runtime/
-    // intel-cpu.json, from its own clinfo): sub-group sizes 4, 8, 16, 32 and 64, fp64, OpenCL images; no
-    // media block IO, 2D block IO or MMA, no cl_khr_subgroups; cl_intel_subgroups_short at 1.0.0 as that
-    // runtime reports it.
+    // intel-cpu.json, from its own clinfo): a CPU device with sub-group sizes 4, 8, 16, 32 and 64, fp64,
+    // OpenCL images, work-groups up to 8192 and 256 KiB of local memory; no media block IO, 2D block IO or
+    // MMA, no cl_khr_subgroups; cl_intel_subgroups_short at 1.0.0 as that runtime reports it.
     Profile cpu = baseProfile("cpu", "Intel OpenCL CPU device (intel-opencl-rt 2026.2.0)",
                               "RefDev Intel-CPU-like SPIR-V interpreter", {4, 8, 16, 32, 64});
     addFp64(cpu);
     addImages(cpu);
     for (ExtensionEntry& e : cpu.extensions)
         if (e.name == "cl_intel_subgroups_short") e.minor = 0;
+    cpu.cpu_device = true;
+    cpu.max_work_group_size = 8192;
+    cpu.local_mem_size = 256 * 1024;
     profiles.push_back(cpu);
 
     // The extension families (reference_device/ext/<family>/profile.cpp), in family-name order.

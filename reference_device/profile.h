@@ -24,7 +24,9 @@ struct Profile {
     std::vector<uint32_t> spirv_capabilities;   // OpCapability values reported (buildsCapability: accepted)
     uint32_t mma_n = 0;                         // MMA N (0: no MMA)
     bool fp16 = true, fp64 = true, images = true;
-    uint32_t max_work_group_size = 1024;
+    uint32_t max_work_group_size = 1024;  // CL_DEVICE_MAX_WORK_GROUP_SIZE (and each work-item size)
+    uint64_t local_mem_size = 64 * 1024;  // CL_DEVICE_LOCAL_MEM_SIZE, bytes
+    bool cpu_device = false;              // CL_DEVICE_TYPE_CPU (the GPU classes: CL_DEVICE_TYPE_GPU)
 
     bool hasExtension(const std::string& ext) const;
     bool hasSpirvExtension(const std::string& ext) const;

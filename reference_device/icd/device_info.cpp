@@ -142,15 +142,15 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
     auto image_u = [&](cl_uint v) { return u(prof.images ? v : 0); };
     auto image_sz = [&](size_t v) { return sz(prof.images ? v : 0); };
     switch (name) {
-        case CL_DEVICE_TYPE: return bits(kDeviceType);
+        case CL_DEVICE_TYPE: return bits(deviceType(prof));
         case CL_DEVICE_VENDOR_ID: return u(0);
         case CL_DEVICE_MAX_COMPUTE_UNITS: return u(std::max(1u, std::thread::hardware_concurrency()));
         case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return u(3);
         case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
-            std::vector<size_t> v(3, kMaxWorkGroupSize);
+            std::vector<size_t> v(3, maxWorkGroupSize(prof));
             return infoArray(size, value, size_ret, v);
         }
-        case CL_DEVICE_MAX_WORK_GROUP_SIZE: return sz(kMaxWorkGroupSize);
+        case CL_DEVICE_MAX_WORK_GROUP_SIZE: return sz(maxWorkGroupSize(prof));
         case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
         case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
         case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
@@ -199,7 +199,7 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return sz(0);
         case CL_DEVICE_LOCAL_MEM_TYPE:
             return infoValue<cl_device_local_mem_type>(size, value, size_ret, CL_LOCAL);
-        case CL_DEVICE_LOCAL_MEM_SIZE: return ul(kLocalMemSize);
+        case CL_DEVICE_LOCAL_MEM_SIZE: return ul(localMemSize(prof));
         case CL_DEVICE_ERROR_CORRECTION_SUPPORT: return b(CL_FALSE);
         case CL_DEVICE_HOST_UNIFIED_MEMORY: return b(CL_TRUE);
         case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return sz(1);
@@ -247,7 +247,7 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
         case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
         case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return u(0);
-        case CL_DEVICE_MAX_NUM_SUB_GROUPS: return u(cl_uint(kMaxWorkGroupSize / min_sg));
+        case CL_DEVICE_MAX_NUM_SUB_GROUPS: return u(cl_uint(maxWorkGroupSize(prof) / min_sg));
         case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return b(CL_FALSE);
         case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
             return bits(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);

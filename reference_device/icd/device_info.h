@@ -7,14 +7,17 @@
 
 namespace refdev::icd {
 
-// The device emulates GPU platform classes, and the extension specs describe GPU behaviour, so it reports
-// itself as a GPU (docs/reference_device.md).
-constexpr cl_device_type kDeviceType = CL_DEVICE_TYPE_GPU;
+// The device reports the type of the class its profile stands for: a GPU, or for the cpu profile (Intel's
+// OpenCL CPU device) a CPU (docs/reference_device.md).
+inline cl_device_type deviceType(const Profile& p) {
+    return p.cpu_device ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+}
+// Work-group and local-memory limits: the profile's (1024 and 64 KiB on the GPU classes).
+inline size_t maxWorkGroupSize(const Profile& p) { return p.max_work_group_size; }
+inline cl_ulong localMemSize(const Profile& p) { return p.local_mem_size; }
 
-constexpr size_t kMaxWorkGroupSize = 1024;
 constexpr size_t kImage2dMaxSize = 16384;
 constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes; sub-buffer origins must be multiples of it
-constexpr cl_ulong kLocalMemSize = 64 * 1024;
 // Large enough for 2D block IO past 2^32 bytes (the huge cases), as devices of the Xe-HPC class allow; the
 // storage is allocated lazily (memory.cpp), so only the pages a kernel or a transfer touches cost memory.
 constexpr cl_ulong kMaxMemAlloc = 8ull << 30;

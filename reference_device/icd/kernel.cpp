@@ -235,7 +235,8 @@ cl_int CL_API_CALL GetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel
     if (!liveKernel(k)) return CL_INVALID_KERNEL;
     if (d != nullptr && !isDevice(d)) return CL_INVALID_DEVICE;
     switch (name) {
-        case CL_KERNEL_WORK_GROUP_SIZE: return infoValue<size_t>(size, value, ret, kMaxWorkGroupSize);
+        case CL_KERNEL_WORK_GROUP_SIZE:
+            return infoValue<size_t>(size, value, ret, maxWorkGroupSize(*thePlatform()->profile));
         case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
             std::vector<size_t> v(k->info->reqd_work_group_size, k->info->reqd_work_group_size + 3);
             return infoArray(size, value, ret, v);
@@ -284,7 +285,7 @@ cl_int CL_API_CALL GetKernelSubGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_
             if (value && (dims == 0 || dims > 3 || size % sizeof(size_t))) return CL_INVALID_VALUE;
             std::vector<size_t> local(value ? dims : 1, 0);
             // A 1D local size of count * sub-group size gives exactly `count` full sub-groups.
-            if (count > 0 && count * sg <= kMaxWorkGroupSize) {
+            if (count > 0 && count * sg <= maxWorkGroupSize(*thePlatform()->profile)) {
                 local.assign(local.size(), 1);
                 local[0] = count * sg;
             }
@@ -293,7 +294,8 @@ cl_int CL_API_CALL GetKernelSubGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_
             return CL_SUCCESS;
         }
         case CL_KERNEL_MAX_NUM_SUB_GROUPS:
-            return infoValue<size_t>(size, value, ret, (kMaxWorkGroupSize + sg - 1) / sg);
+            return infoValue<size_t>(size, value, ret,
+                                     (maxWorkGroupSize(*thePlatform()->profile) + sg - 1) / sg);
         case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return infoValue<size_t>(size, value, ret, 0);
         case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: {
             size_t compiled = k->info->required_sub_group_size;

@@ -135,11 +135,11 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
         size_t product = 1;
         for (cl_uint i = 0; i < dims; ++i) {
             if (local[i] == 0) return CL_INVALID_WORK_GROUP_SIZE;
-            if (local[i] > kMaxWorkGroupSize) return CL_INVALID_WORK_ITEM_SIZE;
+            if (local[i] > maxWorkGroupSize(*thePlatform()->profile)) return CL_INVALID_WORK_ITEM_SIZE;
             product *= local[i];
             if (has_reqd && local[i] != reqd[i]) return CL_INVALID_WORK_GROUP_SIZE;
         }
-        if (product > kMaxWorkGroupSize) return CL_INVALID_WORK_GROUP_SIZE;
+        if (product > maxWorkGroupSize(*thePlatform()->profile)) return CL_INVALID_WORK_GROUP_SIZE;
         for (cl_uint i = 0; i < dims; ++i) range.local[i] = local[i];
         // Non-uniform work-groups (global not a multiple of local) are allowed: OpenCL 3.0 with
         // CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT; the interpreter runs the remainder groups.
@@ -152,7 +152,7 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
     cl_ulong local_bytes = 0;
     for (const spirv::ArgValue& a : args)
         if (a.kind == spirv::ArgKind::LocalBuffer) local_bytes += a.size;
-    if (local_bytes > kLocalMemSize) return CL_OUT_OF_RESOURCES;
+    if (local_bytes > localMemSize(*thePlatform()->profile)) return CL_OUT_OF_RESOURCES;
 
     if (empty) {  // a zero global size is a valid command that runs nothing
         completeCommand(q, CL_COMMAND_NDRANGE_KERNEL, start, CL_SUCCESS, ev);

@@ -119,7 +119,7 @@ cl_int CL_API_CALL GetDeviceIDs(cl_platform_id platform, cl_device_type type, cl
                                  CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
     if (type != CL_DEVICE_TYPE_ALL && (type & ~known)) return CL_INVALID_DEVICE_TYPE;
     if ((num_entries == 0 && devices) || (!devices && !num_devices)) return CL_INVALID_VALUE;
-    bool match = type == CL_DEVICE_TYPE_ALL || (type & (kDeviceType | CL_DEVICE_TYPE_DEFAULT));
+    bool match = type == CL_DEVICE_TYPE_ALL || (type & (deviceType(*p->profile) | CL_DEVICE_TYPE_DEFAULT));
     if (!match) {
         if (num_devices) *num_devices = 0;
         return CL_DEVICE_NOT_FOUND;

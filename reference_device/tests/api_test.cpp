@@ -50,6 +50,8 @@ std::set<std::string> split(const std::string& s) {
 struct ClassFacts {
     std::vector<size_t> sub_group_sizes;
     bool fp64, images, khr_subgroups, block_2d, tf32, media;
+    bool cpu = false;  // CL_DEVICE_TYPE_CPU, work-groups up to 8192, 256 KiB local memory (else a GPU: 1024,
+                       // 64 KiB)
 };
 
 const ClassFacts& classFacts(const std::string& profile) {
@@ -60,7 +62,7 @@ const ClassFacts& classFacts(const std::string& profile) {
         {"xe2", {{16, 32}, true, true, true, true, true, false}},
         {"xe3", {{16, 32}, true, true, true, true, true, false}},
         {"xe_lpg", {{8, 16, 32}, true, true, false, false, false, true}},
-        {"cpu", {{4, 8, 16, 32, 64}, true, true, false, false, false, false}},
+        {"cpu", {{4, 8, 16, 32, 64}, true, true, false, false, false, false, true}},
     };
     auto it = facts.find(profile);
     if (it == facts.end()) {
@@ -92,10 +94,17 @@ TEST_F(ApiTest, PlatformReportsOpenCL30AndIcdSuffix) {
 
 TEST_F(ApiTest, DeviceTypesAndCounts) {
     cl_uint n = 0;
-    EXPECT_EQ(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_GPU, 0, nullptr, &n), CL_SUCCESS);
+    // The type of the class the profile stands for: Intel's CPU device is a CPU, the others GPUs.
+    const bool cpu = classFacts(profileName()).cpu;
+    const cl_device_type own = cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+    const cl_device_type other = cpu ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
+    EXPECT_EQ(clGetDeviceIDs(platform_, own, 0, nullptr, &n), CL_SUCCESS);
     EXPECT_EQ(n, 1u);
+    cl_device_type reported = 0;
+    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_TYPE, sizeof(reported), &reported, nullptr), CL_SUCCESS);
+    EXPECT_EQ(reported, own);
     EXPECT_EQ(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_DEFAULT, 0, nullptr, &n), CL_SUCCESS);
-    EXPECT_EQ(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_CPU, 0, nullptr, &n), CL_DEVICE_NOT_FOUND);
+    EXPECT_EQ(clGetDeviceIDs(platform_, other, 0, nullptr, &n), CL_DEVICE_NOT_FOUND);
     EXPECT_EQ(clGetDeviceIDs(platform_, cl_device_type(1) << 40, 0, nullptr, &n), CL_INVALID_DEVICE_TYPE);
     cl_device_id d = nullptr;
     EXPECT_EQ(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, 0, &d, nullptr), CL_INVALID_VALUE);
@@ -145,7 +154,7 @@ TEST_F(ApiTest, SubGroupSizesFollowProfile) {
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(max_sub_groups), &max_sub_groups,
                               nullptr),
               CL_SUCCESS);
-    EXPECT_EQ(max_sub_groups, 1024 / expected.front());
+    EXPECT_EQ(max_sub_groups, (classFacts(profileName()).cpu ? 8192 : 1024) / expected.front());
 }
 
 TEST_F(ApiTest, SpirvQueriesListProfileExtensionsAndCapabilities) {
@@ -210,7 +219,7 @@ TEST_F(ApiTest, DeviceLimitsForTheSuite) {
         CL_SUCCESS);
     EXPECT_EQ(width, f.fp64 ? 1u : 0u);
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(s), &s, nullptr), CL_SUCCESS);
-    EXPECT_EQ(s, 1024u);
+    EXPECT_EQ(s, f.cpu ? 8192u : 1024u);
     cl_uint u = 0;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_ADDRESS_BITS, sizeof(u), &u, nullptr), CL_SUCCESS);
     EXPECT_EQ(u, 64u);
@@ -218,7 +227,7 @@ TEST_F(ApiTest, DeviceLimitsForTheSuite) {
     EXPECT_EQ(u, 1024u);
     cl_ulong l = 0;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(l), &l, nullptr), CL_SUCCESS);
-    EXPECT_EQ(l, 64u * 1024);
+    EXPECT_EQ(l, (f.cpu ? 256u : 64u) * 1024);
     EXPECT_EQ(clGetDeviceInfo(device_, 0x7fff, sizeof(l), &l, nullptr), CL_INVALID_VALUE);
 }
 

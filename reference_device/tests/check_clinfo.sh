@@ -18,6 +18,7 @@ bad='<error|CL_INVALID|CL_OUT_OF|Invalid '
 expect() { grep -q "$1" "$out" || fail "missing: $1"; }
 expect "Platform Version *OpenCL 3.0 RefDev $REFDEV_PROFILE"
 expect "Device Version *OpenCL 3.0"
+[ "$REFDEV_PROFILE" = cpu ] || { expect "Device Type *GPU$"; expect "Max work group size *1024$"; }
 expect "Compiler Available *No"
 expect "IL version *SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
 expect "cl_khr_il_program"
@@ -79,6 +80,9 @@ cpu)
   # As Intel's OpenCL CPU device (targets/runtime/intel-cpu.json): sizes 4 to 64, images, fp64; none of the
   # GPU block IO or MMA extensions, cl_intel_subgroups_short at 1.0.0.
   expect "Device Name *RefDev Intel-CPU-like"
+  expect "Device Type *CPU$"
+  expect "Max work group size *8192$"
+  expect "Local memory size *262144 (256KiB)$"
   expect "Sub-group sizes (Intel) *4, 8, 16, 32, 64$"
   expect "Double-precision Floating-point support *(cl_khr_fp64)"
   expect "Image support *Yes"
