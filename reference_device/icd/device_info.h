@@ -13,8 +13,12 @@ inline cl_device_type deviceType(const Profile& p) {
     return p.cpu_device ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
 }
 // Work-group and local-memory limits: the profile's (1024 and 64 KiB on the GPU classes).
-inline size_t maxWorkGroupSize(const Profile& p) { return p.max_work_group_size; }
-inline cl_ulong localMemSize(const Profile& p) { return p.local_mem_size; }
+inline size_t maxWorkGroupSize(const Profile& p) {
+    return p.max_work_group_size;
+}
+inline cl_ulong localMemSize(const Profile& p) {
+    return p.local_mem_size;
+}
 
 constexpr size_t kImage2dMaxSize = 16384;
 constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes; sub-buffer origins must be multiples of it
