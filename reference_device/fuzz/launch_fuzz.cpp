@@ -1,6 +1,7 @@
 // Device-level fuzz target: builds AND launches mutated SPIR-V modules on the reference device under its real
-// profiles (CTest runs xe_hpc, xe_hpg and cpu, the one with sub-group sizes 4 and 64), whose Intel capabilities make the op families (2D block IO, MMA, media block
-// IO, sub-groups) reachable; refdev_loader_fuzz's own profile has none of them.
+// profiles (CTest runs xe_hpc, xe_hpg and cpu, the one with sub-group sizes 4 and 64), whose Intel
+// capabilities make the op families (2D block IO, MMA, media block IO, sub-groups) reachable;
+// refdev_loader_fuzz's own profile has none of them.
 //
 // It calls the interpreter API the ICD's clBuildProgram / clEnqueueNDRangeKernel call (buildModule, launch
 // with allProfiles() profiles) directly, so that one process covers both profiles (the ICD picks its profile
@@ -194,7 +195,8 @@ bool runInput(const std::vector<uint32_t>& words, const Profile& profile, const 
 int usage(const char* argv0) {
     std::fprintf(
         stderr,
-        "usage: %s [--profile=NAME|all] (NAME: a REFDEV_PROFILE value)... [--seconds=T per profile] [--iterations=N per "
+        "usage: %s [--profile=NAME|all] (NAME: a REFDEV_PROFILE value)... [--seconds=T per profile] "
+        "[--iterations=N per "
         "profile]\n"
         "          [--seed=S] [--timeout=T per input] [--branch-budget=N] [--max-kernels=N]\n"
         "          [--crash-dir=DIR] [--replay] [--save-slowest] [--verbose] (DIR | module.spv)...\n"
