@@ -56,6 +56,17 @@ std::string parseJsonInput(const std::string& text, nlohmann::json* doc, size_t*
         std::string what = e.what();
         size_t syntax = what.find("syntax error");
         return syntax == std::string::npos ? what : what.substr(syntax);
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number beyond a double's range ("1e999"): nlohmann names the token but not where it is; the
+        // line of the token's first occurrence. Uncaught, it ended the runner with "terminate called".
+        std::string what = e.what();
+        size_t quote = what.find('\'');
+        size_t end = quote == std::string::npos ? quote : what.find('\'', quote + 1);
+        size_t at =
+            end == std::string::npos ? std::string::npos : text.find(what.substr(quote + 1, end - quote - 1));
+        *line = lineAt(text, at == std::string::npos ? 0 : at);
+        size_t number = what.find("number overflow");
+        return "not valid JSON: " + (number == std::string::npos ? what : what.substr(number));
     }
     std::string key;
     size_t at = duplicateKey(text, &key);

@@ -28,6 +28,7 @@ struct Slot {
     bool alone = false;  // the worker runs an own_process case: it ends after it
     bool fresh = true;   // no case started in this worker yet
     std::string buffer, running;
+    CaseLimit running_own;    // the running case's own limit (a waiver's timeout_seconds)
     Clock::time_point since;  // start of the running case, or of the wait for the next one
 };
 
@@ -104,8 +105,14 @@ private:
     }
 
     double limitMs(const Slot& s) const {
+        // While a case runs, its limit is the run's or its waiver's, which applies also when the run has
+        // none.
+        if (!s.running.empty()) {
+            double limit = caseLimitSeconds(run_.timeout_seconds, s.running_own);
+            return limit > 0 ? 1000.0 * limit : -1;
+        }
         if (run_.timeout_seconds <= 0) return -1;
-        bool starting = s.fresh && s.running.empty();
+        bool starting = s.fresh;
         return 1000.0 *
                (starting ? std::max(run_.timeout_seconds, kWorkerStartSeconds) : run_.timeout_seconds);
     }
@@ -163,6 +170,7 @@ private:
             at = nl + 1;
             if (line.rfind("S ", 0) == 0) {
                 s.running = line.substr(2);
+                s.running_own = run_.case_limits ? run_.case_limits(s.running) : CaseLimit{};
                 s.fresh = false;
                 s.since = Clock::now();
                 recorder_.started(s.running);
@@ -220,8 +228,8 @@ private:
         }
         if (timed_out && !s.running.empty()) {
             r.status = Status::Timeout;
-            r.message =
-                timeoutMessage(run_.timeout_seconds, run_.timeout_is_default) + "; worker process killed";
+            r.message = caseTimeoutMessage(run_.timeout_seconds, run_.timeout_is_default, s.running_own) +
+                        "; worker process killed";
         } else if (!s.running.empty()) {
             r.status = Status::Crash;
             r.message = describeExit(wstatus) + " while running this case";

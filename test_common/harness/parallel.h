@@ -13,6 +13,7 @@
 #include "test_common/harness/recorder.h"
 #include "test_common/harness/retry.h"
 #include "test_common/harness/scheduler.h"
+#include "test_common/harness/worker_process.h"
 
 namespace cts {
 
@@ -26,6 +27,7 @@ struct ParallelRun {
     bool timeout_is_default = false;
     uint64_t run_seed = 0;
     RetryBook* retry = nullptr;  // --retry: a Crash or Timeout runs again in a new worker (retry.h)
+    CaseLimits case_limits;  // a case's own limit (a waiver's timeout_seconds, caseLimitSeconds); null: none
 };
 
 // Runs every batch; returns when each selected case has a result or the run was stopped (stopWorkers).

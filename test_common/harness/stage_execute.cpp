@@ -132,6 +132,17 @@ void executeCases(RunState& s) {
     std::function<bool(const std::string&)> own_process = [&own_process_set](const std::string& name) {
         return own_process_set.find(name) != nullptr;
     };
+    // "timeout_seconds": a covered case's own limit (the first such entry that covers it, in file order).
+    std::vector<Waiver> limit_waivers;
+    for (const auto& w : device_waivers)
+        if (w.timeout_seconds > 0) limit_waivers.push_back(w);
+    const WaiverSet limit_set(limit_waivers);
+    CaseLimits case_limits;
+    if (!limit_waivers.empty())
+        case_limits = [&limit_set](const std::string& name) {
+            const Waiver* w = limit_set.find(name);
+            return w ? CaseLimit{w->timeout_seconds, w->source} : CaseLimit{};
+        };
     const unsigned jobs = runJobs(opt);
     // The plan of the selection stage, again with the own_process waivers when there are any.
     std::vector<Batch> batches = std::move(s.plan);
@@ -193,10 +204,11 @@ void executeCases(RunState& s) {
                                          std::to_string(std::max(1u, usableCores() / jobs)));
             recorder.setOrder(selected_names);
             run.retry = &retry;
+            run.case_limits = case_limits;
             runParallel(run, recorder);
         } else {
             runIsolated(selected_names, worker, timeout, opt.seed, recorder, own_process, timeout_is_default,
-                        &retry);
+                        &retry, case_limits);
         }
     } else {
         for (const auto* c : sel.cases) {
@@ -204,16 +216,22 @@ void executeCases(RunState& s) {
             CaseResult r;
             // A Crash ends this process and a Timeout the run: only a Fail can be retried here.
             const unsigned k = waived(c->name) ? 0 : opt.retry;
+            // A waiver's timeout_seconds shortens --timeout here too; without --timeout it does not apply in
+            // process: the hung case cannot be killed, so a Timeout ends the run, which only --timeout asks
+            // for.
             if (opt.timeout_seconds > 0) {
+                const CaseLimit own = case_limits ? case_limits(std::string(c->name)) : CaseLimit{};
+                const double limit = caseLimitSeconds(opt.timeout_seconds, own);
                 std::vector<CaseResult> earlier;
                 bool finished = false;
-                while ((finished = runWithTimeout(*c, registry, dut, settings, opt.timeout_seconds, r)) &&
+                while ((finished = runWithTimeout(*c, registry, dut, settings, limit, r)) &&
                        r.status == Status::Fail && earlier.size() < k)
                     earlier.push_back(r);
                 if (!finished) {
-                    r = CaseResult{c->name, Status::Timeout, timeoutMessage(opt.timeout_seconds, false), 0,
+                    r = CaseResult{c->name, Status::Timeout,
+                                   caseTimeoutMessage(opt.timeout_seconds, false, own), 0,
                                    caseSeed(c->name, opt.seed)};
-                    r.duration_ms = opt.timeout_seconds * 1000.0;
+                    r.duration_ms = limit * 1000.0;
                     recorder.finished(combineAttempts(earlier, r));
                     aborted = true;
                     break;

@@ -30,7 +30,7 @@ void stopIsolatedRun(int sig) {
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
                  double timeout_seconds, uint64_t run_seed, Recorder& recorder,
                  const std::function<bool(const std::string&)>& own_process, bool timeout_is_default,
-                 RetryBook* retry) {
+                 RetryBook* retry, const CaseLimits& case_limits) {
     using Clock = std::chrono::steady_clock;
     size_t next = 0;  // first case without a result
     while (next < case_names.size() && !workersStopped()) {
@@ -50,19 +50,24 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         recorder.note("worker " + std::to_string(w.pid) + " for " + std::to_string(rest.size()) + " case(s)" +
                       (alone ? " (a waiver's own_process)" : ""));
         std::string buffer, running;
+        CaseLimit running_own;  // the running case's own limit (a waiver's timeout_seconds)
         auto started = Clock::now();
         size_t done_by_this_worker = 0;
         bool timed_out = false;
         for (;;) {
             int wait_ms = -1;
-            if (timeout_seconds > 0) {
+            // While a case runs, its limit is the run's or its waiver's (caseLimitSeconds), which applies
+            // also when the run has none.
+            const double case_limit =
+                running.empty() ? timeout_seconds : caseLimitSeconds(timeout_seconds, running_own);
+            if (case_limit > 0) {
                 // Starting a worker (loading the manifest, opening the device) is not part of any case:
                 // it gets its own allowance so a loaded machine does not turn start-up into a Timeout.
                 bool starting = running.empty() && done_by_this_worker == 0;
                 bool ending = running.empty() && next == end;  // the whole batch reported: only its exit left
                 double limit = starting ? std::max(timeout_seconds, kWorkerStartSeconds)
                                : ending ? std::min(timeout_seconds, kWorkerExitSeconds)
-                                        : timeout_seconds;
+                                        : case_limit;
                 double left = limit * 1000.0 -
                               std::chrono::duration<double, std::milli>(Clock::now() - started).count();
                 wait_ms = left <= 0 ? 0 : static_cast<int>(left) + 1;
@@ -85,6 +90,7 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
                 buffer.erase(0, nl + 1);
                 if (line.rfind("S ", 0) == 0) {
                     running = line.substr(2);
+                    running_own = case_limits ? case_limits(running) : CaseLimit{};
                     started = Clock::now();
                     recorder.started(running);
                 } else if (line.rfind("R ", 0) == 0) {
@@ -125,7 +131,8 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         r.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
         if (timed_out && !running.empty()) {
             r.status = Status::Timeout;
-            r.message = timeoutMessage(timeout_seconds, timeout_is_default) + "; worker process killed";
+            r.message = caseTimeoutMessage(timeout_seconds, timeout_is_default, running_own) +
+                        "; worker process killed";
         } else if (!running.empty()) {
             r.status = Status::Crash;
             r.message = describeExit(wstatus) + " while running this case";

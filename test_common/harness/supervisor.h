@@ -11,6 +11,7 @@
 #include "test_common/harness/case_runner.h"
 #include "test_common/harness/recorder.h"
 #include "test_common/harness/retry.h"
+#include "test_common/harness/worker_process.h"
 
 namespace cts {
 
@@ -21,11 +22,13 @@ namespace cts {
 // reaches the runner only, which forwards it, see stopIsolatedRun) and has SIGKILL as its parent-death
 // signal, so it dies even when the runner is killed with SIGKILL or crashes.
 // own_process(name): the case runs in a worker of its own (a waiver's "own_process": its bug corrupts the
-// driver's process); null for none.
+// driver's process); null for none. case_limits(name): a case's own limit (a waiver's "timeout_seconds"),
+// which replaces timeout_seconds while that case runs when it is lower (caseLimitSeconds); null for none.
 void runIsolated(const std::vector<std::string>& case_names, const std::vector<std::string>& worker_argv,
                  double timeout_seconds, uint64_t run_seed, Recorder& recorder,
                  const std::function<bool(const std::string&)>& own_process = nullptr,
-                 bool timeout_is_default = false, RetryBook* retry = nullptr);
+                 bool timeout_is_default = false, RetryBook* retry = nullptr,
+                 const CaseLimits& case_limits = nullptr);
 
 // Ends an isolated run early (SIGINT/SIGTERM to the runner): no new worker is started, the end of the
 // running worker is not recorded as that case's result, and `sig` is forwarded to the running worker.

@@ -33,10 +33,26 @@ namespace {
     _exit(0);
 }
 
+// CTS_TEST_FAKE_WORKER=hang: a worker that hangs in every case whose name ends in ".hang" (a driver
+// deadlock), and passes the others.
+[[noreturn]] void fakeWorkerHangingInCases() {
+    for (std::string name; std::getline(std::cin, name) && !name.empty();) {
+        std::string started = "S " + name + "\n";
+        if (write(3, started.data(), started.size()) < 0) _exit(1);
+        if (name.size() > 5 && name.compare(name.size() - 5, 5, ".hang") == 0) sleep(60);
+        std::string lines =
+            "R {\"name\":\"" + name + "\",\"status\":0,\"message\":\"\",\"duration_ms\":1,\"seed\":0}\n";
+        if (write(3, lines.data(), lines.size()) < 0) _exit(1);
+    }
+    if (write(3, "B\n", 2) < 0) _exit(1);
+    _exit(0);
+}
+
 const bool kFakeWorker = [] {
     const char* mode = std::getenv("CTS_TEST_FAKE_WORKER");
     if (!mode) return false;
     if (std::string(mode) == "between") fakeWorkerHangingBetweenCases();
+    if (std::string(mode) == "hang") fakeWorkerHangingInCases();
     for (std::string name; std::getline(std::cin, name) && !name.empty();) {
         std::string lines = "S " + name + "\nR {\"name\":\"" + name +
                             "\",\"status\":0,\"message\":\"\",\"duration_ms\":1,\"seed\":0}\n";
@@ -98,6 +114,70 @@ TEST(Parallel, AKillBetweenCasesChargesNoCase) {
     std::vector<CaseResult> results = rec.close();
     ASSERT_EQ(results.size(), 3u);
     for (const auto& r : results) EXPECT_EQ(r.status, Status::Pass) << r.name << ": " << r.message;
+}
+
+// A waiver's timeout_seconds (CaseLimits): the covered case that hangs is given up on at its own limit, not
+// the run's, and the message names the waiver; the other cases keep the run's limit.
+CaseLimit hangLimit(const std::string& name) {
+    return name == "g.a.hang" ? CaseLimit{1.0, "w.json:7"} : CaseLimit{};
+}
+
+void expectTimedOutAtTheWaiversLimit(const std::vector<CaseResult>& results, double seconds) {
+    ASSERT_EQ(results.size(), 3u);
+    EXPECT_EQ(results[0].name, "g.a.hang");
+    EXPECT_EQ(results[0].status, Status::Timeout);
+    EXPECT_EQ(results[0].message,
+              "no result within the waiver's timeout_seconds of 1 s (w.json:7); worker process killed");
+    EXPECT_EQ(results[1].status, Status::Pass) << results[1].message;
+    EXPECT_EQ(results[2].status, Status::Pass) << results[2].message;
+    EXPECT_LT(seconds, 20.0);  // the run's limit is 60 s
+}
+
+TEST(Supervisor, AWaiversTimeoutSecondsReplacesTheRunsLimitForItsCase) {
+    ASSERT_FALSE(kFakeWorker);
+    LineLog log;
+    Recorder rec(3, false, log, [](const std::string& n) { return n; });
+    setenv("CTS_TEST_FAKE_WORKER", "hang", 1);
+    auto start = std::chrono::steady_clock::now();
+    runIsolated({"g.a.hang", "g.b", "g.c"}, {"cts_harness_test"}, 60.0, 0, rec, nullptr, false, nullptr,
+                hangLimit);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    unsetenv("CTS_TEST_FAKE_WORKER");
+    expectTimedOutAtTheWaiversLimit(rec.close(), seconds);
+}
+
+TEST(Parallel, AWaiversTimeoutSecondsReplacesTheRunsLimitForItsCase) {
+    ASSERT_FALSE(kFakeWorker);
+    LineLog log;
+    Recorder rec(3, false, log, [](const std::string& n) { return n; });
+    ParallelRun run;
+    run.names = {"g.a.hang", "g.b", "g.c"};
+    run.batches = {Batch{{0, 1}, 2.0, false}, Batch{{2}, 1.0, false}};
+    run.worker_argv = {"cts_harness_test"};
+    run.jobs = 2;
+    run.timeout_seconds = 60.0;
+    run.case_limits = hangLimit;
+    setenv("CTS_TEST_FAKE_WORKER", "hang", 1);
+    rec.setOrder(run.names);
+    auto start = std::chrono::steady_clock::now();
+    runParallel(run, rec);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    unsetenv("CTS_TEST_FAKE_WORKER");
+    expectTimedOutAtTheWaiversLimit(rec.close(), seconds);
+}
+
+TEST(CaseLimits, TheLowerLimitAppliesAndTheMessageNamesIt) {
+    const CaseLimit own{30, "docs/waivers/w.json:12"};
+    EXPECT_EQ(caseLimitSeconds(300, own), 30);
+    EXPECT_EQ(caseLimitSeconds(10, own), 10);  // --timeout below the waiver's: --timeout
+    EXPECT_EQ(caseLimitSeconds(30, own), 30);  // equal: the run's
+    EXPECT_EQ(caseLimitSeconds(0, own), 30);   // the run has none: the waiver's
+    EXPECT_EQ(caseLimitSeconds(300, CaseLimit{}), 300);
+    EXPECT_EQ(caseTimeoutMessage(300, true, own),
+              "no result within the waiver's timeout_seconds of 30 s (docs/waivers/w.json:12)");
+    EXPECT_EQ(caseTimeoutMessage(10, false, own), "no result within the --timeout of 10 s");
+    EXPECT_EQ(caseTimeoutMessage(300, true, CaseLimit{}),
+              "no result within the default limit of 300 s (--timeout=SECONDS to change)");
 }
 
 }  // namespace

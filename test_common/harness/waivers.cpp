@@ -91,14 +91,24 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
     if (!e.is_object()) return "a waiver entry is not an object";
     for (const auto& [key, value] : e.items())
         if (key != "cases" && key != "device" && key != "tracker" && key != "reason" &&
-            key != "own_process" && key != "intermittent")
+            key != "own_process" && key != "intermittent" && key != "timeout_seconds")
             return "unknown key \"" + key +
-                   "\" in a waiver entry (known: cases, device, tracker, reason, own_process, intermittent)";
+                   "\" in a waiver entry (known: cases, device, tracker, reason, own_process, intermittent, "
+                   "timeout_seconds)";
     for (const char* key : {"own_process", "intermittent"})
         if (e.contains(key) && !e[key].is_boolean())
             return std::string("\"") + key + "\" must be true or false";
     w.own_process = e.value("own_process", false);
     w.intermittent = e.value("intermittent", false);
+    if (e.contains("timeout_seconds")) {
+        const auto& t = e["timeout_seconds"];
+        // A JSON number only (not true, not "30"); nlohmann reads 1e999 as infinity, which the bound rejects.
+        double v = t.is_number() ? t.get<double>() : 0;
+        if (!t.is_number() || !(v > 0) || !(v <= kMaxWaiverTimeoutSeconds))
+            return "\"timeout_seconds\" must be a number of seconds above 0 and at most " +
+                   std::to_string(static_cast<long>(kMaxWaiverTimeoutSeconds));
+        w.timeout_seconds = v;
+    }
     for (const char* key : {"cases", "tracker", "reason"})
         if (!e.contains(key)) return std::string("waiver entry lacks \"") + key + "\"";
     const auto& cases = e["cases"];

@@ -13,6 +13,9 @@
 
 namespace cts {
 
+// The largest "timeout_seconds" a waiver entry may give (a day): a limit, not a way to run forever.
+inline constexpr double kMaxWaiverTimeoutSeconds = 86400;
+
 struct Waiver {
     std::vector<std::string> cases;  // the runner's patterns (* and ?, a dotted prefix selects its subtree)
     // Device conditions; an empty string / has_vendor_id = false is no condition.
@@ -27,6 +30,10 @@ struct Waiver {
     // "intermittent": whether the bug shows depends on memory layout, so a covered case that passes is not a
     // stale waiver (the entry is still stale when it covers no selected case).
     bool intermittent = false;
+    // "timeout_seconds": the bug can hang a covered case (a deadlock in the driver), so a case is given up on
+    // after this many seconds instead of the run's per-case limit: min(this, the run's limit) when the run
+    // has one (--timeout, or --isolate's and --jobs's default), else this. 0: no limit of its own.
+    double timeout_seconds = 0;
     // "device": "*" (or patterns that are all '*' and no other condition): the entry waives its cases on
     // every driver; the runner says so loudly (everyDeviceWarning).
     bool every_device = false;

@@ -308,6 +308,47 @@ TEST(Waivers, IntermittentAndOwnProcessEntries) {
         std::string::npos);
 }
 
+// "timeout_seconds": a positive number of seconds, at most kMaxWaiverTimeoutSeconds; errors name the entry's
+// line.
+TEST(Waivers, TimeoutSeconds) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(R"({"waivers": [{"cases": ["a.b"], "device": "*", "tracker": "t", "reason": "r",
+                                     "timeout_seconds": 30},
+                                    {"cases": ["a.c"], "device": "*", "tracker": "t", "reason": "r",
+                                     "timeout_seconds": 2.5},
+                                    {"cases": ["a.d"], "device": "*", "tracker": "t", "reason": "r"}]})",
+                    w),
+              "");
+    ASSERT_EQ(w.size(), 3u);
+    EXPECT_EQ(w[0].timeout_seconds, 30);
+    EXPECT_EQ(w[1].timeout_seconds, 2.5);
+    EXPECT_EQ(w[2].timeout_seconds, 0);  // none of its own
+    for (const char* bad_value : {"0", "-5", "\"30\"", "true", "null", "[30]", "86401", "-0.0"}) {
+        std::vector<Waiver> bad;
+        std::string text = std::string("{\"waivers\": [\n{\"cases\": [\"a\"], \"device\": \"*\", ") +
+                           "\"tracker\": \"t\", \"reason\": \"r\",\n \"timeout_seconds\": " + bad_value +
+                           "}]}";
+        std::string e = parse(text, bad);
+        EXPECT_EQ(e.rfind("w.json:2: ", 0), 0u) << bad_value << ": " << e;
+        EXPECT_NE(e.find("\"timeout_seconds\" must be a number of seconds above 0 and at most 86400"),
+                  std::string::npos)
+            << bad_value << ": " << e;
+    }
+    // A number beyond a double's range is an error at its line, not an exception that ends the runner.
+    std::vector<Waiver> bad;
+    EXPECT_EQ(
+        parse("{\"waivers\": [\n{\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
+              "\"r\",\n \"timeout_seconds\": 1e999}]}",
+              bad),
+        "w.json:3: not valid JSON: number overflow parsing '1e999'");
+    EXPECT_NE(
+        parse(R"({"waivers": [{"cases": ["a"], "device": "*", "tracker": "t", "reason": "r",
+                                     "timeout": 30}]})",
+              bad)
+            .find("(known: cases, device, tracker, reason, own_process, intermittent, timeout_seconds)"),
+        std::string::npos);
+}
+
 TEST(Waivers, ReportsCarryTheWaiver) {
     RunInfo info;
     info.waiver_files = {"w.json"};

@@ -315,4 +315,20 @@ std::string timeoutMessage(double seconds, bool is_default) {
     return "no result within the --timeout of " + secondsText(seconds);
 }
 
+namespace {
+bool ownLimitApplies(double run_seconds, const CaseLimit& own) {
+    return own.seconds > 0 && (run_seconds <= 0 || own.seconds < run_seconds);
+}
+}  // namespace
+
+double caseLimitSeconds(double run_seconds, const CaseLimit& own) {
+    return ownLimitApplies(run_seconds, own) ? own.seconds : run_seconds;
+}
+
+std::string caseTimeoutMessage(double run_seconds, bool run_is_default, const CaseLimit& own) {
+    if (!ownLimitApplies(run_seconds, own)) return timeoutMessage(run_seconds, run_is_default);
+    return "no result within the waiver's timeout_seconds of " + secondsText(own.seconds) + " (" +
+           own.source + ")";
+}
+
 }  // namespace cts

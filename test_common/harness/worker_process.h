@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <functional>
 #include <istream>
 #include <string>
 #include <vector>
@@ -68,5 +69,19 @@ std::vector<std::string> readBatch(std::istream& in);
 // The Timeout message, for every place a case is given up on: "no result within the --timeout of 20 s" or,
 // when no --timeout was given, "no result within the default limit of 300 s (--timeout=SECONDS to change)".
 std::string timeoutMessage(double seconds, bool is_default);
+
+// A case's own per-case limit: a waiver's "timeout_seconds" (waivers.h) for a case whose bug can hang it.
+struct CaseLimit {
+    double seconds = 0;  // 0: none of its own
+    std::string source;  // the waiver entry's FILE:LINE
+};
+// The own limit of each case, by name; null: no case has one.
+using CaseLimits = std::function<CaseLimit(const std::string& case_name)>;
+// The limit of a running case: its own when that is lower than the run's (`run_seconds`, 0 = none) or the
+// run has none, else the run's.
+double caseLimitSeconds(double run_seconds, const CaseLimit& own);
+// The Timeout message of a case given up on at caseLimitSeconds: timeoutMessage when the run's limit applied,
+// else "no result within the waiver's timeout_seconds of 30 s (FILE:LINE)".
+std::string caseTimeoutMessage(double run_seconds, bool run_is_default, const CaseLimit& own);
 
 }  // namespace cts

@@ -993,6 +993,37 @@ def check_refdev_waivers(runner, build, tmp):
            "workers before, for and after the covered case: %s" % workers)
 
 
+def check_refdev_waiver_timeout(runner, build, tmp):
+    """A waiver's "timeout_seconds": under REFDEV_FAULTS=hang every kernel hangs; with --isolate --timeout=60 the
+    covered cases are given up on after the waiver's 2 s, not the run's 60 s, recorded Waived (original status
+    Timeout) with a message naming the waiver's limit and entry, under --jobs=1 (the supervisor) and --jobs=2
+    (the coordinator: own_process makes each case a batch of its own, so the run is a parallel one)."""
+    cases = kernel_cases_or_skip(runner, build, tmp)
+    for jobs, own_process in (("--jobs=1", False), ("--jobs=2", True)):
+        waivers = os.path.join(tmp, "timeout%s.json" % jobs[-1])
+        entry = {"cases": cases, "device": "*", "tracker": TRACKER, "reason": "hangs", "timeout_seconds": 2}
+        if own_process:
+            entry["own_process"] = True
+        write_waivers(waivers, [entry])
+        js = os.path.join(tmp, "timeout%s_report.json" % jobs[-1])
+        start = time.monotonic()
+        rc, out, err = run(runner, ["--isolate", jobs, "--timeout=60", "--waiver-file=" + waivers, "--json=" + js]
+                           + cases, {"REFDEV_FAULTS": "hang"}, timeout=300)
+        elapsed = time.monotonic() - start
+        what = "%s, %d case(s) in %.1f s\n%s" % (jobs, len(cases), elapsed, describe(rc, out, err))
+        expect(rc == 0, "waived timeouts: exit 0: " + what)
+        # Each case ~2 s (plus a worker's start): far below one case's --timeout of 60 s.
+        expect(elapsed < 30, "given up on at the waiver's limit, not the --timeout of 60 s: " + what)
+        doc = load_json_report(js, "waiver timeout_seconds run")
+        expect(sorted(c["name"] for c in doc["cases"]) == sorted(cases), "every case recorded: " + what)
+        message = "no result within the waiver's timeout_seconds of 2 s (%s:3); worker process killed" % waivers
+        for c in doc["cases"]:
+            expect(c["status"] == "Waived" and c.get("original_status") == "Timeout",
+                   "Waived, original status Timeout: %s\n%s" % (c, what))
+            expect(c.get("message") == message, "message %r, expected %r" % (c.get("message"), message))
+            expect(c.get("duration_ms", 0) < 10000, "the case's duration: %s" % c)
+
+
 def check_waiver_file_errors(runner, build, tmp):
     """A malformed or unreadable waiver file is a usage error naming the file and the line; nothing runs."""
     extra = assets_args(build, tmp)
