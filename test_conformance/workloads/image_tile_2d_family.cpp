@@ -68,6 +68,8 @@ public:
         const uint32_t th = uint32_t(p.u("tile_height")), w = uint32_t(p.u("width")),
                        h = uint32_t(p.u("height"));
         const uint32_t sgs = uint32_t(p.u("sub_groups_per_work_group"));
+        if (e != 1 && e != 2 && e != 4)
+            return Outcome::internalError("element_bytes " + std::to_string(e) + " is not 1, 2 or 4");
         const uint32_t tw = e == 1 ? 32 : 16;
         const uint32_t tiles_x = (w + tw - 1) / tw, tiles = tiles_x * ((h + th - 1) / th);
         // The 2D Memory Width: the image's for 1- and 2-byte texels; whole tiles when an image block read
@@ -84,10 +86,11 @@ public:
             src[i] = uint32_t(rng()) & (e == 4 ? 0xffffffffu : (1u << (8 * e)) - 1);
             want[i] = transformed(src[i], uint32_t(i % w), e);
         }
+        // The image: the source, or (written by the kernel) the complement of the result, so that a texel
+        // the kernel leaves unwritten shows.
         std::vector<uint8_t> image_bytes(size_t(row_bytes) * h);
         for (size_t i = 0; i < src.size(); ++i)
-            storeBits(image_bytes.data() + i * e, to_buffer ? src[i] : ~want[i],
-                      e);  // ~want: unwritten shows
+            storeBits(image_bytes.data() + i * e, to_buffer ? src[i] : ~want[i], e);
 
         cl_int err = CL_SUCCESS;
         const cl_channel_type types[] = {0, CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, 0, CL_UNSIGNED_INT32};
