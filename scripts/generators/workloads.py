@@ -29,6 +29,18 @@ OpSubgroupImageMediaBlockReadINTEL, plus the tiles left and right of it, and app
 out = left + 2 * centre + right with ShuffleUp(prev, cur, 1) and ShuffleDown(cur, next, 1); out-of-bounds reads
 replicate the edge. Arguments: 0 image (read_only image2d), 1 out (uint*, width x height), 2 done,
 3 width, 4 height, 5 tiles_x.
+
+image_tile_2d (Xe2-like, sub-group size 16, images and 2D block IO on one device): one sub-group moves one
+tile of TW x H elements (e = 1, 2 or 4 bytes; TW = 32 for e = 1, else 16; H = 4 or 8) between a CL_R
+unsigned-integer image of e-byte texels and a row-major buffer, adding c(x) = 3 x + 1 (mod 2^(8e)) to the
+element of column x. image_to_buffer: OpSubgroupImageBlockReadINTEL of H components (uint for e = 4, ushort
+otherwise: for e = 1 lane L gets texels 2L and 2L + 1, the layout of a 1-byte 2D block 32 wide), then
+OpSubgroup2DBlockStoreINTEL into the buffer with Memory Height = height, so rows past the image are dropped.
+Memory Width is width * e (columns past the image dropped) for 1- and 2-byte texels, whose out-of-bounds
+image reads are undefined; for 4-byte texels it is the width of whole tiles, so the buffer also holds the
+clamped edge texels an out-of-bounds image block read returns. buffer_to_image: OpSubgroup2DBlockLoadINTEL of the same block, then OpSubgroupImageBlockWriteINTEL.
+Arguments: 0 image (read_only or write_only image2d), 1 buf (uchar*), 2 done, 3 width, 4 height (texels),
+5 pitch, 6 mem_width (bytes: the 2D block Memory Width), 7 tiles_x, 8 tiles (sub-groups with g >= tiles do only their done record).
 """
 
 import spvgen
@@ -39,6 +51,9 @@ HPG_REQ = ["ext=cl_intel_subgroup_matrix_multiply_accumulate@1.1", "ext=cl_intel
            "min_sg_size=8"]
 MEDIA_REQ = ["ext=cl_intel_spirv_media_block_io", "ext=cl_intel_spirv_subgroups", "sg_size=8", "images",
              "image_format=CL_R/CL_UNSIGNED_INT32"]
+
+IMAGE_TILE_REQ = ["ext=cl_intel_subgroup_2d_block_io@1.1", "min_sg_size=16", "images", "ext=cl_intel_spirv_subgroups"]
+IMAGE_TILE_FORMAT = {1: "CL_UNSIGNED_INT8", 2: "CL_UNSIGNED_INT16", 4: "CL_UNSIGNED_INT32"}
 
 # Formats of the N = 16 GEMM: name -> (K, A element bytes, B element bytes, A lane type, B lane type,
 # accumulator lane type, accumulator bytes, operand mask, extra requirements)
@@ -459,6 +474,134 @@ def generate_scale(emit):
               params=dict(width=256, height=256, sub_groups_per_work_group=1), requires=MEDIA_REQ, tier=TIER)
 
 
+def image_tile_text(direction, e, h):
+    """One sub-group per tile: image block read + per-column add + 2D block store (image_to_buffer), or 2D
+    block load + per-column add + image block write (buffer_to_image)."""
+    to_buffer = direction == "image_to_buffer"
+    tw = 32 if e == 1 else 16
+    lane_s = "uint" if e == 4 else "ushort"
+    vec = "v%d%s" % (h, lane_s)
+    caps = ["Addresses", "Kernel", "Int8", "Int16", "Int64", "Vector16", "SubgroupDispatch", "ImageBasic",
+            "SubgroupImageBlockIOINTEL", "Subgroup2DBlockIOINTEL"]
+    lines = header("workloads image tile %d x %d of %d-byte texels, sub-group size 16: %s" % (
+        tw, h, e, "image block read, add 3x + 1, 2D block store" if to_buffer
+        else "2D block load, add 3x + 1, image block write"),
+        caps, ["SPV_INTEL_subgroups", "SPV_INTEL_2d_block_io"], 16,
+        ["image", "buf", "done", "width", "height", "pitch", "mem_width", "tiles_x", "tiles"])
+    lines += BASE_TYPES
+    if vec != "v8uint":
+        lines.append("%%%s = OpTypeVector %%%s %d" % (vec, lane_s, h))
+    lines += [
+        "      %%img_t = OpTypeImage %%void 2D 0 0 0 0 Unknown %s" % ("ReadOnly" if to_buffer else "WriteOnly"),
+        "  %%ptr_fn_vec = OpTypePointer Function %%%s" % vec,
+        "  %%ptr_fn_lane = OpTypePointer Function %%%s" % lane_s,
+        "      %%e = OpConstant %%uint %d" % e,
+        "     %%tw = OpConstant %%uint %d" % tw,
+        "     %%th = OpConstant %%uint %d" % h,
+    ]
+    if e == 1:
+        lines += ["  %ushort_8 = OpConstant %ushort 8",
+                  "  %ushort_ff = OpConstant %ushort 255",
+                  "  %ushort_ff00 = OpConstant %ushort 65280",
+                  "  %%lo_mask = OpConstantComposite %%%s %s" % (vec, " ".join(["%ushort_ff"] * h)),
+                  "  %%hi_mask = OpConstantComposite %%%s %s" % (vec, " ".join(["%ushort_ff00"] * h))]
+    lines += spvgen.SUBGROUP_INDEX_VARIABLES
+    lines += [
+        "  %kernel_ty = OpTypeFunction %void %img_t %ptr_cw_uchar %ptr_cw_uint %uint %uint %uint %uint %uint %uint",
+        "       %test = OpFunction %void None %kernel_ty",
+        "      %image = OpFunctionParameter %img_t",
+        "        %buf = OpFunctionParameter %ptr_cw_uchar",
+        "       %done = OpFunctionParameter %ptr_cw_uint",
+        "      %width = OpFunctionParameter %uint",
+        "     %height = OpFunctionParameter %uint",
+        "      %pitch = OpFunctionParameter %uint",
+        "  %mem_width = OpFunctionParameter %uint",
+        "    %tiles_x = OpFunctionParameter %uint",
+        "      %tiles = OpFunctionParameter %uint",
+        "      %entry = OpLabel",
+        "        %var = OpVariable %ptr_fn_vec Function",
+    ] + spvgen.SUBGROUP_INDEX_CODE + [
+        "    %in_tile = OpULessThan %bool %g %tiles",
+        "               OpSelectionMerge %tile_end None",
+        "               OpBranchConditional %in_tile %tile %tile_end",
+        "       %tile = OpLabel",
+        "         %ty = OpUDiv %uint %g %tiles_x",
+        "         %tx = OpUMod %uint %g %tiles_x",
+        "         %x0 = OpIMul %uint %tx %tw",
+        "         %y0 = OpIMul %uint %ty %th",
+        "     %x_byte = OpIMul %uint %x0 %e",
+        "    %i_coord = OpCompositeConstruct %v2uint %x_byte %y0",
+        "    %b_coord = OpCompositeConstruct %v2uint %x0 %y0",
+        "        %ptr = OpInBoundsAccessChain %ptr_fn_lane %var %uint_0",
+    ]
+    if to_buffer:
+        lines.append("         %%in = OpSubgroupImageBlockReadINTEL %%%s %%image %%i_coord" % vec)
+    else:
+        lines += ["               OpSubgroup2DBlockLoadINTEL %e %tw %th %uint_1 %buf %mem_width %height %pitch "
+                  "%b_coord %ptr",
+                  "         %%in = OpLoad %%%s %%var" % vec]
+    # c(x) = 3 x + 1 for the column x of the lane's element (e = 1: the two texels 2L and 2L + 1).
+    lines += ["     %lane_e = OpIMul %uint %lane %uint_2" if e == 1 else "     %lane_e = OpCopyObject %uint %lane",
+              "         %cx = OpIAdd %uint %x0 %lane_e",
+              "        %cx3 = OpIMul %uint %cx %uint_3",
+              "         %c0 = OpIAdd %uint %cx3 %uint_1"]
+    if e == 4:
+        lines += ["         %%cv = OpCompositeConstruct %%%s %s" % (vec, " ".join(["%c0"] * h)),
+                  "        %%out = OpIAdd %%%s %%in %%cv" % vec]
+    elif e == 2:
+        lines += ["         %cs = OpUConvert %ushort %c0",
+                  "         %%cv = OpCompositeConstruct %%%s %s" % (vec, " ".join(["%cs"] * h)),
+                  "        %%out = OpIAdd %%%s %%in %%cv" % vec]
+    else:
+        # Two texels per ushort: the low byte gets c(2L), the high byte c(2L + 1) = c(2L) + 3, each mod 256.
+        lines += ["         %c1 = OpIAdd %uint %c0 %uint_3",
+                  "       %c0_s = OpUConvert %ushort %c0",
+                  "       %c1_s = OpUConvert %ushort %c1",
+                  "      %c1_hi = OpShiftLeftLogical %ushort %c1_s %ushort_8",
+                  "        %%cv0 = OpCompositeConstruct %%%s %s" % (vec, " ".join(["%c0_s"] * h)),
+                  "        %%cv1 = OpCompositeConstruct %%%s %s" % (vec, " ".join(["%c1_hi"] * h)),
+                  "       %%lo_s = OpIAdd %%%s %%in %%cv0" % vec,
+                  "         %%lo = OpBitwiseAnd %%%s %%lo_s %%lo_mask" % vec,
+                  "       %%hi_in = OpBitwiseAnd %%%s %%in %%hi_mask" % vec,
+                  "       %%hi_s = OpIAdd %%%s %%hi_in %%cv1" % vec,
+                  "         %%hi = OpBitwiseAnd %%%s %%hi_s %%hi_mask" % vec,
+                  "        %%out = OpBitwiseOr %%%s %%lo %%hi" % vec]
+    if to_buffer:
+        lines += ["               OpStore %var %out",
+                  "               OpSubgroup2DBlockStoreINTEL %e %tw %th %uint_1 %ptr %buf %mem_width %height %pitch "
+                  "%b_coord"]
+    else:
+        lines.append("               OpSubgroupImageBlockWriteINTEL %image %i_coord %out")
+    lines += ["               OpBranch %tile_end",
+              "   %tile_end = OpLabel"]
+    lines += done_record("%uint_16") + ["               OpReturn", "               OpFunctionEnd", ""]
+    return "\n".join(lines)
+
+
+# image_tile_2d shapes: (direction, element bytes) -> (width, height) in texels. Reads: widths not a multiple
+# of the tile (1- and 2-byte texels: out-of-bounds reads are undefined, so the 2D store drops the columns past
+# the image; 4-byte texels: the buffer is whole tiles wide and holds the clamped edge texels). Writes: an out-of-bounds image block write
+# is dropped only for 4-byte texels, so only the 4-byte image has a partial tile; the 1- and 2-byte images
+# are whole tiles. Every Memory Width is at least 64 bytes and a multiple of 4.
+IMAGE_TILE_SIZES = {("image_to_buffer", 1): (100, 21), ("image_to_buffer", 2): (50, 19),
+                    ("image_to_buffer", 4): (37, 21), ("buffer_to_image", 1): (96, 24),
+                    ("buffer_to_image", 2): (48, 24), ("buffer_to_image", 4): (37, 21)}
+
+
+def generate_image_tile(emit):
+    for (direction, e), (w, h) in IMAGE_TILE_SIZES.items():
+        for th in (4, 8):
+            module = emit.module("workloads/image_tile_2d_%s_e%d_h%d" % (direction, e, th),
+                                 image_tile_text(direction, e, th))
+            requires = IMAGE_TILE_REQ + (["ext=cl_intel_subgroups_short"] if e < 4 else []) + [
+                "image_format=CL_R/" + IMAGE_TILE_FORMAT[e]]
+            emit.case("workloads.image_tile_2d.%s.e%d.tile_%dx%d.w%d_h%d" % (
+                direction, e, 32 if e == 1 else 16, th, w, h), "workloads_image_tile_2d", module, "test",
+                params=dict(direction=direction, element_bytes=e, tile_height=th, width=w, height=h,
+                            sub_groups_per_work_group=2),
+                requires=requires, tags=["quick"] if th == 8 and e == 4 else [], tier=TIER)
+
+
 def generate(emit):
     for fmt, (_, _, _, _, _, _, _, _, extra) in FORMATS_16.items():
         m, n, k = SIZES_16[fmt]
@@ -506,4 +649,5 @@ def generate(emit):
         emit.case("workloads.media_filter.r32ui.w%d_h%d" % (w, h), "workloads_media_filter", module, "test",
                   params=dict(width=w, height=h, sub_groups_per_work_group=2),
                   requires=MEDIA_REQ, tags=["quick"] if w == 61 else [], tier=TIER)
+    generate_image_tile(emit)
     generate_scale(emit)

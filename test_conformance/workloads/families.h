@@ -9,4 +9,5 @@ namespace cts::workloads {
 std::unique_ptr<Family> makeGemm2dFamily();
 std::unique_ptr<Family> makeGemmBlockReadFamily();
 std::unique_ptr<Family> makeMediaFilterFamily();
+std::unique_ptr<Family> makeImageTile2dFamily();
 }  // namespace cts::workloads

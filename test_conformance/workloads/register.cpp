@@ -9,6 +9,7 @@ void registerWorkloadsFamilies(Registry& registry) {
     registry.addFamily(workloads::makeGemm2dFamily());
     registry.addFamily(workloads::makeGemmBlockReadFamily());
     registry.addFamily(workloads::makeMediaFilterFamily());
+    registry.addFamily(workloads::makeImageTile2dFamily());
 }
 
 }  // namespace
