@@ -8,7 +8,8 @@ it (an exemption the device no longer lists is an error: stale).
 To keep it to minutes, a fault first runs only the quick cases (--quick) of the case group of the
 reference_device/ext/<group>/ source file that defines it (plus `workloads` for a composition_faults.cpp),
 then the whole group, then the whole default run (a core fault, or one its group misses), each profile by
-profile (those the family's campaign names first) until a case fails. Each is a subset of the default run,
+profile (those the family's campaign names first, then the others in PROFILES order: xe_hpc, xe_hpg, xe2, xe3,
+xe_lpg, cpu) until a case fails. Each is a subset of the default run,
 so a failure there is a failure of the default run. The clean device
 runs the whole default run on every profile and must pass everything. Runs go --jobs at a time.
 
@@ -28,7 +29,9 @@ import sys
 import fault_campaign
 import report_io  # noqa: E402  (same directory: checked, size-capped reads)
 
-PROFILES = ["xe_hpc", "xe_hpg"]
+# Every built-in profile, the two of the first campaigns first: a fault only some hardware classes can show
+# (sub-group sizes 4 and 64 on cpu, image block IO beside 2D block IO on xe2 and xe3) is found where it shows.
+PROFILES = ["xe_hpc", "xe_hpg", "xe2", "xe3", "xe_lpg", "cpu"]
 
 # Faults the default run need not catch: name -> (why, the campaign that catches it).
 EXEMPT = {
