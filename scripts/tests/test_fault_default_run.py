@@ -85,6 +85,22 @@ class DefaultRun(TempFiles, unittest.TestCase):
         fault_runs = [r.split()[1] + (" quick" if "--quick" in r else "") for r in runs if r.startswith("grp_fault ")]
         self.assertEqual(fault_runs, [p + " quick" for p in order] + order)
 
+    def test_the_profiles_of_a_campaign_line_listing_the_fault_come_first(self):
+        # test_conformance/grp/family.json: the first line on xe_hpc and xe_hpg, a later one lists grp_fault on
+        # cpu, so cpu is tried first, then the first line's profiles, then the rest in order.
+        os.makedirs(os.path.join(self.tmp.name, "test_conformance", "grp"))
+        self.write(os.path.join("test_conformance", "grp", "family.json"), {"fault_campaigns": [
+            {"title": "grp", "args": ["--profile", "xe_hpg", "--profile", "xe_hpc"]},
+            {"title": "grp: sizes 4 and 64", "args": ["--faults", "other_fault,grp_fault", "--profile", "cpu"]}]})
+        results = dict(self.CLEAN, **{"grp_fault@cpu": {"grp.sg64": ["Fail", 1.0]}})
+        rc, out, err = self.check(results, ["grp_fault"] + EXEMPT)
+        self.assertEqual(rc, 0, out + err)
+        with open(self.log) as f:
+            runs = [r.split()[1] + (" quick" if "--quick" in r else "") for r in f.read().splitlines()
+                    if r.startswith("grp_fault ")]
+        order = ["cpu", "xe_hpg", "xe_hpc", "xe2", "xe3", "xe_lpg"]
+        self.assertEqual(runs, [p + " quick" for p in order] + ["cpu"])
+
     def test_a_stale_exemption_fails_the_check(self):
         results = dict(self.CLEAN, grp_fault={"grp.a": ["Fail", 1.0]})
         rc, out, _ = self.check(results, ["grp_fault", "crash", "build_rejects_half_vector_shuffle"])
