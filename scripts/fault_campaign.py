@@ -26,7 +26,10 @@ fault the reference device refuses (it does not open: every profile's clean run 
 
 Which faults: --faults a,b,c; or --faults-source FILE... (the names a family's faults.cpp defines,
 reference_device/ext/<group>/faults.cpp); default: every fault `refdev_faults --names` lists except the
-core ones that test the runner itself (hang, crash).
+core ones that test the runner itself (hang, crash). --skip-faults a,b leaves those out of the faults
+--faults-source or the default selects (faults only another campaign's profile or cases can show, e.g. a
+family's faults of sub-group sizes 4 and 64 in its main line on profiles without those sizes); each must be
+one of them (a skipped name that is not selected is exit 2: stale).
 
 --family GROUP runs the campaigns the family's descriptor lists (test_conformance/GROUP/family.json,
 "fault_campaigns": scripts/families.py), one after the other with GROUP as the case group and the entry's
@@ -265,6 +268,8 @@ def campaign(argv=None):
     ap.add_argument("--faults-tool", help="refdev_faults (default: <build-dir>/bin/refdev_faults)")
     ap.add_argument("--faults", help="comma-separated fault names")
     ap.add_argument("--faults-source", nargs="+", metavar="FILE", help="faults.cpp file(s) defining the faults")
+    ap.add_argument("--skip-faults", metavar="A,B", help="comma-separated faults to leave out of those "
+                    "--faults-source or the default selects (another campaign line covers them)")
     ap.add_argument("--profile", action="append", default=[], help="REFDEV_PROFILE (repeatable; default: unset)")
     ap.add_argument("--show", type=int, default=3, help="failing case names to print per fault")
     ap.add_argument("--runner-arg", action="append", default=[], dest="runner_args",
@@ -315,6 +320,15 @@ def campaign(argv=None):
         faults = faults_from_source(args.faults_source)
     else:
         faults = faults_from_tool(tool)
+    if args.skip_faults is not None:
+        skip = [f for f in args.skip_faults.split(",") if f]
+        if args.faults is not None or not skip:
+            raise UsageError("--skip-faults needs a non-empty list, and goes with --faults-source or the default "
+                             "selection, not --faults")
+        stale = [f for f in skip if f not in faults]
+        if stale:
+            raise UsageError("--skip-faults names fault(s) the selection does not have: %s" % ", ".join(stale))
+        faults = [f for f in faults if f not in skip]
     if not faults:
         raise UsageError("no faults selected")
     check_fault_names(tool, faults + args.expect_build_fail + args.expect_not_supported)

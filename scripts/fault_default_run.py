@@ -8,7 +8,8 @@ it (an exemption the device no longer lists is an error: stale).
 To keep it to minutes, a fault first runs only the quick cases (--quick) of the case group of the
 reference_device/ext/<group>/ source file that defines it (plus `workloads` for a composition_faults.cpp),
 then the whole group, then the whole default run (a core fault, or one its group misses), each profile by
-profile (those the family's campaign names first) until a case fails. Each is a subset of the default run,
+profile (those of the family's campaign lines that list the fault in --faults first, then those its first
+campaign names, then the others in PROFILES order: xe_hpc, xe_hpg, xe2, xe3, xe_lpg, cpu) until a case fails. Each is a subset of the default run,
 so a failure there is a failure of the default run. The clean device
 runs the whole default run on every profile and must pass everything. Runs go --jobs at a time.
 
@@ -28,7 +29,9 @@ import sys
 import fault_campaign
 import report_io  # noqa: E402  (same directory: checked, size-capped reads)
 
-PROFILES = ["xe_hpc", "xe_hpg"]
+# Every built-in profile, the two of the first campaigns first: a fault only some hardware classes can show
+# (sub-group sizes 4 and 64 on cpu, image block IO beside 2D block IO on xe2 and xe3) is found where it shows.
+PROFILES = ["xe_hpc", "xe_hpg", "xe2", "xe3", "xe_lpg", "cpu"]
 
 # Faults the default run need not catch: name -> (why, the campaign that catches it).
 EXEMPT = {
@@ -54,18 +57,28 @@ def fault_groups(names, root):
     return groups
 
 
-def profile_order(group, args):
-    """The profiles to try, those the family's first campaign names (test_conformance/<group>/family.json) first."""
+def profile_order(group, args, fault=None):
+    """The profiles to try: those of the family's campaign lines that name the fault in --faults (a fault only
+    some profiles show, e.g. sub-group sizes 4 and 64 on cpu), then those its first campaign names
+    (test_conformance/<group>/family.json), then the rest in PROFILES order."""
     profiles = args.profile or PROFILES
     path = os.path.join(args.families_root, "test_conformance", group, "family.json")
     if not os.path.exists(path):
         return profiles
     try:
-        campaign = (report_io.load_json(path, "family descriptor").get("fault_campaigns") or [{}])[0].get("args", [])
+        campaigns = [c.get("args", []) for c in report_io.load_json(path, "family descriptor").get("fault_campaigns")
+                     or [{}]]
     except AttributeError:
         return profiles
-    named = [campaign[i + 1] for i, a in enumerate(campaign[:-1]) if a == "--profile"]
-    return [p for p in named if p in profiles] + [p for p in profiles if p not in named]
+
+    def named(campaign):
+        return [campaign[i + 1] for i, a in enumerate(campaign[:-1]) if a == "--profile"]
+
+    def lists(campaign):
+        return any(fault in campaign[i + 1].split(",") for i, a in enumerate(campaign[:-1]) if a == "--faults")
+
+    order = [p for c in campaigns if fault and lists(c) for p in named(c)] + named(campaigns[0]) + profiles
+    return [p for i, p in enumerate(order) if p in profiles and p not in order[:i]]
 
 
 def first_catch(args, fault, groups):
@@ -74,7 +87,7 @@ def first_catch(args, fault, groups):
     the default run (--quick selects cases the default run has), so the first failure is one of it."""
     stages = [("quick", groups, ["--quick"]), ("group", groups, [])] if groups else []
     stages.append(("default", [], []))
-    profiles = profile_order(groups[0], args) if groups else args.profile or PROFILES
+    profiles = profile_order(groups[0], args, fault) if groups else args.profile or PROFILES
     for stage, selection, options in stages:
         for profile in profiles:
             failing, _, _, _, cases = fault_campaign.run_cases(args_with(args, selection, options), profile, fault)

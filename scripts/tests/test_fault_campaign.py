@@ -147,12 +147,35 @@ class BadInput(TempFiles, unittest.TestCase):
                             (["--faults", ","], "--faults names no fault"),
                             (["--faults", "x", "--jobs=0"], "--jobs must be at least 1"),
                             (["--faults", "x", "--catching-json=" + self.tmp.name], "it is a directory"),
-                            (["--faults", "x", "--catching-json=" + fifo], "not a regular file")):
+                            (["--faults", "x", "--catching-json=" + fifo], "not a regular file"),
+                            (["--faults", "x", "--skip-faults", "x"], "not --faults"),
+                            (["--skip-faults", ","], "--skip-faults needs a non-empty list"),
+                            (["--skip-faults", "x,hang"], "the selection does not have: hang")):
             rc, err = self.campaign(*args)
             self.assertEqual(rc, 2, (args, err))
             self.assertIn(words, err)
             self.assertNotIn("Traceback", err)
             self.assertTrue(err.startswith("fault_campaign: ") or err.startswith("usage:"), err)
+
+
+class SkipFaults(TempFiles, unittest.TestCase):
+    def test_skipped_faults_of_the_source_do_not_run(self):
+        runner = self.write("runner.py", FAKE_RUNNER)
+        wrapper = self.write("runner.sh", "#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable, runner))
+        os.chmod(wrapper, 0o755)
+        source = self.write("faults.cpp", '{"f_a", "one"},\n{"f_wide", "only size 64"},\n{"f_b", "two"},')
+        log = os.path.join(self.tmp.name, "runs.log")
+        results = {"clean": {"grp.a": "pass"}, "f_a": {"grp.a": "fail"}, "f_b": {"grp.a": "fail"},
+                   "f_wide": {"grp.a": "pass"}}
+        env = dict(os.environ, FAKE_RESULTS=json.dumps(results), FAKE_LOG=log)
+        proc = subprocess.run([sys.executable, CAMPAIGN, "grp", "--runner", wrapper, "--icd", self.tmp.name,
+                               "--faults-source", source, "--skip-faults", "f_wide",
+                               "--faults-tool", fake_faults_tool(self, ["f_a", "f_wide", "f_b"])],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stdout)
+        with open(log) as f:
+            self.assertEqual(f.read().split(), ["-", "clean", "-", "f_a", "-", "f_b"])
+        self.assertNotIn("f_wide", proc.stdout)
 
 
 class DefaultIcd(TempFiles, unittest.TestCase):

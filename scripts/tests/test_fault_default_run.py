@@ -69,7 +69,37 @@ class DefaultRun(TempFiles, unittest.TestCase):
         rc, out, _ = self.check(dict(self.CLEAN), ["grp_fault"] + EXEMPT)
         self.assertEqual(rc, 1, out)
         self.assertIn("grp_fault", out)
-        self.assertIn("NOT CAUGHT by the default run on xe_hpc, xe_hpg", out)
+        self.assertIn("NOT CAUGHT by the default run on xe_hpc, xe_hpg, xe2, xe3, xe_lpg, cpu", out)
+
+    def test_every_profile_runs_clean_and_a_fault_is_tried_profile_by_profile_in_order(self):
+        # A fault only the last profile shows (sub-group sizes 4 and 64 on cpu): each stage tries the
+        # profiles in PROFILES order, so it is found in the group stage on cpu after five misses.
+        results = dict(self.CLEAN, **{"grp_fault@cpu": {"grp.sg64": ["Fail", 1.0]}})
+        rc, out, err = self.check(results, ["grp_fault"] + EXEMPT)
+        self.assertEqual(rc, 0, out + err)
+        self.assertRegex(out, r"grp_fault +cpu +group +1 failing; smallest: grp.sg64")
+        with open(self.log) as f:
+            runs = f.read().splitlines()
+        order = ["xe_hpc", "xe_hpg", "xe2", "xe3", "xe_lpg", "cpu"]
+        self.assertEqual(sorted(r.split()[1] for r in runs if r.startswith("clean ")), sorted(order))
+        fault_runs = [r.split()[1] + (" quick" if "--quick" in r else "") for r in runs if r.startswith("grp_fault ")]
+        self.assertEqual(fault_runs, [p + " quick" for p in order] + order)
+
+    def test_the_profiles_of_a_campaign_line_listing_the_fault_come_first(self):
+        # test_conformance/grp/family.json: the first line on xe_hpc and xe_hpg, a later one lists grp_fault on
+        # cpu, so cpu is tried first, then the first line's profiles, then the rest in order.
+        os.makedirs(os.path.join(self.tmp.name, "test_conformance", "grp"))
+        self.write(os.path.join("test_conformance", "grp", "family.json"), {"fault_campaigns": [
+            {"title": "grp", "args": ["--profile", "xe_hpg", "--profile", "xe_hpc"]},
+            {"title": "grp: sizes 4 and 64", "args": ["--faults", "other_fault,grp_fault", "--profile", "cpu"]}]})
+        results = dict(self.CLEAN, **{"grp_fault@cpu": {"grp.sg64": ["Fail", 1.0]}})
+        rc, out, err = self.check(results, ["grp_fault"] + EXEMPT)
+        self.assertEqual(rc, 0, out + err)
+        with open(self.log) as f:
+            runs = [r.split()[1] + (" quick" if "--quick" in r else "") for r in f.read().splitlines()
+                    if r.startswith("grp_fault ")]
+        order = ["cpu", "xe_hpg", "xe_hpc", "xe2", "xe3", "xe_lpg"]
+        self.assertEqual(runs, [p + " quick" for p in order] + ["cpu"])
 
     def test_a_stale_exemption_fails_the_check(self):
         results = dict(self.CLEAN, grp_fault={"grp.a": ["Fail", 1.0]})

@@ -60,7 +60,9 @@ void executeBlockRead(OpContext& ctx) {
     uint64_t base = ctx.getUint(firstActiveLane(ctx), 0);
     // The 16-byte (OWORD) block-read path used for pointers that are only 4-byte aligned.
     if (faults.has("block_read_assumes_16b_alignment")) base &= ~uint64_t(15);
-    const uint64_t stride = faults.has("block_read_stride_simd16") ? 16 : ctx.maxLanes();
+    uint64_t stride = faults.has("block_read_stride_simd16") ? 16 : ctx.maxLanes();
+    if (faults.has("block_read_stride_max_32") && stride > 32) stride = 32;      // lowering sized for SIMD32
+    if (ctx.maxLanes() == 4 && faults.has("block_io_sg4_stride_8")) stride = 8;  // 8-wide registers
     const bool split64 = bytes == 8 && faults.has("block_read_64bit_as_2x32");
 
     for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
@@ -95,11 +97,14 @@ void executeBlockWrite(OpContext& ctx) {
     if (ctx.faults().has("block_write_assumes_32b_alignment")) base &= ~uint64_t(31);
     uint32_t components = type.components;
     if (components > 1 && ctx.faults().has("block_write_drops_last_component")) --components;
+    // A sub-group of 4 in 8-wide registers strides by the register width.
+    const uint64_t stride =
+        ctx.maxLanes() == 4 && ctx.faults().has("block_io_sg4_stride_8") ? 8 : ctx.maxLanes();
 
     for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
         const uint8_t* data = ctx.operand(lane, 1);
         for (uint32_t j = 0; j < components; ++j) {
-            uint64_t element = lane + uint64_t(j) * ctx.maxLanes();
+            uint64_t element = lane + uint64_t(j) * stride;
             uint8_t* dst = ctx.memory(lane, base + element * bytes, bytes, true);
             if (!dst) return;
             std::memcpy(dst, data + j * bytes, bytes);

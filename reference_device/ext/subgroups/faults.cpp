@@ -62,6 +62,27 @@ std::vector<FaultInfo> subgroupsFaults() {
         {"image_from_buffer_pitch_ignored",
          "OpSubgroupImageBlockReadINTEL / WriteINTEL on an image created from a buffer step rows by width * "
          "texel size instead of the image's row pitch"},
+        // Sub-group sizes 4 and 64 (Intel's CPU device, profile cpu, is the only one reporting them).
+        {"shuffle_source_lane_mod_32",
+         "on a sub-group of 64 (SubgroupMaxSize > 32), every shuffle (plain, down, up, xor) takes its source "
+         "lane mod 32, as a driver whose lane indices and execution masks are 32-bit: lanes 32-63 are read "
+         "from lanes 0-31"},
+        {"block_read_stride_max_32",
+         "OpSubgroupBlockReadINTEL strides components by min(SubgroupMaxSize, 32) elements (a block-read "
+         "lowering sized for SIMD32 at most): on a sub-group of 64, component j of lane L comes from "
+         "Ptr[L + 32j]"},
+        {"shuffle_down_sg4_window_8",
+         "a sub-group of 4 run in 8-wide vector lanes: OpSubgroupShuffleDownINTEL joins Current and Next at "
+         "the register width 8, so 4 <= L + Delta < 8 reads the unused lanes 4-7 of Current instead of Next "
+         "and Next is read from lane L + Delta - 8"},
+        {"block_io_sg4_stride_8",
+         "a sub-group of 4 run in 8-wide vector lanes: OpSubgroupBlockReadINTEL / WriteINTEL stride "
+         "components by 8 elements (the register width) instead of SubgroupMaxSize 4"},
+        // Image block IO beside 2D block IO (profiles xe2 and xe3 are the only ones with both).
+        {"image_block_read_via_2d_load",
+         "on a device with SPV_INTEL_2d_block_io, OpSubgroupImageBlockReadINTEL is lowered to the untyped 2D "
+         "block load, whose out-of-bounds elements read 0: 4-byte-texel reads beyond the image return 0 "
+         "instead of the clamped edge texel (devices without 2D block IO keep the clamping image path)"},
         // Build faults (build_faults.cpp): valid modules a real compiler rejects at clBuildProgram.
         {"build_rejects_block_io_simd32",
          "clBuildProgram fails for a kernel with SubgroupSize 32 that uses buffer, image or media block "

@@ -97,7 +97,11 @@ void executeImageBlockRead(OpContext& ctx) {
     const int64_t bytes = type.component_bits / 8;
     const Faults& faults = ctx.faults();
     const int64_t x0 = faults.has("image_block_read_x_in_elements") ? o.x_bytes * bytes : o.x_bytes;
-    const bool oob_zero = faults.has("image_block_read_oob_zero");
+    // image_block_read_via_2d_load: where the device has 2D block IO, the read goes through the untyped
+    // 2D block load, which reads 0 out of bounds.
+    const bool via_2d_load = faults.has("image_block_read_via_2d_load") && ctx.profile() &&
+                             ctx.profile()->hasSpirvExtension("SPV_INTEL_2d_block_io");
+    const bool oob_zero = faults.has("image_block_read_oob_zero") || via_2d_load;
     const int64_t texel = int64_t(img.texel_bytes);
     const size_t pitch = rowPitch(img, faults);
     const bool convert = faults.has("image_block_converts_texels");

@@ -21,6 +21,8 @@ struct Pick {
 void deliver(OpContext& ctx, uint32_t lane, Pick pick) {
     const TypeInfo& type = ctx.resultType();
     uint8_t* dst = ctx.result(lane);
+    if (pick.defined && ctx.maxLanes() > 32 && ctx.faults().has("shuffle_source_lane_mod_32"))
+        pick.lane &= 31u;  // 32-bit lane indices: a sub-group of 64 reads lanes 32-63 from 0-31
     if (pick.defined && ctx.faults().has("shuffle_divergent_compacts_lanes")) {
         // The driver numbers the invocations that reached the shuffle densely and reads the pick-th of them.
         uint32_t nth = pick.lane, found = UINT32_MAX;
@@ -74,14 +76,17 @@ void executeShuffleDown(OpContext& ctx) {
     // this invocation's SubgroupLocalInvocationId plus the specified Delta" (64-bit: no wrap-around).
     const uint64_t max = ctx.maxLanes();
     const bool ignores_next = ctx.faults().has("shuffle_down_ignores_next");
+    // A sub-group of 4 in 8-wide registers: Current and Next joined at the register width (lanes 4-7 of
+    // Current name no invocation, so they read junk).
+    const uint64_t window = max == 4 && ctx.faults().has("shuffle_down_sg4_window_8") ? 8 : max;
     for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
         if (!ctx.active(lane)) continue;
         uint64_t index = uint64_t(lane) + index32(ctx, lane, 2);
         Pick pick;
-        if (index < max)
+        if (index < window)
             pick = Pick{true, uint32_t(index), 0};
-        else if (index < 2 * max)
-            pick = Pick{true, uint32_t(index - max), ignores_next ? 0u : 1u};
+        else if (index < 2 * window)
+            pick = Pick{true, uint32_t(index - window), ignores_next ? 0u : 1u};
         deliver(ctx, lane, pick);
     }
 }
