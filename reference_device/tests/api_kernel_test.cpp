@@ -143,10 +143,14 @@ TEST_F(KernelTest, EnqueueRejectsUnsetArgumentsAndBadSizes) {
               CL_INVALID_WORK_DIMENSION);
     EXPECT_EQ(clEnqueueNDRangeKernel(queue_, copy, 1, nullptr, nullptr, &local, 0, nullptr, nullptr),
               CL_INVALID_GLOBAL_WORK_SIZE);
-    size_t huge_local = 2048;
+    // Past the device's limits, whatever the profile's are (1024 on the GPU classes, 8192 on cpu).
+    size_t max_wg = 0;
+    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg, nullptr),
+              CL_SUCCESS);
+    size_t huge_local = 2 * max_wg;
     EXPECT_EQ(clEnqueueNDRangeKernel(queue_, copy, 1, nullptr, &global, &huge_local, 0, nullptr, nullptr),
               CL_INVALID_WORK_ITEM_SIZE);
-    size_t global2[2] = {64, 64}, local2[2] = {64, 32};
+    size_t global2[2] = {max_wg, 2}, local2[2] = {max_wg, 2};  // each size allowed, their product not
     EXPECT_EQ(clEnqueueNDRangeKernel(queue_, copy, 2, nullptr, global2, local2, 0, nullptr, nullptr),
               CL_INVALID_WORK_GROUP_SIZE);
     size_t zero = 0;

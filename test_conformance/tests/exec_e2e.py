@@ -165,14 +165,24 @@ def check_timeout_in_process(runner, build, tmp):
     end with exit 1 and a fresh report marked aborted by the timeout."""
     e2e.kernel_cases_or_skip(runner, build, tmp)
     js = os.path.join(tmp, "prev.json")
+    timed_out = 0
     for i in range(20):
         with open(js, "w") as f:
             f.write("earlier report\n")
         rc, out, err = run(runner, ["subgroups.shuffle.i32.v1.sg16", "--jobs=1", "--timeout=0.0001", "--json=" + js])
-        expect(rc == 1 and "terminate" not in err, "run %d: exit %d, expected 1\n%s" % (i, rc, describe(rc, out, err)))
+        # On a loaded machine the timer thread may wake only after a case has finished: then that case counts
+        # as finished in time, and a run whose every case did so passes (exit 0). Either way no abort, and a
+        # fresh report.
+        expect(rc in (0, 1) and "terminate" not in err,
+               "run %d: exit %d, expected 1 (or 0)\n%s" % (i, rc, describe(rc, out, err)))
         doc = load_json_report(js, "run %d" % i)
-        expect(doc.get("aborted") == "timeout" and doc["cases"][-1]["status"] == "Timeout",
-               "run %d: aborted %r" % (i, doc.get("aborted")))
+        if rc == 1:
+            timed_out += 1
+            expect(doc.get("aborted") == "timeout" and doc["cases"][-1]["status"] == "Timeout",
+                   "run %d: aborted %r" % (i, doc.get("aborted")))
+        else:
+            expect(not doc.get("aborted") and doc["cases"], "run %d: exit 0 but aborted %r" % (i, doc.get("aborted")))
+    expect(timed_out > 0, "no run of 20 timed out: the in-process timeout path was never taken")
 
 
 def check_list_broken_assets(runner, build, tmp):
