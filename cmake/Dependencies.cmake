@@ -56,20 +56,7 @@ if(NOT Python3_Interpreter_FOUND)
   cts_missing("Python 3 (3.7 or later)" "python3")
 endif()
 
-# SPIRV-Tools: every module the installed release understands is assembled and validated with it.
-find_program(SPIRV_AS spirv-as)
-find_program(SPIRV_VAL spirv-val)
-find_program(SPIRV_DIS spirv-dis)
-if(NOT SPIRV_AS OR NOT SPIRV_VAL)
-  cts_missing("SPIRV-Tools (spirv-as, spirv-val)" "spirv-tools")
-endif()
-execute_process(COMMAND ${SPIRV_AS} --version OUTPUT_VARIABLE _cts_spirv_as_version
-                RESULT_VARIABLE _cts_spirv_as_rc ERROR_QUIET)
-if(NOT _cts_spirv_as_rc EQUAL 0)
-  message(FATAL_ERROR "${SPIRV_AS} --version failed (exit ${_cts_spirv_as_rc}): apt-get install --reinstall spirv-tools")
-endif()
-string(REGEX REPLACE "\n.*" "" SPIRV_AS_VERSION "${_cts_spirv_as_version}")
-set(SPIRV_AS_VERSION "${SPIRV_AS_VERSION}" CACHE INTERNAL "first line of spirv-as --version")
+include(${CMAKE_CURRENT_LIST_DIR}/SpirvTools.cmake)
 
 # clang-15 + llvm-spirv-15 compile the compiled.* kernels (test_conformance/compiled/kernels/*.cl) at build
 # time; without either (or spirv-dis) that group is absent, said in one line, and everything else builds.
@@ -82,23 +69,6 @@ else()
   message(STATUS "compiled.* cases absent: clang-15, llvm-spirv-15 or spirv-dis not found (apt-get install clang-15 llvm-spirv-15)")
 endif()
 
-# SPIR-V grammars for the fallback assembler (scripts/spirv_asm.py).
-find_file(SPIRV_CORE_GRAMMAR spirv.core.grammar.json PATH_SUFFIXES spirv/unified1 PATHS /usr/include /usr/share)
-find_file(SPIRV_OPENCL_GRAMMAR extinst.opencl.std.100.grammar.json PATH_SUFFIXES spirv/unified1
-          PATHS /usr/include /usr/share)
-if(NOT SPIRV_CORE_GRAMMAR OR NOT SPIRV_OPENCL_GRAMMAR)
-  cts_missing("SPIR-V grammar JSON (spirv.core.grammar.json, extinst.opencl.std.100.grammar.json)" "spirv-headers")
-endif()
-find_path(SPIRV_HEADERS_INCLUDE_DIR spirv/unified1/spirv.hpp11)
-if(NOT SPIRV_HEADERS_INCLUDE_DIR)
-  cts_missing("SPIR-V headers (spirv/unified1/spirv.hpp11)" "spirv-headers")
-endif()
-
-# Upstream grammar with the 2025 tokens: tests cross-check scripts/grammar_supplement.json against it when
-# present (CI has it beside the checkout); nothing in the build needs it.
-set(CTS_UPSTREAM_GRAMMAR "${CMAKE_SOURCE_DIR}/../shared/grammar/spirv.core.grammar.json" CACHE FILEPATH
-    "upstream spirv.core.grammar.json for cross-check tests (optional)")
-
 option(CTS_CHECK_FORMAT "Register the 'format' test (needs clang-format-14)" ON)
 if(CTS_CHECK_FORMAT)
   find_program(CLANG_FORMAT_14 clang-format-14)
@@ -107,4 +77,4 @@ if(CTS_CHECK_FORMAT)
   endif()
 endif()
 
-message(STATUS "OpenCL: ${CTS_OPENCL_SOURCE}; ${SPIRV_AS_VERSION}; grammar ${SPIRV_CORE_GRAMMAR}")
+message(STATUS "OpenCL: ${CTS_OPENCL_SOURCE}")
