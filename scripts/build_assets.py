@@ -3,8 +3,8 @@
 
 1. Collects hand-written kernels (spirv_new_assets/<group>/**/*.spvasm, metadata in their header comment)
    and runs every scripts/generators/*.py generate(emit).
-2. Writes <out>/modules/<rel>.spvasm and assembles <rel>.spv: with spirv-as (then spirv-val) when the module
-   uses only tokens the installed SPIRV-Tools knows, otherwise with scripts/spirv_asm.py (the 2025 opcodes).
+2. Writes <out>/modules/<rel>.spvasm, assembles <rel>.spv with spirv-as and validates it with spirv-val
+   (SPIRV-Tools 2025.1 or newer, which CMake finds: cmake/SpirvTools.cmake).
    A module whose text, SPIR-V version and toolchain are unchanged is not re-assembled (hash stamp).
 3. Runs the suite's rule checker over every module.
 4. Writes <out>/manifest.json (cases sorted by name, each module with its hash), manifest.sha256 (its
@@ -21,7 +21,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -32,7 +31,6 @@ sys.path.insert(0, SCRIPT_DIR)
 
 import case_index  # noqa: E402
 import report_io  # noqa: E402  (printable messages)
-import spirv_asm  # noqa: E402
 import spirv_signature  # noqa: E402
 import spvgen  # noqa: E402
 
@@ -94,16 +92,14 @@ def run_generators(emit, source_dir):
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Assembly workers (one grammar per worker process)
+# Assembly workers
 
-_GRAMMAR = None
 _CONFIG = None
 
 
 def _init_worker(config):
-    global _GRAMMAR, _CONFIG
+    global _CONFIG
     _CONFIG = config
-    _GRAMMAR = spirv_asm.Grammar(config["core_grammar"], config["opencl_grammar"], config["supplement"])
 
 
 def _run(cmd):
@@ -118,13 +114,10 @@ def module_hash(path):
         return "crc32:%08x" % (binascii.crc32(f.read()) & 0xFFFFFFFF)
 
 
-def val_env(version, text):
-    # SPIRV-Tools' OpenCL environments stop at OpenCL 2.2 = SPIR-V 1.2; newer modules use the plain env. Its
-    # opencl2.2 env also refuses the Float16 capability, which the OpenCL SPIR-V environment accepts from a
-    # device reporting cl_khr_fp16 (section cl_khr_fp16) at every SPIR-V version: those modules get the plain
-    # env of their version, and the suite's own rule checks still run on them.
-    if version <= (1, 2) and re.search(r"^\s*OpCapability\s+Float16\s*$", text, re.M):
-        return "spv%d.%d" % version
+def val_env(version):
+    """spirv-val's environment for a module of SPIR-V version (major, minor): OpenCL 2.2's (SPIR-V 1.0 to 1.2,
+    with the OpenCL environment's rules) where SPIRV-Tools has one, otherwise the plain SPIR-V environment of the
+    module's version (SPIRV-Tools' OpenCL environments stop at OpenCL 2.2 = SPIR-V 1.2)."""
     return "opencl2.2" if version <= (1, 2) else "spv%d.%d" % version
 
 
@@ -147,28 +140,14 @@ def assemble_one(job):
             os.remove(stale)
     version = spvgen.module_version(text)
     env = "spv%d.%d" % version
-    try:
-        words, uses_supplement = spirv_asm.assemble(text, _GRAMMAR, version)
-        fallback_error = None
-    except spirv_asm.AsmError as e:
-        words, uses_supplement, fallback_error = None, False, str(e)
-
-    if uses_supplement:
-        how = "spirv_asm.py"
-        with open(spv, "wb") as f:
-            f.write(spirv_asm.to_bytes(words))
-    else:
-        how = "spirv-as"
-        rc, out = _run([_CONFIG["spirv_as"], "--target-env", env, spvasm, "-o", spv])
-        if rc != 0:
-            msg = "spirv-as --target-env %s failed:\n%s" % (env, out)
-            if fallback_error:
-                msg += "\nscripts/spirv_asm.py: %s" % fallback_error
-            return relpath, how, msg, None, None
-        venv = val_env(version, text)
-        rc, out = _run([_CONFIG["spirv_val"], "--target-env", venv, spv])
-        if rc != 0:
-            return relpath, how, "spirv-val --target-env %s failed:\n%s" % (venv, out), None, None
+    how = "spirv-as"
+    rc, out = _run([_CONFIG["spirv_as"], "--target-env", env, spvasm, "-o", spv])
+    if rc != 0:
+        return relpath, how, "spirv-as --target-env %s failed:\n%s" % (env, out), None, None
+    venv = val_env(version)
+    rc, out = _run([_CONFIG["spirv_val"], "--target-env", venv, spv])
+    if rc != 0:
+        return relpath, how, "spirv-val --target-env %s failed:\n%s" % (venv, out), None, None
     digest = module_hash(spv)
     try:
         signatures = signatures_of(spv)
@@ -188,11 +167,11 @@ def file_digest(paths):
 
 
 def toolchain_key(args):
-    spirv_as_version = _run([args.spirv_as, "--version"])[1].splitlines()[0:1]
+    versions = [_run([tool, "--version"])[1].splitlines()[0:1] for tool in (args.spirv_as, args.spirv_val)]
     h = hashlib.sha256()
-    h.update(repr(spirv_as_version).encode())
-    h.update(file_digest([os.path.join(SCRIPT_DIR, "spirv_asm.py"), os.path.join(SCRIPT_DIR, "spvgen.py"),
-                          os.path.join(SCRIPT_DIR, "spirv_signature.py"), args.supplement, args.core_grammar, args.opencl_grammar]).encode())
+    h.update(repr(versions).encode())
+    h.update(file_digest([os.path.join(SCRIPT_DIR, "build_assets.py"), os.path.join(SCRIPT_DIR, "spvgen.py"),
+                          os.path.join(SCRIPT_DIR, "spirv_signature.py")]).encode())
     return h.hexdigest()
 
 
@@ -221,9 +200,7 @@ def assemble_all(modules, args, modules_dir):
             signatures[relpath + ".spv"] = signature
         else:
             jobs.append({"relpath": relpath, "text": text, "stamp_key": key})
-    config = {"modules_dir": modules_dir, "spirv_as": args.spirv_as, "spirv_val": args.spirv_val,
-              "core_grammar": args.core_grammar, "opencl_grammar": args.opencl_grammar,
-              "supplement": args.supplement}
+    config = {"modules_dir": modules_dir, "spirv_as": args.spirv_as, "spirv_val": args.spirv_val}
     results = []
     if jobs:
         if args.jobs <= 1 or len(jobs) == 1:
@@ -374,9 +351,6 @@ def main(argv=None):
     ap.add_argument("--spirv-as", default="spirv-as")
     ap.add_argument("--spirv-val", default="spirv-val")
     ap.add_argument("--rule-check", help="path of spirv_rule_check (omit to skip the rule check)")
-    ap.add_argument("--core-grammar")
-    ap.add_argument("--opencl-grammar")
-    ap.add_argument("--supplement", default=spirv_asm.DEFAULT_SUPPLEMENT)
     ap.add_argument("--clang", help="clang-15 (with --llvm-spirv and --spirv-dis: the compiled.* cases)")
     ap.add_argument("--llvm-spirv", help="llvm-spirv-15")
     ap.add_argument("--spirv-dis", help="spirv-dis")
@@ -384,11 +358,8 @@ def main(argv=None):
     ap.add_argument("--stamp", help="file to touch on success")
     args = ap.parse_args(argv)
     try:
-        args.core_grammar = args.core_grammar or spirv_asm.find_system_grammar("spirv.core.grammar.json")
-        args.opencl_grammar = args.opencl_grammar or spirv_asm.find_system_grammar(
-            "extinst.opencl.std.100.grammar.json")
         build(args)
-    except (spvgen.SpvgenError, BuildError, spirv_asm.AsmError) as e:
+    except (spvgen.SpvgenError, BuildError) as e:
         print("build_assets: error: %s" % "\n".join(report_io.printable(line) for line in str(e).splitlines()),
               file=sys.stderr)
         if args.stamp and os.path.exists(args.stamp):

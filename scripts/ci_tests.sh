@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # What CI runs (README's second command). Every step runs; the exit status is 1 if any failed.
+#   0. upstream SPIRV-Tools and SPIRV-Headers (scripts/install_spirv_tools.sh --if-needed)
 #   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks, and
 #      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg/.cpu 25 s
 #      each, building and launching mutated suite modules under those profiles, and refdev_icd_fuzz.xe_hpc/
@@ -15,7 +16,7 @@
 #      MMA and workloads cases must pass as device_specific (scripts/as_shipped_check.py); then the same run
 #      as CTest shards (ctest -L conformance), whose merged report must equal the unsharded one
 #   3. asan preset (AddressSanitizer + UndefinedBehaviorSanitizer): build the reference device, its tests and
-#      the SPIR-V checker tests, run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
+#      the SPIR-V checker tests (in the background, beside step 5), run ctest -L 'refdev|spirv_check' (the fuzz targets included; the launch
 #      and ICD fuzz are seeded with step 1's build/assets/modules, as this build does not build the assets)
 #   4. Intel's offline compilers judging every module: Debian 12's ocloc (IGC 1.0.12504) for dg2-g10 and pvc, and
 #      Intel's current one from Debian sid (IGC 2.40.14, scripts/install_intel_ocloc.sh) for pvc, bmg, lnl-m, ptl,
@@ -89,6 +90,8 @@ offline_compilers() {
 }
 
 
+# Upstream SPIRV-Tools 2025.5 + SPIRV-Headers (PyPI, a venv under ~/.cache) when the system's are too old.
+step "install SPIRV-Tools (when the system's is older than 2025.1)" scripts/install_spirv_tools.sh --if-needed
 step "configure (default)" cmake --preset default
 step "build (default)" cmake --build --preset default -j2
 mkdir -p build/ci
@@ -176,6 +179,26 @@ if [ "${CTS_CI_SKIP_CAMPAIGN:-0}" != "1" ]; then
         --all-faults --default-run --build-dir build --jobs 2
 fi
 
+# The ASan build (step 3) runs in the background beside Intel's CPU runtime below: that run keeps the two cores
+# less than half busy (its workers wait on the runtime's compiler and on their own processes), so the build
+# fills the idle half instead of adding its ~11 minutes after it. Its log is shown, and its ctest run, after.
+asan_build() {
+    step "configure (asan)" cmake --preset asan -DREFDEV_LAUNCH_FUZZ_SEEDS="$root/build/assets/modules"
+    local targets
+    targets=$(cmake --build build-asan --target help | sed -n 's/^\.\.\. \([A-Za-z0-9_]*\).*/\1/p' |
+              grep -E '^(refdev|RefDev)|^spirv_check_test$' | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    step "build (asan): reference device + tests" cmake --build build-asan -j2 --target $targets
+    printf '%s\n' "${failed[@]}" >build/ci/asan_build.failed
+}
+asan_pid="" asan_log=build/ci/asan_build.log asan_start=$SECONDS
+if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then
+    rm -f build/ci/asan_build.failed
+    (failed=(); asan_build) >"$asan_log" 2>&1 &
+    asan_pid=$!
+    echo "=== ci: ASan configure + build: started in the background (log: $asan_log)"
+fi
+
 # Intel's OpenCL CPU runtime (PyPI intel-opencl-rt, pinned): the whole suite with the waivers shipped for that
 # release and --fail-on-stale-waivers, in shards (scripts/run_intel_cpu.sh), and the reproducers of its bugs
 # (ctest -L intel_cpu); then the hidden-assumption check: every case that catches a planted SPV_INTEL_subgroups fault
@@ -191,11 +214,16 @@ if [ "${CTS_CI_SKIP_INTEL_CPU:-0}" != "1" ]; then
 fi
 
 if [ "${CTS_CI_SKIP_ASAN:-0}" != "1" ]; then
-    step "configure (asan)" cmake --preset asan -DREFDEV_LAUNCH_FUZZ_SEEDS="$root/build/assets/modules"
-    targets=$(cmake --build build-asan --target help | sed -n 's/^\.\.\. \([A-Za-z0-9_]*\).*/\1/p' |
-              grep -E '^(refdev|RefDev)|^spirv_check_test$' | tr '\n' ' ')
-    # shellcheck disable=SC2086
-    step "build (asan): reference device + tests" cmake --build build-asan -j2 --target $targets
+    if [ -n "$asan_pid" ]; then
+        wait "$asan_pid"
+        echo "=== ci: ASan build (in the background beside Intel's CPU runtime): $((SECONDS - asan_start)) s in all; its log:"
+        cat "$asan_log"
+        if [ -f build/ci/asan_build.failed ]; then
+            while IFS= read -r name; do [ -n "$name" ] && failed+=("$name"); done <build/ci/asan_build.failed
+        else
+            failed+=("ASan build (no result: see $asan_log)")
+        fi
+    fi
     # Run in step 1 only: clinfo is not instrumented, so it cannot load the instrumented ICD; the fault
     # switch check expects the planted crash fault to die by SIGSEGV, which ASan turns into exit status 1.
     step "ctest (asan) -L refdev + SPIR-V checker" ctest --preset asan -L 'refdev|spirv_check' \

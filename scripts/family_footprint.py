@@ -12,7 +12,6 @@ not), leaving out:
                                  with GROUP (`<layer>/GROUP*`, e.g. scripts/generators/GROUP.py)
   - its docs page:               the descriptor's "docs" (docs/GROUP.md)
   - tests and benchmarks:        `*/tests/*`, `*_test.cpp`, `test_*.py`, `*/bench/*`, `scripts/bench*.py`
-  - the grammar supplement:      scripts/grammar_supplement.json
   - the families that compose:   the folders and files of every family whose descriptor has "composes"
                                  (workloads), which name the families they combine by design
   - prose and data:              `*.md`, `*.json` and everything under docs/ (pages, waivers, target
@@ -34,8 +33,7 @@ import sys
 import families
 import report_io  # (same directory: printable paths)
 
-EXCLUDED_EVERYWHERE = ["**/tests/**", "**/*_test.cpp", "**/test_*.py", "**/bench/**", "scripts/bench*.py",
-                       "scripts/grammar_supplement.json", "**/*.md", "**/*.json", "docs/**"]
+EXCLUDED_EVERYWHERE = ["**/tests/**", "**/*_test.cpp", "**/test_*.py", "**/bench/**", "scripts/bench*.py", "**/*.md", "**/*.json", "docs/**"]
 
 
 def own_paths(group):

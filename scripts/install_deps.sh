@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages in scripts/debian_packages.txt that are not installed yet (apt-get; sudo
-# when not root). With --all, runs apt-get update and installs the whole list (what CI does).
+# when not root), then upstream SPIRV-Tools and SPIRV-Headers when the system's are too old
+# (scripts/install_spirv_tools.sh --if-needed: PyPI wheels in a venv under ~/.cache, no sudo). With --all,
+# runs apt-get update and installs the whole list (what CI does).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mapfile -t packages < <(grep -v '^\s*#' "$root/scripts/debian_packages.txt" | grep -v '^\s*$')
@@ -16,7 +18,7 @@ else
 fi
 if [ "${#missing[@]}" -eq 0 ]; then
     echo "install_deps: all packages present"
-    exit 0
+    exec "$root/scripts/install_spirv_tools.sh" --if-needed
 fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -26,3 +28,4 @@ fi
 echo "install_deps: installing ${missing[*]}"
 $sudo apt-get update
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+"$root/scripts/install_spirv_tools.sh" --if-needed

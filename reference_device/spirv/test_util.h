@@ -40,7 +40,7 @@ inline std::string readText(const std::string& path) {
 }
 
 // Assembles SPIR-V text with `assembler`, a command line completed by "IN -o OUT" (e.g. spirv-as with its
-// options, or python3 scripts/spirv_asm.py for the 2025 opcodes). Fails the test on error.
+// options). Fails the test on error.
 inline std::vector<uint32_t> assembleWith(const std::string& assembler, const std::string& text) {
     char in_path[] = "/tmp/refdev_spvasm_XXXXXX";
     int fd = mkstemp(in_path);

@@ -16,8 +16,6 @@ SPIRV_AS = os.environ.get("SPIRV_AS") or shutil.which("spirv-as") or "spirv-as"
 SPIRV_VAL = os.environ.get("SPIRV_VAL") or shutil.which("spirv-val") or "spirv-val"
 RULE_CHECK = os.environ.get("SPIRV_RULE_CHECK") or ""
 ASSETS_DIR = os.environ.get("CTS_ASSETS_DIR") or os.path.join(REPO_DIR, "build", "assets")
-UPSTREAM_GRAMMAR = os.environ.get("CTS_UPSTREAM_GRAMMAR") or os.path.join(
-    os.path.dirname(REPO_DIR), "shared", "grammar", "spirv.core.grammar.json")
 
 
 class TempFiles:

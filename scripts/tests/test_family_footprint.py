@@ -21,7 +21,7 @@ class FamilyTree(TempFiles):
         # Places that do not count: its folders and files, docs, tests, benchmarks, prose, data, combo.
         for path in ["test_conformance/alpha/a.cpp", "lib/alpha/x.h", "scripts/generators/alpha.py",
                      "docs/alpha.md", "docs/other.md", "README.md", "lib/tests/t.py", "lib/x_test.cpp",
-                     "scripts/tests/test_x.py", "lib/bench/b.cpp", "scripts/grammar_supplement.json",
+                     "scripts/tests/test_x.py", "lib/bench/b.cpp",
                      "data/cases.json", "lib/combo/c.cpp", "scripts/generators/combo.py", "docs/repro/r.spvasm"]:
             self.put(path, "uses alpha\n")
         # Not a word: does not name the family.

@@ -64,7 +64,6 @@ class ScriptOutputTest(TempFiles, unittest.TestCase):
                              ("hidden_assumption_check.py", [catching, name]),
                              ("as_shipped_check.py", [name, good, "--manifest", good, "--output", good]),
                              ("screenshot_html.py", [name, "-o", "x.png"]),
-                             ("spirv_asm.py", [name, "-o", "x.spv"]),
                              ("fault_campaign.py", ["--family", name])):
             with self.subTest(script=script, args=args):
                 rc, _, err = self.run_script(script, *args)

@@ -3,35 +3,16 @@
 #include <fstream>
 #include <iterator>
 
-#define SPV_ENABLE_UTILITY_CODE
-#include <spirv/unified1/spirv.hpp11>
-
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 
 namespace {
 
-// Core opcodes the parser indexes (the C++ header's enum class is awkward to switch on).
-namespace op {
-constexpr uint16_t Extension = 10, MemoryModel = 14, EntryPoint = 15, ExecutionMode = 16, Capability = 17,
-                   TypeVoid = 19, TypeBool = 20, TypeInt = 21, TypeFloat = 22, TypeVector = 23,
-                   TypeImage = 25, TypeSampler = 26, TypeSampledImage = 27, TypeArray = 28,
-                   TypeRuntimeArray = 29, TypeStruct = 30, TypePointer = 32, TypeFunction = 33,
-                   TypeEvent = 34, Constant = 43, ExecutionModeId = 331;
-}  // namespace op
-
-// Opcodes newer than the installed SPIR-V headers that produce a result.
 void resultShape(uint16_t opcode, bool* has_result, bool* has_type) {
     *has_result = false;
     *has_type = false;
-    if (opcode == spv::OpSubgroupMatrixMultiplyAccumulateINTEL) {
-        *has_result = *has_type = true;
-        return;
-    }
-    // The 2D block load/prefetch/store opcodes (6231-6235) write through a pointer and have no result.
-    if (opcode >= spv::OpSubgroup2DBlockLoadINTEL && opcode <= spv::OpSubgroup2DBlockStoreINTEL) return;
-    ::spv::HasResultAndType(static_cast<::spv::Op>(opcode), has_result, has_type);
+    spv::HasResultAndType(static_cast<spv::Op>(opcode), has_result, has_type);
 }
 
 void need(const SpirvInstruction& inst, size_t words, const char* what) {
@@ -134,22 +115,22 @@ void SpirvModule::index(SpirvInstruction& inst) {
 
     const auto& o = inst.words;
     switch (inst.opcode) {
-        case op::Capability:
+        case spv::OpCapability:
             need(inst, 2, "OpCapability");
             capabilities_.insert(o[1]);
             capability_offsets_.emplace(o[1], inst.offset);
             break;
-        case op::Extension:
+        case spv::OpExtension:
             need(inst, 2, "OpExtension");
             extensions_.push_back(decodeLiteralString(o, 1, inst.offset, nullptr));
             break;
-        case op::MemoryModel:
+        case spv::OpMemoryModel:
             need(inst, 3, "OpMemoryModel");
             addressing_model_ = o[1];
             memory_model_ = o[2];
             memory_model_offset_ = inst.offset;
             break;
-        case op::EntryPoint: {
+        case spv::OpEntryPoint: {
             need(inst, 4, "OpEntryPoint");
             SpirvEntryPoint ep;
             ep.execution_model = o[1];
@@ -161,14 +142,14 @@ void SpirvModule::index(SpirvInstruction& inst) {
             entry_points_.push_back(std::move(ep));
             break;
         }
-        case op::ExecutionMode:
-        case op::ExecutionModeId: {
+        case spv::OpExecutionMode:
+        case spv::OpExecutionModeId: {
             need(inst, 3, "OpExecutionMode");
             SpirvExecutionMode em;
             em.entry_point = o[1];
             em.mode = o[2];
             em.literals.assign(o.begin() + 3, o.end());
-            em.is_id = inst.opcode == op::ExecutionModeId;
+            em.is_id = inst.opcode == spv::OpExecutionModeId;
             em.offset = inst.offset;
             execution_modes_.push_back(std::move(em));
             break;
@@ -180,48 +161,48 @@ void SpirvModule::index(SpirvInstruction& inst) {
     // Type declarations (result id, no result type).
     SpirvType t;
     switch (inst.opcode) {
-        case op::TypeVoid: t.kind = SpirvType::Kind::Void; break;
-        case op::TypeBool: t.kind = SpirvType::Kind::Bool; break;
-        case op::TypeInt:
+        case spv::OpTypeVoid: t.kind = SpirvType::Kind::Void; break;
+        case spv::OpTypeBool: t.kind = SpirvType::Kind::Bool; break;
+        case spv::OpTypeInt:
             need(inst, 4, "OpTypeInt");
             t.kind = SpirvType::Kind::Int;
             t.width = o[2];
             t.is_signed = o[3] != 0;
             break;
-        case op::TypeFloat:
+        case spv::OpTypeFloat:
             need(inst, 3, "OpTypeFloat");
             t.kind = SpirvType::Kind::Float;
             t.width = o[2];
             break;
-        case op::TypeVector:
+        case spv::OpTypeVector:
             need(inst, 4, "OpTypeVector");
             t.kind = SpirvType::Kind::Vector;
             t.component_type = o[2];
             t.component_count = o[3];
             break;
-        case op::TypeArray:
+        case spv::OpTypeArray:
             need(inst, 4, "OpTypeArray");
             t.kind = SpirvType::Kind::Array;
             t.component_type = o[2];
             t.component_count = o[3];
             break;
-        case op::TypeRuntimeArray:
+        case spv::OpTypeRuntimeArray:
             need(inst, 3, "OpTypeRuntimeArray");
             t.kind = SpirvType::Kind::Array;
             t.component_type = o[2];
             break;
-        case op::TypePointer:
+        case spv::OpTypePointer:
             need(inst, 4, "OpTypePointer");
             t.kind = SpirvType::Kind::Pointer;
             t.storage_class = o[2];
             t.component_type = o[3];
             break;
-        case op::TypeStruct: t.kind = SpirvType::Kind::Struct; break;
-        case op::TypeFunction: t.kind = SpirvType::Kind::Function; break;
-        case op::TypeImage: t.kind = SpirvType::Kind::Image; break;
-        case op::TypeSampler: t.kind = SpirvType::Kind::Sampler; break;
-        case op::TypeSampledImage: t.kind = SpirvType::Kind::SampledImage; break;
-        case op::TypeEvent: t.kind = SpirvType::Kind::Event; break;
+        case spv::OpTypeStruct: t.kind = SpirvType::Kind::Struct; break;
+        case spv::OpTypeFunction: t.kind = SpirvType::Kind::Function; break;
+        case spv::OpTypeImage: t.kind = SpirvType::Kind::Image; break;
+        case spv::OpTypeSampler: t.kind = SpirvType::Kind::Sampler; break;
+        case spv::OpTypeSampledImage: t.kind = SpirvType::Kind::SampledImage; break;
+        case spv::OpTypeEvent: t.kind = SpirvType::Kind::Event; break;
         default: return;  // not a type
     }
     types_[inst.result_id] = t;
@@ -244,7 +225,7 @@ const SpirvType* SpirvModule::typeOfValue(uint32_t id) const {
 
 std::optional<uint64_t> SpirvModule::intConstant(uint32_t id) const {
     const SpirvInstruction* def = definition(id);
-    if (!def || def->opcode != op::Constant) return std::nullopt;
+    if (!def || def->opcode != spv::OpConstant) return std::nullopt;
     const SpirvType* t = type(def->result_type);
     if (!t || t->kind != SpirvType::Kind::Int || t->width == 0 || t->width > 64) return std::nullopt;
     size_t value_words = t->width > 32 ? 2 : 1;

@@ -3,7 +3,7 @@
 // SpirvModule::parse never crashes on malformed input: anything it cannot make sense of (bad magic, a
 // truncated instruction, a zero word count, an id at or above the bound, a string without terminator)
 // throws SpirvParseError naming the word offset. Instructions it does not know are kept as raw words, so
-// modules using opcodes newer than the installed SPIR-V headers still parse.
+// modules using opcodes unknown to the SPIR-V headers still parse.
 #pragma once
 
 #include <cstdint>

@@ -4,99 +4,58 @@
 #include <set>
 #include <string>
 
+#include "test_common/spirv/extension_grammar.h"
 #include "test_common/spirv/rules.h"
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 namespace {
 
-struct OpRequirement {
-    uint16_t first_opcode, last_opcode;
-    uint32_t capability;
-    const char* capability_name;
-    const char* extension;
-};
-
-// SPV_INTEL_subgroups, SPV_INTEL_media_block_io, SPV_INTEL_2d_block_io and
-// SPV_INTEL_subgroup_matrix_multiply_accumulate: "Capability" column of each instruction.
-constexpr OpRequirement kOpRequirements[] = {
-    {spv::OpSubgroupShuffleINTEL, spv::OpSubgroupShuffleXorINTEL, spv::CapabilitySubgroupShuffleINTEL,
-     "SubgroupShuffleINTEL", "SPV_INTEL_subgroups"},
-    {spv::OpSubgroupBlockReadINTEL, spv::OpSubgroupBlockWriteINTEL, spv::CapabilitySubgroupBufferBlockIOINTEL,
-     "SubgroupBufferBlockIOINTEL", "SPV_INTEL_subgroups"},
-    {spv::OpSubgroupImageBlockReadINTEL, spv::OpSubgroupImageBlockWriteINTEL,
-     spv::CapabilitySubgroupImageBlockIOINTEL, "SubgroupImageBlockIOINTEL", "SPV_INTEL_subgroups"},
-    {spv::OpSubgroupImageMediaBlockReadINTEL, spv::OpSubgroupImageMediaBlockWriteINTEL,
-     spv::CapabilitySubgroupImageMediaBlockIOINTEL, "SubgroupImageMediaBlockIOINTEL",
-     "SPV_INTEL_media_block_io"},
-    {spv::OpSubgroup2DBlockLoadINTEL, spv::OpSubgroup2DBlockLoadINTEL, spv::CapabilitySubgroup2DBlockIOINTEL,
-     "Subgroup2DBlockIOINTEL", "SPV_INTEL_2d_block_io"},
-    {spv::OpSubgroup2DBlockLoadTransformINTEL, spv::OpSubgroup2DBlockLoadTransformINTEL,
-     spv::CapabilitySubgroup2DBlockTransformINTEL, "Subgroup2DBlockTransformINTEL", "SPV_INTEL_2d_block_io"},
-    {spv::OpSubgroup2DBlockLoadTransposeINTEL, spv::OpSubgroup2DBlockLoadTransposeINTEL,
-     spv::CapabilitySubgroup2DBlockTransposeINTEL, "Subgroup2DBlockTransposeINTEL", "SPV_INTEL_2d_block_io"},
-    {spv::OpSubgroup2DBlockPrefetchINTEL, spv::OpSubgroup2DBlockStoreINTEL,
-     spv::CapabilitySubgroup2DBlockIOINTEL, "Subgroup2DBlockIOINTEL", "SPV_INTEL_2d_block_io"},
-    {spv::OpSubgroupMatrixMultiplyAccumulateINTEL, spv::OpSubgroupMatrixMultiplyAccumulateINTEL,
-     spv::CapabilitySubgroupMatrixMultiplyAccumulateINTEL, "SubgroupMatrixMultiplyAccumulateINTEL",
-     "SPV_INTEL_subgroup_matrix_multiply_accumulate"},
-};
-
-struct CapabilityExtension {
-    uint32_t capability;
-    const char* capability_name;
-    const char* extension;
-};
-
-// Each extension's "Capabilities" section: declaring the capability needs the extension.
-constexpr CapabilityExtension kCapabilityExtensions[] = {
-    {spv::CapabilitySubgroupShuffleINTEL, "SubgroupShuffleINTEL", "SPV_INTEL_subgroups"},
-    {spv::CapabilitySubgroupBufferBlockIOINTEL, "SubgroupBufferBlockIOINTEL", "SPV_INTEL_subgroups"},
-    {spv::CapabilitySubgroupImageBlockIOINTEL, "SubgroupImageBlockIOINTEL", "SPV_INTEL_subgroups"},
-    {spv::CapabilitySubgroupImageMediaBlockIOINTEL, "SubgroupImageMediaBlockIOINTEL",
-     "SPV_INTEL_media_block_io"},
-    {spv::CapabilitySubgroup2DBlockIOINTEL, "Subgroup2DBlockIOINTEL", "SPV_INTEL_2d_block_io"},
-    {spv::CapabilitySubgroup2DBlockTransformINTEL, "Subgroup2DBlockTransformINTEL", "SPV_INTEL_2d_block_io"},
-    {spv::CapabilitySubgroup2DBlockTransposeINTEL, "Subgroup2DBlockTransposeINTEL", "SPV_INTEL_2d_block_io"},
-    {spv::CapabilitySubgroupMatrixMultiplyAccumulateINTEL, "SubgroupMatrixMultiplyAccumulateINTEL",
-     "SPV_INTEL_subgroup_matrix_multiply_accumulate"},
-};
-
-// Declared capabilities plus the ones they implicitly declare (only the implications the rules need:
-// "Subgroup2DBlockTransformINTEL / TransposeINTEL implicitly declare Subgroup2DBlockIOINTEL").
+// Declared capabilities plus the ones they implicitly declare (the grammar's: "Subgroup2DBlockTransformINTEL
+// and Subgroup2DBlockTransposeINTEL implicitly declare Subgroup2DBlockIOINTEL").
 std::set<uint32_t> effectiveCapabilities(const SpirvModule& module) {
     std::set<uint32_t> caps = module.capabilities();
-    if (caps.count(spv::CapabilitySubgroup2DBlockTransformINTEL) ||
-        caps.count(spv::CapabilitySubgroup2DBlockTransposeINTEL))
-        caps.insert(spv::CapabilitySubgroup2DBlockIOINTEL);
+    for (size_t i = 0; i < kExtensionCapabilityCount; ++i) {
+        const ExtensionCapability& c = kExtensionCapabilities[i];
+        if (c.implies && caps.count(c.capability)) caps.insert(c.implies);
+    }
     return caps;
 }
 
+const ExtensionInstruction* extensionInstruction(uint16_t opcode) {
+    for (size_t i = 0; i < kExtensionInstructionCount; ++i)
+        if (kExtensionInstructions[i].opcode == opcode) return &kExtensionInstructions[i];
+    return nullptr;
+}
+
+// Each instruction of the four extensions needs the capability the grammar names for it, and that
+// capability's extension.
 void checkOpcodes(const SpirvModule& module, std::vector<Violation>& out) {
     const std::set<uint32_t> caps = effectiveCapabilities(module);
     std::set<std::string> reported;  // one report per missing capability / extension, at its first use
     for (const auto& inst : module.instructions()) {
-        for (const auto& req : kOpRequirements) {
-            if (inst.opcode < req.first_opcode || inst.opcode > req.last_opcode) continue;
-            std::string op = "opcode " + std::to_string(inst.opcode);
-            if (!caps.count(req.capability) && reported.insert(req.capability_name).second)
-                out.push_back({"core.opcode_capability", op + " requires OpCapability " + req.capability_name,
-                               inst.offset});
-            if (!module.hasExtension(req.extension) && reported.insert(req.extension).second)
-                out.push_back({"core.opcode_extension",
-                               op + " requires OpExtension \"" + std::string(req.extension) + "\"",
-                               inst.offset});
-        }
+        const ExtensionInstruction* req = extensionInstruction(inst.opcode);
+        if (!req) continue;
+        std::string op = "opcode " + std::to_string(inst.opcode);
+        if (!caps.count(req->capability) && reported.insert(req->capability_name).second)
+            out.push_back({"core.opcode_capability", op + " requires OpCapability " + req->capability_name,
+                           inst.offset});
+        if (!module.hasExtension(req->extension) && reported.insert(req->extension).second)
+            out.push_back({"core.opcode_extension",
+                           op + " requires OpExtension \"" + std::string(req->extension) + "\"",
+                           inst.offset});
     }
 }
 
+// Each extension's "Capabilities" section: declaring the capability needs the extension.
 void checkCapabilityExtensions(const SpirvModule& module, std::vector<Violation>& out) {
-    for (const auto& ce : kCapabilityExtensions) {
+    for (size_t i = 0; i < kExtensionCapabilityCount; ++i) {
+        const ExtensionCapability& ce = kExtensionCapabilities[i];
         if (!module.hasCapability(ce.capability) || module.hasExtension(ce.extension)) continue;
-        out.push_back({"core.capability_extension",
-                       std::string("OpCapability ") + ce.capability_name + " requires OpExtension \"" +
-                           ce.extension + "\"",
-                       module.capabilityOffset(ce.capability)});
+        out.push_back(
+            {"core.capability_extension",
+             std::string("OpCapability ") + ce.name + " requires OpExtension \"" + ce.extension + "\"",
+             module.capabilityOffset(ce.capability)});
     }
 }
 

@@ -1,5 +1,5 @@
 // OpSubgroupMatrixMultiplyAccumulateINTEL through the whole interpreter on the product profiles: SPIR-V text
-// assembled with scripts/spirv_asm.py (the installed SPIRV-Tools does not know opcode 6237), built with
+// assembled with the configured spirv-as, built with
 // buildModule (the loader, the literal operand, the build-time table check) and launched (the collective
 // context, sub-group sizes, the site ordinal and work-group id the faults look at).
 #include <gtest/gtest.h>
@@ -21,8 +21,7 @@ namespace {
 using namespace test;
 
 std::vector<uint32_t> assemble(const std::string& text) {
-    return spirv::test::assembleWith(
-        std::string(REFDEV_PYTHON) + " " + REFDEV_SPIRV_ASM + " --target-env spv1.2", text);
+    return spirv::test::assembleWith(std::string(REFDEV_SPIRV_AS) + " --target-env spv1.2", text);
 }
 
 // Names of the types the kernel uses; vectors are declared once each.

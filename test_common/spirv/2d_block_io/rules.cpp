@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 namespace {
@@ -14,7 +14,6 @@ constexpr uint32_t kStorageCrossWorkgroup = 5, kStorageFunction = 7;
 
 struct OpShape {
     uint16_t opcode;
-    const char* name;
     uint32_t operands;  // all <id>
     int base_k;         // the CrossWorkgroup pointer (Src Base Pointer / Dst Base Pointer)
     int private_k;      // the Function pointer (Dst Pointer / Src Pointer), -1 for prefetch
@@ -24,15 +23,11 @@ struct OpShape {
 };
 
 constexpr OpShape kOps[] = {
-    {spv::OpSubgroup2DBlockLoadINTEL, "OpSubgroup2DBlockLoadINTEL", 10, 4, 9, 5, "Src Base Pointer",
-     "Dst Pointer"},
-    {spv::OpSubgroup2DBlockLoadTransformINTEL, "OpSubgroup2DBlockLoadTransformINTEL", 10, 4, 9, 5,
-     "Src Base Pointer", "Dst Pointer"},
-    {spv::OpSubgroup2DBlockLoadTransposeINTEL, "OpSubgroup2DBlockLoadTransposeINTEL", 10, 4, 9, 5,
-     "Src Base Pointer", "Dst Pointer"},
-    {spv::OpSubgroup2DBlockPrefetchINTEL, "OpSubgroup2DBlockPrefetchINTEL", 9, 4, -1, 5, "Src Pointer", ""},
-    {spv::OpSubgroup2DBlockStoreINTEL, "OpSubgroup2DBlockStoreINTEL", 10, 5, 4, 6, "Dst Base Pointer",
-     "Src Pointer"},
+    {spv::OpSubgroup2DBlockLoadINTEL, 10, 4, 9, 5, "Src Base Pointer", "Dst Pointer"},
+    {spv::OpSubgroup2DBlockLoadTransformINTEL, 10, 4, 9, 5, "Src Base Pointer", "Dst Pointer"},
+    {spv::OpSubgroup2DBlockLoadTransposeINTEL, 10, 4, 9, 5, "Src Base Pointer", "Dst Pointer"},
+    {spv::OpSubgroup2DBlockPrefetchINTEL, 9, 4, -1, 5, "Src Pointer", ""},
+    {spv::OpSubgroup2DBlockStoreINTEL, 10, 5, 4, 6, "Dst Base Pointer", "Src Pointer"},
 };
 
 class Checker {
@@ -42,7 +37,9 @@ public:
         : m_(m), inst_(inst), op_(op), out_(out) {}
 
     void report(const std::string& rule, const std::string& message) {
-        out_.push_back({"2d_block_io." + rule, std::string(op_.name) + ": " + message, inst_.offset});
+        out_.push_back({"2d_block_io." + rule,
+                        std::string(spv::OpToString(static_cast<spv::Op>(op_.opcode))) + ": " + message,
+                        inst_.offset});
     }
 
     // Storage class of the pointer value `id` (typed or untyped pointer), or -1 when it is not a pointer.

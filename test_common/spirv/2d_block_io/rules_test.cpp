@@ -6,7 +6,7 @@
 
 #include "test_common/spirv/2d_block_io/rules.h"
 #include "test_common/spirv/module_builder.h"
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 namespace {

@@ -10,7 +10,8 @@
 #include <set>
 #include <string>
 
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/matrix_multiply_accumulate/operands.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 namespace {
@@ -27,20 +28,20 @@ std::string hex(uint32_t v) {
 // "APackedInt8|BPackedInt8 (0x30)"; "None (0x0)".
 std::string maskText(uint32_t mask) {
     static const std::pair<uint32_t, const char*> kBits[] = {
-        {spv::MmaASigned, "ASigned"},
-        {spv::MmaBSigned, "BSigned"},
-        {spv::MmaCBFloat16, "CBFloat16"},
-        {spv::MmaResultBFloat16, "ResultBFloat16"},
-        {spv::MmaAPackedInt8, "APackedInt8"},
-        {spv::MmaBPackedInt8, "BPackedInt8"},
-        {spv::MmaAPackedInt4, "APackedInt4"},
-        {spv::MmaBPackedInt4, "BPackedInt4"},
-        {spv::MmaATF32, "ATF32"},
-        {spv::MmaBTF32, "BTF32"},
-        {spv::MmaAPackedFloat16, "APackedFloat16"},
-        {spv::MmaBPackedFloat16, "BPackedFloat16"},
-        {spv::MmaAPackedBFloat16, "APackedBFloat16"},
-        {spv::MmaBPackedBFloat16, "BPackedBFloat16"},
+        {CTS_MMA_BIT(ASignedComponents), "ASigned"},
+        {CTS_MMA_BIT(BSignedComponents), "BSigned"},
+        {CTS_MMA_BIT(CBFloat16), "CBFloat16"},
+        {CTS_MMA_BIT(ResultBFloat16), "ResultBFloat16"},
+        {CTS_MMA_BIT(APackedInt8), "APackedInt8"},
+        {CTS_MMA_BIT(BPackedInt8), "BPackedInt8"},
+        {CTS_MMA_BIT(APackedInt4), "APackedInt4"},
+        {CTS_MMA_BIT(BPackedInt4), "BPackedInt4"},
+        {CTS_MMA_BIT(ATF32), "ATF32"},
+        {CTS_MMA_BIT(BTF32), "BTF32"},
+        {CTS_MMA_BIT(APackedFloat16), "APackedFloat16"},
+        {CTS_MMA_BIT(BPackedFloat16), "BPackedFloat16"},
+        {CTS_MMA_BIT(APackedBFloat16), "APackedBFloat16"},
+        {CTS_MMA_BIT(BPackedBFloat16), "BPackedBFloat16"},
     };
     if (mask == 0) return "None (0x0)";
     std::string names;
@@ -87,12 +88,12 @@ struct Row {
     uint32_t required, optional;
 };
 
-constexpr uint32_t kSigned = spv::MmaASigned | spv::MmaBSigned;
-constexpr uint32_t kInt8 = spv::MmaAPackedInt8 | spv::MmaBPackedInt8;
-constexpr uint32_t kInt4 = spv::MmaAPackedInt4 | spv::MmaBPackedInt4;
-constexpr uint32_t kFp16 = spv::MmaAPackedFloat16 | spv::MmaBPackedFloat16;
-constexpr uint32_t kBf16 = spv::MmaAPackedBFloat16 | spv::MmaBPackedBFloat16;
-constexpr uint32_t kTf32 = spv::MmaATF32 | spv::MmaBTF32;
+constexpr uint32_t kSigned = CTS_MMA_BIT(ASignedComponents) | CTS_MMA_BIT(BSignedComponents);
+constexpr uint32_t kInt8 = CTS_MMA_BIT(APackedInt8) | CTS_MMA_BIT(BPackedInt8);
+constexpr uint32_t kInt4 = CTS_MMA_BIT(APackedInt4) | CTS_MMA_BIT(BPackedInt4);
+constexpr uint32_t kFp16 = CTS_MMA_BIT(APackedFloat16) | CTS_MMA_BIT(BPackedFloat16);
+constexpr uint32_t kBf16 = CTS_MMA_BIT(APackedBFloat16) | CTS_MMA_BIT(BPackedBFloat16);
+constexpr uint32_t kTf32 = CTS_MMA_BIT(ATF32) | CTS_MMA_BIT(BTF32);
 
 // C has the Result's type in every row.
 constexpr Row kRows[] = {
@@ -106,7 +107,7 @@ constexpr Row kRows[] = {
     {16, 16, "bf16", true, 32, false, 16, false, false, kBf16, 0},
     {16, 16, "fp16 with f16 result", true, 16, false, 16, false, false, kFp16, 0},
     {16, 16, "bf16 with bf16 result", false, 16, false, 16, false, false,
-     kBf16 | spv::MmaCBFloat16 | spv::MmaResultBFloat16, 0},
+     kBf16 | CTS_MMA_BIT(CBFloat16) | CTS_MMA_BIT(ResultBFloat16), 0},
     {16, 8, "tf32", true, 32, true, 32, true, true, kTf32, 0},
 };
 

@@ -6,9 +6,10 @@
 #include <map>
 #include <tuple>
 
+#include "test_common/spirv/matrix_multiply_accumulate/operands.h"
 #include "test_common/spirv/matrix_multiply_accumulate/rules.h"
 #include "test_common/spirv/module_builder.h"
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 namespace {
@@ -36,7 +37,7 @@ struct Parts {
     KDim kdim = KDim::Constant32;
     T result = vec('i', 32, 8), a = vec('i', 32, 8), b = vec('i', 32, 8), c = vec('i', 32, 8);
     bool has_mask = true;
-    uint32_t mask = spv::MmaAPackedInt8 | spv::MmaBPackedInt8;
+    uint32_t mask = CTS_MMA_BIT(APackedInt8) | CTS_MMA_BIT(BPackedInt8);
     bool capability = true, extension = true;
     bool in_helper = false;  // the instruction sits in a function the kernel calls
     bool drop_c = false;     // leave Matrix C out (operand-count check)
@@ -145,12 +146,12 @@ bool contains(const std::string& haystack, const std::string& needle) {
     return haystack.find(needle) != std::string::npos;
 }
 
-constexpr uint32_t kInt8 = spv::MmaAPackedInt8 | spv::MmaBPackedInt8;
-constexpr uint32_t kInt4 = spv::MmaAPackedInt4 | spv::MmaBPackedInt4;
-constexpr uint32_t kFp16 = spv::MmaAPackedFloat16 | spv::MmaBPackedFloat16;
-constexpr uint32_t kBf16 = spv::MmaAPackedBFloat16 | spv::MmaBPackedBFloat16;
-constexpr uint32_t kTf32 = spv::MmaATF32 | spv::MmaBTF32;
-constexpr uint32_t kSigned = spv::MmaASigned | spv::MmaBSigned;
+constexpr uint32_t kInt8 = CTS_MMA_BIT(APackedInt8) | CTS_MMA_BIT(BPackedInt8);
+constexpr uint32_t kInt4 = CTS_MMA_BIT(APackedInt4) | CTS_MMA_BIT(BPackedInt4);
+constexpr uint32_t kFp16 = CTS_MMA_BIT(APackedFloat16) | CTS_MMA_BIT(BPackedFloat16);
+constexpr uint32_t kBf16 = CTS_MMA_BIT(APackedBFloat16) | CTS_MMA_BIT(BPackedBFloat16);
+constexpr uint32_t kTf32 = CTS_MMA_BIT(ATF32) | CTS_MMA_BIT(BTF32);
+constexpr uint32_t kSigned = CTS_MMA_BIT(ASignedComponents) | CTS_MMA_BIT(BSignedComponents);
 
 // The OpenCL environment table, written out independently of rules.cpp: element types of Result (= C)
 // and A, whether A has ceil(M/2) components, B's element kind, and one accepted mask.
@@ -167,20 +168,20 @@ struct TableRow {
 
 const TableRow kTable[] = {
     {8, 32, 'i', 32, 'i', 32, false, 'i', kInt8},
-    {8, 32, 'i', 32, 'i', 32, false, 'i', kInt8 | spv::MmaASigned},
+    {8, 32, 'i', 32, 'i', 32, false, 'i', kInt8 | CTS_MMA_BIT(ASignedComponents)},
     {8, 32, 'i', 32, 'i', 32, false, 'i', kInt8 | kSigned},
     {8, 64, 'i', 32, 'i', 32, false, 'i', kInt4},
-    {8, 64, 'i', 32, 'i', 32, false, 'i', kInt4 | spv::MmaBSigned},
+    {8, 64, 'i', 32, 'i', 32, false, 'i', kInt4 | CTS_MMA_BIT(BSignedComponents)},
     {8, 16, 'f', 32, 'i', 32, false, 'i', kFp16},
     {8, 16, 'f', 32, 'i', 32, false, 'i', kBf16},
     {16, 32, 'i', 32, 'i', 16, false, 'i', kInt8},
     {16, 32, 'i', 32, 'i', 16, false, 'i', kInt8 | kSigned},
     {16, 64, 'i', 32, 'i', 16, false, 'i', kInt4},
-    {16, 64, 'i', 32, 'i', 16, false, 'i', kInt4 | spv::MmaASigned},
+    {16, 64, 'i', 32, 'i', 16, false, 'i', kInt4 | CTS_MMA_BIT(ASignedComponents)},
     {16, 16, 'f', 32, 'i', 16, false, 'i', kFp16},
     {16, 16, 'f', 32, 'i', 16, false, 'i', kBf16},
     {16, 16, 'f', 16, 'i', 16, false, 'i', kFp16},
-    {16, 16, 'i', 16, 'i', 16, false, 'i', kBf16 | spv::MmaCBFloat16 | spv::MmaResultBFloat16},
+    {16, 16, 'i', 16, 'i', 16, false, 'i', kBf16 | CTS_MMA_BIT(CBFloat16) | CTS_MMA_BIT(ResultBFloat16)},
     {16, 8, 'f', 32, 'f', 32, true, 'f', kTf32},
 };
 
@@ -306,7 +307,7 @@ TEST(MmaRules, MaskMissing) {
 
 TEST(MmaRules, MaskExtraBit) {
     Parts p;
-    p.mask = kInt8 | spv::MmaAPackedFloat16;
+    p.mask = kInt8 | CTS_MMA_BIT(APackedFloat16);
     std::string msg = onlyViolation(p, "mma.table_row");
     EXPECT_TRUE(contains(msg, "bits APackedFloat16 (0x400) are not allowed")) << msg;
     EXPECT_TRUE(contains(msg, "needs APackedInt8|BPackedInt8 (0x30) with optional ASigned|BSigned (0x3)"))

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 namespace {
@@ -15,14 +15,13 @@ constexpr size_t kImageSampledOperand =
 
 struct OpShape {
     uint16_t opcode;
-    const char* name;
     uint32_t operands;  // all <id>, after Result Type and Result for the read
     bool read;
 };
 
 constexpr OpShape kOps[] = {
-    {spv::OpSubgroupImageMediaBlockReadINTEL, "OpSubgroupImageMediaBlockReadINTEL", 4, true},
-    {spv::OpSubgroupImageMediaBlockWriteINTEL, "OpSubgroupImageMediaBlockWriteINTEL", 5, false},
+    {spv::OpSubgroupImageMediaBlockReadINTEL, 4, true},
+    {spv::OpSubgroupImageMediaBlockWriteINTEL, 5, false},
 };
 
 class Checker {
@@ -32,7 +31,9 @@ public:
         : m_(m), inst_(inst), op_(op), out_(out) {}
 
     void report(const std::string& rule, const std::string& message) {
-        out_.push_back({"media_block_io." + rule, std::string(op_.name) + ": " + message, inst_.offset});
+        out_.push_back({"media_block_io." + rule,
+                        std::string(spv::OpToString(static_cast<spv::Op>(op_.opcode))) + ": " + message,
+                        inst_.offset});
     }
 
     void run() {

@@ -7,7 +7,7 @@
 
 #include "test_common/spirv/media_block_io/rules.h"
 #include "test_common/spirv/module_builder.h"
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "test_common/spirv/tokens.h"
+#include "test_common/spirv/spirv_headers.h"
 
 namespace cts {
 namespace {
@@ -18,7 +18,6 @@ enum class Form { Shuffle, BlockRead, BlockWrite, ImageRead, ImageWrite };
 
 struct OpShape {
     uint16_t opcode;
-    const char* name;
     Form form;
     uint32_t operands;          // <id> operands after Result Type and Result (for reads and shuffles)
     const char* data_names[2];  // the shuffle's data operands, in order
@@ -26,34 +25,14 @@ struct OpShape {
 };
 
 constexpr OpShape kOps[] = {
-    {spv::OpSubgroupShuffleINTEL,
-     "OpSubgroupShuffleINTEL",
-     Form::Shuffle,
-     2,
-     {"Data", nullptr},
-     "InvocationId"},
-    {spv::OpSubgroupShuffleDownINTEL,
-     "OpSubgroupShuffleDownINTEL",
-     Form::Shuffle,
-     3,
-     {"Current", "Next"},
-     "Delta"},
-    {spv::OpSubgroupShuffleUpINTEL,
-     "OpSubgroupShuffleUpINTEL",
-     Form::Shuffle,
-     3,
-     {"Previous", "Current"},
-     "Delta"},
-    {spv::OpSubgroupShuffleXorINTEL,
-     "OpSubgroupShuffleXorINTEL",
-     Form::Shuffle,
-     2,
-     {"Data", nullptr},
-     "Value"},
-    {spv::OpSubgroupBlockReadINTEL, "OpSubgroupBlockReadINTEL", Form::BlockRead, 1, {}, nullptr},
-    {spv::OpSubgroupBlockWriteINTEL, "OpSubgroupBlockWriteINTEL", Form::BlockWrite, 2, {}, nullptr},
-    {spv::OpSubgroupImageBlockReadINTEL, "OpSubgroupImageBlockReadINTEL", Form::ImageRead, 2, {}, nullptr},
-    {spv::OpSubgroupImageBlockWriteINTEL, "OpSubgroupImageBlockWriteINTEL", Form::ImageWrite, 3, {}, nullptr},
+    {spv::OpSubgroupShuffleINTEL, Form::Shuffle, 2, {"Data", nullptr}, "InvocationId"},
+    {spv::OpSubgroupShuffleDownINTEL, Form::Shuffle, 3, {"Current", "Next"}, "Delta"},
+    {spv::OpSubgroupShuffleUpINTEL, Form::Shuffle, 3, {"Previous", "Current"}, "Delta"},
+    {spv::OpSubgroupShuffleXorINTEL, Form::Shuffle, 2, {"Data", nullptr}, "Value"},
+    {spv::OpSubgroupBlockReadINTEL, Form::BlockRead, 1, {}, nullptr},
+    {spv::OpSubgroupBlockWriteINTEL, Form::BlockWrite, 2, {}, nullptr},
+    {spv::OpSubgroupImageBlockReadINTEL, Form::ImageRead, 2, {}, nullptr},
+    {spv::OpSubgroupImageBlockWriteINTEL, Form::ImageWrite, 3, {}, nullptr},
 };
 
 bool isScalar(const SpirvType* t) {
@@ -84,7 +63,9 @@ public:
 
 private:
     void report(const std::string& rule, const std::string& message) {
-        out_.push_back({"subgroups." + rule, std::string(op_.name) + ": " + message, inst_.offset});
+        out_.push_back({"subgroups." + rule,
+                        std::string(spv::OpToString(static_cast<spv::Op>(op_.opcode))) + ": " + message,
+                        inst_.offset});
     }
 
     uint32_t valueType(uint32_t id) const {

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "test_common/spirv/module_builder.h"
+#include "test_common/spirv/spirv_headers.h"
 #include "test_common/spirv/subgroups/rules.h"
-#include "test_common/spirv/tokens.h"
 
 namespace cts {
 namespace {
