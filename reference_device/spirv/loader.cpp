@@ -6,6 +6,7 @@
 
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/opcode_table.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -48,7 +49,9 @@ std::string joinSizes(const std::vector<uint32_t>& sizes) {
 
 // OpenCL.std instructions whose last operand is a literal rather than an id.
 bool oclStdLastIsLiteral(uint32_t number) {
-    return number == 171 || number == 174 || number == 179 || number == 176 || number == 178 || number == 181;
+    return number == OpenCLLIB::Vloadn || number == OpenCLLIB::Vload_halfn ||
+           number == OpenCLLIB::Vloada_halfn || number == OpenCLLIB::Vstore_half_r ||
+           number == OpenCLLIB::Vstore_halfn_r || number == OpenCLLIB::Vstorea_halfn_r;
 }
 
 class Loader {
@@ -131,8 +134,10 @@ bool Loader::checkIds() {
             defined[id] = 1;
             c.ids[id].def = ri;
         };
-        const OpcodeEntry* core = findCoreOpcode(r.opcode);
-        const ExtOpInfo* ext = core ? nullptr : c.ext.find(r.opcode);
+        // An instruction an extension family registered is checked against the family's ExtOpInfo, even where
+        // the core grammar lists it too (it lists the SPV_INTEL_* instructions of every family).
+        const ExtOpInfo* ext = c.ext.find(r.opcode);
+        const OpcodeEntry* core = ext ? nullptr : findCoreOpcode(r.opcode);
         if (!core && !ext) {
             ok = c.fail("unknown opcode " + std::to_string(r.opcode) +
                         " (not in the SPIR-V core grammar nor an extension instruction this device has)");
@@ -239,7 +244,7 @@ bool Loader::checkIds() {
             }
         }
         // OpExtInstImport must be known before OpExtInst operands can be classified.
-        if (r.opcode == 11 && r.count >= 3) {
+        if (r.opcode == token(spv::Op::OpExtInstImport) && r.count >= 3) {
             std::string name;
             uint32_t next = 0;
             if (readString(r, 2, &name, &next) && name == "OpenCL.std" && r.w[1] < c.bound)
@@ -264,14 +269,14 @@ bool Loader::moduleLevel(size_t* first_function) {
         const RawInsn& r = c.raw[i];
         c.in = &r;
         switch (r.opcode) {
-            case 17: {  // OpCapability
+            case token(spv::Op::OpCapability): {
                 c.capabilities.push_back(c.word(1));
                 if (!c.profile.buildsCapability(c.word(1)))
                     c.fail("capability " + std::to_string(c.word(1)) +
                            " is not supported by this device (profile " + c.profile.name + ")");
                 break;
             }
-            case 10: {  // OpExtension
+            case token(spv::Op::OpExtension): {
                 std::string name;
                 uint32_t next;
                 readString(r, 1, &name, &next);
@@ -280,7 +285,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                            c.profile.name + ")");
                 break;
             }
-            case 11: {  // OpExtInstImport
+            case token(spv::Op::OpExtInstImport): {
                 std::string name;
                 uint32_t next;
                 readString(r, 2, &name, &next);
@@ -289,7 +294,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                 c.ids[c.word(1)].what = IdDef::ExtSet;
                 break;
             }
-            case 14:  // OpMemoryModel
+            case token(spv::Op::OpMemoryModel):
                 memory_model = true;
                 if (c.word(1) != kAddressingPhysical64)
                     c.fail("addressing model " + std::to_string(c.word(1)) +
@@ -297,7 +302,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                 if (c.word(2) != kMemoryModelOpenCL)
                     c.fail("memory model " + std::to_string(c.word(2)) + " is not supported (only OpenCL)");
                 break;
-            case 15: {  // OpEntryPoint
+            case token(spv::Op::OpEntryPoint): {
                 std::string name;
                 uint32_t next;
                 readString(r, 3, &name, &next);
@@ -308,7 +313,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                     entry_points_.emplace_back(c.word(2), name);
                 break;
             }
-            case 16: {  // OpExecutionMode
+            case token(spv::Op::OpExecutionMode): {
                 Mode md{c.word(1), c.word(2), c.word(3), c.word(4), c.word(5), uint32_t(i)};
                 if (md.mode == kModeSubgroupSize) {
                     if (r.count < 4) {
@@ -325,19 +330,19 @@ bool Loader::moduleLevel(size_t* first_function) {
                 modes_.push_back(md);
                 break;
             }
-            case 331: break;  // OpExecutionModeId: hints only
-            case 5: {         // OpName
+            case token(spv::Op::OpExecutionModeId): break;  // hints only
+            case token(spv::Op::OpName): {
                 std::string name;
                 uint32_t next;
                 readString(r, 2, &name, &next);
                 c.names[c.word(1)] = name;
                 break;
             }
-            case 71:  // OpDecorate
+            case token(spv::Op::OpDecorate):
                 if (r.count >= 3) c.decorations.push_back({c.word(1), c.word(2), c.word(3)});
                 break;
-            case 73: c.ids[c.word(1)].what = IdDef::Group; break;  // OpDecorationGroup
-            case 74:  // OpGroupDecorate: copy the group's decorations
+            case token(spv::Op::OpDecorationGroup): c.ids[c.word(1)].what = IdDef::Group; break;
+            case token(spv::Op::OpGroupDecorate):  // copy the group's decorations
                 for (uint32_t k = 2; k < r.count; ++k) {
                     size_t n = c.decorations.size();
                     for (size_t d = 0; d < n; ++d)
@@ -346,22 +351,22 @@ bool Loader::moduleLevel(size_t* first_function) {
                                 {r.w[k], c.decorations[d].decoration, c.decorations[d].value});
                 }
                 break;
-            case 7: c.ids[c.word(1)].what = IdDef::String; break;  // OpString
-            case 2:
-            case 3:
-            case 4:
-            case 6:
-            case 8:
-            case 72:
-            case 317:
-            case 330:
-            case 0:
-            case 332:
-            case 5632:
-            case 5633:
+            case token(spv::Op::OpString): c.ids[c.word(1)].what = IdDef::String; break;
+            case token(spv::Op::OpSourceContinued):
+            case token(spv::Op::OpSource):
+            case token(spv::Op::OpSourceExtension):
+            case token(spv::Op::OpMemberName):
+            case token(spv::Op::OpLine):
+            case token(spv::Op::OpMemberDecorate):
+            case token(spv::Op::OpNoLine):
+            case token(spv::Op::OpModuleProcessed):
+            case token(spv::Op::OpNop):
+            case token(spv::Op::OpDecorateId):
+            case token(spv::Op::OpDecorateString):
+            case token(spv::Op::OpMemberDecorateString):
                 break;  // debug information, member/id/string decorations (none changes execution), OpNop
-            case 59: globalVariable(); break;
-            case 54:
+            case token(spv::Op::OpVariable): globalVariable(); break;
+            case token(spv::Op::OpFunction):
                 *first_function = i;
                 if (!memory_model) c.fail("no OpMemoryModel before the first function");
                 return true;
