@@ -226,11 +226,11 @@ bool decodeConversion(DecodeCtx& c) {
     Rounding def = (op == token(spv::Op::OpConvertFToU) || op == token(spv::Op::OpConvertFToS))
                        ? Rounding::RTZ
                        : Rounding::RTE;
-    if (c.decorated(res_id, 39, &mode)) {
+    if (c.decorated(res_id, token(spv::Decoration::FPRoundingMode), &mode)) {
         if (mode > 3) return c.fail("FPRoundingMode " + std::to_string(mode) + " is not supported");
         def = Rounding(mode);
     }
-    if (c.decorated(res_id, 28)) {
+    if (c.decorated(res_id, token(spv::Decoration::SaturatedConversion))) {
         in.flags |= Saturate;
         // OpenCL convert_<signed>_sat comes as SConvert/FToS; the destination signedness follows the op
         if (op == token(spv::Op::OpSConvert) || op == token(spv::Op::OpConvertFToS)) in.flags |= SignedDst;

@@ -397,7 +397,8 @@ bool FunctionDecoder::run(size_t first) {
                 for (uint32_t p : fn->params) {
                     KernelParam kp{p, c.reg(p), c.ids[p].type};
                     const Type& t = c.type(kp.type);
-                    if (t.info.kind == K::Pointer && t.info.storage_class == 7 && t.elem != kNone) {
+                    if (t.info.kind == K::Pointer &&
+                        t.info.storage_class == token(spv::StorageClass::Function) && t.elem != kNone) {
                         const Type& pointee = c.type(t.elem);
                         uint32_t align = std::max<uint32_t>(pointee.mem_align, 8);
                         kp.byval_offset = (c.m.private_size + align - 1) / align * align;

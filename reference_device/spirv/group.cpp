@@ -12,7 +12,8 @@ namespace refdev::spirv {
 namespace {
 
 using K = TypeInfo::Kind;
-constexpr uint32_t kScopeWorkgroup = 2, kScopeSubgroup = 3;
+constexpr uint32_t kScopeWorkgroup = token(spv::Scope::Workgroup),
+                   kScopeSubgroup = token(spv::Scope::Subgroup);
 
 enum Arith : uint8_t {
     AIAdd,

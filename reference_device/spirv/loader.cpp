@@ -13,10 +13,11 @@ namespace {
 
 constexpr uint32_t kMagic = 0x07230203;
 constexpr uint32_t kMaxBound = 1u << 22;  // ids; keeps per-id tables bounded for hostile input
-constexpr uint32_t kExecutionModelKernel = 6;
-constexpr uint32_t kAddressingPhysical64 = 2;
-constexpr uint32_t kMemoryModelOpenCL = 2;
-constexpr uint32_t kModeLocalSize = 17, kModeSubgroupSize = 35;
+constexpr uint32_t kExecutionModelKernel = token(spv::ExecutionModel::Kernel);
+constexpr uint32_t kAddressingPhysical64 = token(spv::AddressingModel::Physical64);
+constexpr uint32_t kMemoryModelOpenCL = token(spv::MemoryModel::OpenCL);
+constexpr uint32_t kModeLocalSize = token(spv::ExecutionMode::LocalSize);
+constexpr uint32_t kModeSubgroupSize = token(spv::ExecutionMode::SubgroupSize);
 
 std::string hexWord(uint32_t v) {
     char buf[16];
@@ -385,23 +386,23 @@ constexpr struct {
     uint32_t builtin;
     uint32_t offset;
 } kBuiltins[] = {
-    {28, builtin::GlobalInvocationId},
-    {27, builtin::LocalInvocationId},
-    {26, builtin::WorkgroupId},
-    {24, builtin::NumWorkgroups},
-    {25, builtin::WorkgroupSize},
-    {31, builtin::GlobalSize},
-    {33, builtin::GlobalOffset},
-    {32, builtin::EnqueuedWorkgroupSize},
-    {34, builtin::GlobalLinearId},
-    {29, builtin::LocalInvocationIndex},
-    {36, builtin::SubgroupSize},
-    {37, builtin::SubgroupMaxSize},
-    {38, builtin::NumSubgroups},
-    {39, builtin::NumEnqueuedSubgroups},
-    {40, builtin::SubgroupId},
-    {41, builtin::SubgroupLocalInvocationId},
-    {30, builtin::WorkDim},
+    {token(spv::BuiltIn::GlobalInvocationId), builtin::GlobalInvocationId},
+    {token(spv::BuiltIn::LocalInvocationId), builtin::LocalInvocationId},
+    {token(spv::BuiltIn::WorkgroupId), builtin::WorkgroupId},
+    {token(spv::BuiltIn::NumWorkgroups), builtin::NumWorkgroups},
+    {token(spv::BuiltIn::WorkgroupSize), builtin::WorkgroupSize},
+    {token(spv::BuiltIn::GlobalSize), builtin::GlobalSize},
+    {token(spv::BuiltIn::GlobalOffset), builtin::GlobalOffset},
+    {token(spv::BuiltIn::EnqueuedWorkgroupSize), builtin::EnqueuedWorkgroupSize},
+    {token(spv::BuiltIn::GlobalLinearId), builtin::GlobalLinearId},
+    {token(spv::BuiltIn::LocalInvocationIndex), builtin::LocalInvocationIndex},
+    {token(spv::BuiltIn::SubgroupSize), builtin::SubgroupSize},
+    {token(spv::BuiltIn::SubgroupMaxSize), builtin::SubgroupMaxSize},
+    {token(spv::BuiltIn::NumSubgroups), builtin::NumSubgroups},
+    {token(spv::BuiltIn::NumEnqueuedSubgroups), builtin::NumEnqueuedSubgroups},
+    {token(spv::BuiltIn::SubgroupId), builtin::SubgroupId},
+    {token(spv::BuiltIn::SubgroupLocalInvocationId), builtin::SubgroupLocalInvocationId},
+    {token(spv::BuiltIn::WorkDim), builtin::WorkDim},
 };
 
 bool Loader::globalVariable() {
@@ -427,9 +428,10 @@ bool Loader::globalVariable() {
     }
     auto alignUp = [](uint32_t v, uint32_t a) { return (v + a - 1) / a * a; };
     switch (storage) {
-        case 1: {  // Input
+        case token(spv::StorageClass::Input): {
             uint32_t which = 0;
-            if (!c.decorated(id, 11, &which)) return c.fail("Input variable without a BuiltIn decoration");
+            if (!c.decorated(id, token(spv::Decoration::BuiltIn), &which))
+                return c.fail("Input variable without a BuiltIn decoration");
             g.space = GlobalSpace::Builtin;
             bool found = false;
             for (auto& b : kBuiltins)
@@ -440,12 +442,12 @@ bool Loader::globalVariable() {
             if (!found) return c.fail("BuiltIn " + std::to_string(which) + " is not supported");
             break;
         }
-        case 4:  // Workgroup
+        case token(spv::StorageClass::Workgroup):
             g.space = GlobalSpace::Workgroup;
             g.offset = alignUp(c.m.local_static_size, std::max<uint32_t>(pointee.mem_align, 16));
             c.m.local_static_size = g.offset + pointee.mem_size;
             break;
-        case 0: {  // UniformConstant: constant data with an initializer
+        case token(spv::StorageClass::UniformConstant): {  // constant data with an initializer
             if (init == UINT32_MAX)
                 return c.fail("UniformConstant variable without an initializer is not supported");
             g.space = GlobalSpace::Constant;
@@ -455,7 +457,7 @@ bool Loader::globalVariable() {
                         c.type(init_type).reg_size);
             break;
         }
-        case 6:  // Private
+        case token(spv::StorageClass::Private):
             g.space = GlobalSpace::Private;
             g.offset = alignUp(c.m.private_size, std::max<uint32_t>(pointee.mem_align, 16));
             c.m.private_size = g.offset + pointee.mem_size;
@@ -528,10 +530,11 @@ bool Loader::reflect() {
             if (t.info.kind == TypeInfo::Kind::Pointer) {
                 a.size = 8;
                 switch (t.info.storage_class) {
-                    case 5: a.kind = ArgKind::GlobalBuffer; break;
-                    case 0: a.kind = ArgKind::ConstantBuffer; break;
-                    case 4: a.kind = ArgKind::LocalBuffer; break;
-                    case 7:  // ByVal aggregate: passed as a value of the pointee's size
+                    case token(spv::StorageClass::CrossWorkgroup): a.kind = ArgKind::GlobalBuffer; break;
+                    case token(spv::StorageClass::UniformConstant): a.kind = ArgKind::ConstantBuffer; break;
+                    case token(spv::StorageClass::Workgroup): a.kind = ArgKind::LocalBuffer; break;
+                    case token(spv::StorageClass::Function):  // ByVal aggregate: passed as a value of the
+                                                              // pointee's size
                         a.kind = ArgKind::Value;
                         a.size = c.type(t.elem).mem_size;
                         a.type_name = typeName(c.m, c.type(t.elem));

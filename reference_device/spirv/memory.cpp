@@ -177,7 +177,7 @@ bool decodeMemory(DecodeCtx& c) {
             if (ptr_chain) {
                 if (c.words() < 5) return c.fail("missing Element operand");
                 uint32_t stride = c.type(t).mem_size, deco;
-                if (c.decorated(c.ids[c.word(3)].type, 6, &deco))
+                if (c.decorated(c.ids[c.word(3)].type, token(spv::Decoration::ArrayStride), &deco))
                     stride = deco;  // ArrayStride on the pointer type
                 if (!index(w++, stride)) return true;
             }

@@ -234,7 +234,7 @@ bool declareType(DecodeCtx& c) {
                 if (c.type(m).mem_size == 0) return c.fail("struct member type has no size");
                 members.push_back(m);
             }
-            bool packed = c.decorated(id, 10);
+            bool packed = c.decorated(id, token(spv::Decoration::CPacked));
             uint32_t off = 0, align = 1;
             std::vector<uint32_t> offsets;
             for (uint32_t m : members) {

@@ -65,15 +65,16 @@ BuildResult buildModule(const uint32_t* words, size_t count, const Profile& prof
                 break;
             case token(spv::Op::OpName): names[w[1]] = decodeString(w + 2, wc - 2); break;
             case token(spv::Op::OpEntryPoint):
-                if (w[1] == 6) entry_names[w[2]] = decodeString(w + 3, wc - 3);
+                if (w[1] == token(spv::ExecutionModel::Kernel))
+                    entry_names[w[2]] = decodeString(w + 3, wc - 3);
                 break;  // OpEntryPoint Kernel
             case token(spv::Op::OpExecutionMode):
-                if (w[2] == 17 && wc >= 6) {
+                if (w[2] == token(spv::ExecutionMode::LocalSize) && wc >= 6) {
                     local_size[w[1]][0] = w[3];
                     local_size[w[1]][1] = w[4];
                     local_size[w[1]][2] = w[5];
                 }
-                if (w[2] == 35 && wc >= 4) sg_size[w[1]] = w[3];
+                if (w[2] == token(spv::ExecutionMode::SubgroupSize) && wc >= 4) sg_size[w[1]] = w[3];
                 break;
             case token(spv::Op::OpTypeInt): types[w[1]] = {op, w[2]}; break;
             case token(spv::Op::OpTypeFloat): types[w[1]] = {op, w[2]}; break;
@@ -106,9 +107,9 @@ BuildResult buildModule(const uint32_t* words, size_t count, const Profile& prof
             const Type& t = types[type_id];
             if (t.op == token(spv::Op::OpTypePointer)) {
                 a.size = 8;
-                a.kind = t.storage == 4   ? ArgKind::LocalBuffer
-                         : t.storage == 0 ? ArgKind::ConstantBuffer
-                                          : ArgKind::GlobalBuffer;
+                a.kind = t.storage == token(spv::StorageClass::Workgroup)         ? ArgKind::LocalBuffer
+                         : t.storage == token(spv::StorageClass::UniformConstant) ? ArgKind::ConstantBuffer
+                                                                                  : ArgKind::GlobalBuffer;
                 const Type& p = types[t.pointee];
                 a.type_name = std::string(p.op == token(spv::Op::OpTypeFloat) ? "float" : "uint") + "*";
             } else if (t.op == token(spv::Op::OpTypeImage)) {

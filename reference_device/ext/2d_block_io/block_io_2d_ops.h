@@ -19,7 +19,8 @@ constexpr uint32_t kOpLoadTranspose = token(spv::Op::OpSubgroup2DBlockLoadTransp
 constexpr uint32_t kOpPrefetch = token(spv::Op::OpSubgroup2DBlockPrefetchINTEL);
 constexpr uint32_t kOpStore = token(spv::Op::OpSubgroup2DBlockStoreINTEL);
 
-constexpr uint32_t kStorageCrossWorkgroup = 5, kStorageFunction = 7;
+constexpr uint32_t kStorageCrossWorkgroup = token(spv::StorageClass::CrossWorkgroup);
+constexpr uint32_t kStorageFunction = token(spv::StorageClass::Function);
 
 // The shapes this device accepts beyond the OpenCL environment table (device-specific, as the SPIR-V spec
 // allows): a padded block row of at most 64 bytes over all blocks, at most 32 rows (8 for stores), block
