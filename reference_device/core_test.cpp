@@ -8,6 +8,7 @@
 
 #include "reference_device/faults.h"
 #include "reference_device/profile.h"
+#include "reference_device/spirv/tokens.h"
 #ifdef REFDEV_HAVE_INTERPRETER
 #include "reference_device/spirv/ext_ops.h"
 #endif
@@ -27,7 +28,7 @@ TEST(Profiles, SubGroupSizesAreAscendingAndContainTheDefault) {
         EXPECT_TRUE(p.hasSubGroupSize(p.default_sub_group_size)) << p.name;
         std::set<std::string> names;
         for (const ExtensionEntry& e : p.extensions) EXPECT_TRUE(names.insert(e.name).second) << e.name;
-        EXPECT_TRUE(p.hasCapability(6)) << p.name << ": Kernel";
+        EXPECT_TRUE(p.hasCapability(token(spv::Capability::Kernel))) << p.name;
     }
 }
 
@@ -39,19 +40,24 @@ TEST(Profiles, PlatformClassesDifferAsIntelReports) {
     // 2D block IO: Xe-HPC and later only; never on DG2.
     EXPECT_TRUE(hpc.hasExtension("cl_intel_subgroup_2d_block_io"));
     EXPECT_FALSE(hpg.hasExtension("cl_intel_subgroup_2d_block_io"));
-    for (uint32_t cap : {6228u, 6229u, 6230u}) {
+    for (uint32_t cap : {token(spv::Capability::Subgroup2DBlockIOINTEL),
+                         token(spv::Capability::Subgroup2DBlockTransformINTEL),
+                         token(spv::Capability::Subgroup2DBlockTransposeINTEL)}) {
         EXPECT_TRUE(hpc.hasCapability(cap)) << cap;
         EXPECT_FALSE(hpg.hasCapability(cap)) << cap;
     }
     EXPECT_TRUE(hpc.hasSpirvExtension("SPV_INTEL_2d_block_io"));
     // Media block IO: up to Xe-HPG only.
     EXPECT_FALSE(hpc.hasExtension("cl_intel_spirv_media_block_io"));
-    EXPECT_FALSE(hpc.hasCapability(5579));
+    EXPECT_FALSE(hpc.hasCapability(token(spv::Capability::SubgroupImageMediaBlockIOINTEL)));
     // Every profile: the SPIR-V sub-group extension with its three capabilities.
     for (const Profile* p : {&hpc, &hpg}) {
         EXPECT_TRUE(p->hasExtension("cl_intel_spirv_subgroups"));
         EXPECT_TRUE(p->hasSpirvExtension("SPV_INTEL_subgroups"));
-        for (uint32_t cap : {5568u, 5569u, 5570u}) EXPECT_TRUE(p->hasCapability(cap)) << cap;
+        for (uint32_t cap : {token(spv::Capability::SubgroupShuffleINTEL),
+                             token(spv::Capability::SubgroupBufferBlockIOINTEL),
+                             token(spv::Capability::SubgroupImageBlockIOINTEL)})
+            EXPECT_TRUE(p->hasCapability(cap)) << cap;
         // An OpenCL extension and its SPIR-V extension are reported together.
         EXPECT_EQ(p->hasExtension("cl_intel_subgroup_matrix_multiply_accumulate"),
                   p->hasSpirvExtension("SPV_INTEL_subgroup_matrix_multiply_accumulate"));
@@ -98,16 +104,16 @@ TEST(Faults, EveryOpFamilyBuiltRegistersItsFaultsAndOps) {
     for (const FaultInfo& f : allFaults()) names.insert(f.name);
     std::vector<std::pair<const char*, uint32_t>> expected;  // a fault and an opcode of each family
 #ifdef REFDEV_HAVE_EXT_SUBGROUPS
-    expected.push_back({"shuffle_down_ignores_next", 5572});
+    expected.push_back({"shuffle_down_ignores_next", token(spv::Op::OpSubgroupShuffleDownINTEL)});
 #endif
 #ifdef REFDEV_HAVE_EXT_2D_BLOCK_IO
-    expected.push_back({"oob_load_stale", 6231});
+    expected.push_back({"oob_load_stale", token(spv::Op::OpSubgroup2DBlockLoadINTEL)});
 #endif
 #ifdef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
-    expected.push_back({"mma_c_ignored", 6237});
+    expected.push_back({"mma_c_ignored", token(spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL)});
 #endif
 #ifdef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
-    expected.push_back({"media_x_offset_as_elements", 5580});
+    expected.push_back({"media_x_offset_as_elements", token(spv::Op::OpSubgroupImageMediaBlockReadINTEL)});
 #endif
     for (const auto& [fault, opcode] : expected) {
         EXPECT_TRUE(names.count(fault)) << fault << " is not registered";

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "reference_device/spirv/tokens.h"
+
 namespace refdev {
 
 namespace {
@@ -52,13 +54,65 @@ DriverReport neo2627() {
     // CL_DEVICE_SPIRV_CAPABILITIES_KHR: every capability initializeSpirvQueries can push (spv::Capability*
     // values from the release's third_party/spirv_headers spirv.hpp). Its conditions (image support, the
     // extensions) are the profile's already; what the profile reports beyond this list is dropped:
-    // Subgroup2DBlockIOINTEL, ...TransformINTEL, ...TransposeINTEL (6228-6230) and
-    // SubgroupMatrixMultiplyAccumulateINTEL (6236).
+    // Subgroup2DBlockIOINTEL, ...TransformINTEL, ...TransposeINTEL and SubgroupMatrixMultiplyAccumulateINTEL.
     r.listable_capabilities = {
-        4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,   17,   18,   19,
-        20,   22,   38,   39,   43,   44,   46,   47,   58,   59,   61,   62,   63,   64,   65,
-        66,   67,   71,   5055, 5568, 5569, 5570, 5579, 5612, 5613, 5616, 5629, 5696, 5697, 5698,
-        6017, 6018, 6019, 6025, 6026, 6033, 6034, 6095, 6115, 6141, 6220, 6400,
+        token(spv::Capability::Addresses),
+        token(spv::Capability::Linkage),
+        token(spv::Capability::Kernel),
+        token(spv::Capability::Vector16),
+        token(spv::Capability::Float16Buffer),
+        token(spv::Capability::Float16),
+        token(spv::Capability::Float64),
+        token(spv::Capability::Int64),
+        token(spv::Capability::Int64Atomics),
+        token(spv::Capability::ImageBasic),
+        token(spv::Capability::ImageReadWrite),
+        token(spv::Capability::ImageMipmap),
+        token(spv::Capability::Pipes),
+        token(spv::Capability::Groups),
+        token(spv::Capability::DeviceEnqueue),
+        token(spv::Capability::LiteralSampler),
+        token(spv::Capability::Int16),
+        token(spv::Capability::GenericPointer),
+        token(spv::Capability::Int8),
+        token(spv::Capability::Sampled1D),
+        token(spv::Capability::Image1D),
+        token(spv::Capability::SampledBuffer),
+        token(spv::Capability::ImageBuffer),
+        token(spv::Capability::SubgroupDispatch),
+        token(spv::Capability::NamedBarrier),
+        token(spv::Capability::GroupNonUniform),
+        token(spv::Capability::GroupNonUniformVote),
+        token(spv::Capability::GroupNonUniformArithmetic),
+        token(spv::Capability::GroupNonUniformBallot),
+        token(spv::Capability::GroupNonUniformShuffle),
+        token(spv::Capability::GroupNonUniformShuffleRelative),
+        token(spv::Capability::GroupNonUniformClustered),
+        token(spv::Capability::UniformDecoration),
+        token(spv::Capability::ShaderClockKHR),
+        token(spv::Capability::SubgroupShuffleINTEL),
+        token(spv::Capability::SubgroupBufferBlockIOINTEL),
+        token(spv::Capability::SubgroupImageBlockIOINTEL),
+        token(spv::Capability::SubgroupImageMediaBlockIOINTEL),
+        token(spv::Capability::AtomicFloat32MinMaxEXT),
+        token(spv::Capability::AtomicFloat64MinMaxEXT),
+        token(spv::Capability::AtomicFloat16MinMaxEXT),
+        token(spv::Capability::ExpectAssumeKHR),
+        token(spv::Capability::SubgroupAvcMotionEstimationINTEL),
+        token(spv::Capability::SubgroupAvcMotionEstimationIntraINTEL),
+        token(spv::Capability::SubgroupAvcMotionEstimationChromaINTEL),
+        token(spv::Capability::DotProductInput4x8Bit),
+        token(spv::Capability::DotProductInput4x8BitPacked),
+        token(spv::Capability::DotProduct),
+        token(spv::Capability::BitInstructions),
+        token(spv::Capability::GroupNonUniformRotateKHR),
+        token(spv::Capability::AtomicFloat32AddEXT),
+        token(spv::Capability::AtomicFloat64AddEXT),
+        token(spv::Capability::AtomicFloat16AddEXT),
+        token(spv::Capability::BFloat16ConversionINTEL),
+        token(spv::Capability::SplitBarrierINTEL),
+        token(spv::Capability::SubgroupBufferPrefetchINTEL),
+        token(spv::Capability::GroupUniformArithmeticKHR),
     };
     return r;
 }

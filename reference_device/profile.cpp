@@ -6,38 +6,40 @@
 #include <cstdlib>
 #include <utility>
 
+#include "reference_device/spirv/tokens.h"
+
 namespace refdev {
 
 namespace {
 
-// SPIR-V capability numbers (SPIR-V 1.4 core + the Intel extensions), named as in the grammar.
+// SPIR-V capabilities (SPIR-V 1.4 core + the Intel extensions).
 enum : uint32_t {
-    kAddresses = 4,
-    kLinkage = 5,
-    kKernel = 6,
-    kVector16 = 7,
-    kFloat16Buffer = 8,
-    kFloat16 = 9,
-    kFloat64 = 10,
-    kInt64 = 11,
-    kInt64Atomics = 12,
-    kImageBasic = 13,
-    kImageReadWrite = 14,
-    kGroups = 18,
-    kLiteralSampler = 20,
-    kInt16 = 22,
-    kGenericPointer = 38,
-    kInt8 = 39,
-    kSubgroupDispatch = 58,
-    kGroupNonUniform = 61,
-    kGroupNonUniformVote = 62,
-    kGroupNonUniformArithmetic = 63,
-    kGroupNonUniformBallot = 64,
-    kGroupNonUniformShuffle = 65,
-    kGroupNonUniformShuffleRelative = 66,
-    kSubgroupShuffleINTEL = 5568,
-    kSubgroupBufferBlockIOINTEL = 5569,
-    kSubgroupImageBlockIOINTEL = 5570,
+    kAddresses = token(spv::Capability::Addresses),
+    kLinkage = token(spv::Capability::Linkage),
+    kKernel = token(spv::Capability::Kernel),
+    kVector16 = token(spv::Capability::Vector16),
+    kFloat16Buffer = token(spv::Capability::Float16Buffer),
+    kFloat16 = token(spv::Capability::Float16),
+    kFloat64 = token(spv::Capability::Float64),
+    kInt64 = token(spv::Capability::Int64),
+    kInt64Atomics = token(spv::Capability::Int64Atomics),
+    kImageBasic = token(spv::Capability::ImageBasic),
+    kImageReadWrite = token(spv::Capability::ImageReadWrite),
+    kGroups = token(spv::Capability::Groups),
+    kLiteralSampler = token(spv::Capability::LiteralSampler),
+    kInt16 = token(spv::Capability::Int16),
+    kGenericPointer = token(spv::Capability::GenericPointer),
+    kInt8 = token(spv::Capability::Int8),
+    kSubgroupDispatch = token(spv::Capability::SubgroupDispatch),
+    kGroupNonUniform = token(spv::Capability::GroupNonUniform),
+    kGroupNonUniformVote = token(spv::Capability::GroupNonUniformVote),
+    kGroupNonUniformArithmetic = token(spv::Capability::GroupNonUniformArithmetic),
+    kGroupNonUniformBallot = token(spv::Capability::GroupNonUniformBallot),
+    kGroupNonUniformShuffle = token(spv::Capability::GroupNonUniformShuffle),
+    kGroupNonUniformShuffleRelative = token(spv::Capability::GroupNonUniformShuffleRelative),
+    kSubgroupShuffleINTEL = token(spv::Capability::SubgroupShuffleINTEL),
+    kSubgroupBufferBlockIOINTEL = token(spv::Capability::SubgroupBufferBlockIOINTEL),
+    kSubgroupImageBlockIOINTEL = token(spv::Capability::SubgroupImageBlockIOINTEL),
 };
 
 // The capabilities every profile reports. Float64 is added with cl_khr_fp64 (DG2's compiler rejects double:

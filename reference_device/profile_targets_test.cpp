@@ -13,6 +13,7 @@
 
 #include "reference_device/driver_report.h"
 #include "reference_device/profile.h"
+#include "reference_device/spirv/tokens.h"
 #include "test_common/harness/target_description.h"
 
 namespace refdev {
@@ -101,8 +102,8 @@ TEST(ProfileTargets, SubGroupSizesFp16Fp64AndImagesAreTheClasses) {
         EXPECT_EQ(p.images, t.images) << p.name << ": image support as " << t.file;
         // The capability goes with the extension: Float64 (10) only with fp64, ImageBasic (13) only with
         // images.
-        EXPECT_EQ(p.hasCapability(10), p.fp64) << p.name;
-        EXPECT_EQ(p.hasCapability(13), p.images) << p.name;
+        EXPECT_EQ(p.hasCapability(token(spv::Capability::Float64)), p.fp64) << p.name;
+        EXPECT_EQ(p.hasCapability(token(spv::Capability::ImageBasic)), p.images) << p.name;
     }
 }
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "reference_device/spirv/ext_ops.h"
+#include "reference_device/spirv/tokens.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define REFDEV_FUZZ_SANITIZED 1
@@ -81,7 +82,8 @@ std::vector<InsnRef> instructions(const std::vector<uint32_t>& w) {
     return out;
 }
 
-constexpr uint32_t kOpConstant = 43, kOpSpecConstant = 50;
+constexpr uint32_t kOpConstant = token(spv::Op::OpConstant);
+constexpr uint32_t kOpSpecConstant = token(spv::Op::OpSpecConstant);
 
 // The opcodes of the extension instructions the device implements, to swap one for a sibling.
 const std::vector<uint32_t>& extOpcodes() {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "reference_device/icd/common.h"
+#include "reference_device/spirv/tokens.h"
 
 #ifndef CL_DEVICE_SUB_GROUP_SIZES_INTEL
 #define CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
@@ -65,9 +66,10 @@ bool isNewSpirvExtension(const std::string& name) {
 }
 
 bool isNewSpirvCapability(cl_uint cap) {
-    // Subgroup2DBlockIOINTEL .. Subgroup2DBlockTransposeINTEL (6228-6230),
-    // SubgroupMatrixMultiplyAccumulateINTEL (6236).
-    return (cap >= 6228 && cap <= 6230) || cap == 6236;
+    return cap == token(spv::Capability::Subgroup2DBlockIOINTEL) ||
+           cap == token(spv::Capability::Subgroup2DBlockTransformINTEL) ||
+           cap == token(spv::Capability::Subgroup2DBlockTransposeINTEL) ||
+           cap == token(spv::Capability::SubgroupMatrixMultiplyAccumulateINTEL);
 }
 
 }  // namespace

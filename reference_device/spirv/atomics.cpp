@@ -4,6 +4,7 @@
 
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -86,12 +87,12 @@ bool execAtomic(const Insn& in, GroupRun& g, Lane& lane) {
 
 bool decodeAtomic(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
-    if (op < 227 || op > 242) return false;
+    if (op < token(spv::Op::OpAtomicLoad) || op > token(spv::Op::OpAtomicXor)) return false;
     static const uint16_t subs[] = {Load,  Store, Exchange, CmpXchg, CmpXchg, Inc, Dec, Add,
                                     SubOp, SMin,  UMin,     SMax,    UMax,    And, Or,  Xor};
     Insn in = c.start(Kind::Atomic);
-    in.sub = subs[op - 227];
-    const bool has_result = op != 228;
+    in.sub = subs[op - token(spv::Op::OpAtomicLoad)];
+    const bool has_result = op != token(spv::Op::OpAtomicStore);
     const uint32_t ptr_word = has_result ? 3 : 1;
     uint32_t pt = c.valueType(c.word(ptr_word), "Pointer");
     if (pt == UINT32_MAX) return true;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "reference_device/spirv/decode.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -48,14 +49,14 @@ bool checkBuildFaults(DecodeCtx& c, size_t first_raw) {
     // The module decoded, so every instruction has the words and ids read here.
     for (size_t i = first_raw; i < c.raw.size(); ++i) {
         const RawInsn& r = c.raw[i];
-        if (r.opcode == 54) {  // OpFunction
+        if (r.opcode == token(spv::Op::OpFunction)) {
             order.push_back(r.w[2]);
             body = &bodies[r.w[2]];
-        } else if (r.opcode == 56) {  // OpFunctionEnd
+        } else if (r.opcode == token(spv::Op::OpFunctionEnd)) {
             body = nullptr;
         } else if (!body) {
             continue;
-        } else if (r.opcode == 57) {  // OpFunctionCall
+        } else if (r.opcode == token(spv::Op::OpFunctionCall)) {
             body->callees.push_back(r.w[3]);
         } else if (const ExtOpInfo* info = c.ext.find(r.opcode)) {
             const TypeInfo* result = info->has_result ? &c.type(c.ids[r.w[2]].type).info : nullptr;

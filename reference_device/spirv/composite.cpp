@@ -2,6 +2,7 @@
 // OpVectorInsertDynamic, OpCopyObject. Register layout: vectors packed, structs/arrays in memory layout.
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -94,13 +95,17 @@ void execComposite(const Insn& in, const Module& m, uint8_t* regs) {
 
 bool decodeComposite(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
-    if (op != 77 && op != 78 && op != 79 && op != 80 && op != 81 && op != 82 && op != 83) return false;
+    if (op != token(spv::Op::OpVectorExtractDynamic) && op != token(spv::Op::OpVectorInsertDynamic) &&
+        op != token(spv::Op::OpVectorShuffle) && op != token(spv::Op::OpCompositeConstruct) &&
+        op != token(spv::Op::OpCompositeExtract) && op != token(spv::Op::OpCompositeInsert) &&
+        op != token(spv::Op::OpCopyObject))
+        return false;
     const uint32_t rti = c.ids[c.word(2)].type;
     const Type& rt = c.type(rti);
     Insn in = c.start(Kind::Copy);
     in.res = c.reg(c.word(2));
     switch (op) {
-        case 83: {  // OpCopyObject
+        case token(spv::Op::OpCopyObject): {
             uint32_t ta = c.valueType(c.word(3));
             if (ta == UINT32_MAX) return true;
             if (!sameShape(c.type(ta), rt)) return c.fail("operand type does not match the result type");
@@ -108,7 +113,7 @@ bool decodeComposite(DecodeCtx& c) {
             in.n = rt.reg_size;
             break;
         }
-        case 81: {  // OpCompositeExtract
+        case token(spv::Op::OpCompositeExtract): {
             uint32_t ta = c.valueType(c.word(3), "composite");
             if (ta == UINT32_MAX) return true;
             uint32_t off = 0, et = walk(c, ta, 4, &off);
@@ -118,7 +123,7 @@ bool decodeComposite(DecodeCtx& c) {
             in.n = rt.reg_size;
             break;
         }
-        case 82: {  // OpCompositeInsert: Object, Composite, indexes
+        case token(spv::Op::OpCompositeInsert): {  // Object, Composite, indexes
             uint32_t to = c.valueType(c.word(3), "object"), tc = c.valueType(c.word(4), "composite");
             if (to == UINT32_MAX || tc == UINT32_MAX) return true;
             if (!sameShape(c.type(tc), rt)) return c.fail("composite type does not match the result type");
@@ -133,7 +138,7 @@ bool decodeComposite(DecodeCtx& c) {
             in.aux = c.type(to).reg_size;
             break;
         }
-        case 80: {  // OpCompositeConstruct
+        case token(spv::Op::OpCompositeConstruct): {
             in.kind = Kind::CompositeConstruct;
             in.aux = uint32_t(c.m.aux.size());
             uint32_t dst = 0, k = 0;
@@ -168,7 +173,7 @@ bool decodeComposite(DecodeCtx& c) {
             in.n = k;
             break;
         }
-        case 79: {  // OpVectorShuffle
+        case token(spv::Op::OpVectorShuffle): {
             uint32_t t1 = c.valueType(c.word(3)), t2 = c.valueType(c.word(4));
             if (t1 == UINT32_MAX || t2 == UINT32_MAX) return true;
             const Type &v1 = c.type(t1), &v2 = c.type(t2);
@@ -197,22 +202,23 @@ bool decodeComposite(DecodeCtx& c) {
             }
             break;
         }
-        case 77:
-        case 78: {  // OpVectorExtractDynamic / OpVectorInsertDynamic
+        case token(spv::Op::OpVectorExtractDynamic):
+        case token(spv::Op::OpVectorInsertDynamic): {  // OpVectorExtractDynamic / OpVectorInsertDynamic
             uint32_t tv = c.valueType(c.word(3), "vector");
             if (tv == UINT32_MAX) return true;
             const Type& v = c.type(tv);
             if (v.info.kind != K::Vector) return c.fail("operand is not a vector");
-            uint32_t idx_word = op == 77 ? 4 : 5;
+            uint32_t idx_word = op == token(spv::Op::OpVectorExtractDynamic) ? 4 : 5;
             uint32_t ti = c.valueType(c.word(idx_word), "index");
             if (ti == UINT32_MAX) return true;
             if (c.type(ti).info.kind != K::Int) return c.fail("index is not a scalar integer");
-            in.kind = op == 77 ? Kind::ExtractDynamic : Kind::InsertDynamic;
+            in.kind =
+                op == token(spv::Op::OpVectorExtractDynamic) ? Kind::ExtractDynamic : Kind::InsertDynamic;
             in.a = c.reg(c.word(3));
             in.width = uint8_t(componentBytes(v));
             in.n = v.info.components;
             in.flags = uint8_t(c.type(ti).reg_size);
-            if (op == 77) {
+            if (op == token(spv::Op::OpVectorExtractDynamic)) {
                 if (rt.info.kind != v.info.component_kind || rt.info.component_bits != v.info.component_bits)
                     return c.fail("result is not the vector's component type");
                 in.b = c.reg(c.word(4));

@@ -5,6 +5,7 @@
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/half.h"
 #include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -139,7 +140,9 @@ void execConversion(const Insn& in, uint8_t* regs) {
 
 bool decodeConversion(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
-    if (op < 109 || op > 124 || op == 116 || op == 125) return false;
+    if (op < token(spv::Op::OpConvertFToU) || op > token(spv::Op::OpBitcast) ||
+        op == token(spv::Op::OpQuantizeToF16))
+        return false;
     const uint32_t res_id = c.word(2);
     const Type& rt = c.type(c.ids[res_id].type);
     uint32_t ta = c.valueType(c.word(3));
@@ -156,21 +159,22 @@ bool decodeConversion(DecodeCtx& c) {
     };
     const bool ptr_src = a.info.kind == K::Pointer, ptr_dst = rt.info.kind == K::Pointer;
     switch (op) {
-        case 124:  // OpBitcast
+        case token(spv::Op::OpBitcast):
             if (a.reg_size != rt.reg_size)
                 return c.fail("operand has " + std::to_string(a.reg_size) + " bytes, the result type " +
                               std::to_string(rt.reg_size));
             return copy(rt.reg_size);
-        case 121:
-        case 122:
-        case 123:  // generic pointer casts: addresses are the same in every space
+        case token(spv::Op::OpPtrCastToGeneric):
+        case token(spv::Op::OpGenericCastToPtr):
+        case token(spv::Op::OpGenericCastToPtrExplicit):  // generic pointer casts: addresses are the same in
+                                                          // every space
             if (!ptr_src || !ptr_dst) return c.fail("operand and result must be pointers");
             return copy(8);
-        case 117:  // OpConvertPtrToU
+        case token(spv::Op::OpConvertPtrToU):
             if (!ptr_src || rt.info.kind != K::Int)
                 return c.fail("needs a pointer operand and an integer result");
             return copy(rt.reg_size);  // truncation of a little-endian address keeps the low bytes
-        case 120:                      // OpConvertUToPtr
+        case token(spv::Op::OpConvertUToPtr):
             if (a.info.kind != K::Int || !ptr_dst)
                 return c.fail("needs an integer operand and a pointer result");
             in.sub = UConv;
@@ -185,33 +189,33 @@ bool decodeConversion(DecodeCtx& c) {
         return c.fail("operand and result have different component counts");
     const bool src_f = isFloat(a), dst_f = isFloat(rt), src_i = isInt(a), dst_i = isInt(rt);
     switch (op) {
-        case 109:
-        case 110:
-            in.sub = op == 109 ? FToU : FToS;
+        case token(spv::Op::OpConvertFToU):
+        case token(spv::Op::OpConvertFToS):
+            in.sub = op == token(spv::Op::OpConvertFToU) ? FToU : FToS;
             if (!src_f || !dst_i) return c.fail("needs float -> integer");
             break;
-        case 111:
-        case 112:
-            in.sub = op == 111 ? SToF : UToF;
+        case token(spv::Op::OpConvertSToF):
+        case token(spv::Op::OpConvertUToF):
+            in.sub = op == token(spv::Op::OpConvertSToF) ? SToF : UToF;
             if (!src_i || !dst_f) return c.fail("needs integer -> float");
             break;
-        case 113:
+        case token(spv::Op::OpUConvert):
             in.sub = UConv;
             if (!src_i || !dst_i) return c.fail("needs integer -> integer");
             break;
-        case 114:
+        case token(spv::Op::OpSConvert):
             in.sub = SConv;
             if (!src_i || !dst_i) return c.fail("needs integer -> integer");
             break;
-        case 115:
+        case token(spv::Op::OpFConvert):
             in.sub = FConv;
             if (!src_f || !dst_f) return c.fail("needs float -> float");
             break;
-        case 118:
+        case token(spv::Op::OpSatConvertSToU):
             in.sub = SatSToU;
             if (!src_i || !dst_i) return c.fail("needs integer -> integer");
             break;
-        case 119:
+        case token(spv::Op::OpSatConvertUToS):
             in.sub = SatUToS;
             in.flags = SignedDst;
             if (!src_i || !dst_i) return c.fail("needs integer -> integer");
@@ -219,15 +223,17 @@ bool decodeConversion(DecodeCtx& c) {
         default: return c.fail("is not supported by this device");
     }
     uint32_t mode = 0;
-    Rounding def = (op == 109 || op == 110) ? Rounding::RTZ : Rounding::RTE;
-    if (c.decorated(res_id, 39, &mode)) {
+    Rounding def = (op == token(spv::Op::OpConvertFToU) || op == token(spv::Op::OpConvertFToS))
+                       ? Rounding::RTZ
+                       : Rounding::RTE;
+    if (c.decorated(res_id, token(spv::Decoration::FPRoundingMode), &mode)) {
         if (mode > 3) return c.fail("FPRoundingMode " + std::to_string(mode) + " is not supported");
         def = Rounding(mode);
     }
-    if (c.decorated(res_id, 28)) {
+    if (c.decorated(res_id, token(spv::Decoration::SaturatedConversion))) {
         in.flags |= Saturate;
         // OpenCL convert_<signed>_sat comes as SConvert/FToS; the destination signedness follows the op
-        if (op == 114 || op == 110) in.flags |= SignedDst;
+        if (op == token(spv::Op::OpSConvert) || op == token(spv::Op::OpConvertFToS)) in.flags |= SignedDst;
     }
     in.n = a.info.components;
     in.width = uint8_t(componentBytes(a));

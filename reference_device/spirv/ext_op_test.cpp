@@ -3,6 +3,7 @@
 // of extension opcodes (operand counts, unknown opcodes).
 #include "reference_device/spirv/module.h"
 #include "reference_device/spirv/test_util.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv::test {
 namespace {
@@ -43,7 +44,7 @@ std::vector<uint32_t> patchedModule() {
     const uint32_t ops[] = {kLaneSum, kLaneSum, kRead};
     int k = 0;
     for (size_t pos = 5; pos < w.size() && k < 3; pos += w[pos] >> 16)
-        if ((w[pos] & 0xffff) == 83) w[pos] = (w[pos] & 0xffff0000u) | ops[k++];
+        if ((w[pos] & 0xffff) == token(spv::Op::OpCopyObject)) w[pos] = (w[pos] & 0xffff0000u) | ops[k++];
     EXPECT_EQ(k, 3);
     return w;
 }
@@ -117,7 +118,7 @@ TEST(ExtOps, LoaderChecksOperandCountsAndUnknownOpcodes) {
 TEST(ExtOps, RequiredCapabilityMustBeDeclared) {
     ExtOpTable t = table(laneSum);
     ExtOpInfo info = *t.find(kLaneSum);
-    info.capabilities = {5568};
+    info.capabilities = {token(spv::Capability::SubgroupShuffleINTEL)};
     t.add(info);
     auto w = patchedModule();
     BuildResult b = buildModule(w.data(), w.size(), testProfile(), t);

@@ -5,6 +5,7 @@
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/half.h"
 #include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -164,75 +165,75 @@ bool decodeFloat(DecodeCtx& c) {
     uint16_t sub;
     bool scalar_b = false;
     switch (op) {
-        case 129:
+        case token(spv::Op::OpFAdd):
             kind = Kind::FloatBinary;
             sub = FAdd;
             break;
-        case 131:
+        case token(spv::Op::OpFSub):
             kind = Kind::FloatBinary;
             sub = FSub;
             break;
-        case 133:
+        case token(spv::Op::OpFMul):
             kind = Kind::FloatBinary;
             sub = FMul;
             break;
-        case 136:
+        case token(spv::Op::OpFDiv):
             kind = Kind::FloatBinary;
             sub = FDiv;
             break;
-        case 140:
+        case token(spv::Op::OpFRem):
             kind = Kind::FloatBinary;
             sub = FRem;
             break;
-        case 141:
+        case token(spv::Op::OpFMod):
             kind = Kind::FloatBinary;
             sub = FMod;
             break;
-        case 142:
+        case token(spv::Op::OpVectorTimesScalar):
             kind = Kind::FloatBinary;
             sub = FMul;
             scalar_b = true;
             break;
-        case 127:
+        case token(spv::Op::OpFNegate):
             kind = Kind::FloatUnary;
             sub = FNeg;
             break;
-        case 156:
-        case 157:
-        case 158:
-        case 159:
-        case 160:
+        case token(spv::Op::OpIsNan):
+        case token(spv::Op::OpIsInf):
+        case token(spv::Op::OpIsFinite):
+        case token(spv::Op::OpIsNormal):
+        case token(spv::Op::OpSignBitSet):
             kind = Kind::FloatUnary;
             sub = uint16_t(IsNan + (op - 156));
             break;
-        case 180:
-        case 181:
-        case 182:
-        case 183:
-        case 184:
-        case 185:
-        case 186:
-        case 187:
-        case 188:
-        case 189:
-        case 190:
-        case 191:
+        case token(spv::Op::OpFOrdEqual):
+        case token(spv::Op::OpFUnordEqual):
+        case token(spv::Op::OpFOrdNotEqual):
+        case token(spv::Op::OpFUnordNotEqual):
+        case token(spv::Op::OpFOrdLessThan):
+        case token(spv::Op::OpFUnordLessThan):
+        case token(spv::Op::OpFOrdGreaterThan):
+        case token(spv::Op::OpFUnordGreaterThan):
+        case token(spv::Op::OpFOrdLessThanEqual):
+        case token(spv::Op::OpFUnordLessThanEqual):
+        case token(spv::Op::OpFOrdGreaterThanEqual):
+        case token(spv::Op::OpFUnordGreaterThanEqual):
             kind = Kind::FloatCompare;
             sub = uint16_t(OrdEq + (op - 180));
             break;
-        case 161:
+        case token(spv::Op::OpLessOrGreater):
             kind = Kind::FloatCompare;
             sub = LessOrGreater;
             break;
-        case 162:
+        case token(spv::Op::OpOrdered):
             kind = Kind::FloatCompare;
             sub = Ordered;
             break;
-        case 163:
+        case token(spv::Op::OpUnordered):
             kind = Kind::FloatCompare;
             sub = Unordered;
             break;
-        case 148:
+        case token(spv::Op::OpDot):
             kind = Kind::Dot;
             sub = 0;
             break;

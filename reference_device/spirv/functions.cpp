@@ -5,6 +5,7 @@
 
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/opcode_table.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -37,11 +38,13 @@ struct Function {
 };
 
 bool isTerminator(uint32_t op) {
-    return op >= 249 && op <= 255;
+    return op >= token(spv::Op::OpBranch) && op <= token(spv::Op::OpUnreachable);
 }
 bool isSkipped(uint32_t op) {
     // debug lines, structured-control hints, lifetime markers and OpNop change nothing when executed
-    return op == 0 || op == 8 || op == 317 || op == 246 || op == 247 || op == 256 || op == 257;
+    return op == token(spv::Op::OpNop) || op == token(spv::Op::OpLine) || op == token(spv::Op::OpNoLine) ||
+           op == token(spv::Op::OpLoopMerge) || op == token(spv::Op::OpSelectionMerge) ||
+           op == token(spv::Op::OpLifetimeStart) || op == token(spv::Op::OpLifetimeStop);
 }
 
 class FunctionDecoder {
@@ -73,7 +76,7 @@ bool FunctionDecoder::predefine(size_t first) {
     for (size_t i = first; i < c.raw.size(); ++i) {
         c.in = &c.raw[i];
         uint32_t op = c.in->opcode;
-        if (op == 54) {  // OpFunction
+        if (op == token(spv::Op::OpFunction)) {
             uint32_t t = c.typeIndex(c.word(1));
             if (t == kNone) return false;
             Function f;
@@ -84,17 +87,17 @@ bool FunctionDecoder::predefine(size_t first) {
             fns.push_back(f);
             continue;
         }
-        if (op == 248) {
+        if (op == token(spv::Op::OpLabel)) {
             c.ids[c.word(1)].what = IdDef::Label;
             continue;
         }
-        const OpcodeEntry* core = findCoreOpcode(op);
-        const ExtOpInfo* ext = core ? nullptr : c.ext.find(op);
+        const ExtOpInfo* ext = c.ext.find(op);  // before the core grammar, as in Loader::checkIds
+        const OpcodeEntry* core = ext ? nullptr : findCoreOpcode(op);
         bool typed = core ? (core->shape[0] == 't' && core->shape[1] == 'r') : (ext && ext->has_result);
         if (!typed) continue;
         if (c.ids[c.word(2)].what != IdDef::None) continue;
         if (c.defineResult(c.word(1)) == kNone) return false;
-        if (op == 55 && !fns.empty()) fns.back().params.push_back(c.word(2));
+        if (op == token(spv::Op::OpFunctionParameter) && !fns.empty()) fns.back().params.push_back(c.word(2));
     }
     return c.errors == 0;
 }
@@ -110,7 +113,7 @@ bool FunctionDecoder::instruction(Function& fn) {
     const uint32_t op = c.in->opcode;
     Insn insn = c.start(Kind::Nop);
     switch (op) {
-        case 245: {  // OpPhi: must precede every other instruction of its block
+        case token(spv::Op::OpPhi): {  // must precede every other instruction of its block
             if (cur_label == kNone) return c.fail("outside a block");
             Block& b = blocks[cur_label];
             if (b.pc != uint32_t(c.m.code.size()) || (!b.phis.empty() && false))
@@ -131,11 +134,11 @@ bool FunctionDecoder::instruction(Function& fn) {
             b.phis.push_back(std::move(phi));
             return true;
         }
-        case 249:  // OpBranch
+        case token(spv::Op::OpBranch):
             insn.kind = Kind::Branch;
             c.emit(insn);
             return branchTo(c.word(1), 0, uint32_t(c.m.code.size() - 1));
-        case 250: {  // OpBranchConditional
+        case token(spv::Op::OpBranchConditional): {
             uint32_t t = c.valueType(c.word(1), "condition");
             if (t == kNone) return false;
             if (c.type(t).info.kind != K::Bool) return c.fail("condition is not a bool");
@@ -145,7 +148,8 @@ bool FunctionDecoder::instruction(Function& fn) {
             uint32_t at = uint32_t(c.m.code.size() - 1);
             return branchTo(c.word(2), 1, at) && branchTo(c.word(3), 2, at);
         }
-        case 251: {  // OpSwitch: selector, default, (literal, label)*; literals take the selector's width
+        case token(
+            spv::Op::OpSwitch): {  // selector, default, (literal, label)*; literals take the selector's width
             uint32_t t = c.valueType(c.word(1), "selector");
             if (t == kNone) return false;
             const Type& st = c.type(t);
@@ -170,13 +174,13 @@ bool FunctionDecoder::instruction(Function& fn) {
             }
             return true;
         }
-        case 253:  // OpReturn
+        case token(spv::Op::OpReturn):
             if (c.type(fn.ret_type).info.kind != K::Void)
                 return c.fail("OpReturn in a function returning a value");
             insn.kind = Kind::Return;
             c.emit(insn);
             return true;
-        case 254: {  // OpReturnValue
+        case token(spv::Op::OpReturnValue): {
             uint32_t t = c.valueType(c.word(1), "return value");
             if (t == kNone) return false;
             if (!sameShape(c.type(t), c.type(fn.ret_type)))
@@ -187,11 +191,11 @@ bool FunctionDecoder::instruction(Function& fn) {
             c.emit(insn);
             return true;
         }
-        case 255:
+        case token(spv::Op::OpUnreachable):
             insn.kind = Kind::Unreachable;
             c.emit(insn);
             return true;
-        case 57: {  // OpFunctionCall
+        case token(spv::Op::OpFunctionCall): {
             uint32_t callee = c.word(3);
             if (c.ids[callee].what != IdDef::Function)
                 return c.fail("callee %" + std::to_string(callee) + " is not a function");
@@ -222,7 +226,7 @@ bool FunctionDecoder::instruction(Function& fn) {
             fn.callees.push_back(callee);
             return true;
         }
-        case 59: {  // OpVariable (Function storage)
+        case token(spv::Op::OpVariable): {  // OpVariable (Function storage)
             uint32_t pt = c.ids[c.word(2)].type;
             const Type& ptr = c.type(pt);
             if (ptr.info.kind != K::Pointer || ptr.elem == kNone)
@@ -248,7 +252,7 @@ bool FunctionDecoder::instruction(Function& fn) {
             c.emit(insn);
             return true;
         }
-        case 1:  // OpUndef: a zero register
+        case token(spv::Op::OpUndef):  // a zero register
             return true;
         default: break;
     }
@@ -369,7 +373,7 @@ bool FunctionDecoder::run(size_t first) {
     for (size_t i = first; i < c.raw.size(); ++i) {
         c.in = &c.raw[i];
         const uint32_t op = c.in->opcode;
-        if (op == 54) {
+        if (op == token(spv::Op::OpFunction)) {
             if (fn) return c.fail("OpFunction inside a function");
             fn = &fns[fn_index++];
             terminated = true;
@@ -377,14 +381,14 @@ bool FunctionDecoder::run(size_t first) {
             continue;
         }
         if (!fn) {
-            if (op == 8 || op == 317) continue;
+            if (op == token(spv::Op::OpLine) || op == token(spv::Op::OpNoLine)) continue;
             return c.fail("instruction outside a function after the first OpFunction");
         }
-        if (op == 55) {
+        if (op == token(spv::Op::OpFunctionParameter)) {
             if (cur_label != kNone) return c.fail("OpFunctionParameter after the first block");
             continue;
         }
-        if (op == 56) {  // OpFunctionEnd
+        if (op == token(spv::Op::OpFunctionEnd)) {
             if (!terminated) return c.fail("the last block of the function has no terminator");
             if (fn->entry_pc != kNone) {
                 Kernel k;
@@ -393,7 +397,8 @@ bool FunctionDecoder::run(size_t first) {
                 for (uint32_t p : fn->params) {
                     KernelParam kp{p, c.reg(p), c.ids[p].type};
                     const Type& t = c.type(kp.type);
-                    if (t.info.kind == K::Pointer && t.info.storage_class == 7 && t.elem != kNone) {
+                    if (t.info.kind == K::Pointer &&
+                        t.info.storage_class == token(spv::StorageClass::Function) && t.elem != kNone) {
                         const Type& pointee = c.type(t.elem);
                         uint32_t align = std::max<uint32_t>(pointee.mem_align, 8);
                         kp.byval_offset = (c.m.private_size + align - 1) / align * align;
@@ -407,7 +412,7 @@ bool FunctionDecoder::run(size_t first) {
             fn = nullptr;
             continue;
         }
-        if (op == 248) {  // OpLabel
+        if (op == token(spv::Op::OpLabel)) {
             if (!terminated) return c.fail("block %" + std::to_string(cur_label) + " has no terminator");
             cur_label = c.word(1);
             blocks[cur_label].pc = uint32_t(c.m.code.size());

@@ -6,12 +6,14 @@
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/half.h"
 #include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
 
 using K = TypeInfo::Kind;
-constexpr uint32_t kScopeWorkgroup = 2, kScopeSubgroup = 3;
+constexpr uint32_t kScopeWorkgroup = token(spv::Scope::Workgroup),
+                   kScopeSubgroup = token(spv::Scope::Subgroup);
 
 enum Arith : uint8_t {
     AIAdd,
@@ -36,30 +38,30 @@ enum Arith : uint8_t {
 // Core opcode -> arithmetic of the reduction (ANone for non-arithmetic group ops).
 Arith arithOf(uint32_t op) {
     switch (op) {
-        case 264:
-        case 349: return AIAdd;
-        case 265:
-        case 350: return AFAdd;
-        case 351: return AIMul;
-        case 352: return AFMul;
-        case 266:
-        case 355: return AFMin;
-        case 267:
-        case 354: return AUMin;
-        case 268:
-        case 353: return ASMin;
-        case 269:
-        case 358: return AFMax;
-        case 270:
-        case 357: return AUMax;
-        case 271:
-        case 356: return ASMax;
-        case 359: return AAnd;
-        case 360: return AOr;
-        case 361: return AXor;
-        case 362: return ALAnd;
-        case 363: return ALOr;
-        case 364: return ALXor;
+        case token(spv::Op::OpGroupIAdd):
+        case token(spv::Op::OpGroupNonUniformIAdd): return AIAdd;
+        case token(spv::Op::OpGroupFAdd):
+        case token(spv::Op::OpGroupNonUniformFAdd): return AFAdd;
+        case token(spv::Op::OpGroupNonUniformIMul): return AIMul;
+        case token(spv::Op::OpGroupNonUniformFMul): return AFMul;
+        case token(spv::Op::OpGroupFMin):
+        case token(spv::Op::OpGroupNonUniformFMin): return AFMin;
+        case token(spv::Op::OpGroupUMin):
+        case token(spv::Op::OpGroupNonUniformUMin): return AUMin;
+        case token(spv::Op::OpGroupSMin):
+        case token(spv::Op::OpGroupNonUniformSMin): return ASMin;
+        case token(spv::Op::OpGroupFMax):
+        case token(spv::Op::OpGroupNonUniformFMax): return AFMax;
+        case token(spv::Op::OpGroupUMax):
+        case token(spv::Op::OpGroupNonUniformUMax): return AUMax;
+        case token(spv::Op::OpGroupSMax):
+        case token(spv::Op::OpGroupNonUniformSMax): return ASMax;
+        case token(spv::Op::OpGroupNonUniformBitwiseAnd): return AAnd;
+        case token(spv::Op::OpGroupNonUniformBitwiseOr): return AOr;
+        case token(spv::Op::OpGroupNonUniformBitwiseXor): return AXor;
+        case token(spv::Op::OpGroupNonUniformLogicalAnd): return ALAnd;
+        case token(spv::Op::OpGroupNonUniformLogicalOr): return ALOr;
+        case token(spv::Op::OpGroupNonUniformLogicalXor): return ALXor;
         default: return ANone;
     }
 }
@@ -281,7 +283,8 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
         return !g.failed;
     }
     if (in.kind == Kind::SubgroupBarrier ||
-        (in.kind == Kind::GroupOp && in.opcode >= 261 && in.opcode <= 271)) {
+        (in.kind == Kind::GroupOp && in.opcode >= token(spv::Op::OpGroupAll) &&
+         in.opcode <= token(spv::Op::OpGroupSMax))) {
         if (!all) {
             g.fail(sg[first], in,
                    "undefined behaviour: reached by only part of the sub-group (lanes " +
@@ -293,22 +296,25 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
     const uint32_t w = in.width, n = in.n, size = w * n;
     const bool is_float = in.c == 1;
     switch (in.opcode) {
-        case 261:
-        case 262:
-        case 334:
-        case 335: {  // All / Any
+        case token(spv::Op::OpGroupAll):
+        case token(spv::Op::OpGroupAny):
+        case token(spv::Op::OpGroupNonUniformAll):
+        case token(spv::Op::OpGroupNonUniformAny): {  // All / Any
             bool any = false, every = true;
             for (uint32_t i = 0; i < count; ++i)
                 if (active[i]) {
                     any |= sg[i].regs[in.a] != 0;
                     every &= sg[i].regs[in.a] != 0;
                 }
-            bool r = (in.opcode == 261 || in.opcode == 334) ? every : any;
+            bool r =
+                (in.opcode == token(spv::Op::OpGroupAll) || in.opcode == token(spv::Op::OpGroupNonUniformAll))
+                    ? every
+                    : any;
             for (uint32_t i = 0; i < count; ++i)
                 if (active[i]) sg[i].regs[in.res] = r;
             return true;
         }
-        case 336: {  // AllEqual
+        case token(spv::Op::OpGroupNonUniformAllEqual): {  // AllEqual
             bool eq = true;
             for (uint32_t i = 0; i < count; ++i)
                 if (active[i]) eq &= std::memcmp(sg[i].regs + in.a, sg[first].regs + in.a, size) == 0;
@@ -316,15 +322,15 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
                 if (active[i]) sg[i].regs[in.res] = eq;
             return true;
         }
-        case 333:  // Elect: the lowest active lane
+        case token(spv::Op::OpGroupNonUniformElect):  // Elect: the lowest active lane
             for (uint32_t i = 0; i < count; ++i)
                 if (active[i]) sg[i].regs[in.res] = i == first;
             return true;
-        case 263:
-        case 337:
-        case 338: {  // Broadcast, BroadcastFirst
+        case token(spv::Op::OpGroupBroadcast):
+        case token(spv::Op::OpGroupNonUniformBroadcast):
+        case token(spv::Op::OpGroupNonUniformBroadcastFirst): {  // Broadcast, BroadcastFirst
             uint64_t id = first;
-            if (in.opcode != 338) {
+            if (in.opcode != token(spv::Op::OpGroupNonUniformBroadcastFirst)) {
                 id = 0;
                 std::memcpy(&id, sg[first].regs + in.b, in.flags);
                 for (uint32_t i = 0; i < count; ++i) {
@@ -349,7 +355,8 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
             std::memmove(sg[id].regs + in.res, sg[id].regs + in.a, size);
             return true;
         }
-        case 339: {  // Ballot: uvec4 with one bit per active lane whose predicate is true
+        case token(spv::Op::OpGroupNonUniformBallot): {  // Ballot: uvec4 with one bit per active lane whose
+                                                         // predicate is true
             uint32_t bits[4] = {0, 0, 0, 0};
             for (uint32_t i = 0; i < count && i < 128; ++i)
                 if (active[i] && sg[i].regs[in.a]) bits[i / 32] |= 1u << (i % 32);
@@ -357,10 +364,10 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
                 if (active[i]) std::memcpy(sg[i].regs + in.res, bits, 16);
             return true;
         }
-        case 345:
-        case 346:
-        case 347:
-        case 348: {  // Shuffle, ShuffleXor, ShuffleUp, ShuffleDown
+        case token(spv::Op::OpGroupNonUniformShuffle):
+        case token(spv::Op::OpGroupNonUniformShuffleXor):
+        case token(spv::Op::OpGroupNonUniformShuffleUp):
+        case token(spv::Op::OpGroupNonUniformShuffleDown): {  // Shuffle, ShuffleXor, ShuffleUp, ShuffleDown
             std::vector<uint8_t> values(size_t(count) * size);
             for (uint32_t i = 0; i < count; ++i)
                 std::memcpy(values.data() + i * size, sg[i].regs + in.a, size);
@@ -368,10 +375,10 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
                 if (!active[i]) continue;
                 uint64_t v = 0;
                 std::memcpy(&v, sg[i].regs + in.b, in.flags);
-                uint64_t src = in.opcode == 345   ? v
-                               : in.opcode == 346 ? (i ^ v)
-                               : in.opcode == 347 ? i - v
-                                                  : i + v;
+                uint64_t src = in.opcode == token(spv::Op::OpGroupNonUniformShuffle)      ? v
+                               : in.opcode == token(spv::Op::OpGroupNonUniformShuffleXor) ? (i ^ v)
+                               : in.opcode == token(spv::Op::OpGroupNonUniformShuffleUp)  ? i - v
+                                                                                          : i + v;
                 if (src >= count || !active[src]) {
                     // the result is undefined; zero keeps it deterministic
                     std::memset(sg[i].regs + in.res, 0, size);
@@ -412,8 +419,11 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
 
 bool decodeGroup(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
-    const bool barrier = op == 224 || op == 225;
-    const bool group = (op >= 261 && op <= 271) || (op >= 333 && op <= 339) || (op >= 345 && op <= 364);
+    const bool barrier = op == token(spv::Op::OpControlBarrier) || op == token(spv::Op::OpMemoryBarrier);
+    const bool group =
+        (op >= token(spv::Op::OpGroupAll) && op <= token(spv::Op::OpGroupSMax)) ||
+        (op >= token(spv::Op::OpGroupNonUniformElect) && op <= token(spv::Op::OpGroupNonUniformBallot)) ||
+        (op >= token(spv::Op::OpGroupNonUniformShuffle) && op <= token(spv::Op::OpGroupNonUniformLogicalXor));
     if (!barrier && !group) return false;
     auto scope = [&](uint32_t w, uint32_t* s) {
         uint64_t v;
@@ -423,12 +433,12 @@ bool decodeGroup(DecodeCtx& c) {
     };
     Insn in = c.start(Kind::GroupOp);
     uint32_t s = 0;
-    if (op == 225) {
+    if (op == token(spv::Op::OpMemoryBarrier)) {
         in.kind = Kind::MemoryBarrier;
         c.emit(in);
         return true;
     }
-    if (op == 224) {
+    if (op == token(spv::Op::OpControlBarrier)) {
         if (!scope(1, &s)) return true;
         if (s == kScopeWorkgroup)
             in.kind = Kind::Barrier;
@@ -444,7 +454,7 @@ bool decodeGroup(DecodeCtx& c) {
     if (s != kScopeSubgroup) return c.fail(scopeError(s));
     const Type& rt = c.type(c.ids[c.word(2)].type);
     in.res = c.reg(c.word(2));
-    if (op == 333) {  // Elect
+    if (op == token(spv::Op::OpGroupNonUniformElect)) {  // Elect
         if (!isBool(rt)) return c.fail("result is not a bool");
         c.emit(in);
         return true;
@@ -453,7 +463,7 @@ bool decodeGroup(DecodeCtx& c) {
     const Arith arith = arithOf(op);
     if (arith != ANone) {
         in.flags = uint8_t(c.word(4));
-        if (in.flags > 3 || (op < 349 && in.flags > 2))
+        if (in.flags > 3 || (op < token(spv::Op::OpGroupNonUniformIAdd) && in.flags > 2))
             return c.fail("GroupOperation " + std::to_string(in.flags) + " is not supported");
         value_word = 5;
         if (in.flags == 3) {
@@ -471,24 +481,25 @@ bool decodeGroup(DecodeCtx& c) {
     in.n = v.info.components;
     in.c = isFloat(v) ? 1 : 0;
     switch (op) {
-        case 261:
-        case 262:
-        case 334:
-        case 335:
-        case 339:
+        case token(spv::Op::OpGroupAll):
+        case token(spv::Op::OpGroupAny):
+        case token(spv::Op::OpGroupNonUniformAll):
+        case token(spv::Op::OpGroupNonUniformAny):
+        case token(spv::Op::OpGroupNonUniformBallot):
             if (!isBool(v) || v.info.kind != K::Bool) return c.fail("Predicate is not a bool");
-            if (op == 339 && (rt.info.components != 4 || rt.info.component_bits != 32))
+            if (op == token(spv::Op::OpGroupNonUniformBallot) &&
+                (rt.info.components != 4 || rt.info.component_bits != 32))
                 return c.fail("Ballot result must be a 4-component 32-bit integer vector");
             break;
-        case 336:
+        case token(spv::Op::OpGroupNonUniformAllEqual):
             if (!isBool(rt)) return c.fail("result is not a bool");
             break;
-        case 263:
-        case 337:
-        case 345:
-        case 346:
-        case 347:
-        case 348: {
+        case token(spv::Op::OpGroupBroadcast):
+        case token(spv::Op::OpGroupNonUniformBroadcast):
+        case token(spv::Op::OpGroupNonUniformShuffle):
+        case token(spv::Op::OpGroupNonUniformShuffleXor):
+        case token(spv::Op::OpGroupNonUniformShuffleUp):
+        case token(spv::Op::OpGroupNonUniformShuffleDown): {
             uint32_t it = c.valueType(c.word(5), "lane id");
             if (it == UINT32_MAX) return true;
             const Type& idt = c.type(it);
@@ -498,7 +509,7 @@ bool decodeGroup(DecodeCtx& c) {
             if (!sameShape(v, rt)) return c.fail("Value type does not match the result type");
             break;
         }
-        case 338:
+        case token(spv::Op::OpGroupNonUniformBroadcastFirst):
             if (!sameShape(v, rt)) return c.fail("Value type does not match the result type");
             break;
         default: {

@@ -4,6 +4,7 @@
 
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -280,139 +281,139 @@ bool decodeInteger(DecodeCtx& c) {
     Kind kind;
     uint16_t sub;
     switch (op) {
-        case 126:
+        case token(spv::Op::OpSNegate):
             kind = Kind::IntUnary;
             sub = SNeg;
             break;
-        case 200:
+        case token(spv::Op::OpNot):
             kind = Kind::IntUnary;
             sub = Not;
             break;
-        case 204:
+        case token(spv::Op::OpBitReverse):
             kind = Kind::IntUnary;
             sub = BitReverse;
             break;
-        case 205:
+        case token(spv::Op::OpBitCount):
             kind = Kind::IntUnary;
             sub = BitCount;
             break;
-        case 128:
+        case token(spv::Op::OpIAdd):
             kind = Kind::IntBinary;
             sub = Add;
             break;
-        case 130:
+        case token(spv::Op::OpISub):
             kind = Kind::IntBinary;
             sub = SubOp;
             break;
-        case 132:
+        case token(spv::Op::OpIMul):
             kind = Kind::IntBinary;
             sub = Mul;
             break;
-        case 134:
+        case token(spv::Op::OpUDiv):
             kind = Kind::IntBinary;
             sub = UDiv;
             break;
-        case 135:
+        case token(spv::Op::OpSDiv):
             kind = Kind::IntBinary;
             sub = SDiv;
             break;
-        case 137:
+        case token(spv::Op::OpUMod):
             kind = Kind::IntBinary;
             sub = UMod;
             break;
-        case 138:
+        case token(spv::Op::OpSRem):
             kind = Kind::IntBinary;
             sub = SRem;
             break;
-        case 139:
+        case token(spv::Op::OpSMod):
             kind = Kind::IntBinary;
             sub = SMod;
             break;
-        case 194:
+        case token(spv::Op::OpShiftRightLogical):
             kind = Kind::IntBinary;
             sub = ShrL;
             break;
-        case 195:
+        case token(spv::Op::OpShiftRightArithmetic):
             kind = Kind::IntBinary;
             sub = ShrA;
             break;
-        case 196:
+        case token(spv::Op::OpShiftLeftLogical):
             kind = Kind::IntBinary;
             sub = Shl;
             break;
-        case 197:
+        case token(spv::Op::OpBitwiseOr):
             kind = Kind::IntBinary;
             sub = Or;
             break;
-        case 198:
+        case token(spv::Op::OpBitwiseXor):
             kind = Kind::IntBinary;
             sub = Xor;
             break;
-        case 199:
+        case token(spv::Op::OpBitwiseAnd):
             kind = Kind::IntBinary;
             sub = And;
             break;
-        case 170:
-        case 171:
-        case 172:
-        case 173:
-        case 174:
-        case 175:
-        case 176:
-        case 177:
-        case 178:
-        case 179:
+        case token(spv::Op::OpIEqual):
+        case token(spv::Op::OpINotEqual):
+        case token(spv::Op::OpUGreaterThan):
+        case token(spv::Op::OpSGreaterThan):
+        case token(spv::Op::OpUGreaterThanEqual):
+        case token(spv::Op::OpSGreaterThanEqual):
+        case token(spv::Op::OpULessThan):
+        case token(spv::Op::OpSLessThan):
+        case token(spv::Op::OpULessThanEqual):
+        case token(spv::Op::OpSLessThanEqual):
             kind = Kind::IntCompare;
             sub = uint16_t(Eq + (op - 170));
             break;
-        case 164:
-        case 165:
-        case 166:
-        case 167:
+        case token(spv::Op::OpLogicalEqual):
+        case token(spv::Op::OpLogicalNotEqual):
+        case token(spv::Op::OpLogicalOr):
+        case token(spv::Op::OpLogicalAnd):
             kind = Kind::Logical;
             sub = uint16_t(LEq + (op - 164));
             break;
-        case 168:
+        case token(spv::Op::OpLogicalNot):
             kind = Kind::Logical;
             sub = LNot;
             break;
-        case 154:
+        case token(spv::Op::OpAny):
             kind = Kind::Logical;
             sub = AnyOp;
             break;
-        case 155:
+        case token(spv::Op::OpAll):
             kind = Kind::Logical;
             sub = AllOp;
             break;
-        case 169:
+        case token(spv::Op::OpSelect):
             kind = Kind::Select;
             sub = 0;
             break;
-        case 149:
+        case token(spv::Op::OpIAddCarry):
             kind = Kind::IntExtended;
             sub = AddCarry;
             break;
-        case 150:
+        case token(spv::Op::OpISubBorrow):
             kind = Kind::IntExtended;
             sub = SubBorrow;
             break;
-        case 151:
+        case token(spv::Op::OpUMulExtended):
             kind = Kind::IntExtended;
             sub = UMulExt;
             break;
-        case 152:
+        case token(spv::Op::OpSMulExtended):
             kind = Kind::IntExtended;
             sub = SMulExt;
             break;
-        case 201:
+        case token(spv::Op::OpBitFieldInsert):
             kind = Kind::IntExtended;
             sub = BfInsert;
             break;
-        case 202:
+        case token(spv::Op::OpBitFieldSExtract):
             kind = Kind::IntExtended;
             sub = BfSExtract;
             break;
-        case 203:
+        case token(spv::Op::OpBitFieldUExtract):
             kind = Kind::IntExtended;
             sub = BfUExtract;
             break;

@@ -6,16 +6,18 @@
 
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/opcode_table.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
 
 constexpr uint32_t kMagic = 0x07230203;
 constexpr uint32_t kMaxBound = 1u << 22;  // ids; keeps per-id tables bounded for hostile input
-constexpr uint32_t kExecutionModelKernel = 6;
-constexpr uint32_t kAddressingPhysical64 = 2;
-constexpr uint32_t kMemoryModelOpenCL = 2;
-constexpr uint32_t kModeLocalSize = 17, kModeSubgroupSize = 35;
+constexpr uint32_t kExecutionModelKernel = token(spv::ExecutionModel::Kernel);
+constexpr uint32_t kAddressingPhysical64 = token(spv::AddressingModel::Physical64);
+constexpr uint32_t kMemoryModelOpenCL = token(spv::MemoryModel::OpenCL);
+constexpr uint32_t kModeLocalSize = token(spv::ExecutionMode::LocalSize);
+constexpr uint32_t kModeSubgroupSize = token(spv::ExecutionMode::SubgroupSize);
 
 std::string hexWord(uint32_t v) {
     char buf[16];
@@ -48,7 +50,9 @@ std::string joinSizes(const std::vector<uint32_t>& sizes) {
 
 // OpenCL.std instructions whose last operand is a literal rather than an id.
 bool oclStdLastIsLiteral(uint32_t number) {
-    return number == 171 || number == 174 || number == 179 || number == 176 || number == 178 || number == 181;
+    return number == OpenCLLIB::Vloadn || number == OpenCLLIB::Vload_halfn ||
+           number == OpenCLLIB::Vloada_halfn || number == OpenCLLIB::Vstore_half_r ||
+           number == OpenCLLIB::Vstore_halfn_r || number == OpenCLLIB::Vstorea_halfn_r;
 }
 
 class Loader {
@@ -131,8 +135,10 @@ bool Loader::checkIds() {
             defined[id] = 1;
             c.ids[id].def = ri;
         };
-        const OpcodeEntry* core = findCoreOpcode(r.opcode);
-        const ExtOpInfo* ext = core ? nullptr : c.ext.find(r.opcode);
+        // An instruction an extension family registered is checked against the family's ExtOpInfo, even where
+        // the core grammar lists it too (it lists the SPV_INTEL_* instructions of every family).
+        const ExtOpInfo* ext = c.ext.find(r.opcode);
+        const OpcodeEntry* core = ext ? nullptr : findCoreOpcode(r.opcode);
         if (!core && !ext) {
             ok = c.fail("unknown opcode " + std::to_string(r.opcode) +
                         " (not in the SPIR-V core grammar nor an extension instruction this device has)");
@@ -239,7 +245,7 @@ bool Loader::checkIds() {
             }
         }
         // OpExtInstImport must be known before OpExtInst operands can be classified.
-        if (r.opcode == 11 && r.count >= 3) {
+        if (r.opcode == token(spv::Op::OpExtInstImport) && r.count >= 3) {
             std::string name;
             uint32_t next = 0;
             if (readString(r, 2, &name, &next) && name == "OpenCL.std" && r.w[1] < c.bound)
@@ -264,14 +270,14 @@ bool Loader::moduleLevel(size_t* first_function) {
         const RawInsn& r = c.raw[i];
         c.in = &r;
         switch (r.opcode) {
-            case 17: {  // OpCapability
+            case token(spv::Op::OpCapability): {
                 c.capabilities.push_back(c.word(1));
                 if (!c.profile.buildsCapability(c.word(1)))
                     c.fail("capability " + std::to_string(c.word(1)) +
                            " is not supported by this device (profile " + c.profile.name + ")");
                 break;
             }
-            case 10: {  // OpExtension
+            case token(spv::Op::OpExtension): {
                 std::string name;
                 uint32_t next;
                 readString(r, 1, &name, &next);
@@ -280,7 +286,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                            c.profile.name + ")");
                 break;
             }
-            case 11: {  // OpExtInstImport
+            case token(spv::Op::OpExtInstImport): {
                 std::string name;
                 uint32_t next;
                 readString(r, 2, &name, &next);
@@ -289,7 +295,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                 c.ids[c.word(1)].what = IdDef::ExtSet;
                 break;
             }
-            case 14:  // OpMemoryModel
+            case token(spv::Op::OpMemoryModel):
                 memory_model = true;
                 if (c.word(1) != kAddressingPhysical64)
                     c.fail("addressing model " + std::to_string(c.word(1)) +
@@ -297,7 +303,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                 if (c.word(2) != kMemoryModelOpenCL)
                     c.fail("memory model " + std::to_string(c.word(2)) + " is not supported (only OpenCL)");
                 break;
-            case 15: {  // OpEntryPoint
+            case token(spv::Op::OpEntryPoint): {
                 std::string name;
                 uint32_t next;
                 readString(r, 3, &name, &next);
@@ -308,7 +314,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                     entry_points_.emplace_back(c.word(2), name);
                 break;
             }
-            case 16: {  // OpExecutionMode
+            case token(spv::Op::OpExecutionMode): {
                 Mode md{c.word(1), c.word(2), c.word(3), c.word(4), c.word(5), uint32_t(i)};
                 if (md.mode == kModeSubgroupSize) {
                     if (r.count < 4) {
@@ -325,19 +331,19 @@ bool Loader::moduleLevel(size_t* first_function) {
                 modes_.push_back(md);
                 break;
             }
-            case 331: break;  // OpExecutionModeId: hints only
-            case 5: {         // OpName
+            case token(spv::Op::OpExecutionModeId): break;  // hints only
+            case token(spv::Op::OpName): {
                 std::string name;
                 uint32_t next;
                 readString(r, 2, &name, &next);
                 c.names[c.word(1)] = name;
                 break;
             }
-            case 71:  // OpDecorate
+            case token(spv::Op::OpDecorate):
                 if (r.count >= 3) c.decorations.push_back({c.word(1), c.word(2), c.word(3)});
                 break;
-            case 73: c.ids[c.word(1)].what = IdDef::Group; break;  // OpDecorationGroup
-            case 74:  // OpGroupDecorate: copy the group's decorations
+            case token(spv::Op::OpDecorationGroup): c.ids[c.word(1)].what = IdDef::Group; break;
+            case token(spv::Op::OpGroupDecorate):  // copy the group's decorations
                 for (uint32_t k = 2; k < r.count; ++k) {
                     size_t n = c.decorations.size();
                     for (size_t d = 0; d < n; ++d)
@@ -346,22 +352,22 @@ bool Loader::moduleLevel(size_t* first_function) {
                                 {r.w[k], c.decorations[d].decoration, c.decorations[d].value});
                 }
                 break;
-            case 7: c.ids[c.word(1)].what = IdDef::String; break;  // OpString
-            case 2:
-            case 3:
-            case 4:
-            case 6:
-            case 8:
-            case 72:
-            case 317:
-            case 330:
-            case 0:
-            case 332:
-            case 5632:
-            case 5633:
+            case token(spv::Op::OpString): c.ids[c.word(1)].what = IdDef::String; break;
+            case token(spv::Op::OpSourceContinued):
+            case token(spv::Op::OpSource):
+            case token(spv::Op::OpSourceExtension):
+            case token(spv::Op::OpMemberName):
+            case token(spv::Op::OpLine):
+            case token(spv::Op::OpMemberDecorate):
+            case token(spv::Op::OpNoLine):
+            case token(spv::Op::OpModuleProcessed):
+            case token(spv::Op::OpNop):
+            case token(spv::Op::OpDecorateId):
+            case token(spv::Op::OpDecorateString):
+            case token(spv::Op::OpMemberDecorateString):
                 break;  // debug information, member/id/string decorations (none changes execution), OpNop
-            case 59: globalVariable(); break;
-            case 54:
+            case token(spv::Op::OpVariable): globalVariable(); break;
+            case token(spv::Op::OpFunction):
                 *first_function = i;
                 if (!memory_model) c.fail("no OpMemoryModel before the first function");
                 return true;
@@ -380,23 +386,23 @@ constexpr struct {
     uint32_t builtin;
     uint32_t offset;
 } kBuiltins[] = {
-    {28, builtin::GlobalInvocationId},
-    {27, builtin::LocalInvocationId},
-    {26, builtin::WorkgroupId},
-    {24, builtin::NumWorkgroups},
-    {25, builtin::WorkgroupSize},
-    {31, builtin::GlobalSize},
-    {33, builtin::GlobalOffset},
-    {32, builtin::EnqueuedWorkgroupSize},
-    {34, builtin::GlobalLinearId},
-    {29, builtin::LocalInvocationIndex},
-    {36, builtin::SubgroupSize},
-    {37, builtin::SubgroupMaxSize},
-    {38, builtin::NumSubgroups},
-    {39, builtin::NumEnqueuedSubgroups},
-    {40, builtin::SubgroupId},
-    {41, builtin::SubgroupLocalInvocationId},
-    {30, builtin::WorkDim},
+    {token(spv::BuiltIn::GlobalInvocationId), builtin::GlobalInvocationId},
+    {token(spv::BuiltIn::LocalInvocationId), builtin::LocalInvocationId},
+    {token(spv::BuiltIn::WorkgroupId), builtin::WorkgroupId},
+    {token(spv::BuiltIn::NumWorkgroups), builtin::NumWorkgroups},
+    {token(spv::BuiltIn::WorkgroupSize), builtin::WorkgroupSize},
+    {token(spv::BuiltIn::GlobalSize), builtin::GlobalSize},
+    {token(spv::BuiltIn::GlobalOffset), builtin::GlobalOffset},
+    {token(spv::BuiltIn::EnqueuedWorkgroupSize), builtin::EnqueuedWorkgroupSize},
+    {token(spv::BuiltIn::GlobalLinearId), builtin::GlobalLinearId},
+    {token(spv::BuiltIn::LocalInvocationIndex), builtin::LocalInvocationIndex},
+    {token(spv::BuiltIn::SubgroupSize), builtin::SubgroupSize},
+    {token(spv::BuiltIn::SubgroupMaxSize), builtin::SubgroupMaxSize},
+    {token(spv::BuiltIn::NumSubgroups), builtin::NumSubgroups},
+    {token(spv::BuiltIn::NumEnqueuedSubgroups), builtin::NumEnqueuedSubgroups},
+    {token(spv::BuiltIn::SubgroupId), builtin::SubgroupId},
+    {token(spv::BuiltIn::SubgroupLocalInvocationId), builtin::SubgroupLocalInvocationId},
+    {token(spv::BuiltIn::WorkDim), builtin::WorkDim},
 };
 
 bool Loader::globalVariable() {
@@ -422,9 +428,10 @@ bool Loader::globalVariable() {
     }
     auto alignUp = [](uint32_t v, uint32_t a) { return (v + a - 1) / a * a; };
     switch (storage) {
-        case 1: {  // Input
+        case token(spv::StorageClass::Input): {
             uint32_t which = 0;
-            if (!c.decorated(id, 11, &which)) return c.fail("Input variable without a BuiltIn decoration");
+            if (!c.decorated(id, token(spv::Decoration::BuiltIn), &which))
+                return c.fail("Input variable without a BuiltIn decoration");
             g.space = GlobalSpace::Builtin;
             bool found = false;
             for (auto& b : kBuiltins)
@@ -435,12 +442,12 @@ bool Loader::globalVariable() {
             if (!found) return c.fail("BuiltIn " + std::to_string(which) + " is not supported");
             break;
         }
-        case 4:  // Workgroup
+        case token(spv::StorageClass::Workgroup):
             g.space = GlobalSpace::Workgroup;
             g.offset = alignUp(c.m.local_static_size, std::max<uint32_t>(pointee.mem_align, 16));
             c.m.local_static_size = g.offset + pointee.mem_size;
             break;
-        case 0: {  // UniformConstant: constant data with an initializer
+        case token(spv::StorageClass::UniformConstant): {  // constant data with an initializer
             if (init == UINT32_MAX)
                 return c.fail("UniformConstant variable without an initializer is not supported");
             g.space = GlobalSpace::Constant;
@@ -450,7 +457,7 @@ bool Loader::globalVariable() {
                         c.type(init_type).reg_size);
             break;
         }
-        case 6:  // Private
+        case token(spv::StorageClass::Private):
             g.space = GlobalSpace::Private;
             g.offset = alignUp(c.m.private_size, std::max<uint32_t>(pointee.mem_align, 16));
             c.m.private_size = g.offset + pointee.mem_size;
@@ -523,10 +530,11 @@ bool Loader::reflect() {
             if (t.info.kind == TypeInfo::Kind::Pointer) {
                 a.size = 8;
                 switch (t.info.storage_class) {
-                    case 5: a.kind = ArgKind::GlobalBuffer; break;
-                    case 0: a.kind = ArgKind::ConstantBuffer; break;
-                    case 4: a.kind = ArgKind::LocalBuffer; break;
-                    case 7:  // ByVal aggregate: passed as a value of the pointee's size
+                    case token(spv::StorageClass::CrossWorkgroup): a.kind = ArgKind::GlobalBuffer; break;
+                    case token(spv::StorageClass::UniformConstant): a.kind = ArgKind::ConstantBuffer; break;
+                    case token(spv::StorageClass::Workgroup): a.kind = ArgKind::LocalBuffer; break;
+                    case token(spv::StorageClass::Function):  // ByVal aggregate: passed as a value of the
+                                                              // pointee's size
                         a.kind = ArgKind::Value;
                         a.size = c.type(t.elem).mem_size;
                         a.type_name = typeName(c.m, c.type(t.elem));

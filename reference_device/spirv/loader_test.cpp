@@ -1,6 +1,7 @@
 // Loader: kernel reflection of a valid module, and one rejection per malformed or unsupported input, each
 // with a log line naming the problem (and the instruction with its word offset where there is one).
 #include "reference_device/spirv/test_util.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv::test {
 namespace {
@@ -88,7 +89,7 @@ TEST(Loader, RejectsUnsupportedVersion) {
 
 TEST(Loader, RejectsZeroWordCount) {
     auto w = assemble(baseText());
-    size_t at = findInstruction(w, 14);  // OpMemoryModel
+    size_t at = findInstruction(w, token(spv::Op::OpMemoryModel));
     ASSERT_NE(at, 0u);
     w[at] &= 0xffff;
     expectRejected(buildWords(w), "OpMemoryModel (word " + std::to_string(at) + "): word count 0");
@@ -97,14 +98,14 @@ TEST(Loader, RejectsZeroWordCount) {
 TEST(Loader, RejectsWordCountRunningPastTheEnd) {
     auto w = assemble(baseText());
     size_t at = w.size() - 1;  // OpFunctionEnd
-    w[at] = (5u << 16) | 56u;
+    w[at] = (5u << 16) | token(spv::Op::OpFunctionEnd);
     expectRejected(buildWords(w),
                    "OpFunctionEnd (word " + std::to_string(at) + "): word count 5 runs past the end");
 }
 
 TEST(Loader, RejectsUnknownOpcode) {
     auto w = assemble(baseText());
-    size_t at = findInstruction(w, 253);  // OpReturn
+    size_t at = findInstruction(w, token(spv::Op::OpReturn));
     ASSERT_NE(at, 0u);
     w[at] = (1u << 16) | 4999u;
     expectRejected(buildWords(w), "opcode 4999 (word " + std::to_string(at) + "): unknown opcode 4999");
@@ -123,12 +124,15 @@ TEST(Loader, RejectsIdOutsideTheBound) {
 // result left unused.
 TEST(Loader, RejectsExtensionResultIdOutsideTheBound) {
     const auto valid = assemble(replaced(baseText(), "OpStore %pd %v3", "OpStore %pd %v2"));
-    const size_t at = findInstruction(valid, 12);  // %v3 = OpExtInst %uint %std u_min %v2 %uint_1
+    const size_t at =
+        findInstruction(valid, token(spv::Op::OpExtInst));  // %v3 = OpExtInst %uint %std u_min %v2 %uint_1
     ASSERT_NE(at, 0u);
     ASSERT_EQ(valid[at] >> 16, 7u);
     for (uint32_t id : {0xFFFFFFFEu, valid[3], 0u}) {
         auto w = valid;
-        w[at] = (7u << 16) | 6237u;  // Result Type, Result, K Dim, A, B, C
+        w[at] =
+            (7u << 16) |
+            token(spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL);  // Result Type, Result, K Dim, A, B, C
         w[at + 4] = w[at + 5];
         w[at + 2] = id;
         BuildResult r = buildWords(w);

@@ -2,6 +2,7 @@
 // comparisons. Every access goes through GroupRun::access (bounds and constness checks).
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -98,7 +99,7 @@ bool decodeMemory(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
     Insn in = c.start(Kind::Load);
     switch (op) {
-        case 61: {  // OpLoad
+        case token(spv::Op::OpLoad): {
             uint32_t pt = pointee(c, c.word(3), "Pointer");
             if (pt == UINT32_MAX) return true;
             const Type& rt = c.type(c.ids[c.word(2)].type);
@@ -110,7 +111,7 @@ bool decodeMemory(DecodeCtx& c) {
             c.emit(in);
             return true;
         }
-        case 62: {  // OpStore
+        case token(spv::Op::OpStore): {
             uint32_t pt = pointee(c, c.word(1), "Pointer");
             if (pt == UINT32_MAX) return true;
             uint32_t vt = c.valueType(c.word(2), "Object");
@@ -124,14 +125,14 @@ bool decodeMemory(DecodeCtx& c) {
             c.emit(in);
             return true;
         }
-        case 63:
-        case 64: {  // OpCopyMemory, OpCopyMemorySized
+        case token(spv::Op::OpCopyMemory):
+        case token(spv::Op::OpCopyMemorySized): {  // OpCopyMemory, OpCopyMemorySized
             uint32_t tt = pointee(c, c.word(1), "Target"), st = pointee(c, c.word(2), "Source");
             if (tt == UINT32_MAX || st == UINT32_MAX) return true;
             in.kind = Kind::CopyMemory;
             in.a = c.reg(c.word(1));
             in.b = c.reg(c.word(2));
-            if (op == 63) {
+            if (op == token(spv::Op::OpCopyMemory)) {
                 if (!sameShape(c.type(tt), c.type(st)))
                     return c.fail("Target and Source pointee types differ");
                 const Type& t = c.type(tt);
@@ -146,11 +147,12 @@ bool decodeMemory(DecodeCtx& c) {
             c.emit(in);
             return true;
         }
-        case 65:
-        case 66:
-        case 67:
-        case 70: {  // access chains
-            const bool ptr_chain = op == 67 || op == 70;
+        case token(spv::Op::OpAccessChain):
+        case token(spv::Op::OpInBoundsAccessChain):
+        case token(spv::Op::OpPtrAccessChain):
+        case token(spv::Op::OpInBoundsPtrAccessChain): {  // access chains
+            const bool ptr_chain =
+                op == token(spv::Op::OpPtrAccessChain) || op == token(spv::Op::OpInBoundsPtrAccessChain);
             uint32_t t = pointee(c, c.word(3), "Base");
             if (t == UINT32_MAX) return true;
             const Type& rt = c.type(c.ids[c.word(2)].type);
@@ -175,7 +177,7 @@ bool decodeMemory(DecodeCtx& c) {
             if (ptr_chain) {
                 if (c.words() < 5) return c.fail("missing Element operand");
                 uint32_t stride = c.type(t).mem_size, deco;
-                if (c.decorated(c.ids[c.word(3)].type, 6, &deco))
+                if (c.decorated(c.ids[c.word(3)].type, token(spv::Decoration::ArrayStride), &deco))
                     stride = deco;  // ArrayStride on the pointer type
                 if (!index(w++, stride)) return true;
             }
@@ -213,9 +215,9 @@ bool decodeMemory(DecodeCtx& c) {
             c.emit(in);
             return true;
         }
-        case 401:
-        case 402:
-        case 403: {  // OpPtrEqual, OpPtrNotEqual, OpPtrDiff
+        case token(spv::Op::OpPtrEqual):
+        case token(spv::Op::OpPtrNotEqual):
+        case token(spv::Op::OpPtrDiff): {  // OpPtrEqual, OpPtrNotEqual, OpPtrDiff
             uint32_t t1 = pointee(c, c.word(3), "Operand 1"), t2 = pointee(c, c.word(4), "Operand 2");
             if (t1 == UINT32_MAX || t2 == UINT32_MAX) return true;
             in.kind = Kind::PtrCompare;

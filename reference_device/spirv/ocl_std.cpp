@@ -9,6 +9,7 @@
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/half.h"
 #include "reference_device/spirv/interp.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -27,128 +28,6 @@ enum Shape : uint8_t {
     ScalarInt,
     PtrOut
 };
-enum N : uint16_t {
-    Acos = 0,
-    Asin = 3,
-    Atan = 6,
-    Atan2 = 7,
-    Cbrt = 11,
-    Ceil = 12,
-    Copysign = 13,
-    Cos = 14,
-    Cosh = 15,
-    Erfc = 17,
-    Erf = 18,
-    Exp = 19,
-    Exp2 = 20,
-    Exp10 = 21,
-    Expm1 = 22,
-    Fabs = 23,
-    Fdim = 24,
-    Floor = 25,
-    Fma = 26,
-    Fmax = 27,
-    Fmin = 28,
-    Fmod = 29,
-    Hypot = 32,
-    Ilogb = 33,
-    Ldexp = 34,
-    Lgamma = 35,
-    Log = 37,
-    Log2 = 38,
-    Log10 = 39,
-    Log1p = 40,
-    Logb = 41,
-    Mad = 42,
-    Maxmag = 43,
-    Minmag = 44,
-    Nan = 46,
-    Nextafter = 47,
-    Pow = 48,
-    Pown = 49,
-    Powr = 50,
-    Remainder = 51,
-    Rint = 53,
-    Rootn = 54,
-    Round = 55,
-    Rsqrt = 56,
-    Sin = 57,
-    Sinh = 59,
-    Sqrt = 61,
-    Tan = 62,
-    Tanh = 63,
-    Tgamma = 65,
-    Trunc = 66,
-    FClamp = 95,
-    Degrees = 96,
-    FMaxCommon = 97,
-    FMinCommon = 98,
-    Mix = 99,
-    Radians = 100,
-    Step = 101,
-    Smoothstep = 102,
-    Sign = 103,
-    Cross = 104,
-    Distance = 105,
-    Length = 106,
-    Normalize = 107,
-    Fract = 30,
-    Frexp = 31,
-    LgammaR = 36,
-    Modf = 45,
-    Remquo = 52,
-    Sincos = 58,
-    FastDistance = 108,
-    FastLength = 109,
-    FastNormalize = 110,
-    SAbs = 141,
-    SAbsDiff = 142,
-    SAddSat = 143,
-    UAddSat = 144,
-    SHadd = 145,
-    UHadd = 146,
-    SRhadd = 147,
-    URhadd = 148,
-    SClamp = 149,
-    UClamp = 150,
-    Clz = 151,
-    Ctz = 152,
-    SMadHi = 153,
-    UMadSat = 154,
-    SMadSat = 155,
-    SMax = 156,
-    UMax = 157,
-    SMin = 158,
-    UMin = 159,
-    SMulHi = 160,
-    Rotate = 161,
-    SSubSat = 162,
-    USubSat = 163,
-    UUpsample = 164,
-    SUpsample = 165,
-    Popcount = 166,
-    SMad24 = 167,
-    UMad24 = 168,
-    SMul24 = 169,
-    UMul24 = 170,
-    Vloadn = 171,
-    Vstoren = 172,
-    VloadHalf = 173,
-    VloadHalfn = 174,
-    VstoreHalf = 175,
-    VstoreHalfR = 176,
-    VstoreHalfn = 177,
-    VstoreHalfnR = 178,
-    VloadaHalfn = 179,
-    VstoreaHalfn = 180,
-    VstoreaHalfnR = 181,
-    Bitselect = 186,
-    Select = 187,
-    UAbs = 201,
-    UAbsDiff = 202,
-    UMulHi = 203,
-    UMadHi = 204
-};
 
 int64_t sext(uint64_t v, unsigned bits) {
     return bits == 64 ? int64_t(v) : int64_t(v << (64 - bits)) >> (64 - bits);
@@ -164,155 +43,155 @@ uint64_t intOp(uint16_t n, unsigned bits, uint64_t a, uint64_t b, uint64_t c) {
     auto sclamp = [&](__int128 v) { return uint64_t(v > smax ? smax : v < smin ? smin : int64_t(v)); };
     auto uclamp = [&](unsigned __int128 v) { return uint64_t(v > m ? m : uint64_t(v)); };
     switch (n) {
-        case SAbs: return uint64_t(sa < 0 ? -sa : sa);
-        case UAbs: return a;
-        case SAbsDiff:
+        case OpenCLLIB::SAbs: return uint64_t(sa < 0 ? -sa : sa);
+        case OpenCLLIB::UAbs: return a;
+        case OpenCLLIB::SAbs_diff:
             return uint64_t(sa > sb ? (unsigned __int128)(sa - (__int128)sb)
                                     : (unsigned __int128)(sb - (__int128)sa));
-        case UAbsDiff: return a > b ? a - b : b - a;
-        case SAddSat: return sclamp((__int128)sa + sb);
-        case UAddSat: return uclamp((unsigned __int128)a + b);
-        case SSubSat: return sclamp((__int128)sa - sb);
-        case USubSat: return a > b ? a - b : 0;
-        case SHadd: return uint64_t(int64_t(((__int128)sa + sb) >> 1));
-        case UHadd: return uint64_t(((unsigned __int128)a + b) >> 1);
-        case SRhadd: return uint64_t(int64_t(((__int128)sa + sb + 1) >> 1));
-        case URhadd: return uint64_t(((unsigned __int128)a + b + 1) >> 1);
-        case SClamp: return uint64_t(sa < sb ? sb : sa > sc ? sc : sa);
-        case UClamp: return a < b ? b : a > c ? c : a;
-        case SMax: return uint64_t(sa > sb ? sa : sb);
-        case UMax: return a > b ? a : b;
-        case SMin: return uint64_t(sa < sb ? sa : sb);
-        case UMin: return a < b ? a : b;
-        case Clz: {
+        case OpenCLLIB::UAbs_diff: return a > b ? a - b : b - a;
+        case OpenCLLIB::SAdd_sat: return sclamp((__int128)sa + sb);
+        case OpenCLLIB::UAdd_sat: return uclamp((unsigned __int128)a + b);
+        case OpenCLLIB::SSub_sat: return sclamp((__int128)sa - sb);
+        case OpenCLLIB::USub_sat: return a > b ? a - b : 0;
+        case OpenCLLIB::SHadd: return uint64_t(int64_t(((__int128)sa + sb) >> 1));
+        case OpenCLLIB::UHadd: return uint64_t(((unsigned __int128)a + b) >> 1);
+        case OpenCLLIB::SRhadd: return uint64_t(int64_t(((__int128)sa + sb + 1) >> 1));
+        case OpenCLLIB::URhadd: return uint64_t(((unsigned __int128)a + b + 1) >> 1);
+        case OpenCLLIB::SClamp: return uint64_t(sa < sb ? sb : sa > sc ? sc : sa);
+        case OpenCLLIB::UClamp: return a < b ? b : a > c ? c : a;
+        case OpenCLLIB::SMax: return uint64_t(sa > sb ? sa : sb);
+        case OpenCLLIB::UMax: return a > b ? a : b;
+        case OpenCLLIB::SMin: return uint64_t(sa < sb ? sa : sb);
+        case OpenCLLIB::UMin: return a < b ? a : b;
+        case OpenCLLIB::Clz: {
             unsigned z = 0;
             for (int i = int(bits) - 1; i >= 0 && !((a >> i) & 1); --i) ++z;
             return z;
         }
-        case Ctz: {
+        case OpenCLLIB::Ctz: {
             unsigned z = 0;
             for (unsigned i = 0; i < bits && !((a >> i) & 1); ++i) ++z;
             return z;
         }
-        case Popcount: return uint64_t(__builtin_popcountll(a & m));
-        case SMulHi: return uint64_t((__int128)sa * sb >> bits);
-        case UMulHi: return uint64_t((unsigned __int128)a * b >> bits);
-        case SMadHi: return uint64_t(((__int128)sa * sb >> bits) + sc);
-        case UMadHi: return uint64_t(((unsigned __int128)a * b >> bits) + c);
-        case SMadSat: return sclamp((__int128)sa * sb + sc);
-        case UMadSat: {
+        case OpenCLLIB::Popcount: return uint64_t(__builtin_popcountll(a & m));
+        case OpenCLLIB::SMul_hi: return uint64_t((__int128)sa * sb >> bits);
+        case OpenCLLIB::UMul_hi: return uint64_t((unsigned __int128)a * b >> bits);
+        case OpenCLLIB::SMad_hi: return uint64_t(((__int128)sa * sb >> bits) + sc);
+        case OpenCLLIB::UMad_hi: return uint64_t(((unsigned __int128)a * b >> bits) + c);
+        case OpenCLLIB::SMad_sat: return sclamp((__int128)sa * sb + sc);
+        case OpenCLLIB::UMad_sat: {
             unsigned __int128 p = (unsigned __int128)a * b;
             return p > m ? m : uclamp(p + c);
         }
-        case Rotate: {
+        case OpenCLLIB::Rotate: {
             unsigned s = unsigned(b % bits);
             return s ? ((a << s) | (a >> (bits - s))) : a;
         }
-        case SMul24: return uint64_t(sext(a, 24) * sext(b, 24));
-        case UMul24: return (a & 0xffffff) * (b & 0xffffff);
-        case SMad24: return uint64_t(sext(a, 24) * sext(b, 24) + sc);
-        case UMad24: return (a & 0xffffff) * (b & 0xffffff) + c;
-        case Bitselect: return (a & ~c) | (b & c);
+        case OpenCLLIB::SMul24: return uint64_t(sext(a, 24) * sext(b, 24));
+        case OpenCLLIB::UMul24: return (a & 0xffffff) * (b & 0xffffff);
+        case OpenCLLIB::SMad24: return uint64_t(sext(a, 24) * sext(b, 24) + sc);
+        case OpenCLLIB::UMad24: return (a & 0xffffff) * (b & 0xffffff) + c;
+        case OpenCLLIB::Bitselect: return (a & ~c) | (b & c);
         default: return 0;
     }
 }
 
 double floatOp(uint16_t n, double a, double b, double c, int64_t k) {
     switch (n) {
-        case Fabs: return std::fabs(a);
-        case Floor: return std::floor(a);
-        case Ceil: return std::ceil(a);
-        case Trunc: return std::trunc(a);
-        case Round: return std::round(a);
-        case Rint: return std::nearbyint(a);
-        case Sqrt:
-        case 79:
-        case 93: return std::sqrt(a);
-        case Rsqrt:
-        case 77:
-        case 91: return 1.0 / std::sqrt(a);
-        case 76:
-        case 90: return 1.0 / a;  // half_recip, native_recip
-        case 68:
-        case 82: return a / b;  // half_divide, native_divide
-        case Fma:
-        case Mad: return std::fma(a, b, c);
-        case Fmin:
-        case FMinCommon: return std::isnan(a) ? b : std::isnan(b) ? a : (b < a ? b : a);
-        case Fmax:
-        case FMaxCommon: return std::isnan(a) ? b : std::isnan(b) ? a : (a < b ? b : a);
-        case FClamp: return std::fmin(std::fmax(a, b), c);
-        case Fmod: return std::fmod(a, b);
-        case Remainder: return std::remainder(a, b);
-        case Copysign: return std::copysign(a, b);
-        case Fdim: return a > b ? a - b : 0.0;
-        case Hypot: return std::hypot(a, b);
-        case Nextafter: return std::nextafter(a, b);
-        case Maxmag:
+        case OpenCLLIB::Fabs: return std::fabs(a);
+        case OpenCLLIB::Floor: return std::floor(a);
+        case OpenCLLIB::Ceil: return std::ceil(a);
+        case OpenCLLIB::Trunc: return std::trunc(a);
+        case OpenCLLIB::Round: return std::round(a);
+        case OpenCLLIB::Rint: return std::nearbyint(a);
+        case OpenCLLIB::Sqrt:
+        case OpenCLLIB::Half_sqrt:
+        case OpenCLLIB::Native_sqrt: return std::sqrt(a);
+        case OpenCLLIB::Rsqrt:
+        case OpenCLLIB::Half_rsqrt:
+        case OpenCLLIB::Native_rsqrt: return 1.0 / std::sqrt(a);
+        case OpenCLLIB::Half_recip:
+        case OpenCLLIB::Native_recip: return 1.0 / a;  // half_recip, native_recip
+        case OpenCLLIB::Half_divide:
+        case OpenCLLIB::Native_divide: return a / b;  // half_divide, native_divide
+        case OpenCLLIB::Fma:
+        case OpenCLLIB::Mad: return std::fma(a, b, c);
+        case OpenCLLIB::Fmin:
+        case OpenCLLIB::FMin_common: return std::isnan(a) ? b : std::isnan(b) ? a : (b < a ? b : a);
+        case OpenCLLIB::Fmax:
+        case OpenCLLIB::FMax_common: return std::isnan(a) ? b : std::isnan(b) ? a : (a < b ? b : a);
+        case OpenCLLIB::FClamp: return std::fmin(std::fmax(a, b), c);
+        case OpenCLLIB::Fmod: return std::fmod(a, b);
+        case OpenCLLIB::Remainder: return std::remainder(a, b);
+        case OpenCLLIB::Copysign: return std::copysign(a, b);
+        case OpenCLLIB::Fdim: return a > b ? a - b : 0.0;
+        case OpenCLLIB::Hypot: return std::hypot(a, b);
+        case OpenCLLIB::Nextafter: return std::nextafter(a, b);
+        case OpenCLLIB::Maxmag:
             return std::fabs(a) > std::fabs(b) ? a : std::fabs(b) > std::fabs(a) ? b : std::fmax(a, b);
-        case Minmag:
+        case OpenCLLIB::Minmag:
             return std::fabs(a) < std::fabs(b) ? a : std::fabs(b) < std::fabs(a) ? b : std::fmin(a, b);
-        case Exp:
-        case 69:
-        case 83: return std::exp(a);
-        case Exp2:
-        case 70:
-        case 84: return std::exp2(a);
-        case Exp10:
-        case 71:
-        case 85: return std::pow(10.0, a);
-        case Expm1: return std::expm1(a);
-        case Log:
-        case 72:
-        case 86: return std::log(a);
-        case Log2:
-        case 73:
-        case 87: return std::log2(a);
-        case Log10:
-        case 74:
-        case 88: return std::log10(a);
-        case Log1p: return std::log1p(a);
-        case Logb: return std::logb(a);
-        case Pow:
-        case Powr:
-        case 75:
-        case 89: return std::pow(a, b);
-        case Pown: return std::pow(a, double(k));
-        case Rootn:
+        case OpenCLLIB::Exp:
+        case OpenCLLIB::Half_exp:
+        case OpenCLLIB::Native_exp: return std::exp(a);
+        case OpenCLLIB::Exp2:
+        case OpenCLLIB::Half_exp2:
+        case OpenCLLIB::Native_exp2: return std::exp2(a);
+        case OpenCLLIB::Exp10:
+        case OpenCLLIB::Half_exp10:
+        case OpenCLLIB::Native_exp10: return std::pow(10.0, a);
+        case OpenCLLIB::Expm1: return std::expm1(a);
+        case OpenCLLIB::Log:
+        case OpenCLLIB::Half_log:
+        case OpenCLLIB::Native_log: return std::log(a);
+        case OpenCLLIB::Log2:
+        case OpenCLLIB::Half_log2:
+        case OpenCLLIB::Native_log2: return std::log2(a);
+        case OpenCLLIB::Log10:
+        case OpenCLLIB::Half_log10:
+        case OpenCLLIB::Native_log10: return std::log10(a);
+        case OpenCLLIB::Log1p: return std::log1p(a);
+        case OpenCLLIB::Logb: return std::logb(a);
+        case OpenCLLIB::Pow:
+        case OpenCLLIB::Powr:
+        case OpenCLLIB::Half_powr:
+        case OpenCLLIB::Native_powr: return std::pow(a, b);
+        case OpenCLLIB::Pown: return std::pow(a, double(k));
+        case OpenCLLIB::Rootn:
             return k == 0               ? NAN
                    : (a < 0 && (k & 1)) ? -std::pow(-a, 1.0 / double(k))
                                         : std::pow(a, 1.0 / double(k));
-        case Ldexp: return std::ldexp(a, int(k < -100000 ? -100000 : k > 100000 ? 100000 : k));
-        case Sin:
-        case 78:
-        case 92: return std::sin(a);
-        case Cos:
-        case 67:
-        case 81: return std::cos(a);
-        case Tan:
-        case 80:
-        case 94: return std::tan(a);
-        case Asin: return std::asin(a);
-        case Acos: return std::acos(a);
-        case Atan: return std::atan(a);
-        case Atan2: return std::atan2(a, b);
-        case Sinh: return std::sinh(a);
-        case Cosh: return std::cosh(a);
-        case Tanh: return std::tanh(a);
-        case Cbrt: return std::cbrt(a);
-        case Erf: return std::erf(a);
-        case Erfc: return std::erfc(a);
-        case Tgamma: return std::tgamma(a);
-        case Lgamma: return std::lgamma(a);
-        case Mix: return a + (b - a) * c;
-        case Step: return b < a ? 0.0 : 1.0;  // step(edge, x)
-        case Smoothstep: {
+        case OpenCLLIB::Ldexp: return std::ldexp(a, int(k < -100000 ? -100000 : k > 100000 ? 100000 : k));
+        case OpenCLLIB::Sin:
+        case OpenCLLIB::Half_sin:
+        case OpenCLLIB::Native_sin: return std::sin(a);
+        case OpenCLLIB::Cos:
+        case OpenCLLIB::Half_cos:
+        case OpenCLLIB::Native_cos: return std::cos(a);
+        case OpenCLLIB::Tan:
+        case OpenCLLIB::Half_tan:
+        case OpenCLLIB::Native_tan: return std::tan(a);
+        case OpenCLLIB::Asin: return std::asin(a);
+        case OpenCLLIB::Acos: return std::acos(a);
+        case OpenCLLIB::Atan: return std::atan(a);
+        case OpenCLLIB::Atan2: return std::atan2(a, b);
+        case OpenCLLIB::Sinh: return std::sinh(a);
+        case OpenCLLIB::Cosh: return std::cosh(a);
+        case OpenCLLIB::Tanh: return std::tanh(a);
+        case OpenCLLIB::Cbrt: return std::cbrt(a);
+        case OpenCLLIB::Erf: return std::erf(a);
+        case OpenCLLIB::Erfc: return std::erfc(a);
+        case OpenCLLIB::Tgamma: return std::tgamma(a);
+        case OpenCLLIB::Lgamma: return std::lgamma(a);
+        case OpenCLLIB::Mix: return a + (b - a) * c;
+        case OpenCLLIB::Step: return b < a ? 0.0 : 1.0;  // step(edge, x)
+        case OpenCLLIB::Smoothstep: {
             double t = std::fmin(std::fmax((c - a) / (b - a), 0.0), 1.0);
             return t * t * (3 - 2 * t);
         }
-        case Sign: return std::isnan(a) ? 0.0 : a > 0 ? 1.0 : a < 0 ? -1.0 : std::copysign(0.0, a);
-        case Degrees: return a * (180.0 / M_PI);
-        case Radians: return a * (M_PI / 180.0);
+        case OpenCLLIB::Sign: return std::isnan(a) ? 0.0 : a > 0 ? 1.0 : a < 0 ? -1.0 : std::copysign(0.0, a);
+        case OpenCLLIB::Degrees: return a * (180.0 / M_PI);
+        case OpenCLLIB::Radians: return a * (M_PI / 180.0);
         default: return NAN;
     }
 }
@@ -354,7 +233,7 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
                 for (uint32_t k = 0; k < count && k < 3; ++k)
                     v[k] = loadU(regs + reg(k) + (comps(k) > 1 ? i : 0) * cw(k), cw(k));
                 uint64_t r;
-                if (in.sub == UUpsample || in.sub == SUpsample)
+                if (in.sub == OpenCLLIB::U_Upsample || in.sub == OpenCLLIB::S_Upsample)
                     r = (v[0] << (8 * cw(0))) | v[1];
                 else
                     r = intOp(in.sub, 8 * w, v[0], v[1], v[2]);
@@ -368,21 +247,23 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
                 int64_t k_int = 0;
                 for (uint32_t k = 0; k < count && k < 3; ++k) {
                     const uint8_t* p = regs + reg(k) + (comps(k) > 1 ? i : 0) * cw(k);
-                    bool int_operand = (in.sub == Ldexp || in.sub == Pown || in.sub == Rootn) && k == 1;
+                    bool int_operand = (in.sub == OpenCLLIB::Ldexp || in.sub == OpenCLLIB::Pown ||
+                                        in.sub == OpenCLLIB::Rootn) &&
+                                       k == 1;
                     if (int_operand)
                         k_int = sext(loadU(p, cw(k)), 8 * cw(k));
-                    else if (in.sub == Nan)
+                    else if (in.sub == OpenCLLIB::Nan)
                         v[k] = 0;
                     else
                         v[k] = loadF(p, cw(k));
                 }
                 uint8_t* out = tmp + i * w;
-                if (in.sub == Fma && w == 4) {
+                if (in.sub == OpenCLLIB::Fma && w == 4) {
                     wr<float>(out, 0, std::fmaf(float(v[0]), float(v[1]), float(v[2])));
-                } else if (in.sub == Ilogb) {
+                } else if (in.sub == OpenCLLIB::Ilogb) {
                     int32_t r = std::ilogb(v[0]);
                     std::memcpy(out, &r, 4);
-                } else if (in.sub == Nan) {
+                } else if (in.sub == OpenCLLIB::Nan) {
                     if (w == 2)
                         wr<uint16_t>(out, 0, 0x7e00);
                     else if (w == 4)
@@ -409,7 +290,7 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
             const uint32_t n = comps(0);
             auto comp = [&](uint32_t k, uint32_t i) { return loadF(regs + reg(k) + i * cw(k), cw(k)); };
             switch (in.sub) {
-                case Cross: {
+                case OpenCLLIB::Cross: {
                     double a[3] = {comp(0, 0), comp(0, 1), comp(0, 2)},
                            b[3] = {comp(1, 0), comp(1, 1), comp(1, 2)};
                     double r[4] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
@@ -417,14 +298,16 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
                     for (uint32_t i = 0; i < in.n; ++i) storeF(regs + in.res + i * w, w, r[i]);
                     return true;
                 }
-                case Length:
-                case FastLength:
-                case Distance:
-                case FastDistance: {
+                case OpenCLLIB::Length:
+                case OpenCLLIB::Fast_length:
+                case OpenCLLIB::Distance:
+                case OpenCLLIB::Fast_distance: {
                     double s = 0;
                     for (uint32_t i = 0; i < n; ++i) {
-                        double d =
-                            comp(0, i) - ((in.sub == Distance || in.sub == FastDistance) ? comp(1, i) : 0.0);
+                        double d = comp(0, i) -
+                                   ((in.sub == OpenCLLIB::Distance || in.sub == OpenCLLIB::Fast_distance)
+                                        ? comp(1, i)
+                                        : 0.0);
                         s += d * d;
                     }
                     storeF(regs + in.res, w, std::sqrt(s));
@@ -445,7 +328,8 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
         case PtrOut: {  // fract, modf, sincos (float out); frexp, remquo, lgamma_r (int out): last operand
                         // points to it
             const uint32_t last = count - 1, n = in.n;
-            const bool int_out = in.sub == Frexp || in.sub == Remquo || in.sub == LgammaR;
+            const bool int_out =
+                in.sub == OpenCLLIB::Frexp || in.sub == OpenCLLIB::Remquo || in.sub == OpenCLLIB::Lgamma_r;
             const uint32_t out_bytes = int_out ? 4 : w;
             uint8_t* dst = g.access(lane, in, rd<uint64_t>(regs, reg(last)), size_t(n) * out_bytes, true);
             if (!dst) return false;
@@ -456,7 +340,7 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
                 double r = 0, second = 0;
                 int k = 0;
                 switch (in.sub) {
-                    case Fract: {
+                    case OpenCLLIB::Fract: {
                         // fract returns min(x - floor(x), the largest value below 1) in the result type
                         const double below_one = w == 2   ? 0x1.ffcp-1
                                                  : w == 4 ? double(0x1.fffffep-1f)
@@ -467,13 +351,13 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
                                             : std::fmin(x - second, below_one);
                         break;
                     }
-                    case Modf: r = std::modf(x, &second); break;
-                    case Sincos:
+                    case OpenCLLIB::Modf: r = std::modf(x, &second); break;
+                    case OpenCLLIB::Sincos:
                         r = std::sin(x);
                         second = std::cos(x);
                         break;
-                    case Frexp: r = std::frexp(x, &k); break;
-                    case Remquo: r = std::remquo(x, y, &k); break;
+                    case OpenCLLIB::Frexp: r = std::frexp(x, &k); break;
+                    case OpenCLLIB::Remquo: r = std::remquo(x, y, &k); break;
                     default: r = lgamma_r(x, &k); break;
                 }
                 storeF(tmp + i * w, w, r);
@@ -493,7 +377,7 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
             uint64_t p = rd<uint64_t>(regs, reg(1));
             const bool half = in.flags == LoadHalf;
             const uint32_t elem = half ? 2 : w;
-            const uint32_t per = in.sub == VloadaHalfn && in.n == 3 ? 4 : in.n;
+            const uint32_t per = in.sub == OpenCLLIB::Vloada_halfn && in.n == 3 ? 4 : in.n;
             const uint8_t* src = g.access(lane, in, p + offset * per * elem, size_t(in.n) * elem, false);
             if (!src) return false;
             for (uint32_t i = 0; i < in.n; ++i) {
@@ -511,8 +395,9 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
             uint64_t p = rd<uint64_t>(regs, reg(2));
             const bool half = in.flags == StoreHalf;
             const uint32_t elem = half ? 2 : dw;
-            const uint32_t per =
-                in.sub == VstoreaHalfn && n == 3 ? 4 : (in.sub == VstoreaHalfnR && n == 3 ? 4 : n);
+            const uint32_t per = in.sub == OpenCLLIB::Vstorea_halfn && n == 3
+                                     ? 4
+                                     : (in.sub == OpenCLLIB::Vstorea_halfn_r && n == 3 ? 4 : n);
             uint8_t* dst = g.access(lane, in, p + offset * per * elem, size_t(n) * elem, true);
             if (!dst) return false;
             for (uint32_t i = 0; i < n; ++i) {
@@ -528,13 +413,14 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
 }
 
 bool decodeOclStd(DecodeCtx& c) {
-    if (c.in->opcode != 12) return false;
+    if (c.in->opcode != token(spv::Op::OpExtInst)) return false;
     if (c.word(3) != c.opencl_std) return c.fail("extended instruction set is not OpenCL.std");
     const uint32_t number = c.word(4);
     Insn in = c.start(Kind::OclStd);
     in.sub = uint16_t(number);
-    const bool has_literal = number == Vloadn || number == VloadHalfn || number == VloadaHalfn ||
-                             number == VstoreHalfR || number == VstoreHalfnR || number == VstoreaHalfnR;
+    const bool has_literal = number == OpenCLLIB::Vloadn || number == OpenCLLIB::Vload_halfn ||
+                             number == OpenCLLIB::Vloada_halfn || number == OpenCLLIB::Vstore_half_r ||
+                             number == OpenCLLIB::Vstore_halfn_r || number == OpenCLLIB::Vstorea_halfn_r;
     uint32_t end = c.words() - (has_literal ? 1 : 0);
     if (has_literal) in.c = c.word(c.words() - 1);
     in.aux = uint32_t(c.m.aux.size());
@@ -571,46 +457,46 @@ bool decodeOclStd(DecodeCtx& c) {
     };
     bool ok = false;
     switch (number) {
-        case SAbs:
-        case UAbs:
-        case Clz:
-        case Ctz:
-        case Popcount:
+        case OpenCLLIB::SAbs:
+        case OpenCLLIB::UAbs:
+        case OpenCLLIB::Clz:
+        case OpenCLLIB::Ctz:
+        case OpenCLLIB::Popcount:
             in.flags = IntOp;
             ok = gentype(1, false);
             break;
-        case SAbsDiff:
-        case UAbsDiff:
-        case SAddSat:
-        case UAddSat:
-        case SSubSat:
-        case USubSat:
-        case SHadd:
-        case UHadd:
-        case SRhadd:
-        case URhadd:
-        case SMax:
-        case UMax:
-        case SMin:
-        case UMin:
-        case SMulHi:
-        case UMulHi:
-        case Rotate:
-        case SMul24:
-        case UMul24:
+        case OpenCLLIB::SAbs_diff:
+        case OpenCLLIB::UAbs_diff:
+        case OpenCLLIB::SAdd_sat:
+        case OpenCLLIB::UAdd_sat:
+        case OpenCLLIB::SSub_sat:
+        case OpenCLLIB::USub_sat:
+        case OpenCLLIB::SHadd:
+        case OpenCLLIB::UHadd:
+        case OpenCLLIB::SRhadd:
+        case OpenCLLIB::URhadd:
+        case OpenCLLIB::SMax:
+        case OpenCLLIB::UMax:
+        case OpenCLLIB::SMin:
+        case OpenCLLIB::UMin:
+        case OpenCLLIB::SMul_hi:
+        case OpenCLLIB::UMul_hi:
+        case OpenCLLIB::Rotate:
+        case OpenCLLIB::SMul24:
+        case OpenCLLIB::UMul24:
             in.flags = IntOp;
             ok = gentype(2, false);
             break;
-        case SClamp:
-        case UClamp:
-        case SMadHi:
-        case UMadHi:
-        case SMadSat:
-        case UMadSat:
-        case SMad24:
-        case UMad24:
-        case Bitselect:
-            if (number == Bitselect && isFloat(rt)) {
+        case OpenCLLIB::SClamp:
+        case OpenCLLIB::UClamp:
+        case OpenCLLIB::SMad_hi:
+        case OpenCLLIB::UMad_hi:
+        case OpenCLLIB::SMad_sat:
+        case OpenCLLIB::UMad_sat:
+        case OpenCLLIB::SMad24:
+        case OpenCLLIB::UMad24:
+        case OpenCLLIB::Bitselect:
+            if (number == OpenCLLIB::Bitselect && isFloat(rt)) {
                 // bitselect on floats is a bitwise operation: run it on the same-width integers
                 in.flags = IntOp;
                 ok = need(3);
@@ -619,32 +505,35 @@ bool decodeOclStd(DecodeCtx& c) {
             in.flags = IntOp;
             ok = gentype(3, false);
             break;
-        case UUpsample:
-        case SUpsample:
+        case OpenCLLIB::U_Upsample:
+        case OpenCLLIB::S_Upsample:
             in.flags = IntOp;
             ok = need(2) && isInt(rt) && ops[0]->info.component_bits * 2 == rt.info.component_bits;
             if (!ok) c.fail("upsample needs two integers of half the result width");
             break;
-        case Select:
+        case OpenCLLIB::Select:
             in.flags = SelectOp;
             ok = need(3) && ops[2]->info.components == rt.info.components &&
                  ops[2]->info.component_bits == rt.info.component_bits;
             if (!ok) c.fail("select needs (a, b, c) with c an integer of the result's shape");
             break;
-        case Cross:
-        case Length:
-        case FastLength:
-        case Distance:
-        case FastDistance:
-        case Normalize:
-        case FastNormalize:
+        case OpenCLLIB::Cross:
+        case OpenCLLIB::Length:
+        case OpenCLLIB::Fast_length:
+        case OpenCLLIB::Distance:
+        case OpenCLLIB::Fast_distance:
+        case OpenCLLIB::Normalize:
+        case OpenCLLIB::Fast_normalize:
             in.flags = Geometric;
-            ok = (number == Cross || number == Distance || number == FastDistance) ? need(2) : need(1);
+            ok = (number == OpenCLLIB::Cross || number == OpenCLLIB::Distance ||
+                  number == OpenCLLIB::Fast_distance)
+                     ? need(2)
+                     : need(1);
             if (ok && !isFloat(*ops[0])) ok = c.fail("operands must be floats");
-            if (ok && number == Cross && ops[0]->info.components < 3)
+            if (ok && number == OpenCLLIB::Cross && ops[0]->info.components < 3)
                 ok = c.fail("cross needs 3- or 4-component vectors");
             break;
-        case Ilogb:
+        case OpenCLLIB::Ilogb:
             in.flags = FloatOp;
             ok = need(1) && isFloat(*ops[0]) && isInt(rt) && rt.info.components == ops[0]->info.components;
             if (ok)
@@ -654,24 +543,25 @@ bool decodeOclStd(DecodeCtx& c) {
             // ilogb results are int per component; reuse the float path with the integer width 4
             if (ok) in.width = uint8_t(componentBytes(rt));
             break;
-        case Nan:
+        case OpenCLLIB::Nan:
             in.flags = FloatOp;
             ok = need(1) && isFloat(rt);
             break;
-        case Fract:
-        case Modf:
-        case Sincos:
-        case Frexp:
-        case LgammaR:
-        case Remquo: {
+        case OpenCLLIB::Fract:
+        case OpenCLLIB::Modf:
+        case OpenCLLIB::Sincos:
+        case OpenCLLIB::Frexp:
+        case OpenCLLIB::Lgamma_r:
+        case OpenCLLIB::Remquo: {
             in.flags = PtrOut;
-            const size_t count = number == Remquo ? 3 : 2;
+            const size_t count = number == OpenCLLIB::Remquo ? 3 : 2;
             ok = need(count) && isFloat(rt) && ops.back()->info.kind == K::Pointer &&
                  ops.back()->elem != UINT32_MAX;
             for (size_t k = 0; ok && k + 1 < count; ++k) ok = sameShape(*ops[k], rt);
             if (ok) {
                 const Type& pointee = c.type(ops.back()->elem);
-                const bool int_out = number == Frexp || number == Remquo || number == LgammaR;
+                const bool int_out = number == OpenCLLIB::Frexp || number == OpenCLLIB::Remquo ||
+                                     number == OpenCLLIB::Lgamma_r;
                 ok = int_out ? (isInt(pointee) && pointee.info.component_bits == 32 &&
                                 pointee.info.components == rt.info.components)
                              : sameShape(pointee, rt);
@@ -679,47 +569,70 @@ bool decodeOclStd(DecodeCtx& c) {
             if (!ok) c.fail("needs gentype operands and a pointer to the second result");
             break;
         }
-        case Ldexp:
-        case Pown:
-        case Rootn:
+        case OpenCLLIB::Ldexp:
+        case OpenCLLIB::Pown:
+        case OpenCLLIB::Rootn:
             in.flags = FloatOp;
             ok = need(2) && isFloat(rt) && isInt(*ops[1]) && isFloat(*ops[0]) && sameShape(*ops[0], rt);
             if (!ok) c.fail("needs (float x, int k)");
             break;
-        case Vloadn:
-        case VloadHalf:
-        case VloadHalfn:
-        case VloadaHalfn:
-            in.flags = number == Vloadn ? LoadN : LoadHalf;
+        case OpenCLLIB::Vloadn:
+        case OpenCLLIB::Vload_half:
+        case OpenCLLIB::Vload_halfn:
+        case OpenCLLIB::Vloada_halfn:
+            in.flags = number == OpenCLLIB::Vloadn ? LoadN : LoadHalf;
             ok = need(2) && ops[1]->info.kind == K::Pointer;
             if (!ok) c.fail("needs (offset, pointer)");
-            if (ok && number != VloadHalf && in.c != in.n)
+            if (ok && number != OpenCLLIB::Vload_half && in.c != in.n)
                 ok = c.fail("n does not match the result's component count");
             break;
-        case Vstoren:
-        case VstoreHalf:
-        case VstoreHalfR:
-        case VstoreHalfn:
-        case VstoreHalfnR:
-        case VstoreaHalfn:
-        case VstoreaHalfnR:
-            in.flags = number == Vstoren ? StoreN : StoreHalf;
+        case OpenCLLIB::Vstoren:
+        case OpenCLLIB::Vstore_half:
+        case OpenCLLIB::Vstore_half_r:
+        case OpenCLLIB::Vstore_halfn:
+        case OpenCLLIB::Vstore_halfn_r:
+        case OpenCLLIB::Vstorea_halfn:
+        case OpenCLLIB::Vstorea_halfn_r:
+            in.flags = number == OpenCLLIB::Vstoren ? StoreN : StoreHalf;
             ok = need(3) && ops[2]->info.kind == K::Pointer;
             if (!ok) c.fail("needs (data, offset, pointer)");
-            if (number != VstoreHalfR && number != VstoreHalfnR && number != VstoreaHalfnR) in.c = 0;
+            if (number != OpenCLLIB::Vstore_half_r && number != OpenCLLIB::Vstore_halfn_r &&
+                number != OpenCLLIB::Vstorea_halfn_r)
+                in.c = 0;
             if (ok && in.c > 3) ok = c.fail("rounding mode " + std::to_string(in.c) + " is not valid");
             break;
         default: {
             static const uint16_t unary[] = {
-                Fabs, Floor, Ceil,  Trunc, Round, Rint,   Sqrt,   Rsqrt, Exp,     Exp2,    Exp10, Expm1,
-                Log,  Log2,  Log10, Log1p, Logb,  Sin,    Cos,    Tan,   Asin,    Acos,    Atan,  Sinh,
-                Cosh, Tanh,  Cbrt,  Erf,   Erfc,  Tgamma, Lgamma, Sign,  Degrees, Radians, 67,    69,
-                70,   71,    72,    73,    74,    76,     77,     78,    79,      80,      81,    83,
-                84,   85,    86,    87,    88,    90,     91,     92,    93,      94};
+                OpenCLLIB::Fabs,         OpenCLLIB::Floor,        OpenCLLIB::Ceil,
+                OpenCLLIB::Trunc,        OpenCLLIB::Round,        OpenCLLIB::Rint,
+                OpenCLLIB::Sqrt,         OpenCLLIB::Rsqrt,        OpenCLLIB::Exp,
+                OpenCLLIB::Exp2,         OpenCLLIB::Exp10,        OpenCLLIB::Expm1,
+                OpenCLLIB::Log,          OpenCLLIB::Log2,         OpenCLLIB::Log10,
+                OpenCLLIB::Log1p,        OpenCLLIB::Logb,         OpenCLLIB::Sin,
+                OpenCLLIB::Cos,          OpenCLLIB::Tan,          OpenCLLIB::Asin,
+                OpenCLLIB::Acos,         OpenCLLIB::Atan,         OpenCLLIB::Sinh,
+                OpenCLLIB::Cosh,         OpenCLLIB::Tanh,         OpenCLLIB::Cbrt,
+                OpenCLLIB::Erf,          OpenCLLIB::Erfc,         OpenCLLIB::Tgamma,
+                OpenCLLIB::Lgamma,       OpenCLLIB::Sign,         OpenCLLIB::Degrees,
+                OpenCLLIB::Radians,      OpenCLLIB::Half_cos,     OpenCLLIB::Half_exp,
+                OpenCLLIB::Half_exp2,    OpenCLLIB::Half_exp10,   OpenCLLIB::Half_log,
+                OpenCLLIB::Half_log2,    OpenCLLIB::Half_log10,   OpenCLLIB::Half_recip,
+                OpenCLLIB::Half_rsqrt,   OpenCLLIB::Half_sin,     OpenCLLIB::Half_sqrt,
+                OpenCLLIB::Half_tan,     OpenCLLIB::Native_cos,   OpenCLLIB::Native_exp,
+                OpenCLLIB::Native_exp2,  OpenCLLIB::Native_exp10, OpenCLLIB::Native_log,
+                OpenCLLIB::Native_log2,  OpenCLLIB::Native_log10, OpenCLLIB::Native_recip,
+                OpenCLLIB::Native_rsqrt, OpenCLLIB::Native_sin,   OpenCLLIB::Native_sqrt,
+                OpenCLLIB::Native_tan};
             static const uint16_t binary[] = {
-                Fmin,   Fmax,   FMinCommon, FMaxCommon, Fmod,  Remainder, Copysign, Fdim, Hypot, Nextafter,
-                Maxmag, Minmag, Pow,        Powr,       Atan2, Step,      68,       75,   82,    89};
-            static const uint16_t ternary[] = {Fma, Mad, FClamp, Mix, Smoothstep};
+                OpenCLLIB::Fmin,          OpenCLLIB::Fmax,        OpenCLLIB::FMin_common,
+                OpenCLLIB::FMax_common,   OpenCLLIB::Fmod,        OpenCLLIB::Remainder,
+                OpenCLLIB::Copysign,      OpenCLLIB::Fdim,        OpenCLLIB::Hypot,
+                OpenCLLIB::Nextafter,     OpenCLLIB::Maxmag,      OpenCLLIB::Minmag,
+                OpenCLLIB::Pow,           OpenCLLIB::Powr,        OpenCLLIB::Atan2,
+                OpenCLLIB::Step,          OpenCLLIB::Half_divide, OpenCLLIB::Half_powr,
+                OpenCLLIB::Native_divide, OpenCLLIB::Native_powr};
+            static const uint16_t ternary[] = {OpenCLLIB::Fma, OpenCLLIB::Mad, OpenCLLIB::FClamp,
+                                               OpenCLLIB::Mix, OpenCLLIB::Smoothstep};
             auto in_list = [&](const uint16_t* b, size_t len) {
                 return std::find(b, b + len, number) != b + len;
             };

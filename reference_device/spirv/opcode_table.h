@@ -1,4 +1,5 @@
-// Opcode names and operand shapes of the SPIR-V core instruction set (see opcode_table.cpp).
+// Opcode names and operand shapes of the SPIR-V core instruction set (opcode_table.cpp, generated at build
+// time by tools/gen_opcode_table.py from the configured SPIRV-Headers grammar).
 #pragma once
 
 #include <cstddef>

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "reference_device/spirv/program.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv::test {
 
@@ -26,7 +27,26 @@ inline const Profile& testProfile() {
         p.sub_group_sizes = {16, 32};
         p.default_sub_group_size = 16;
         p.spirv_extensions = {"SPV_INTEL_subgroups"};
-        p.spirv_capabilities = {4, 5, 6, 7, 8, 9, 10, 11, 12, 18, 22, 38, 39, 58, 61, 62, 63, 64, 65, 66};
+        p.spirv_capabilities = {token(spv::Capability::Addresses),
+                                token(spv::Capability::Linkage),
+                                token(spv::Capability::Kernel),
+                                token(spv::Capability::Vector16),
+                                token(spv::Capability::Float16Buffer),
+                                token(spv::Capability::Float16),
+                                token(spv::Capability::Float64),
+                                token(spv::Capability::Int64),
+                                token(spv::Capability::Int64Atomics),
+                                token(spv::Capability::Groups),
+                                token(spv::Capability::Int16),
+                                token(spv::Capability::GenericPointer),
+                                token(spv::Capability::Int8),
+                                token(spv::Capability::SubgroupDispatch),
+                                token(spv::Capability::GroupNonUniform),
+                                token(spv::Capability::GroupNonUniformVote),
+                                token(spv::Capability::GroupNonUniformArithmetic),
+                                token(spv::Capability::GroupNonUniformBallot),
+                                token(spv::Capability::GroupNonUniformShuffle),
+                                token(spv::Capability::GroupNonUniformShuffleRelative)};
         return p;
     }();
     return p;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "reference_device/spirv/decode.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 namespace {
@@ -121,20 +122,21 @@ Insn DecodeCtx::start(Kind kind) const {
 
 bool declareType(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
-    if (op < 19 || op > 39) return false;
+    if (op < token(spv::Op::OpTypeVoid) || op > token(spv::Op::OpTypeForwardPointer)) return false;
     const uint32_t id = c.word(1);
-    if (c.ids[id].what == IdDef::TypeId && op != 32) return c.fail("type id defined twice");
+    if (c.ids[id].what == IdDef::TypeId && op != token(spv::Op::OpTypePointer))
+        return c.fail("type id defined twice");
     auto sub = [&](uint32_t k) { return c.typeIndex(c.word(k)); };
     switch (op) {
-        case 19: newType(c, id, K::Void).name = "void"; return true;
-        case 20: {
+        case token(spv::Op::OpTypeVoid): newType(c, id, K::Void).name = "void"; return true;
+        case token(spv::Op::OpTypeBool): {
             Type& t = newType(c, id, K::Bool);
             scalar(t, 8);
             t.info.component_bits = 8;
             t.name = "bool";
             return true;
         }
-        case 21: {
+        case token(spv::Op::OpTypeInt): {
             uint32_t bits = c.word(2);
             if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
                 return c.fail("integer width " + std::to_string(bits) + " is not supported");
@@ -144,7 +146,7 @@ bool declareType(DecodeCtx& c) {
             t.name = intName(bits);
             return true;
         }
-        case 22: {
+        case token(spv::Op::OpTypeFloat): {
             uint32_t bits = c.word(2);
             if (bits != 16 && bits != 32 && bits != 64)
                 return c.fail("float width " + std::to_string(bits) + " is not supported");
@@ -153,7 +155,7 @@ bool declareType(DecodeCtx& c) {
             t.name = bits == 16 ? "half" : bits == 32 ? "float" : "double";
             return true;
         }
-        case 23: {
+        case token(spv::Op::OpTypeVector): {
             uint32_t e = sub(2), n = c.word(3);
             if (e == UINT32_MAX) return true;
             const Type comp = c.type(e);
@@ -172,7 +174,7 @@ bool declareType(DecodeCtx& c) {
             t.name = comp.name + std::to_string(n);
             return true;
         }
-        case 25: {  // OpTypeImage
+        case token(spv::Op::OpTypeImage): {
             if (c.words() < 9) return c.fail("too few operands");
             Type& t = newType(c, id, K::Image);
             t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 8;
@@ -184,23 +186,28 @@ bool declareType(DecodeCtx& c) {
             if (c.word(5) && dim == 1) t.name = "image2d_array_t";
             return true;
         }
-        case 26:
-        case 34:
-        case 35:
-        case 36:
-        case 37: {  // sampler, events, reserve id, queue
-            Type& t = newType(c, id, op == 26 ? K::Sampler : op == 34 ? K::Event : K::Other);
+        case token(spv::Op::OpTypeSampler):
+        case token(spv::Op::OpTypeEvent):
+        case token(spv::Op::OpTypeDeviceEvent):
+        case token(spv::Op::OpTypeReserveId):
+        case token(spv::Op::OpTypeQueue): {  // sampler, events, reserve id, queue
+            Type& t = newType(c, id,
+                              op == token(spv::Op::OpTypeSampler) ? K::Sampler
+                              : op == token(spv::Op::OpTypeEvent) ? K::Event
+                                                                  : K::Other);
             t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 8;
             t.info.component_bits = 64;
-            t.name = op == 26 ? "sampler_t" : op == 34 ? "event_t" : "";
+            t.name = op == token(spv::Op::OpTypeSampler) ? "sampler_t"
+                     : op == token(spv::Op::OpTypeEvent) ? "event_t"
+                                                         : "";
             return true;
         }
-        case 27: {  // OpTypeSampledImage
+        case token(spv::Op::OpTypeSampledImage): {
             Type& t = newType(c, id, K::SampledImage);
             t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 16;
             return true;
         }
-        case 28: {  // OpTypeArray
+        case token(spv::Op::OpTypeArray): {
             uint32_t e = sub(2);
             uint64_t len = 0;
             if (e == UINT32_MAX) return true;
@@ -218,8 +225,8 @@ bool declareType(DecodeCtx& c) {
             t.name = elem.name + "[" + std::to_string(len) + "]";
             return true;
         }
-        case 29: return c.fail("runtime arrays are not supported");
-        case 30: {  // OpTypeStruct, OpenCL C layout unless CPacked
+        case token(spv::Op::OpTypeRuntimeArray): return c.fail("runtime arrays are not supported");
+        case token(spv::Op::OpTypeStruct): {  // OpTypeStruct, OpenCL C layout unless CPacked
             std::vector<uint32_t> members;
             for (uint32_t k = 2; k < c.words(); ++k) {
                 uint32_t m = sub(k);
@@ -227,7 +234,7 @@ bool declareType(DecodeCtx& c) {
                 if (c.type(m).mem_size == 0) return c.fail("struct member type has no size");
                 members.push_back(m);
             }
-            bool packed = c.decorated(id, 10);
+            bool packed = c.decorated(id, token(spv::Decoration::CPacked));
             uint32_t off = 0, align = 1;
             std::vector<uint32_t> offsets;
             for (uint32_t m : members) {
@@ -248,14 +255,14 @@ bool declareType(DecodeCtx& c) {
             if (!c.names[id].empty()) t.name = c.names[id];
             return true;
         }
-        case 31: {  // OpTypeOpaque
+        case token(spv::Op::OpTypeOpaque): {
             Type& t = newType(c, id, K::Other);
             t.info.byte_size = t.reg_size = 0;
             return true;
         }
-        case 32:
-        case 39: {  // OpTypePointer, OpTypeForwardPointer
-            uint32_t storage = op == 32 ? c.word(2) : c.word(2);
+        case token(spv::Op::OpTypePointer):
+        case token(spv::Op::OpTypeForwardPointer): {  // OpTypePointer, OpTypeForwardPointer
+            uint32_t storage = op == token(spv::Op::OpTypePointer) ? c.word(2) : c.word(2);
             uint32_t ptr_id = c.word(1);
             Type* t;
             if (c.ids[ptr_id].what == IdDef::TypeId) {
@@ -268,7 +275,7 @@ bool declareType(DecodeCtx& c) {
             t->info.component_bits = 64;
             t->info.byte_size = t->reg_size = t->mem_size = t->mem_align = 8;
             t->info.storage_class = storage;
-            if (op == 32) {
+            if (op == token(spv::Op::OpTypePointer)) {
                 uint32_t e = sub(3);
                 if (e == UINT32_MAX) return true;
                 t->elem = e;
@@ -277,13 +284,13 @@ bool declareType(DecodeCtx& c) {
             }
             return true;
         }
-        case 33: {  // OpTypeFunction
+        case token(spv::Op::OpTypeFunction): {
             for (uint32_t k = 2; k < c.words(); ++k)
                 if (sub(k) == UINT32_MAX) return true;
             newType(c, id, K::Function);
             return true;
         }
-        case 24: return c.fail("matrix types are not supported");
+        case token(spv::Op::OpTypeMatrix): return c.fail("matrix types are not supported");
         default: return c.fail("type is not supported");
     }
 }
@@ -318,37 +325,37 @@ static bool placeConstituent(DecodeCtx& c, const Type& t, uint32_t k, uint32_t s
 bool declareConstant(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
     switch (op) {
-        case 1:
-        case 41:
-        case 42:
-        case 43:
-        case 44:
-        case 45:
-        case 46:
-        case 48:
-        case 49:
-        case 50:
-        case 51: break;
-        case 52: return c.fail("OpSpecConstantOp is not supported");
+        case token(spv::Op::OpUndef):
+        case token(spv::Op::OpConstantTrue):
+        case token(spv::Op::OpConstantFalse):
+        case token(spv::Op::OpConstant):
+        case token(spv::Op::OpConstantComposite):
+        case token(spv::Op::OpConstantSampler):
+        case token(spv::Op::OpConstantNull):
+        case token(spv::Op::OpSpecConstantTrue):
+        case token(spv::Op::OpSpecConstantFalse):
+        case token(spv::Op::OpSpecConstant):
+        case token(spv::Op::OpSpecConstantComposite): break;
+        case token(spv::Op::OpSpecConstantOp): return c.fail("OpSpecConstantOp is not supported");
         default: return false;
     }
     uint32_t t = c.defineResult(c.word(1));
     if (t == UINT32_MAX) return true;
     const uint32_t id = c.word(2);
     IdDef& def = c.ids[id];
-    def.constant = op != 1;
+    def.constant = op != token(spv::Op::OpUndef);
     const Type& ty = c.type(t);
     uint8_t* dst = c.m.reg_init.data() + def.reg;
     switch (op) {
-        case 41:
-        case 42:
-        case 48:
-        case 49:
+        case token(spv::Op::OpConstantTrue):
+        case token(spv::Op::OpConstantFalse):
+        case token(spv::Op::OpSpecConstantTrue):
+        case token(spv::Op::OpSpecConstantFalse):
             if (ty.info.kind != K::Bool) return c.fail("result type is not bool");
-            *dst = (op == 41 || op == 48) ? 1 : 0;
+            *dst = (op == token(spv::Op::OpConstantTrue) || op == token(spv::Op::OpSpecConstantTrue)) ? 1 : 0;
             return true;
-        case 43:
-        case 50: {
+        case token(spv::Op::OpConstant):
+        case token(spv::Op::OpSpecConstant): {
             if (ty.info.kind != K::Int && ty.info.kind != K::Float)
                 return c.fail("result type is not a scalar number");
             uint32_t need = ty.info.component_bits > 32 ? 2 : 1;
@@ -362,8 +369,8 @@ bool declareConstant(DecodeCtx& c) {
             }
             return true;
         }
-        case 44:
-        case 51: {
+        case token(spv::Op::OpConstantComposite):
+        case token(spv::Op::OpSpecConstantComposite): {
             uint32_t n = c.words() - 3;
             uint32_t want = ty.info.kind == K::Vector   ? ty.info.components
                             : ty.info.kind == K::Array  ? ty.length
@@ -377,7 +384,8 @@ bool declareConstant(DecodeCtx& c) {
                 if (!placeConstituent(c, ty, k, c.word(3 + k), c.m.reg_init.data() + def.reg)) return true;
             return true;
         }
-        case 45: {  // OpConstantSampler: addressing mode, normalized, filter packed into the 8-byte value
+        case token(spv::Op::OpConstantSampler): {  // addressing mode, normalized, filter packed into the
+                                                   // 8-byte value
             uint64_t v =
                 uint64_t(c.word(3)) | (uint64_t(c.word(4)) << 8) | (uint64_t(c.word(5)) << 16) | (1ull << 32);
             std::memcpy(dst, &v, 8);

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "reference_device/spirv/tokens.h"
 #include "reference_device/tests/api_test_util.h"
 
 #ifndef CL_DEVICE_SUB_GROUP_SIZES_INTEL
@@ -177,12 +178,18 @@ TEST_F(ApiTest, SpirvQueriesListProfileExtensionsAndCapabilities) {
     ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_CAPABILITIES_KHR, size, caps.data(), nullptr),
               CL_SUCCESS);
     auto has = [&](cl_uint c) { return std::find(caps.begin(), caps.end(), c) != caps.end(); };
-    EXPECT_TRUE(has(6) && has(5568) && has(5569) && has(5570));  // Kernel, Intel sub-groups
-    EXPECT_EQ(has(6236), mma);                                   // MMA
-    EXPECT_EQ(has(6228) && has(6229) && has(6230), f.block_2d);  // 2D block IO
-    EXPECT_EQ(has(5579), media);                                 // media block IO
-    EXPECT_EQ(has(10), f.fp64);                                  // Float64
-    EXPECT_EQ(has(13), f.images);                                // ImageBasic
+    EXPECT_TRUE(has(refdev::token(spv::Capability::Kernel)) &&
+                has(refdev::token(spv::Capability::SubgroupShuffleINTEL)) &&
+                has(refdev::token(spv::Capability::SubgroupBufferBlockIOINTEL)) &&
+                has(refdev::token(spv::Capability::SubgroupImageBlockIOINTEL)));
+    EXPECT_EQ(has(refdev::token(spv::Capability::SubgroupMatrixMultiplyAccumulateINTEL)), mma);
+    EXPECT_EQ(has(refdev::token(spv::Capability::Subgroup2DBlockIOINTEL)) &&
+                  has(refdev::token(spv::Capability::Subgroup2DBlockTransformINTEL)) &&
+                  has(refdev::token(spv::Capability::Subgroup2DBlockTransposeINTEL)),
+              f.block_2d);
+    EXPECT_EQ(has(refdev::token(spv::Capability::SubgroupImageMediaBlockIOINTEL)), media);
+    EXPECT_EQ(has(refdev::token(spv::Capability::Float64)), f.fp64);
+    EXPECT_EQ(has(refdev::token(spv::Capability::ImageBasic)), f.images);
     ASSERT_EQ(clGetDeviceInfo(device_, REFDEV_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, 0, nullptr, &size),
               CL_SUCCESS);
     std::vector<const char*> sets(size / sizeof(const char*));

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "reference_device/spirv/program.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 
@@ -55,33 +56,34 @@ BuildResult buildModule(const uint32_t* words, size_t count, const Profile& prof
         }
         const uint32_t* w = words + i;
         switch (op) {
-            case 17:  // OpCapability
+            case token(spv::Op::OpCapability):
                 if (!profile.buildsCapability(w[1])) {
                     r.log = "OpCapability " + std::to_string(w[1]) + " is not supported by profile " +
                             profile.name;
                     return r;
                 }
                 break;
-            case 5: names[w[1]] = decodeString(w + 2, wc - 2); break;  // OpName
-            case 15:
-                if (w[1] == 6) entry_names[w[2]] = decodeString(w + 3, wc - 3);
+            case token(spv::Op::OpName): names[w[1]] = decodeString(w + 2, wc - 2); break;
+            case token(spv::Op::OpEntryPoint):
+                if (w[1] == token(spv::ExecutionModel::Kernel))
+                    entry_names[w[2]] = decodeString(w + 3, wc - 3);
                 break;  // OpEntryPoint Kernel
-            case 16:    // OpExecutionMode
-                if (w[2] == 17 && wc >= 6) {
+            case token(spv::Op::OpExecutionMode):
+                if (w[2] == token(spv::ExecutionMode::LocalSize) && wc >= 6) {
                     local_size[w[1]][0] = w[3];
                     local_size[w[1]][1] = w[4];
                     local_size[w[1]][2] = w[5];
                 }
-                if (w[2] == 35 && wc >= 4) sg_size[w[1]] = w[3];
+                if (w[2] == token(spv::ExecutionMode::SubgroupSize) && wc >= 4) sg_size[w[1]] = w[3];
                 break;
-            case 21: types[w[1]] = {op, w[2]}; break;                              // OpTypeInt
-            case 22: types[w[1]] = {op, w[2]}; break;                              // OpTypeFloat
-            case 23: types[w[1]] = {op, types[w[2]].width, 0, w[2], w[3]}; break;  // OpTypeVector
-            case 25: types[w[1]] = {op, 0, 0, 0, 1, wc > 9 ? w[9] : 0}; break;     // OpTypeImage
-            case 26: types[w[1]] = {op}; break;                                    // OpTypeSampler
-            case 32: types[w[1]] = {op, 64, w[2], w[3]}; break;                    // OpTypePointer
-            case 54: current = w[2]; break;                                        // OpFunction
-            case 55: params[current].push_back({w[1], w[2]}); break;               // OpFunctionParameter
+            case token(spv::Op::OpTypeInt): types[w[1]] = {op, w[2]}; break;
+            case token(spv::Op::OpTypeFloat): types[w[1]] = {op, w[2]}; break;
+            case token(spv::Op::OpTypeVector): types[w[1]] = {op, types[w[2]].width, 0, w[2], w[3]}; break;
+            case token(spv::Op::OpTypeImage): types[w[1]] = {op, 0, 0, 0, 1, wc > 9 ? w[9] : 0}; break;
+            case token(spv::Op::OpTypeSampler): types[w[1]] = {op}; break;
+            case token(spv::Op::OpTypePointer): types[w[1]] = {op, 64, w[2], w[3]}; break;
+            case token(spv::Op::OpFunction): current = w[2]; break;
+            case token(spv::Op::OpFunctionParameter): params[current].push_back({w[1], w[2]}); break;
             default: break;
         }
         i += wc;
@@ -103,26 +105,26 @@ BuildResult buildModule(const uint32_t* words, size_t count, const Profile& prof
             KernelArgInfo a;
             a.name = names.count(id) ? names[id] : "";
             const Type& t = types[type_id];
-            if (t.op == 32) {
+            if (t.op == token(spv::Op::OpTypePointer)) {
                 a.size = 8;
-                a.kind = t.storage == 4   ? ArgKind::LocalBuffer
-                         : t.storage == 0 ? ArgKind::ConstantBuffer
-                                          : ArgKind::GlobalBuffer;
+                a.kind = t.storage == token(spv::StorageClass::Workgroup)         ? ArgKind::LocalBuffer
+                         : t.storage == token(spv::StorageClass::UniformConstant) ? ArgKind::ConstantBuffer
+                                                                                  : ArgKind::GlobalBuffer;
                 const Type& p = types[t.pointee];
-                a.type_name = std::string(p.op == 22 ? "float" : "uint") + "*";
-            } else if (t.op == 25) {
+                a.type_name = std::string(p.op == token(spv::Op::OpTypeFloat) ? "float" : "uint") + "*";
+            } else if (t.op == token(spv::Op::OpTypeImage)) {
                 a.kind = ArgKind::Image;
                 a.size = 8;
                 a.access = t.access;
                 a.type_name = "image2d_t";
-            } else if (t.op == 26) {
+            } else if (t.op == token(spv::Op::OpTypeSampler)) {
                 a.kind = ArgKind::Sampler;
                 a.size = 8;
                 a.type_name = "sampler_t";
             } else {
                 a.kind = ArgKind::Value;
                 a.size = t.width / 8 * t.components;
-                a.type_name = t.op == 22 ? "float" : "uint";
+                a.type_name = t.op == token(spv::Op::OpTypeFloat) ? "float" : "uint";
                 if (t.components > 1) a.type_name += std::to_string(t.components);
             }
             k.args.push_back(a);

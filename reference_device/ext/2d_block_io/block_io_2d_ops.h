@@ -6,16 +6,21 @@
 #include <string>
 
 #include "reference_device/spirv/ext_ops.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv::block_io_2d {
 
-constexpr uint32_t kCapabilityIo = 6228;         // Subgroup2DBlockIOINTEL
-constexpr uint32_t kCapabilityTransform = 6229;  // Subgroup2DBlockTransformINTEL
-constexpr uint32_t kCapabilityTranspose = 6230;  // Subgroup2DBlockTransposeINTEL
-constexpr uint32_t kOpLoad = 6231, kOpLoadTransform = 6232, kOpLoadTranspose = 6233, kOpPrefetch = 6234,
-                   kOpStore = 6235;
+constexpr uint32_t kCapabilityIo = token(spv::Capability::Subgroup2DBlockIOINTEL);
+constexpr uint32_t kCapabilityTransform = token(spv::Capability::Subgroup2DBlockTransformINTEL);
+constexpr uint32_t kCapabilityTranspose = token(spv::Capability::Subgroup2DBlockTransposeINTEL);
+constexpr uint32_t kOpLoad = token(spv::Op::OpSubgroup2DBlockLoadINTEL);
+constexpr uint32_t kOpLoadTransform = token(spv::Op::OpSubgroup2DBlockLoadTransformINTEL);
+constexpr uint32_t kOpLoadTranspose = token(spv::Op::OpSubgroup2DBlockLoadTransposeINTEL);
+constexpr uint32_t kOpPrefetch = token(spv::Op::OpSubgroup2DBlockPrefetchINTEL);
+constexpr uint32_t kOpStore = token(spv::Op::OpSubgroup2DBlockStoreINTEL);
 
-constexpr uint32_t kStorageCrossWorkgroup = 5, kStorageFunction = 7;
+constexpr uint32_t kStorageCrossWorkgroup = token(spv::StorageClass::CrossWorkgroup);
+constexpr uint32_t kStorageFunction = token(spv::StorageClass::Function);
 
 // The shapes this device accepts beyond the OpenCL environment table (device-specific, as the SPIR-V spec
 // allows): a padded block row of at most 64 bytes over all blocks, at most 32 rows (8 for stores), block

@@ -8,11 +8,12 @@
 #include <string>
 
 #include "reference_device/spirv/ext_ops.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv::mma {
 
-constexpr uint32_t kCapability = 6236;  // SubgroupMatrixMultiplyAccumulateINTEL
-constexpr uint32_t kOp = 6237;          // OpSubgroupMatrixMultiplyAccumulateINTEL
+constexpr uint32_t kCapability = token(spv::Capability::SubgroupMatrixMultiplyAccumulateINTEL);
+constexpr uint32_t kOp = token(spv::Op::OpSubgroupMatrixMultiplyAccumulateINTEL);
 constexpr const char* kOpName = "OpSubgroupMatrixMultiplyAccumulateINTEL";
 constexpr const char* kTf32Extension = "cl_intel_subgroup_matrix_multiply_accumulate_tf32";
 

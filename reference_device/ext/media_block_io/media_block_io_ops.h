@@ -7,11 +7,13 @@
 #include <string>
 
 #include "reference_device/spirv/ext_ops.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv::media_block_io {
 
-constexpr uint32_t kCapability = 5579;  // SubgroupImageMediaBlockIOINTEL
-constexpr uint32_t kOpRead = 5580, kOpWrite = 5581;
+constexpr uint32_t kCapability = token(spv::Capability::SubgroupImageMediaBlockIOINTEL);
+constexpr uint32_t kOpRead = token(spv::Op::OpSubgroupImageMediaBlockReadINTEL);
+constexpr uint32_t kOpWrite = token(spv::Op::OpSubgroupImageMediaBlockWriteINTEL);
 constexpr const char* kReadName = "OpSubgroupImageMediaBlockReadINTEL";
 constexpr const char* kWriteName = "OpSubgroupImageMediaBlockWriteINTEL";
 

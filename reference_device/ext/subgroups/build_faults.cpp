@@ -6,7 +6,9 @@
 namespace refdev::spirv::subgroups {
 namespace {
 
-constexpr uint32_t kOpMediaBlockRead = 5580, kOpMediaBlockWrite = 5581;  // SPV_INTEL_media_block_io
+constexpr uint32_t kOpMediaBlockRead =
+    token(spv::Op::OpSubgroupImageMediaBlockReadINTEL);  // SPV_INTEL_media_block_io
+constexpr uint32_t kOpMediaBlockWrite = token(spv::Op::OpSubgroupImageMediaBlockWriteINTEL);
 
 const char* opName(uint32_t opcode) {
     switch (opcode) {

@@ -5,14 +5,22 @@
 #include <string>
 
 #include "reference_device/spirv/ext_ops.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv::subgroups {
 
-// Opcodes and capabilities from the SPV_INTEL_subgroups token table.
-constexpr uint32_t kCapShuffle = 5568, kCapBufferBlockIO = 5569, kCapImageBlockIO = 5570;
-constexpr uint32_t kOpShuffle = 5571, kOpShuffleDown = 5572, kOpShuffleUp = 5573, kOpShuffleXor = 5574;
-constexpr uint32_t kOpBlockRead = 5575, kOpBlockWrite = 5576, kOpImageBlockRead = 5577,
-                   kOpImageBlockWrite = 5578;
+// Opcodes and capabilities of SPV_INTEL_subgroups.
+constexpr uint32_t kCapShuffle = token(spv::Capability::SubgroupShuffleINTEL);
+constexpr uint32_t kCapBufferBlockIO = token(spv::Capability::SubgroupBufferBlockIOINTEL);
+constexpr uint32_t kCapImageBlockIO = token(spv::Capability::SubgroupImageBlockIOINTEL);
+constexpr uint32_t kOpShuffle = token(spv::Op::OpSubgroupShuffleINTEL);
+constexpr uint32_t kOpShuffleDown = token(spv::Op::OpSubgroupShuffleDownINTEL);
+constexpr uint32_t kOpShuffleUp = token(spv::Op::OpSubgroupShuffleUpINTEL);
+constexpr uint32_t kOpShuffleXor = token(spv::Op::OpSubgroupShuffleXorINTEL);
+constexpr uint32_t kOpBlockRead = token(spv::Op::OpSubgroupBlockReadINTEL);
+constexpr uint32_t kOpBlockWrite = token(spv::Op::OpSubgroupBlockWriteINTEL);
+constexpr uint32_t kOpImageBlockRead = token(spv::Op::OpSubgroupImageBlockReadINTEL);
+constexpr uint32_t kOpImageBlockWrite = token(spv::Op::OpSubgroupImageBlockWriteINTEL);
 
 void executeShuffle(OpContext& ctx);
 void executeShuffleDown(OpContext& ctx);

@@ -559,13 +559,13 @@ TEST(SubgroupsOps, ImageBlockCoordinateIsReadAtItsWidth) {
 TEST(SubgroupsOps, RegistrationCoversAllOpcodes) {
     ExtOpTable table;
     registerSubgroupsOps(table);
-    for (uint32_t op = 5571; op <= 5578; ++op) {
+    for (uint32_t op = kOpShuffle; op <= kOpImageBlockWrite; ++op) {
         const ExtOpInfo* info = table.find(op);
         ASSERT_NE(info, nullptr) << op;
         EXPECT_NE(info->execute, nullptr);
     }
-    EXPECT_FALSE(table.find(5576)->has_result);
-    EXPECT_FALSE(table.find(5578)->has_result);
+    EXPECT_FALSE(table.find(kOpBlockWrite)->has_result);
+    EXPECT_FALSE(table.find(kOpImageBlockWrite)->has_result);
 }
 
 // Cross-check of the opcode and operand-count table against the SPIR-V grammar (skipped without it).
