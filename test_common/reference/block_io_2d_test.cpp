@@ -1,5 +1,6 @@
 // Unit tests of the 2D block IO host reference: every worked example of the SPV_INTEL_2d_block_io spec
-// (sub-group size 4), then the OpenCL environment's lane mappings at sub-group size 16.
+// (sub-group size 4), the three mapping scenarios at sub-group size 32, then the OpenCL environment's lane
+// mappings at sub-group size 16.
 #include "test_common/reference/block_io_2d.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +30,9 @@ uint64_t rc8(int64_t r, int64_t c) {
 uint64_t rc4(int64_t r, int64_t c) {
     return uint64_t((r << 4) | c);
 }
+uint64_t rcByte(int64_t r, int64_t c) {
+    return uint64_t((r * 64 + c) & 0xff);
+}  // "r,c" for 1-byte elements, unique for rows 0-3 and columns 0-63
 
 const Surface2d kSurface{256, 64, 256};
 
@@ -117,6 +121,73 @@ TEST(BlockIo2dReference, OneByteWidth32PacksTwoBytesPerLane) {
 
 // Padded width 8 (4-byte x 8): two block rows per sub-group row; with Block Height 1, lanes 8-15 hold
 // nothing the spec defines.
+// Sub-group size 32, the spec's three scenarios ("Because the padded block width and the subgroup size are
+// both powers of two, there are three scenarios") at 32 lanes.
+// 1. Padded width equal to the sub-group size: 1-byte x 32 x 4 rows, one byte per lane per row. Lane 0 holds
+// (0,0), (1,0), (2,0), (3,0) (IGC before 2.38 gave it (0,0), (0,1), (2,0), (2,1)).
+TEST(BlockIo2dReference, Sg32PaddedWidthEqualsSubgroupSize) {
+    BlockIo2dShape s{BlockIo2dOp::Load, 1, 32, 4, 1, 32};
+    auto lanes = load2d(s, makeMemory(kSurface, 1, rcByte), kSurface, {0, 0});
+    ASSERT_EQ(lanes.size(), 32u);
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(values(lanes[i]),
+                  (std::vector<uint64_t>{rcByte(0, i), rcByte(1, i), rcByte(2, i), rcByte(3, i)}))
+            << i;
+    EXPECT_EQ(laneBytes(s), 4u);
+}
+
+// 2. Padded width less than the sub-group size: 2-byte x 16 x 4 rows: "The first row is assigned to the first
+// set of invocations, then the next row ... to the next set": lanes 0-15 hold rows 0 and 2, lanes 16-31 rows
+// 1 and 3. With one row (2-byte x 16 x 1) lanes 16-31 are assigned nothing.
+TEST(BlockIo2dReference, Sg32PaddedWidthLessThanSubgroupSize) {
+    BlockIo2dShape s{BlockIo2dOp::Load, 2, 16, 4, 1, 32};
+    auto lanes = load2d(s, makeMemory(kSurface, 2, rc8), kSurface, {0, 0});
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(values(lanes[i]), (std::vector<uint64_t>{rc8(i / 16, i % 16), rc8(2 + i / 16, i % 16)}))
+            << i;
+    BlockIo2dShape one{BlockIo2dOp::Load, 2, 16, 1, 1, 32};
+    auto row = load2d(one, makeMemory(kSurface, 2, rc8), kSurface, {0, 0});
+    for (int i = 0; i < 32; ++i) {
+        ASSERT_EQ(row[i].size(), 1u);
+        EXPECT_EQ(row[i][0].defined, i < 16) << i;
+    }
+    // Transform 2-byte x 16 x 32: 16 packed rows, two per sub-group row.
+    BlockIo2dShape t{BlockIo2dOp::LoadTransform, 2, 16, 32, 1, 32};
+    auto packed = load2d(t, makeMemory(kSurface, 2, rc8), kSurface, {0, 0});
+    ASSERT_EQ(packed[17].size(), 8u);
+    EXPECT_EQ(packed[17][0].value, rc8(2, 1) | rc8(3, 1) << 16);  // packed row 1, column 1
+    EXPECT_EQ(packed[17][7].value, rc8(30, 1) | rc8(31, 1) << 16);
+    // Transpose 4-byte x 8 x 16: the transposed block is 8 rows of 16 columns, two rows per sub-group row.
+    BlockIo2dShape tr{BlockIo2dOp::LoadTranspose, 4, 8, 16, 1, 32};
+    auto transposed = load2d(tr, makeMemory(kSurface, 4, rc16), kSurface, {0, 0});
+    ASSERT_EQ(transposed[20].size(), 4u);
+    EXPECT_EQ(transposed[20][0].value, rc16(4, 1));  // transposed row 1, column 4
+    EXPECT_EQ(transposed[20][3].value, rc16(4, 7));
+}
+
+// 3. Padded width greater than the sub-group size: 1-byte x 64 x 2 rows, two consecutive bytes per lane per
+// row, "the first set of elements are assigned to the first invocation".
+TEST(BlockIo2dReference, Sg32PaddedWidthGreaterThanSubgroupSize) {
+    BlockIo2dShape s{BlockIo2dOp::Load, 1, 64, 2, 1, 32};
+    auto lanes = load2d(s, makeMemory(kSurface, 1, rcByte), kSurface, {0, 0});
+    for (int i = 0; i < 32; ++i)
+        EXPECT_EQ(values(lanes[i]), (std::vector<uint64_t>{rcByte(0, 2 * i), rcByte(0, 2 * i + 1),
+                                                           rcByte(1, 2 * i), rcByte(1, 2 * i + 1)}))
+            << i;
+    // A store of the same shape writes lane i's elements back to the same places.
+    std::vector<std::vector<uint8_t>> data(32, std::vector<uint8_t>(laneBytes(s)));
+    for (int i = 0; i < 32; ++i)
+        for (int k = 0; k < 4; ++k) data[i][k] = uint8_t(i * 4 + k);
+    BlockIo2dShape st = s;
+    st.op = BlockIo2dOp::Store;
+    std::vector<uint8_t> mem(size_t(kSurface.memory_pitch_bytes * kSurface.memory_height_rows), 0);
+    EXPECT_EQ(store2d(st, data, mem, kSurface, {0, 0}), 128u);
+    EXPECT_EQ(mem[0], 0);                                           // lane 0, (0, 0)
+    EXPECT_EQ(mem[1], 1);                                           // lane 0, (0, 1)
+    EXPECT_EQ(mem[size_t(kSurface.memory_pitch_bytes)], 2);         // lane 0, (1, 0)
+    EXPECT_EQ(mem[size_t(kSurface.memory_pitch_bytes) + 63], 127);  // lane 31, (1, 63)
+}
+
 TEST(BlockIo2dReference, FourByteWidth8HeightOneLeavesUpperLanesUndefined) {
     BlockIo2dShape s{BlockIo2dOp::Load, 4, 8, 1, 2, 16};
     auto lanes = load2d(s, makeMemory(kSurface, 4, rc16), kSurface, {2, 3});

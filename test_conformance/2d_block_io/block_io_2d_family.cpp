@@ -26,7 +26,6 @@ using reference::BlockIo2dShape;
 using reference::Coordinate2d;
 using reference::Surface2d;
 
-constexpr uint32_t kSubGroupSize = kBlockIo2dSubGroupSize;
 constexpr cl_uint kCapabilityTransform = 6229, kCapabilityTranspose = 6230, kCapabilityIo = 6228;
 
 BlockIo2dOp parseOp(const std::string& op) {
@@ -134,8 +133,8 @@ void checkLoads(const BlockIo2dCase& c, const std::vector<uint8_t>& surface,
     for (uint32_t g = 0; g < c.coords.size(); ++g) {
         const GridShape grid = loadGrid(c, a, g);
         auto expected = reference::load2d(c.load_shape, memory, c.surface, c.coords[g]);
-        for (uint32_t lane = 0; lane < kSubGroupSize; ++lane) {
-            const uint8_t* got = lanes.data() + (size_t(g) * kSubGroupSize + lane) * c.lane_bytes;
+        for (uint32_t lane = 0; lane < c.sub_group_size; ++lane) {
+            const uint8_t* got = lanes.data() + (size_t(g) * c.sub_group_size + lane) * c.lane_bytes;
             for (size_t k = 0; k < expected[lane].size(); ++k) {
                 const reference::LaneElement& e = expected[lane][k];
                 if (!e.defined) {

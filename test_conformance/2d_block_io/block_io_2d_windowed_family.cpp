@@ -149,8 +149,8 @@ public:
             }
             auto want = reference::load2d(c.shape, w.data, local_surface, local_xy);
             const reference::AssignedBlock a = reference::assignedBlock(c.shape);
-            for (uint32_t lane = 0; lane < kBlockIo2dSubGroupSize; ++lane) {
-                const uint8_t* got = lanes_out.data() + (g * kBlockIo2dSubGroupSize + lane) * c.lane_bytes;
+            for (uint32_t lane = 0; lane < c.sub_group_size; ++lane) {
+                const uint8_t* got = lanes_out.data() + (g * c.sub_group_size + lane) * c.lane_bytes;
                 for (size_t k = 0; k < want[lane].size(); ++k) {
                     const reference::LaneElement& e = want[lane][k];
                     if (!e.defined) {

@@ -13,6 +13,13 @@ std::vector<int32_t> coordinateWords(const std::vector<reference::Coordinate2d>&
 
 }  // namespace
 
+uint32_t blockIo2dSubGroupSize(const Params& p) {
+    if (!p.has("sub_group_size")) return kBlockIo2dSubGroupSize;
+    const uint64_t sg = p.u("sub_group_size");
+    if (sg != 16 && sg != 32) throw InternalError("2d_block_io: sub_group_size must be 16 or 32");
+    return uint32_t(sg);
+}
+
 reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp op,
                                          const std::string& prefix) {
     return {op,
@@ -20,7 +27,7 @@ reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp
             uint32_t(p.u(prefix + "block_width")),
             uint32_t(p.u(prefix + "block_height")),
             uint32_t(p.u(prefix + "block_count")),
-            kBlockIo2dSubGroupSize};
+            blockIo2dSubGroupSize(p)};
 }
 
 ParamSchema blockIo2dSchema(std::initializer_list<ParamDecl> extra) {
@@ -36,7 +43,8 @@ ParamSchema blockIo2dSchema(std::initializer_list<ParamDecl> extra) {
                                  {"coords", ParamType::IntList},
                                  {"work_groups", ParamType::UInt},
                                  {"sub_groups_per_work_group", ParamType::UInt},
-                                 {"lane_bytes", ParamType::UInt}};
+                                 {"lane_bytes", ParamType::UInt},
+                                 {"sub_group_size", ParamType::UInt, kOptional}};
     decls.insert(decls.end(), extra);
     return ParamSchema(std::move(decls));
 }
@@ -48,18 +56,20 @@ void BlockIo2dLaunchParams::readLaunchParams(const Params& p, const char* family
     work_groups = uint32_t(p.u("work_groups"));
     sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
     lane_bytes = uint32_t(p.u("lane_bytes"));
+    sub_group_size = blockIo2dSubGroupSize(p);
     if (xy.size() % 2 || coords.size() != size_t(work_groups) * sub_groups_per_work_group)
         throw InternalError(std::string(family) + ": coords must hold one (x, y) per sub-group");
 }
 
 BlockIo2dLaunch::BlockIo2dLaunch(RunContext& ctx, const BlockIo2dLaunchParams& p, bool store,
                                  const std::function<std::vector<uint8_t>(size_t)>& random)
-    : lanes(ctx, p.coords.size() * kBlockIo2dSubGroupSize * p.lane_bytes),
+    : lanes(ctx, p.coords.size() * p.sub_group_size * p.lane_bytes),
       coords(ctx, p.coords.size() * 2 * sizeof(int32_t)),
-      done(ctx, DoneLayout{p.work_groups, p.sub_groups_per_work_group, kBlockIo2dSubGroupSize}.bytes()),
+      done(ctx, DoneLayout{p.work_groups, p.sub_groups_per_work_group, p.sub_group_size}.bytes()),
       coord_words(coordinateWords(p.coords)),
-      layout{p.work_groups, p.sub_groups_per_work_group, kBlockIo2dSubGroupSize},
-      lane_bytes_(p.lane_bytes) {
+      layout{p.work_groups, p.sub_groups_per_work_group, p.sub_group_size},
+      lane_bytes_(p.lane_bytes),
+      sub_group_size_(p.sub_group_size) {
     // Stores read seed-random data; loads overwrite the poison.
     if (store) {
         lane_data = random(lanes.size());
@@ -92,15 +102,15 @@ void BlockIo2dLaunch::launch(RunContext& ctx, KernelArgs& args, const reference:
     args.set("memory_pitch_bytes", cl_uint(s.memory_pitch_bytes));
     args.set("base_offset_bytes", cl_uint(base_offset_bytes));
     args.set("done", done.mem());
-    size_t local = size_t(layout.sub_groups_per_work_group) * kBlockIo2dSubGroupSize;
+    size_t local = size_t(layout.sub_groups_per_work_group) * sub_group_size_;
     size_t global = local * layout.work_groups;
     runNDRange(ctx, args, 1, &global, &local);
 }
 
 std::vector<std::vector<uint8_t>> BlockIo2dLaunch::storedByLane(size_t g) const {
-    std::vector<std::vector<uint8_t>> per_lane(kBlockIo2dSubGroupSize);
-    for (uint32_t lane = 0; lane < kBlockIo2dSubGroupSize; ++lane) {
-        auto first = lane_data.begin() + (g * kBlockIo2dSubGroupSize + lane) * lane_bytes_;
+    std::vector<std::vector<uint8_t>> per_lane(sub_group_size_);
+    for (uint32_t lane = 0; lane < sub_group_size_; ++lane) {
+        auto first = lane_data.begin() + (g * sub_group_size_ + lane) * lane_bytes_;
         per_lane[lane].assign(first, first + lane_bytes_);
     }
     return per_lane;

@@ -19,9 +19,15 @@
 
 namespace cts {
 
-constexpr uint32_t kBlockIo2dSubGroupSize = 16;  // kernels run at 16 (OpExecutionMode SubgroupSize 16)
+// Kernels run at 16 (OpExecutionMode SubgroupSize 16, the size the OpenCL environment names), except the
+// device-specific 2d_block_io.sg32.* cases, whose parameter sub_group_size is 32.
+constexpr uint32_t kBlockIo2dSubGroupSize = 16;
 
-// The block shape of the parameters <prefix>element_size, block_width, block_height, block_count, for `op`.
+// The sub-group size of a case: its optional parameter sub_group_size, else kBlockIo2dSubGroupSize.
+uint32_t blockIo2dSubGroupSize(const Params& p);
+
+// The block shape of the parameters <prefix>element_size, block_width, block_height, block_count, for `op`,
+// at the case's sub-group size.
 reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp op,
                                          const std::string& prefix = "");
 
@@ -35,7 +41,8 @@ struct BlockIo2dLaunchParams {
     std::vector<reference::Coordinate2d>
         coords;  // one per sub-group, g = work-group * sub-groups + sub-group
     uint32_t work_groups = 1, sub_groups_per_work_group = 1;
-    uint32_t lane_bytes = 0;  // per-lane bytes the kernel's private array holds
+    uint32_t lane_bytes = 0;                           // per-lane bytes the kernel's private array holds
+    uint32_t sub_group_size = kBlockIo2dSubGroupSize;  // the module's SubgroupSize execution mode
 
     // Reads them; coordinates that are not one (x, y) per sub-group are an InternalError naming `family`.
     void readLaunchParams(const Params& p, const char* family);
@@ -67,6 +74,7 @@ public:
 private:
     void launch(RunContext& ctx, KernelArgs& args, const reference::Surface2d& s, uint32_t base_offset_bytes);
     uint32_t lane_bytes_;
+    uint32_t sub_group_size_;
 };
 
 }  // namespace cts

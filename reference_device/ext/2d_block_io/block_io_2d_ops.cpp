@@ -425,6 +425,63 @@ void loadDirect(const uint8_t* blocks, const Operands& o, const Assigned& a, uin
             }
 }
 
+// Planted faults that show only in a sub-group of 32 (the 2d_block_io.sg32.* cases), applied to every lane's
+// private data after a plain load (to_memory false) or before a store (to_memory true).
+//  - sg32_second_half_gets_first_half_rows: lanes 16-31 receive (load) or supply (store) lanes 0-15's data.
+//  - sg32_old_igc_layout: the lowering of IGC before 2.38, which kept the SIMD16 message and halved its
+//    per-lane result type: the block's payload is laid out as at 16 lanes (lane i's unit j at payload unit
+//    16 j + i, a unit being the run of a 16-lane row, e.g. two bytes of a 1-byte block 32 wide) and read back
+//    32 lanes wide (lane l's unit j is payload unit 32 j + l). For a 1-byte block 32 wide lane 0 gets (row,
+//    column) (0,0), (0,1), (2,0), (2,1) instead of (0,0), (1,0), (2,0), (3,0). Blocks at most 16 wide map
+//    the same either way (their payload is row-major in element units at both sizes), so only wider ones
+//    change.
+void sg32Faults(const Faults& faults, const Operands& o, uint32_t sg, LaneBuffer& lanes, size_t lane_bytes,
+                bool to_memory) {
+    if (sg != 32) return;
+    if (faults.has("sg32_old_igc_layout") && o.opcode != kOpLoadTransform && o.opcode != kOpLoadTranspose) {
+        const Assigned a32 = assigned(o, 32), a16 = assigned(o, 16);
+        const uint32_t e = o.element_size;
+        const size_t unit = size_t(e) * (a16.cols / 16),
+                     lane16_bytes = size_t(a16.per_lane) * e * o.block_count;
+        // A lane's share smaller than one 16-lane unit (one row of 1-byte x 32: one byte per lane) has
+        // nothing to regroup.
+        if (a32.cols > 16 && (size_t(a32.rows) * a32.cols) % 32 == 0 && lane_bytes % unit == 0) {
+            std::vector<uint8_t> simd16(16 * lane16_bytes);
+            // Element (b, row, col) in the 16-lane layout and in the 32-lane one.
+            auto each = [&](auto&& f) {
+                for (uint32_t b = 0; b < o.block_count; ++b)
+                    for (uint32_t row = 0; row < a32.rows; ++row)
+                        for (uint32_t col = 0; col < a32.cols; ++col) {
+                            uint32_t l32, s32, l16, s16;
+                            laneSlot(a32, 32, row, col, false, &l32, &s32);
+                            laneSlot(a16, 16, row, col, false, &l16, &s16);
+                            f(lanes.lane(l32) + (size_t(b) * a32.per_lane + s32) * e,
+                              simd16.data() + l16 * lane16_bytes + (size_t(b) * a16.per_lane + s16) * e);
+                        }
+            };
+            // The payload unit p = 32 j + l read as lane l's unit j, in the 16-lane layout p % 16's p / 16.
+            auto payload = [&](auto&& f) {
+                for (uint32_t l = 0; l < 32; ++l)
+                    for (size_t j = 0; (j + 1) * unit <= lane_bytes; ++j) {
+                        const size_t p = j * 32 + l;
+                        if ((p / 16 + 1) * unit <= lane16_bytes)
+                            f(lanes.lane(l) + j * unit,
+                              simd16.data() + (p % 16) * lane16_bytes + (p / 16) * unit);
+                    }
+            };
+            if (!to_memory) {
+                each([e](uint8_t* lane, uint8_t* wide) { std::memcpy(wide, lane, e); });
+                payload([unit](uint8_t* lane, uint8_t* wide) { std::memcpy(lane, wide, unit); });
+            } else {
+                payload([unit](uint8_t* lane, uint8_t* wide) { std::memcpy(wide, lane, unit); });
+                each([e](uint8_t* lane, uint8_t* wide) { std::memcpy(lane, wide, e); });
+            }
+        }
+    }
+    if (faults.has("sg32_second_half_gets_first_half_rows"))
+        for (uint32_t l = 16; l < 32; ++l) std::memcpy(lanes.lane(l), lanes.lane(l - 16), lane_bytes);
+}
+
 }  // namespace
 
 std::string unsupportedShape(uint32_t opcode, uint32_t e, uint32_t w, uint32_t h, uint32_t c) {
@@ -547,6 +604,7 @@ void executeLoad(OpContext& ctx) {
                     std::memcpy(out + position * part_bytes, &v, part_bytes);
                 }
             }
+    sg32Faults(faults, o, sg, dst, lane_bytes, false);
     writeBack(ctx, o, dst, sg, lane_bytes);
 }
 
@@ -579,6 +637,7 @@ void executeStore(OpContext& ctx) {
         if (!p) return;
         std::memcpy(src.lane(l), p, lane_bytes);
     }
+    sg32Faults(ctx.faults(), o, sg, src, lane_bytes, true);
     Surface surface{o, ctx.faults()};
     const bool writes_all = ctx.faults().has("store_writes_oob_or_padding");
     // Every lane writes its own elements, so every lane must be able to reach the blocks' memory.

@@ -1,5 +1,6 @@
 // Unit tests of the reference device's 2D block IO ops through a fake OpContext: the spec's worked examples
-// (sub-group size 4), the OpenCL environment's mappings (16), undefined-behaviour detection and faults.
+// (sub-group size 4), the OpenCL environment's mappings (16), the three mapping scenarios at 32 lanes,
+// undefined-behaviour detection and faults.
 #include "reference_device/ext/2d_block_io/block_io_2d_ops.h"
 
 #include <gtest/gtest.h>
@@ -247,6 +248,119 @@ TEST(BlockIo2dOps, OneByteWidth32TwoBlocks) {
                 uint32_t c = 4 + b * 32 + 2 * i;
                 EXPECT_EQ(ctx.priv<uint16_t>(i, b * 2 + r), rc(1, 1 + r, c) | rc(1, 1 + r, c + 1) << 8);
             }
+}
+
+// Sub-group size 32: the spec's three scenarios at 32 lanes. 1-byte data is filled with (r * 64 + c) & 0xff,
+// unique over the 4 x 64 bytes these shapes read.
+void fillBytes(FakeContext& ctx) {
+    for (int64_t r = 0; r < 64; ++r)
+        for (int64_t c = 0; c < 256; ++c) ctx.at(r * 256 + c) = uint8_t((r * 64 + c) & 0xff);
+}
+uint8_t byteAt(uint32_t r, uint32_t c) {
+    return uint8_t((r * 64 + c) & 0xff);
+}
+
+// 1. Padded width equal to the sub-group size: 1-byte x 32 x 4 gives lane i column i of rows 0-3 (IGC before
+// 2.38 gave lane 0 (0,0), (0,1), (2,0), (2,1)); 2-byte x 32 x 2 likewise.
+TEST(BlockIo2dOps, Sg32PaddedWidthEqualsSubgroupSize) {
+    FakeContext ctx(kOpLoad, 32);
+    fillBytes(ctx);
+    ctx.setup(1, 32, 4, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 32; ++i)
+        for (uint32_t r = 0; r < 4; ++r) EXPECT_EQ(ctx.priv<uint8_t>(i, r), byteAt(r, i)) << i << " " << r;
+    FakeContext two(kOpLoad, 32);
+    fillSurface(two, 2);
+    two.setup(2, 32, 2, 1, 256, 64, 256, 2, 1);
+    executeLoad(two);
+    ASSERT_FALSE(two.failed()) << two.error_;
+    for (uint32_t i = 0; i < 32; ++i)
+        for (uint32_t r = 0; r < 2; ++r) EXPECT_EQ(two.priv<uint16_t>(i, r), rc(2, 1 + r, 2 + i)) << i;
+}
+
+// 2. Padded width less than the sub-group size: 2-byte x 16 x 4 gives lanes 0-15 rows 0 and 2, lanes 16-31
+// rows 1 and 3; the transposed 4-byte x 8 x 16 block (8 rows of 16) likewise two rows per sub-group row.
+TEST(BlockIo2dOps, Sg32PaddedWidthLessThanSubgroupSize) {
+    FakeContext ctx(kOpLoad, 32);
+    fillSurface(ctx, 2);
+    ctx.setup(2, 16, 4, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 32; ++i)
+        for (uint32_t k = 0; k < 2; ++k)
+            EXPECT_EQ(ctx.priv<uint16_t>(i, k), rc(2, 2 * k + i / 16, i % 16)) << i;
+    FakeContext tr(kOpLoadTranspose, 32);
+    fillSurface(tr, 4);
+    tr.setup(4, 8, 16, 1, 256, 64, 256, 0, 0);
+    executeLoad(tr);
+    ASSERT_FALSE(tr.failed()) << tr.error_;
+    for (uint32_t i = 0; i < 32; ++i)
+        for (uint32_t k = 0; k < 4;
+             ++k)  // transposed (row 2k + i / 16, column i % 16) = block (i % 16, 2k + i / 16)
+            EXPECT_EQ(tr.priv<uint32_t>(i, k), rc(4, i % 16, 2 * k + i / 16)) << i << " " << k;
+}
+
+// 3. Padded width greater than the sub-group size: 1-byte x 64 x 2 gives lane i bytes 2i and 2i + 1 of each
+// row; a store of the same shape puts them back.
+TEST(BlockIo2dOps, Sg32PaddedWidthGreaterThanSubgroupSize) {
+    FakeContext ctx(kOpLoad, 32);
+    fillBytes(ctx);
+    ctx.setup(1, 64, 2, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    for (uint32_t i = 0; i < 32; ++i)
+        for (uint32_t r = 0; r < 2; ++r)
+            for (uint32_t j = 0; j < 2; ++j)
+                EXPECT_EQ(ctx.priv<uint8_t>(i, r * 2 + j), byteAt(r, 2 * i + j)) << i << " " << r << " " << j;
+    FakeContext st(kOpStore, 32);
+    for (uint32_t i = 0; i < 32; ++i)
+        for (uint32_t k = 0; k < 4; ++k) st.setPriv<uint8_t>(i, k, uint8_t(i * 4 + k));
+    st.setup(1, 64, 2, 1, 256, 64, 256, 0, 0);
+    executeStore(st);
+    ASSERT_FALSE(st.failed()) << st.error_;
+    for (uint32_t r = 0; r < 2; ++r)
+        for (uint32_t c = 0; c < 64; ++c) EXPECT_EQ(st.at(r * 256 + c), uint8_t((c / 2) * 4 + r * 2 + c % 2));
+}
+
+// The sub-group-32 faults change a 32-lane load and store and nothing at 16 lanes; sg32_old_igc_layout gives
+// lane 0 of a 1-byte x 32 x 4 load (0,0), (0,1), (2,0), (2,1).
+TEST(BlockIo2dOps, Sg32FaultsShowOnlyAt32Lanes) {
+    for (const char* fault : {"sg32_second_half_gets_first_half_rows", "sg32_old_igc_layout"})
+        for (uint32_t opcode : {kOpLoad, kOpStore})
+            for (uint32_t lanes : {16u, 32u}) {
+                std::vector<uint8_t> results[2];
+                for (int faulty = 0; faulty < 2; ++faulty) {
+                    FakeContext ctx(opcode, lanes);
+                    fillBytes(ctx);
+                    std::string error;
+                    if (faulty) ASSERT_TRUE(ctx.faults_.parse(fault, &error)) << error;
+                    for (uint32_t i = 0; i < lanes; ++i)
+                        for (uint32_t k = 0; k < 8; ++k) ctx.setPriv<uint8_t>(i, k, uint8_t(i * 8 + k + 1));
+                    ctx.setup(1, 32, 8, 1, 256, 64, 256, 4, 1);
+                    opcode == kOpStore ? executeStore(ctx) : executeLoad(ctx);
+                    ASSERT_FALSE(ctx.failed()) << fault << ": " << ctx.error_;
+                    results[faulty] = ctx.surface_;
+                    for (const auto& p : ctx.priv_)
+                        results[faulty].insert(results[faulty].end(), p.begin(), p.end());
+                }
+                if (lanes == 32)
+                    EXPECT_NE(results[0], results[1]) << fault << " changed nothing at 32 lanes";
+                else
+                    EXPECT_EQ(results[0], results[1]) << fault << " changed a 16-lane operation";
+            }
+    FakeContext ctx(kOpLoad, 32);
+    fillBytes(ctx);
+    std::string error;
+    ASSERT_TRUE(ctx.faults_.parse("sg32_old_igc_layout", &error)) << error;
+    ctx.setup(1, 32, 4, 1, 256, 64, 256, 0, 0);
+    executeLoad(ctx);
+    ASSERT_FALSE(ctx.failed()) << ctx.error_;
+    EXPECT_EQ(ctx.priv<uint8_t>(0, 0), byteAt(0, 0));
+    EXPECT_EQ(ctx.priv<uint8_t>(0, 1), byteAt(0, 1));
+    EXPECT_EQ(ctx.priv<uint8_t>(0, 2), byteAt(2, 0));
+    EXPECT_EQ(ctx.priv<uint8_t>(0, 3), byteAt(2, 1));
+    EXPECT_EQ(ctx.priv<uint8_t>(16, 0), byteAt(1, 0));  // payload unit 16: the 16-lane layout's lane 0, row 1
 }
 
 // 4-byte x 8 x 1 row: lanes 8-15 are not written (the spec assigns them nothing).

@@ -47,6 +47,16 @@ std::vector<FaultInfo> blockIo2dFaults() {
         {"width_pitch_or_x_16bit",
          "2D block IO keeps Memory Width, Memory Pitch and the Coordinate x in 16 bits (rows past 65,535 "
          "bytes are lost)"},
+        // Sub-group size 32 only (the 2d_block_io.sg32.* cases).
+        {"sg32_second_half_gets_first_half_rows",
+         "2D block IO at sub-group size 32: lanes 16-31 receive (loads) or store (stores) lanes 0-15's data, "
+         "as "
+         "if the 16-lane mapping were run twice"},
+        {"sg32_old_igc_layout",
+         "2D block IO at sub-group size 32 maps blocks wider than 16 elements as IGC before 2.38 did: the "
+         "16-lane result type halved, so a 1-byte block 32 wide gives lane 0 (row, column) (0,0), (0,1), "
+         "(2,0), "
+         "(2,1) instead of (0,0), (1,0), (2,0), (3,0)"},
     };
 }
 

@@ -27,7 +27,8 @@ struct Parts {
     uint32_t memory_bits = 32;
     uint32_t coord_components = 2, coord_bits = 32;
     bool coord_scalar = false;
-    int drop_operand = -1;  // remove this operand (operand-count check)
+    int drop_operand = -1;       // remove this operand (operand-count check)
+    uint32_t subgroup_size = 0;  // OpExecutionMode SubgroupSize (with SubgroupDispatch) when non-zero
 };
 
 std::vector<uint32_t> build(const Parts& p) {
@@ -47,9 +48,11 @@ std::vector<uint32_t> build(const Parts& p) {
     b.op(17, {spv::CapabilitySubgroup2DBlockTransformINTEL})
         .op(17, {spv::CapabilitySubgroup2DBlockTransposeINTEL});
     b.op(17, {11}).op(17, {22}).op(17, {39});  // Int64, Int16, Int8
+    if (p.subgroup_size) b.op(17, {spv::CapabilitySubgroupDispatch});
     b.op(10, ModuleBuilder::str("SPV_INTEL_2d_block_io"));
     b.op(14, {spv::AddressingModelPhysical64, spv::MemoryModelOpenCL});
     b.op(15, ModuleBuilder::cat({{6, fn}, ModuleBuilder::str("test")}));
+    if (p.subgroup_size) b.op(16, {fn, spv::ExecutionModeSubgroupSize, p.subgroup_size});
     b.op(19, {void_t}).op(21, {i32, 32, 0}).op(21, {i64, 64, 0}).op(21, {i16, 16, 0}).op(21, {i8, 8, 0});
     b.op(32, {base_ptr_t, p.base_storage, i8});
     b.op(32, {priv_ptr_t, p.private_storage, priv_pointee});
@@ -120,6 +123,20 @@ TEST(BlockIo2dRules, CleanModulesPass) {
         // The whole checker (core rules included) accepts it too.
         EXPECT_TRUE(checkModule(SpirvModule::parse(build(clean(op)))).empty()) << op;
     }
+}
+
+// The spec maps blocks at any power-of-two sub-group size; the OpenCL environment's table names 16, but a
+// module at SubgroupSize 32 (the 2d_block_io.sg32.* cases, device-specific) is valid SPIR-V: no rule rejects
+// it, at 16 or 32, in the 2D rule set or the whole checker.
+TEST(BlockIo2dRules, SubgroupSize32ModulesPass) {
+    for (uint32_t size : {16u, 32u})
+        for (uint16_t op : kAllOps) {
+            Parts p = clean(op);
+            p.subgroup_size = size;
+            if (op == spv::OpSubgroup2DBlockLoadINTEL) p.shape[0] = 1, p.shape[1] = 64, p.shape[2] = 4;
+            EXPECT_EQ(broken(p), Rules{}) << op << " at " << size;
+            EXPECT_TRUE(checkModule(SpirvModule::parse(build(p))).empty()) << op << " at " << size;
+        }
 }
 
 TEST(BlockIo2dRules, OperandCount) {
