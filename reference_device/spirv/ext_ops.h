@@ -87,6 +87,9 @@ public:
     // Linear id of the work-group this sub-group belongs to. Only planted faults look at it (e.g. a fault
     // that misbehaves in some work-groups); an interpreter that does not track it may keep this default.
     virtual uint64_t workGroupLinearId() const { return 0; }
+    // Address of the first byte of the work-group's local memory (Workgroup storage). Only planted faults
+    // look at it (e.g. a local block read that drops Ptr's offset within local memory); 0 where unknown.
+    virtual uint64_t localMemoryBase() const { return 0; }
     // Per-sub-group words (slot < kFaultStateSlots), zero when its work-group starts, that only planted
     // faults use to model a stateful driver bug (e.g. a prefetch buffer a later load is served from).
     // nullptr where a context keeps none (the fault then stays dormant).

@@ -226,6 +226,7 @@ public:
     const Profile* profile() const override { return g_.shared->profile; }
     uint32_t siteOrdinal() const override { return in_.sub; }
     uint64_t workGroupLinearId() const override { return g_.group_linear; }
+    uint64_t localMemoryBase() const override { return uint64_t(uintptr_t(g_.local)); }
     uint64_t* faultState(uint32_t slot) override {
         static_assert(std::tuple_size_v<decltype(GroupRun::fault_state)::mapped_type> == kFaultStateSlots);
         return slot < kFaultStateSlots ? &g_.fault_state[sg_][slot] : nullptr;

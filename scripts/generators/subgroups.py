@@ -98,6 +98,8 @@ class Module:
         self.type_ids = {}   # key -> id
         self.consts = []
         self.const_ids = {}
+        self.late_types = []  # declarations that use constants (array types), after them
+        self.variables = []   # module-scope OpVariable lines other than the built-ins
         self.functions = []  # (entry name, lines)
         self.param_names = []  # (parameter id, OpName): host code binds the arguments by these names
         self.tmp = 0
@@ -204,7 +206,7 @@ class Module:
         var_lines = []
         for var, (_, key) in self.BUILTINS.items():
             var_lines.append("%%%s = OpVariable %s Input" % (var, self.type("p_Input_" + key)))
-        out += self.types + self.consts + var_lines
+        out += self.types + self.consts + self.late_types + var_lines + self.variables
         for _, lines in self.functions:
             out += lines
         return "\n".join(out) + "\n"
@@ -484,6 +486,100 @@ def block_module(write, type_name, n, sg):
     return m.text()
 
 
+def stride_bytes(sg, n, bits):
+    """The family's block stride (block_io_family.cpp): the block, a gap of at least 16 bytes, 16-byte steps."""
+    return (sg * n * bits // 8 + 16 + 15) // 16 * 16
+
+
+def copy_loop(f, lo, hi, step, body):
+    """for (k = lo; k < hi; k += step) body(k), all ulong ids; a structured loop whose body is its continue
+    target."""
+    m = f.m
+    pre = f.current_label
+    head, loop, end = m.new(), m.new(), m.new()
+    k, k_next = m.new(), m.new()
+    f.lines.append("OpBranch %s" % head)
+    f.lines.append(f.label(head))
+    f.lines.append("%s = OpPhi %s %s %s %s %s" % (k, m.type("ulong"), lo, pre, k_next, loop))
+    more = f.op("bool", "OpULessThan %s %s" % (k, hi))
+    f.lines.append("OpLoopMerge %s %s None" % (end, loop))
+    f.lines.append("OpBranchConditional %s %s %s" % (more, loop, end))
+    f.lines.append(f.label(loop))
+    body(k)
+    f.lines.append("%s = OpIAdd %s %s %s" % (k_next, m.type("ulong"), k, step))
+    f.lines.append("OpBranch %s" % head)
+    f.lines.append(f.label(end))
+
+
+def local_block_module(write, type_name, n, sg, tile_bytes):
+    """Block IO on a Workgroup (local memory) Ptr (cl_intel_subgroup_local_block_io). The same arguments and
+    global layout as block_module: work-group g's window of the global buffer, elements
+    [g * NumSubgroups * stride, + offset + NumSubgroups * stride), is mirrored in the local tile, so sub-group s
+    of g block-reads / block-writes the tile at offset + s * stride, the global block of the buffer case. A read
+    copies the window into the tile, barrier, block read, per-lane store; a write copies the window into the
+    tile (untouched elements keep the buffer's bytes), barrier, block write, barrier, copies [offset, end) back.
+    The copies use work-item SubgroupId * SubgroupMaxSize + SubgroupLocalInvocationId (work-groups of whole
+    sub-groups, as block IO needs), so no work-item to sub-group mapping is assumed."""
+    bits = BLOCK_BITS[type_name]
+    comp = "int%d" % bits
+    vkey = value_key(comp, n)
+    align = bits // 8
+    opname = "OpSubgroupBlockWriteINTEL" if write else "OpSubgroupBlockReadINTEL"
+    m = Module(sg, ["SubgroupBufferBlockIOINTEL"],
+               "%s of %s x %d on a Workgroup pointer, SubgroupSize %d" % (opname, type_name, n, sg))
+    ptr = "p_CrossWorkgroup_" + comp
+    params = [("out", ptr), ("info", "p_CrossWorkgroup_uint"), ("src", ptr), ("offset", "uint"),
+              ("stride", "uint")]
+    # The tile: an array of 16-byte vectors, so it is 16-byte aligned as "The pointer Ptr must be 128-bit
+    # (16-byte) aligned for both reads and writes" (cl_intel_subgroup_local_block_io) needs.
+    v4 = m.type("v4uint")
+    length = m.const("uint", (tile_bytes + 15) // 16)
+    m.late_types.append("%%tile_arr = OpTypeArray %s %s" % (v4, length))
+    m.late_types.append("%ptr_Workgroup_tile_arr = OpTypePointer Workgroup %tile_arr")
+    m.variables.append("%tile = OpVariable %ptr_Workgroup_tile_arr Workgroup")
+    f = Function(m, "test", params)
+    f.write_info()
+    nsg = f.to_ulong(f.builtin("nsg_var"))
+    sgid = f.to_ulong(f.builtin("sgid_var"))
+    sgmax = f.to_ulong(f.builtin("sgmax_var"))
+    stride = f.to_ulong(f.arg("stride"))
+    offset = f.to_ulong(f.arg("offset"))
+    group_stride = f.op("ulong", "OpIMul %s %s" % (nsg, stride))
+    window = f.op("ulong", "OpIMul %s %s" % (f.builtin("wgid_var"), group_stride))
+    end = f.op("ulong", "OpIAdd %s %s" % (offset, group_stride))
+    first = f.linear(sgid, sgmax, f.to_ulong(f.builtin("sglid_var")))
+    step = f.op("ulong", "OpIMul %s %s" % (nsg, sgmax))
+    p_local = "p_Workgroup_" + comp
+    tile = f.op(p_local, "OpBitcast %tile")
+    glob = f.arg("out") if write else f.arg("src")
+
+    def tile_at(k):
+        return f.op(p_local, "OpInBoundsPtrAccessChain %s %s" % (tile, k))
+
+    def copy_in(k):
+        value = f.load(glob, comp, f.op("ulong", "OpIAdd %s %s" % (window, k)), align)
+        f.lines.append("OpStore %s %s Aligned %d" % (tile_at(k), value, align))
+
+    def copy_out(k):
+        value = f.op(comp, "OpLoad %s Aligned %d" % (tile_at(k), align))
+        f.store(glob, comp, f.op("ulong", "OpIAdd %s %s" % (window, k)), value, align)
+
+    barrier = "OpControlBarrier %s %s %s" % (m.const("uint", 2), m.const("uint", 2), m.const("uint", 0x110))
+    copy_loop(f, f.op("ulong", "OpIAdd %s %s" % (first, offset)) if write else first, end, step, copy_in)
+    f.lines.append(barrier)  # Workgroup scope, WorkgroupMemory | SequentiallyConsistent
+    p = tile_at(f.linear(sgid, stride, offset))
+    if write:
+        data = f.load_components(f.arg("src"), comp, n, align)
+        f.lines.append("%s %s %s" % (opname, p, data))
+        f.lines.append(barrier)
+        copy_loop(f, f.op("ulong", "OpIAdd %s %s" % (first, offset)), end, step, copy_out)
+    else:
+        value = f.op(vkey, "%s %s" % (opname, p))
+        f.store_components(f.arg("out"), comp, n, value, align)
+    f.finish()
+    return m.text()
+
+
 def block_requires(type_name, n, sg):
     req = ["ext=cl_intel_spirv_subgroups", "spirv=1.2", "sg_size=%d" % sg]
     bits = BLOCK_BITS[type_name]
@@ -525,6 +621,40 @@ def generate_buffer_block_io(emit):
                             emit.case(name, "subgroups.block_io", module, "test", params=params,
                                       requires=block_requires(type_name, n, sg),
                                       tags=["quick"] if quick else [], tier=tier(BLOCK_CORE, type_name, n))
+
+
+# Local-memory block IO (docs/subgroups.md, "Local-memory block IO"): subgroups.local_block_<read|write>.
+# <type>.v<n>.sg<S>.offset_<bytes>b.<shape>, Ptr in Workgroup storage (cl_intel_subgroup_local_block_io:
+# "Additionally, if the OpenCL environment supports the extension cl_intel_subgroup_local_block_io, for Ptr
+# valid Storage Classes are: Workgroup"), all device_specific (beyond 7.1.X.2's CrossWorkgroup).
+# Every (type, n) at size 16 with 4 sub-groups per work-group, and the widest of each type at the other sizes.
+# Offsets within the tile: the 16-byte alignment the extension requires for reads and writes, at its smallest
+# step and an odd multiple of it (0, 16, 48), as the buffer writes.
+LOCAL_OFFSETS = (0, 16, 48)
+LOCAL_OTHER_SIZES = ((16, "wg_several"), (48, "wg_one"))
+LOCAL_WIDEST = (("u8", 16), ("u16", 8), ("u32", 4), ("u64", 2))
+
+
+def generate_local_block_io(emit):
+    sweep = [(t, n, 16, off, "wg_several") for t, widths in BUFFER_BLOCK_WIDTHS.items() for n in widths
+             for off in LOCAL_OFFSETS]
+    sweep += [(t, n, sg, off, shape) for t, n in LOCAL_WIDEST for sg in SUB_GROUP_SIZES if sg != 16
+              for off, shape in LOCAL_OTHER_SIZES]
+    for write in (False, True):
+        op = "block_write" if write else "block_read"
+        for type_name, n, sg, offset, shape in sweep:
+            bits = BLOCK_BITS[type_name]
+            tile_bytes = max(LOCAL_OFFSETS) + 4 * stride_bytes(sg, n, bits)  # wg_several: 4 sub-groups
+            module = emit.module("subgroups/local_%s_%s_v%d_sg%d" % (op, type_name, n, sg),
+                                 local_block_module(write, type_name, n, sg, tile_bytes))
+            local, groups = (4 * sg, 2) if shape == "wg_several" else (sg, 3)
+            params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": offset, "local": local,
+                      "groups": groups, "storage": "workgroup", "tile_bytes": tile_bytes}
+            quick = sg == 16 and offset == 16 and type_name == "u32" and n == 4
+            emit.case("subgroups.local_%s.%s.v%d.sg%d.offset_%db.%s" % (op, type_name, n, sg, offset, shape),
+                      "subgroups.block_io", module, "test", params=params,
+                      requires=block_requires(type_name, n, sg) + ["ext=cl_intel_subgroup_local_block_io"],
+                      tags=["quick"] if quick else [], tier="device_specific")
 
 
 # Memory objects other than a plain buffer (docs/subgroups.md, "Memory objects"): the block IO kernels on a
@@ -627,6 +757,7 @@ def generate(emit):
     generate_shuffles(emit)
     generate_buffer_block_io(emit)
     generate_block_io_memory(emit)
+    generate_local_block_io(emit)
     generate_image_block_io(emit)
     generate_image_formats(emit)
     generate_scale(emit)

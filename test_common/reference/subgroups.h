@@ -65,6 +65,9 @@ void blockWriteLane(uint8_t* ptr, uint32_t element_bytes, uint32_t lane, const s
 // Alignment the OpenCL environment requires of Ptr: 4 bytes for reads, 16 for writes.
 constexpr uint32_t kBlockReadAlignment = 4;
 constexpr uint32_t kBlockWriteAlignment = 16;
+// With a Workgroup Ptr (cl_intel_subgroup_local_block_io): "The pointer Ptr must be 128-bit (16-byte) aligned
+// for both reads and writes."
+constexpr uint32_t kLocalBlockAlignment = 16;
 
 // Image block IO on a 2D image held as bytes (no format conversion: the block ops see raw texel bytes).
 struct ImageBytes {

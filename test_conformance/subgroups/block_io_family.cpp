@@ -1,10 +1,12 @@
 // subgroups.block_read / subgroups.block_write: OpSubgroupBlockReadINTEL / OpSubgroupBlockWriteINTEL on a
-// global buffer.
+// global buffer; subgroups.local_block_read / local_block_write (storage "workgroup"): the same on a local
+// memory tile that mirrors the work-group's window of that buffer (cl_intel_subgroup_local_block_io).
 //
 // Kernel (scripts/generators/subgroups.py): out, info, src, offset, stride (elements). Sub-group block
 // b = WorkgroupId * NumSubgroups + SubgroupId accesses the block starting at element offset + b * stride;
 // blocks are separated by untouched gaps, and the whole buffer sits between guard bands. Work-groups are
-// whole sub-groups (a partial sub-group is undefined for block IO).
+// whole sub-groups (a partial sub-group is undefined for block IO). The local kernels copy the buffer
+// through their tile with barriers, so the buffer holds the same results and one check serves both.
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,7 +26,9 @@ struct BlockCase {
     ComponentType type;
     uint32_t width, sg;
     size_t offset_bytes, local, groups;
-    std::string memory;  // the memory object of Ptr (block_memory.h)
+    std::string memory;      // the memory object of Ptr (block_memory.h)
+    bool workgroup = false;  // Ptr in the kernel's Workgroup tile of tile_bytes (storage "workgroup")
+    size_t tile_bytes = 0;
 
     static BlockCase fromParams(const Params& p) {
         BlockCase c{};
@@ -38,7 +42,13 @@ struct BlockCase {
         c.local = p.u("local");
         c.groups = p.u("groups");
         c.memory = p.has("memory") ? p.s("memory") : "buffer";
-        const uint32_t align = c.write ? reference::kBlockWriteAlignment : reference::kBlockReadAlignment;
+        if (p.has("storage") && p.s("storage") != "workgroup")
+            throw InternalError("unknown storage '" + p.s("storage") + "'");
+        c.workgroup = p.has("storage");
+        c.tile_bytes = p.has("tile_bytes") ? p.u("tile_bytes") : 0;
+        const uint32_t align = c.workgroup ? reference::kLocalBlockAlignment
+                               : c.write   ? reference::kBlockWriteAlignment
+                                           : reference::kBlockReadAlignment;
         if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
             throw InternalError("block IO needs work-groups of whole sub-groups");
         if (c.offset_bytes % align != 0 || c.offset_bytes % c.type.bytes != 0)
@@ -52,10 +62,16 @@ class BlockIoFamily : public Family {
 public:
     std::string name() const override { return "subgroups.block_io"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{
-            {"op", ParamType::String},   {"type", ParamType::String},         {"width", ParamType::UInt},
-            {"sg", ParamType::UInt},     {"offset_bytes", ParamType::UInt},   {"local", ParamType::UInt},
-            {"groups", ParamType::UInt}, {"memory", ParamType::String, false}};
+        static const ParamSchema schema{{"op", ParamType::String},
+                                        {"type", ParamType::String},
+                                        {"width", ParamType::UInt},
+                                        {"sg", ParamType::UInt},
+                                        {"offset_bytes", ParamType::UInt},
+                                        {"local", ParamType::UInt},
+                                        {"groups", ParamType::UInt},
+                                        {"memory", ParamType::String, false},
+                                        {"storage", ParamType::String, false},
+                                        {"tile_bytes", ParamType::UInt, false}};
         return schema;
     }
 
@@ -79,6 +95,10 @@ public:
         const size_t stride_bytes = (block_bytes + 16 + 15) / 16 * 16;
         const size_t mem_bytes = c.offset_bytes + blocks * stride_bytes + 64;
         const size_t comps = global * c.width;
+        if (c.workgroup && c.offset_bytes + sgs_per_group * stride_bytes > c.tile_bytes)
+            throw InternalError("the work-group's window of " +
+                                std::to_string(c.offset_bytes + sgs_per_group * stride_bytes) +
+                                " bytes exceeds the kernel's local tile of " + std::to_string(c.tile_bytes));
         Rng rng(ctx.seed);
 
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);

@@ -1,9 +1,12 @@
-// OpSubgroupBlockReadINTEL / OpSubgroupBlockWriteINTEL on buffers.
+// OpSubgroupBlockReadINTEL / OpSubgroupBlockWriteINTEL on buffers (CrossWorkgroup) and local memory
+// (Workgroup, cl_intel_subgroup_local_block_io).
 //
 // "The data is read strided, so the first value read is: Ptr[ SubgroupLocalInvocationId ] and the second
 // value read is: Ptr[ SubgroupLocalInvocationId + SubgroupMaxSize ] etc." (writes likewise).
 // The OpenCL environment makes these whole-sub-group operations with a uniform Ptr in uniform control flow,
-// 4-byte aligned for reads and 16-byte aligned for writes; anything else is undefined behaviour, reported.
+// 4-byte aligned for reads and 16-byte aligned for writes; with a Workgroup Ptr "The pointer Ptr must be
+// 128-bit (16-byte) aligned for both reads and writes" (cl_intel_subgroup_local_block_io). Anything else is
+// undefined behaviour, reported.
 #include <cstdio>
 #include <cstring>
 
@@ -11,6 +14,12 @@
 
 namespace refdev::spirv::subgroups {
 namespace {
+
+constexpr uint32_t kStorageWorkgroup = 4;
+
+bool localPtr(const OpContext& ctx) {
+    return ctx.operandType(0).storage_class == kStorageWorkgroup;
+}
 
 // Checks shared by reads and writes; false after reporting undefined behaviour.
 bool checkBlockPreconditions(OpContext& ctx, const char* op, uint32_t alignment) {
@@ -52,7 +61,8 @@ bool checkPointee(OpContext& ctx, const char* op, uint32_t component_bytes, cons
 
 void executeBlockRead(OpContext& ctx) {
     const char* op = "OpSubgroupBlockReadINTEL";
-    if (!checkBlockPreconditions(ctx, op, 4)) return;
+    const bool local = localPtr(ctx);
+    if (!checkBlockPreconditions(ctx, op, local ? 16 : 4)) return;
     const TypeInfo& type = ctx.resultType();
     const uint32_t bytes = type.component_bits / 8;
     if (!checkPointee(ctx, op, bytes, "Result Type")) return;
@@ -60,6 +70,8 @@ void executeBlockRead(OpContext& ctx) {
     uint64_t base = ctx.getUint(firstActiveLane(ctx), 0);
     // The 16-byte (OWORD) block-read path used for pointers that are only 4-byte aligned.
     if (faults.has("block_read_assumes_16b_alignment")) base &= ~uint64_t(15);
+    // A shared-local-memory read addressed from the start of local memory, Ptr's offset dropped.
+    if (local && faults.has("local_block_read_ignores_offset")) base = ctx.localMemoryBase();
     uint64_t stride = faults.has("block_read_stride_simd16") ? 16 : ctx.maxLanes();
     if (faults.has("block_read_stride_max_32") && stride > 32) stride = 32;      // lowering sized for SIMD32
     if (ctx.maxLanes() == 4 && faults.has("block_io_sg4_stride_8")) stride = 8;  // 8-wide registers
@@ -100,8 +112,11 @@ void executeBlockWrite(OpContext& ctx) {
     // A sub-group of 4 in 8-wide registers strides by the register width.
     const uint64_t stride =
         ctx.maxLanes() == 4 && ctx.faults().has("block_io_sg4_stride_8") ? 8 : ctx.maxLanes();
+    // A shared-local-memory write sized for half the sub-group: lanes S/2 and up write nothing.
+    uint32_t lanes = ctx.lanes();
+    if (localPtr(ctx) && ctx.faults().has("local_block_write_first_half_only")) lanes = ctx.maxLanes() / 2;
 
-    for (uint32_t lane = 0; lane < ctx.lanes(); ++lane) {
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
         const uint8_t* data = ctx.operand(lane, 1);
         for (uint32_t j = 0; j < components; ++j) {
             uint64_t element = lane + uint64_t(j) * stride;

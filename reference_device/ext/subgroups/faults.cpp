@@ -83,6 +83,14 @@ std::vector<FaultInfo> subgroupsFaults() {
          "on a device with SPV_INTEL_2d_block_io, OpSubgroupImageBlockReadINTEL is lowered to the untyped 2D "
          "block load, whose out-of-bounds elements read 0: 4-byte-texel reads beyond the image return 0 "
          "instead of the clamped edge texel (devices without 2D block IO keep the clamping image path)"},
+        // Local-memory block IO (cl_intel_subgroup_local_block_io: Workgroup Ptr; profile cpu reports it).
+        {"local_block_read_ignores_offset",
+         "OpSubgroupBlockReadINTEL with a Workgroup Ptr reads from the start of the work-group's local "
+         "memory: "
+         "Ptr's offset within local memory is dropped"},
+        {"local_block_write_first_half_only",
+         "OpSubgroupBlockWriteINTEL with a Workgroup Ptr writes only lanes 0 to SubgroupMaxSize/2 - 1 (the "
+         "first half of the sub-group); the other lanes' data never reaches local memory"},
         // Build faults (build_faults.cpp): valid modules a real compiler rejects at clBuildProgram.
         {"build_rejects_block_io_simd32",
          "clBuildProgram fails for a kernel with SubgroupSize 32 that uses buffer, image or media block "

@@ -27,12 +27,14 @@ TypeInfo scalarInt(uint32_t bits, uint32_t components = 1) {
     return t;
 }
 
-TypeInfo pointerTo(uint32_t bits) {
+constexpr uint32_t kCrossWorkgroup = 5, kWorkgroup = 4;
+
+TypeInfo pointerTo(uint32_t bits, uint32_t storage_class = kCrossWorkgroup) {
     TypeInfo t;
     t.kind = TypeInfo::Kind::Pointer;
     t.component_bits = 64;
     t.byte_size = 8;
-    t.storage_class = 5;  // CrossWorkgroup
+    t.storage_class = storage_class;
     t.pointee_bytes = bits / 8;
     return t;
 }
@@ -71,6 +73,7 @@ public:
     const Faults& faults() const override { return faults_; }
     const Profile* profile() const override { return profile_; }
     uint64_t workGroupLinearId() const override { return group_; }
+    uint64_t localMemoryBase() const override { return kBase; }  // the one region doubles as local memory
     void undefinedBehavior(uint32_t, const std::string& what) override { errors.push_back(what); }
     bool failed() const override { return !errors.empty(); }
 
@@ -402,6 +405,43 @@ TEST(SubgroupsOps, BlockWriteStridedAndAlignment) {
     executeBlockWrite(*misaligned);
     EXPECT_EQ(misaligned->errors.size(), 1u);
     EXPECT_EQ(misaligned->mem[4], 0xa5);
+}
+
+// cl_intel_subgroup_local_block_io: "The pointer Ptr must be 128-bit (16-byte) aligned for both reads and
+// writes" with a Workgroup Ptr; the layout is the buffer's.
+TEST(SubgroupsOps, LocalBlockReadAlignmentAndFault) {
+    auto ctx = blockReadContext(8, 8, 32, 2, FakeContext::kBase + 48);
+    ctx->setOperand(0, pointerTo(32, kWorkgroup));
+    executeBlockRead(*ctx);
+    ASSERT_TRUE(ctx->errors.empty());
+    EXPECT_EQ(ctx->out<uint32_t>(3, 1), word(ctx->mem, 48 + (3 + 8) * 4));
+    auto misaligned = blockReadContext(8, 8, 32, 1, FakeContext::kBase + 4);  // fine for a buffer
+    misaligned->setOperand(0, pointerTo(32, kWorkgroup));
+    executeBlockRead(*misaligned);
+    EXPECT_EQ(misaligned->errors.size(), 1u);
+    auto fault = blockReadContext(8, 8, 32, 2, FakeContext::kBase + 48);
+    fault->setOperand(0, pointerTo(32, kWorkgroup));
+    fault->setFaults("local_block_read_ignores_offset");
+    executeBlockRead(*fault);
+    EXPECT_EQ(fault->out<uint32_t>(3, 1), word(fault->mem, (3 + 8) * 4));  // from the start of local memory
+    auto global = blockReadContext(8, 8, 32, 2, FakeContext::kBase + 48);
+    global->setFaults("local_block_read_ignores_offset");
+    executeBlockRead(*global);
+    EXPECT_EQ(global->out<uint32_t>(3, 1), word(global->mem, 48 + (3 + 8) * 4));  // buffers: no effect
+}
+
+TEST(SubgroupsOps, LocalBlockWriteFirstHalfFault) {
+    auto fault = blockWriteContext(16, 8, 2, FakeContext::kBase + 16);
+    fault->setOperand(0, pointerTo(8, kWorkgroup));
+    fault->setFaults("local_block_write_first_half_only");
+    executeBlockWrite(*fault);
+    ASSERT_TRUE(fault->errors.empty());
+    EXPECT_EQ(fault->mem[16 + 7 + 16], uint8_t(7 * 16 + 1 + 1));  // lane 7 component 1
+    EXPECT_EQ(fault->mem[16 + 8], 0xa5);                          // lane 8 writes nothing
+    auto global = blockWriteContext(16, 8, 2, FakeContext::kBase + 16);
+    global->setFaults("local_block_write_first_half_only");
+    executeBlockWrite(*global);
+    EXPECT_EQ(global->mem[16 + 8], uint8_t(8 * 16 + 1));  // buffers: no effect
 }
 
 TEST(SubgroupsOps, BlockWriteSg4Stride8Fault) {

@@ -14,11 +14,32 @@ namespace {
 using test::ModuleBuilder;
 
 // The types a test may give an operand.
-enum class Ty { I32, I64, I16, U8, F32, V4I32, V2I32, V4F32, PtrI32, PtrV4I32, Image, Image1 };
+// PtrI32 / PtrV4I32 point to CrossWorkgroup, LocalPtrI32 / LocalPtrV4I32 to Workgroup.
+enum class Ty {
+    I32,
+    I64,
+    I16,
+    U8,
+    F32,
+    V4I32,
+    V2I32,
+    V4F32,
+    PtrI32,
+    PtrV4I32,
+    Image,
+    Image1,
+    LocalPtrI32,
+    LocalPtrV4I32
+};
 
 const char* name(Ty t) {
-    static const char* kNames[] = {"i32",   "i64",   "i16",     "i8",        "f32",   "v4i32",
-                                   "v2i32", "v4f32", "ptr_i32", "ptr_v4i32", "image", "image_sampled1"};
+    static const char* kNames[] = {"i32",           "i64",
+                                   "i16",           "i8",
+                                   "f32",           "v4i32",
+                                   "v2i32",         "v4f32",
+                                   "ptr_i32",       "ptr_v4i32",
+                                   "image",         "image_sampled1",
+                                   "local_ptr_i32", "local_ptr_v4i32"};
     return kNames[int(t)];
 }
 
@@ -43,7 +64,7 @@ struct Built {
 Built build(const Parts& p) {
     ModuleBuilder b;
     uint32_t void_t = b.newId(), fn_t = b.newId(), fn = b.newId(), label = b.newId();
-    uint32_t ids[12];
+    uint32_t ids[14];
     for (uint32_t& id : ids) id = b.newId();
     auto id = [&](Ty t) { return ids[int(t)]; };
     b.op(17, {spv::CapabilityAddresses}).op(17, {spv::CapabilityKernel}).op(17, {13});  // ImageBasic
@@ -59,6 +80,7 @@ Built build(const Parts& p) {
     b.op(23, {id(Ty::V4I32), id(Ty::I32), 4}).op(23, {id(Ty::V2I32), id(Ty::I32), 2});
     b.op(23, {id(Ty::V4F32), id(Ty::F32), 4});
     b.op(32, {id(Ty::PtrI32), 5, id(Ty::I32)}).op(32, {id(Ty::PtrV4I32), 5, id(Ty::V4I32)});
+    b.op(32, {id(Ty::LocalPtrI32), 4, id(Ty::I32)}).op(32, {id(Ty::LocalPtrV4I32), 4, id(Ty::V4I32)});
     // OpTypeImage: Sampled Type, Dim 2D, Depth, Arrayed, MS, Sampled, Format Unknown, read-write.
     b.op(25, {id(Ty::Image), void_t, 1, 0, 0, 0, 0, 0, 2});
     b.op(25, {id(Ty::Image1), void_t, 1, 0, 0, 0, 1, 0, 0});
@@ -120,6 +142,17 @@ TEST(SubgroupsRules, CleanModulesPass) {
     // Valid SPIR-V beyond the OpenCL environment's list is still valid: 8-bit data, float vectors.
     EXPECT_EQ(broken({spv::OpSubgroupShuffleXorINTEL, Ty::U8, {Ty::U8, Ty::I32}}), Rules{});
     EXPECT_EQ(broken({spv::OpSubgroupShuffleINTEL, Ty::V4F32, {Ty::V4F32, Ty::I32}}), Rules{});
+}
+
+// The spec names no storage class for Ptr: a Workgroup Ptr is valid SPIR-V (the OpenCL environment promises
+// CrossWorkgroup; cl_intel_subgroup_local_block_io adds Workgroup), and the operand rules apply to it alike.
+TEST(SubgroupsRules, BlockOnWorkgroupPointer) {
+    EXPECT_EQ(broken({spv::OpSubgroupBlockReadINTEL, Ty::V4I32, {Ty::LocalPtrI32}}), Rules{});
+    EXPECT_EQ(broken({spv::OpSubgroupBlockWriteINTEL, Ty::I32, {Ty::LocalPtrI32, Ty::V2I32}}), Rules{});
+    EXPECT_EQ(broken({spv::OpSubgroupBlockReadINTEL, Ty::V4I32, {Ty::LocalPtrV4I32}}),
+              Rules{"subgroups.block_pointer"});
+    EXPECT_EQ(broken({spv::OpSubgroupBlockWriteINTEL, Ty::I32, {Ty::LocalPtrI32, Ty::I16}}),
+              Rules{"subgroups.block_component_type"});
 }
 
 TEST(SubgroupsRules, OperandCount) {
