@@ -47,6 +47,10 @@ std::vector<FaultInfo> blockIo2dFaults() {
         {"width_pitch_or_x_16bit",
          "2D block IO keeps Memory Width, Memory Pitch and the Coordinate x in 16 bits (rows past 65,535 "
          "bytes are lost)"},
+        {"store_narrow_block_drops_rows",
+         "a 2D store whose padded block is narrower than the sub-group (each lane's elements span several "
+         "rows: 16/32/64-bit 2r8x1c and 4r4x1c at sub-group size 16) writes block row 0 only (the store "
+         "shapes intel-xpu-backend-for-triton keeps off the SPIR-V path)"},
     };
 }
 
