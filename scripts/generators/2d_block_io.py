@@ -386,6 +386,7 @@ def generate(emit):
     generate_scale(emit)
     generate_past_16bit(emit)
     generate_sg32(emit)
+    generate_triton_spv_gaps(emit)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -567,6 +568,9 @@ SG32_ALL_VARIANTS = {("load", 1, 32, 4, 2), ("load", 2, 16, 8, 1), ("load", 1, 6
                      ("load_transpose", 4, 8, 16, 1), ("store", 1, 32, 8, 1), ("store", 2, 16, 8, 1),
                      ("prefetch", 2, 16, 16, 1)}
 SG32_SOME_VARIANTS = ("coord_interior", "coord_corner", "coord_negative", "multi_subgroup")
+# intel/intel-xpu-backend-for-triton#4709 (docs/known_driver_bugs.md): the SIMD32 SPIR-V block stores it found
+# wrong, 8b_1r32x1c and 16b_2r16x1c, are regression cases.
+SG32_REGRESSION = {("store", 1, 32, 1, 1), ("store", 2, 16, 2, 1)}
 
 
 def generate_sg32(emit):
@@ -585,4 +589,37 @@ def generate_sg32(emit):
             if follow:
                 params.update(load_element_size=e, load_block_width=w, load_block_height=h, load_block_count=c)
             emit.case("2d_block_io.sg32.%s.e%d.w%d.h%d.c%d.%s" % (op, e, w, h, c, variant), "2d_block_io", module,
-                      "test", params=params, requires=requires, tier="device_specific")
+                      "test", params=params, requires=requires, tier="device_specific",
+                      tags=["regression"] if (op, e, w, h, c) in SG32_REGRESSION else None)
+
+
+# docs/known_driver_bugs.md, "Shapes Triton keeps off the SPIR-V path" (tag regression): the sub-group size 16
+# shapes that intel-xpu-backend-for-triton's TritonGENToLLVMPass.cpp lowers to GenISA instead of the SPIR-V
+# built-ins because they are "not valid in SPV interface" (loads 64b_2r8x1c, 64b_4r4x1c, 32b_4r4x1c; stores
+# 16/32/64-bit 2r8x1c and 4r4x1c; prefetches 16b_?r32x1c and 8b_?r16x1c, here at 8 rows). None but the
+# prefetches' neighbours is in the OpenCL table, so all are device_specific: a device may reject them at build
+# time (NotSupported), but one that builds them must give the spec's bytes. Three coordinate variants each.
+TRITON_SPV_GAP_SHAPES = [("load", 8, 8, 2, 1), ("load", 8, 4, 4, 1), ("load", 4, 4, 4, 1),
+                         ("store", 2, 8, 2, 1), ("store", 4, 8, 2, 1), ("store", 8, 8, 2, 1),
+                         ("store", 2, 4, 4, 1), ("store", 4, 4, 4, 1), ("store", 8, 4, 4, 1),
+                         ("prefetch", 2, 32, 8, 1), ("prefetch", 1, 16, 8, 1)]
+TRITON_SPV_GAP_VARIANTS = ("coord_interior", "coord_corner", "multi_subgroup")
+
+
+def generate_triton_spv_gaps(emit):
+    requires = [EXT_TOKEN, "min_sg_size=16"]
+    for op, e, w, h, c in TRITON_SPV_GAP_SHAPES:
+        follow = prefetch_follow(e, w, h, c) if op == "prefetch" else None
+        text, lane_bytes = kernel_text(op, e, w, h, c, follow)
+        module = emit.module("2d_block_io/triton_spv_%s_e%d_w%d_h%d_c%d" % (op, e, w, h, c), text)
+        for variant, params in variants(op, e, w, h, c):
+            if variant not in TRITON_SPV_GAP_VARIANTS:
+                continue
+            params = dict(params, op=op, element_size=e, block_width=w, block_height=h, block_count=c,
+                          lane_bytes=lane_bytes)
+            if follow:
+                params.update(load_element_size=follow[0], load_block_width=follow[1],
+                              load_block_height=follow[2], load_block_count=follow[3])
+            emit.case("2d_block_io.triton_spv_sg16.%s.e%d.w%d.h%d.c%d.%s" % (op, e, w, h, c, variant),
+                      "2d_block_io", module, "test", params=params, requires=requires, tags=["regression"],
+                      tier=tier(op, e, w, h, c))

@@ -124,7 +124,8 @@ def done_record(sg_size):
             "          %s = OpIAdd %uint %g_lanes %lane"] + spvgen.done_record_code("%s", "%done", "%ptr_cw_uint")
 
 
-def gemm2d_text(fmt, b_layout, prefetch, epilogue, signed):
+def gemm2d_text(fmt, b_layout, prefetch, epilogue, signed, prefetch_distance=1):
+    """prefetch_distance: how many K steps ahead the 2D prefetch reads (1: the next step)."""
     k_tile, ea, eb, a_t, b_t, acc_t, acc_bytes, mask, _ = FORMATS_16[fmt]
     if signed:
         mask = SIGNED_MASK + mask
@@ -138,7 +139,8 @@ def gemm2d_text(fmt, b_layout, prefetch, epilogue, signed):
         caps.append("SubgroupShuffleINTEL")
         exts.append("SPV_INTEL_subgroups")
     lines = header("workloads GEMM tile 8 x 16 (%s, B %s%s%s): 2D load A, 2D %s B, MMA chained over K, "
-                   "2D store D" % (fmt, b_layout, ", prefetch" if prefetch else "",
+                   "2D store D" % (fmt, b_layout, (", prefetch %d K steps ahead" % prefetch_distance
+                                                   if prefetch_distance > 1 else ", prefetch") if prefetch else "",
                                    ", epilogue" if epilogue else "",
                                    "load-transform" if b_layout == "row_major" else "load-transpose"),
                    caps, exts, 16, ["a", "b", "d", "done", "rows", "m", "n", "k", "a_pitch", "b_pitch",
@@ -235,8 +237,12 @@ def gemm2d_text(fmt, b_layout, prefetch, epilogue, signed):
         "    %kk_next = OpIAdd %uint %kk %k_tile",
     ] + coords("cur", "%kk")
     if prefetch:
-        # The next K step's tiles; past the end they are out of bounds, which a prefetch ignores.
-        lines += coords("nxt", "%kk_next") + [
+        # The next K step's tiles (or prefetch_distance steps ahead); past the end they are out of bounds,
+        # which a prefetch ignores.
+        if prefetch_distance > 1:
+            lines += ["   %%kk_pf_off = OpIMul %%uint %%k_tile %%uint_%d" % prefetch_distance,
+                      "      %kk_pf = OpIAdd %uint %kk %kk_pf_off"]
+        lines += coords("nxt", "%kk_next" if prefetch_distance == 1 else "%kk_pf") + [
             "               OpSubgroup2DBlockPrefetchINTEL %a_e %a_w %uint_8 %uint_1 %a %a_width %m %a_pitch "
             "%nxt_ca",
             "               OpSubgroup2DBlockPrefetchINTEL %b_e %b_w %b_h %uint_1 %b %b_width %b_height "
@@ -474,6 +480,48 @@ def generate_scale(emit):
               params=dict(width=256, height=256, sub_groups_per_work_group=1), requires=MEDIA_REQ, tier=TIER)
 
 
+# docs/known_driver_bugs.md: GEMMs at the sizes and formats of public reports (tag regression). Each entry:
+# (format, B layout, prefetch distance or 0, data, (m, n, k), huge). The GEMM kernel is the family's; only the
+# size (and, for the prefetch report, how far ahead the prefetch reads) differs.
+REGRESSION_GEMMS = [
+    # intel/compute-runtime#1000 and #1001: fp16 / bf16 GEMM NaN or garbage at 512 x 512 and larger, 64 x 64
+    # right. The report's passing size, its K at a small M and N (default run), and 512 x 512 x 512 (--huge).
+    # intel-xpu-backend-for-triton#416 (DPAS GEMM wrong at sub-group size 32, outside the environment): the
+    # same fp16 -> fp32 GEMM with its K loop at sub-group size 16 is the 64 x 64 x 64 case.
+    ("fp16_fp32", "row_major", 0, "random", (64, 64, 64), False),
+    ("bf16_fp32", "row_major", 0, "random", (64, 64, 64), False),
+    ("fp16_fp32", "row_major", 0, "random", (64, 64, 512), False),
+    ("bf16_fp32", "row_major", 0, "random", (64, 64, 512), False),
+    ("fp16_fp32", "row_major", 0, "random", (512, 512, 512), True),
+    ("bf16_fp32", "row_major", 0, "random", (512, 512, 512), True),
+    # intel/llvm#21741 and IGCIT#1501: DPAS right only for the first work-item / work-group. IGCIT#1501's
+    # problem (32 x 32 x 32, half A and B, float C) over 4 work-groups.
+    ("fp16_fp32", "row_major", 0, "exact", (32, 32, 32), False),
+    # intel/llvm#20594: bf16 (and half) accumulator and result, 2 x 2 x 2 tiles of 8 x 16 x 16.
+    ("bf16_bf16", "row_major", 0, "exact", (16, 32, 32), False),
+    ("fp16_fp16", "row_major", 0, "exact", (16, 32, 32), False),
+    # intel/llvm#16922: bf16 1044 x 1044 x 1048 with out-of-bounds edge tiles, 8 x 16 x 16: the same edges
+    # (M, N = 20 past a multiple of 64, K = 24 past it) at 84 x 84 x 88. The report's size took 103 s on the
+    # reference device, too long even for --huge.
+    ("bf16_fp32", "row_major", 0, "random", (84, 84, 88), False),
+    # intel/llvm PR #13590: bf16 32 x 64 x 16 wrong only with prefetch, the prefetch 3 K steps ahead.
+    ("bf16_fp32", "row_major", 3, "random", (32, 64, 64), False),
+]
+
+
+def generate_regression(emit):
+    for fmt, b_layout, distance, data, (m, n, k), huge in REGRESSION_GEMMS:
+        variant = "prefetch_%d" % distance if distance else "plain"
+        stem = "gemm_2d_%s_%s_%s" % (fmt, b_layout, "prefetch" if distance == 1 else variant)
+        module = emit.module("workloads/" + stem, gemm2d_text(fmt, b_layout, distance > 0, False, False,
+                                                              max(distance, 1)))
+        name = "workloads.gemm_2d.%s.b_%s.%s.%s.m%d_n%d_k%d" % (fmt, b_layout, variant, data, m, n, k)
+        params = dict(format=fmt, signed=False, b_layout=b_layout, prefetch=distance > 0, epilogue=False,
+                      data=data, m=m, n=n, k=k, sub_groups_per_work_group=2)
+        emit.case(name, "workloads_gemm_2d", module, "test", params=params, requires=HPC_REQ + FORMATS_16[fmt][8],
+                  tags=["regression"] + (["huge"] if huge else []), tier=TIER)
+
+
 def image_tile_text(direction, e, h):
     """One sub-group per tile: image block read + per-column add + 2D block store (image_to_buffer), or 2D
     block load + per-column add + image block write (buffer_to_image)."""
@@ -651,3 +699,4 @@ def generate(emit):
                   requires=MEDIA_REQ, tags=["quick"] if w == 61 else [], tier=TIER)
     generate_image_tile(emit)
     generate_scale(emit)
+    generate_regression(emit)

@@ -438,13 +438,18 @@ def check_list_and_shards(runner, build, tmp):
         # --tag selects the cases carrying any of the tags (still without extended ones unless --extended);
         # --list-tags counts every case, C++ ones included, so the manifest gives a lower bound.
         want_reg = {c["name"] for c in cases if "regression" in c.get("tags", [])}
+        # Huge regression cases (the 512 x 512 x 512 GEMMs) are listed only with --huge.
+        want_huge = {c["name"] for c in cases if "huge" in c.get("tags", [])}
         if want_reg:
             # C++ cases (api.*) carry tags outside the manifest.
             reg = set(list_names(runner, extra, ["--tag=regression"]))
-            expect(want_reg - want_ext <= reg and all(n.startswith("api.") for n in reg - want_reg),
+            expect(want_reg - want_ext - want_huge <= reg and not (reg & want_huge) and
+                   all(n.startswith("api.") for n in reg - want_reg),
                    "--tag=regression should list the regression-tagged cases")
             both = set(list_names(runner, extra, ["--tag=regression,quick", "--extended"]))
-            expect(both == want_reg | reg | set(quick), "--tag=a,b selects cases with either tag")
+            expect(both == (want_reg - want_huge) | reg | set(quick), "--tag=a,b selects cases with either tag")
+            reg_huge = set(list_names(runner, extra, ["--tag=regression", "--huge"]))
+            expect(reg_huge == reg | (want_reg & want_huge - want_ext), "--huge adds the huge regression cases")
         rc, out, err = run(runner, extra + ["--list-tags"])
         expect(rc == 0, "--list-tags\n" + describe(rc, out, err))
         counts = dict((w[0], int(w[1])) for w in (l.split() for l in out.splitlines()) if len(w) == 2)

@@ -640,6 +640,9 @@ void executeStore(OpContext& ctx) {
     sg32Faults(ctx.faults(), o, sg, src, lane_bytes, true);
     Surface surface{o, ctx.faults()};
     const bool writes_all = ctx.faults().has("store_writes_oob_or_padding");
+    // A store whose padded block is narrower than the sub-group (lanes hold elements of several rows) writes
+    // block row 0 only (the shapes Triton keeps off the SPIR-V path, docs/known_driver_bugs.md).
+    const bool narrow_drops_rows = ctx.faults().has("store_narrow_block_drops_rows") && a.cols < sg;
     // Every lane writes its own elements, so every lane must be able to reach the blocks' memory.
     if (uint8_t* blocks = ctx.faults().any() ? nullptr : wholeBlocks(ctx, o, sg, true)) {
         for (uint32_t row = 0; row < a.rows; ++row)
@@ -670,7 +673,7 @@ void executeStore(OpContext& ctx) {
                     surface.locate(b, row, col, false, &offset);
                     write = writes_all && o.x >= 0 && o.y >= 0;
                 }
-                if (!write) continue;
+                if (!write || (narrow_drops_rows && row > 0)) continue;
                 uint8_t* p = ctx.memory(lane, o.base + uint64_t(offset), o.element_size, true);
                 if (!p) return;
                 std::memcpy(p, src.lane(lane) + (size_t(b) * a.per_lane + slot) * o.element_size,

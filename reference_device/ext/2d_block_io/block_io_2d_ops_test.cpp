@@ -548,6 +548,7 @@ TEST(BlockIo2dOps, EveryFaultChangesSomething) {
         {"right_edge_from_pitch", kOpLoad, 4, 16, 2, 1, 64, 64, 256, 8, 0},
         {"oob_check_4byte_granularity", kOpLoadTransform, 1, 16, 32, 1, 256, 6, 256, 0, 0},
         {"negative_coord_clamped", kOpLoad, 4, 16, 4, 1, 256, 64, 256, -4, -2},
+        {"store_narrow_block_drops_rows", kOpStore, 2, 8, 2, 1, 256, 64, 256, 0, 0},
         // Operands past 16 bits whose low 16 bits cut the block (y and x past 2^16 need a larger surface than
         // this fake one: the suite's past_16bit cases have it).
         {"height_or_y_16bit", kOpLoad, 2, 16, 8, 1, 256, 65536 + 4, 256, 0, 2},

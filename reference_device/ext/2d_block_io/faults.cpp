@@ -57,6 +57,10 @@ std::vector<FaultInfo> blockIo2dFaults() {
          "16-lane result type halved, so a 1-byte block 32 wide gives lane 0 (row, column) (0,0), (0,1), "
          "(2,0), "
          "(2,1) instead of (0,0), (1,0), (2,0), (3,0)"},
+        {"store_narrow_block_drops_rows",
+         "a 2D store whose padded block is narrower than the sub-group (each lane's elements span several "
+         "rows: 16/32/64-bit 2r8x1c and 4r4x1c at sub-group size 16) writes block row 0 only (the store "
+         "shapes intel-xpu-backend-for-triton keeps off the SPIR-V path)"},
     };
 }
 

@@ -209,7 +209,7 @@ void execute(OpContext& ctx) {
 
     const uint32_t m = s.m, n = s.n, k = s.k;
     const LaneData a_lanes = readOperand(ctx, 1);
-    const Matrix a = unpackA(a_lanes, m, k, elementBits(s.a), lf);
+    Matrix a = unpackA(a_lanes, m, k, elementBits(s.a), lf);
     Matrix b = unpackB(readOperand(ctx, 2), k, elementBits(s.b), lf);
     Matrix c = unpackC(readOperand(ctx, 3), m);
     if (faults.has("mma_second_site_b_zero") && ctx.siteOrdinal() >= 1) b = Matrix(k, n);
@@ -222,6 +222,17 @@ void execute(OpContext& ctx) {
             if (*seen & bit) c = Matrix(m, n);
             *seen |= bit;
         }
+    }
+    if (faults.has("mma_wrong_after_first_workgroup") && ctx.workGroupLinearId() != 0 && m > 1) {
+        Matrix shifted(m, k);
+        for (uint32_t r = 0; r < m; ++r)
+            for (uint32_t j = 0; j < k; ++j) shifted.at(r, j) = a.at((r + 1) % m, j);
+        a = shifted;
+    }
+    bool late_nan = false;
+    if (faults.has("mma_nan_late_k_step") && (s.a == Elem::Fp16 || s.a == Elem::Bf16)) {
+        // Slot 3 counts this sub-group's executions of any MMA instruction.
+        if (uint64_t* count = ctx.faultState(3)) late_nan = ++*count > 16;
     }
     const bool a_signed = s.a_signed && !faults.has("mma_a_signed_ignored");
     const bool b_signed = s.b_signed && !faults.has("mma_b_signed_ignored");
@@ -261,6 +272,10 @@ void execute(OpContext& ctx) {
         for (uint32_t r = 0; r < m; ++r)
             for (uint32_t col = 1; col < n; ++col) result.at(r, col) = result.at(r, 0);
     if (faults.has("mma_odd_workgroups_zero") && ctx.workGroupLinearId() % 2 == 1) result = Matrix(m, n);
+    if (late_nan)
+        for (uint32_t r = 0; r < m; ++r)
+            for (uint32_t col = 0; col < n; ++col)
+                result.at(r, col) = encodeResult(std::numeric_limits<double>::quiet_NaN(), s.result);
 
     const TypeInfo& rt = ctx.resultType();
     const LaneData out = packResult(result, rt.component_bits);

@@ -451,6 +451,44 @@ TEST(MmaFaults, NoFaultActsOutsideItsSituation) {
         EXPECT_FALSE(changes(s)) << s.fault << " changed " << rowName(s.row) << " N " << s.n << " M " << s.m;
 }
 
+// mma_nan_late_k_step (compute-runtime#1000): a sub-group's first 16 MMAs with 16-bit float operands are
+// exact, the 17th on is NaN; integer MMAs never change.
+TEST(MmaCompositionFaults, NanLateKStepFromTheSeventeenthExecution) {
+    for (Row row : {Row::Fp16F32, Row::Bf16F32, Row::Int8}) {
+        const Case cs = randomCase(row, 16, 8, 7, true, true);
+        FakeContext ctx(cs.n);
+        ctx.profile_ = profileFor(cs.n);
+        std::string error;
+        ASSERT_TRUE(ctx.faults_.parse("mma_nan_late_k_step", &error)) << error;
+        load(ctx, cs);
+        for (uint32_t i = 1; i <= 17; ++i) {
+            execute(ctx);
+            ASSERT_EQ(ctx.error_, "");
+            Columns got(ctx.lanes_, std::vector<uint32_t>(cs.m));
+            for (uint32_t l = 0; l < ctx.lanes_; ++l)
+                for (uint32_t r = 0; r < cs.m; ++r)
+                    std::memcpy(&got[l][r], ctx.results_[l].data() + r * 4, 4);
+            const bool late = i == 17 && row != Row::Int8;
+            EXPECT_EQ(got == expected(cs), !late) << rowName(row) << " execution " << i;
+            // fp32 Result: every element NaN on the late execution.
+            const uint32_t bits = got[3][1];
+            const bool nan = (bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0;
+            if (row != Row::Int8) EXPECT_EQ(nan, late) << rowName(row) << " execution " << i;
+        }
+    }
+}
+
+// mma_wrong_after_first_workgroup (intel/llvm#21741): exact in work-group 0, wrong in work-group 1.
+TEST(MmaCompositionFaults, WrongAfterFirstWorkgroup) {
+    const Case cs = randomCase(Row::Fp16F32, 16, 8, 11, true, true);
+    for (uint64_t group : {0u, 1u}) {
+        const Outcome o = run(cs, profileFor(cs.n), "mma_wrong_after_first_workgroup",
+                              [group](FakeContext& ctx) { ctx.group_ = group; });
+        ASSERT_EQ(o.error, "");
+        EXPECT_EQ(o.result == expected(cs), group == 0) << "work-group " << group;
+    }
+}
+
 // mma_chain_drops_c (a composition fault, mmaCompositionFaults): the same site executed again by the same
 // sub-group reads C as zero; its first execution, and another site's first, are exact.
 TEST(MmaCompositionFaults, ChainDropsCFromTheSecondExecutionOfASite) {
@@ -477,7 +515,7 @@ TEST(MmaCompositionFaults, ChainDropsCFromTheSecondExecutionOfASite) {
         EXPECT_EQ(results[1], expected(cs)) << faults << ": another site's first execution";
         EXPECT_EQ(results[2] == expected(cs), !faulty) << faults << ": the first site again";
     }
-    EXPECT_EQ(mmaCompositionFaults().size(), 1u);
+    EXPECT_EQ(mmaCompositionFaults().size(), 3u);
 }
 
 TEST(MmaOps, RegistersTheInstruction) {
