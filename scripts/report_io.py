@@ -190,6 +190,9 @@ def _check_str_list(path, where, value):
 UINT64_MAX = (1 << 64) - 1  # seeds are uint64_t in the runner
 UINT32_MAX = (1 << 32) - 1  # a mismatch grid's rows, columns and cell positions
 WAIVABLE = ("Fail", "Crash", "Timeout")  # the statuses a waiver turns into Waived (waivers.cpp, waivable)
+# A waived case's "original_status": one of those, or NotRun for a case a waiver's "skip" kept from running
+# (report.cpp, waivedStatusName).
+ORIGINAL_STATUSES = WAIVABLE + ("NotRun",)
 # The CTS word the runner writes in "results" for each status (report.cpp, ctsResultWord).
 RESULT_WORD = {"Pass": "pass", "Flake": "pass", "NotSupported": "skip", "Fail": "fail", "InternalError": "fail",
                "Crash": "fail", "Timeout": "fail", "Waived": "fail"}
@@ -267,9 +270,9 @@ def _check_case(path, doc, c):
             raise ReportError(path, "%sWaived without its waiver record (\"waiver\": {\"tracker\", \"reason\"} "
                               "and \"original_status\")" % where)
         _check_object(path, where + "\"waiver\"", c["waiver"], {"tracker": (_STR,), "reason": (_STR,)})
-        if c["original_status"] not in WAIVABLE:
+        if c["original_status"] not in ORIGINAL_STATUSES:
             raise ReportError(path, "%s\"original_status\" %s is not one a waiver covers (%s)" % (
-                where, json.dumps(c["original_status"])[:40], ", ".join(WAIVABLE)))
+                where, json.dumps(c["original_status"])[:40], ", ".join(ORIGINAL_STATUSES)))
         # ... and a run that read no waiver file waives nothing.
         files = doc.get("waivers", {}).get("files")
         if not files:

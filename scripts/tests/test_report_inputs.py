@@ -222,6 +222,14 @@ class WaiverRecordTest(TempFiles, unittest.TestCase):
         for waivers in ({"files": ["w.json"], "stale": []}, {"files": ["w.json"], "stale": [], "sha256": ["0f" * 32]}):
             report_io.check_report("r.json", waived(waivers=waivers))
 
+    def test_a_case_a_skip_waiver_kept_from_running_is_accepted(self):
+        doc = waived(waivers={"files": ["w.json"], "stale": []})
+        doc["cases"][0]["original_status"] = "NotRun"
+        report_io.check_report("r.json", doc)
+        doc["cases"][0]["original_status"] = "Skipped"
+        with self.assertRaisesRegex(report_io.ReportError, "is not one a waiver covers .*NotRun"):
+            report_io.check_report("r.json", doc)
+
 
 class OutputPathTest(TempFiles, unittest.TestCase):
     """An output must be a regular file (or not exist yet): a FIFO would block the script until a reader comes

@@ -57,7 +57,7 @@ const char* const kValueOptions[] = {"filter",       "caselist-file", "exclude-f
 const char* const kFlagOptions[] = {
     "help",       "list", "list-tags",           "isolate", "quick",
     "extended",   "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers",
-    "flake-fails"};
+    "flake-fails", "run-skipped"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern
 // `api` would silently become the report's file name. Each with the word for its value and an example.
@@ -262,6 +262,8 @@ std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& 
                 out.worker = true;
             else if (name == "fail-on-stale-waivers")
                 out.fail_on_stale_waivers = true;
+            else if (name == "run-skipped")
+                out.run_skipped = true;
             else if (name == "flake-fails")
                 out.flake_fails = true;
             else if (name == "fail-if-all-skipped")
@@ -630,6 +632,9 @@ Known failures (format: docs/user_guide.md, "Known failures: waivers"):
                               matching device is reported Waived and does not fail the run; each
                               entry names its devices ("*": every device, with a warning)
   --fail-on-stale-waivers     exit 1 when a waived case passed or a waiver matches no selected case
+  --run-skipped               also run the cases of waiver entries marked "skip" (known crashes and
+                              hangs, recorded Waived without running otherwise): the periodic run
+                              that finds stale skips, with --fail-on-stale-waivers
 
 Other:
   -h, --help                  print this help and exit

@@ -42,6 +42,7 @@ struct Options {
     bool worker = false;                    // internal: a child of --isolate, reads case names on stdin
     std::vector<std::string> waiver_files;  // --waiver-file (repeatable)
     bool fail_on_stale_waivers = false;
+    bool run_skipped = false;  // --run-skipped: run the cases of "skip" waiver entries too
     std::string rerun_failed;  // --rerun-failed=REPORT.json: the non-passing and not-run cases of REPORT
     bool seed_given = false;   // --seed was given (else --rerun-failed takes the report's seed)
     // --offline-compiler=PROGRAM --target=NAME: build every selected case's module with Intel's offline

@@ -177,7 +177,7 @@ void Recorder::show(const CaseResult& r, bool log_start) {
         while (std::getline(lines, line)) std::printf("    %s\n", line.c_str());
     }
     if (r.status == Status::Waived)
-        std::printf("    waived: %s (%s): %s\n", r.waiver_tracker.c_str(), statusName(r.waived_status),
+        std::printf("    waived: %s (%s): %s\n", r.waiver_tracker.c_str(), waivedStatusName(r),
                     r.waiver_reason.c_str());
     if (bad) std::printf("    rerun: %s\n", rerun_(r.name).c_str());
     std::fflush(stdout);

@@ -34,6 +34,11 @@ void Tally::add(Status s) {
 void Tally::add(const CaseResult& r) {
     add(r.status);
     if (r.status == Status::Fail && r.phase == "build") ++build_failed;
+    if (r.status == Status::Waived && r.not_run) ++not_run_waived;
+}
+
+const char* waivedStatusName(const CaseResult& r) {
+    return r.not_run ? "NotRun" : statusName(r.waived_status);
 }
 
 std::string Tally::summary() const {
@@ -44,6 +49,7 @@ std::string Tally::summary() const {
     if (crashed) s += ", " + std::to_string(crashed) + " crashed";
     if (timed_out) s += ", " + std::to_string(timed_out) + " timed out";
     if (waived) s += ", " + std::to_string(waived) + " waived";
+    if (not_run_waived) s += " (" + std::to_string(not_run_waived) + " not run: a waiver skips them)";
     if (flaky) s += ", " + std::to_string(flaky) + " flaky";
     return s;
 }
@@ -126,7 +132,7 @@ void appendCase(std::string& out, const CaseResult& r) {
         c["build_log"] = r.build_log;
     }
     if (r.status == Status::Waived) {
-        c["original_status"] = statusName(r.waived_status);
+        c["original_status"] = waivedStatusName(r);
         c["waiver"] = {{"tracker", r.waiver_tracker}, {"reason", r.waiver_reason}};
     }
     if (!r.picture.empty()) c["mismatches"] = pictureJson(r.picture);
@@ -421,7 +427,7 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
             case Status::NotSupported: x += ">\n      <skipped message=\"" + msg + "\"/>\n"; break;
             case Status::Waived:
                 x += ">\n      <skipped message=\"" +
-                     xmlEscape("waived: " + r.waiver_tracker + " (" + statusName(r.waived_status) +
+                     xmlEscape("waived: " + r.waiver_tracker + " (" + waivedStatusName(r) +
                                "): " + r.message) +
                      "\"/>\n";
                 break;

@@ -21,6 +21,8 @@ struct CaseResult {
     // Status::Waived only: the status the case had, and the waiver's tracker and reason.
     Status waived_status = Status::Pass;
     std::string waiver_tracker, waiver_reason;
+    // Status::Waived only: a waiver's "skip" kept the case from running (no waived_status: it never ran).
+    bool not_run = false;
     MismatchPicture picture{};  // written as "mismatches" when not empty
     Tier tier = Tier::Core;
     // The extensions the device reports below the version the case's tokens name (case_runner.h,
@@ -92,6 +94,7 @@ struct Tally {
     size_t passed = 0, failed = 0, skipped = 0, internal = 0, crashed = 0, timed_out = 0, waived = 0;
     size_t flaky = 0;         // Flake: passed on a retry (counted apart from `passed`)
     size_t build_failed = 0;  // of `failed`: in phase "build"
+    size_t not_run_waived = 0;  // of `waived`: not run, a waiver's "skip" (CaseResult::not_run)
     void add(Status s);
     void add(const CaseResult& r);
     size_t total() const {
@@ -101,6 +104,10 @@ struct Tally {
     bool allGood() const { return failed + internal + crashed + timed_out == 0; }
     std::string summary() const;  // "3 passed, 1 failed, 2 skipped[, N internal errors, ...]"
 };
+
+// What a Waived result was: "NotRun" for a case a waiver's "skip" kept from running, else
+// statusName(waived_status) ("Fail", "Crash", "Timeout").
+const char* waivedStatusName(const CaseResult& result);
 
 // "pass", "fail" or "skip": the CTS results vocabulary. A Waived case is "fail": it failed on the device.
 const char* ctsResultWord(Status s);

@@ -143,11 +143,31 @@ void executeCases(RunState& s) {
             const Waiver* w = limit_set.find(name);
             return w ? CaseLimit{w->timeout_seconds, w->source} : CaseLimit{};
         };
+    // "skip" entries: without --run-skipped their cases are recorded Waived without running (a known crash
+    // or hang costs no worker and no timeout); the rest of the selection runs as it would without them.
+    auto skipping = [&](const std::string& name) -> const Waiver* {
+        if (opt.run_skipped) return nullptr;
+        const Waiver* w = device_set.find(name);  // the entry applyWaivers would name
+        return w && w->skip ? w : nullptr;
+    };
+    std::vector<std::string> run_names;  // selected_names without the skipped cases
+    std::vector<size_t> run_index;       // their indices in selected_names
+    std::vector<CaseResult> skipped;
+    for (size_t i = 0; i < selected_names.size(); ++i) {
+        if (const Waiver* w = skipping(selected_names[i]))
+            skipped.push_back(skippedResult(*w, selected_names[i], caseSeed(selected_names[i], opt.seed)));
+        else
+            run_names.push_back(selected_names[i]), run_index.push_back(i);
+    }
     const unsigned jobs = runJobs(opt);
-    // The plan of the selection stage, again with the own_process waivers when there are any.
+    // The plan of the selection stage, again without the skipped cases and with the own_process waivers
+    // when there are any.
     std::vector<Batch> batches = std::move(s.plan);
-    if (!offline && jobs > 1 && !own_process_waivers.empty())
-        batches = planBatches(planCases(s), jobs, own_process);
+    if (!offline && jobs > 1 && (!own_process_waivers.empty() || !skipped.empty())) {
+        std::vector<PlanCase> all = planCases(s), plan;
+        for (size_t i : run_index) plan.push_back(all[i]);
+        batches = planBatches(plan, jobs, own_process_waivers.empty() ? nullptr : own_process);
+    }
     const bool parallel = batches.size() > 1;
     // N > 1 isolates whatever the selection: one batch (a one-module selection, the rerun of one case) runs
     // in one worker as with --isolate, so a case that crashes is still that case's Crash and the reports are
@@ -169,8 +189,16 @@ void executeCases(RunState& s) {
         // No build options: the online path builds every module without any (ProgramCache::get).
         OfflineJudge judge(registry, offline_setup.compiler, offline_setup.device,
                            offline_setup.target.target, assets, "", compile_timeout);
-        judge.compileAhead(sel.cases, jobs, opt.core_only);
+        auto cases = sel.cases;
+        cases.erase(std::remove_if(cases.begin(), cases.end(),
+                                   [&](const auto* c) { return skipping(std::string(c->name)) != nullptr; }),
+                    cases.end());
+        judge.compileAhead(cases, jobs, opt.core_only);
         for (const auto* c : sel.cases) {
+            if (const Waiver* w = skipping(std::string(c->name))) {
+                recorder.finished(skippedResult(*w, std::string(c->name), caseSeed(c->name, opt.seed)));
+                continue;
+            }
             recorder.started(c->name);
             recorder.finished(judge.judge(*c, opt.seed, opt.core_only));
         }
@@ -193,25 +221,33 @@ void executeCases(RunState& s) {
             for (const auto& f : opt.waiver_files) worker.push_back("--waiver-file=" + f);
         if (!opt.dump_dir.empty()) worker.push_back("--dump-dir=" + opt.dump_dir);
         std::fflush(stdout);
-        if (parallel) {
-            ParallelRun run{selected_names, std::move(batches), worker,  {}, jobs,
-                            timeout,        timeout_is_default, opt.seed};
+        // The skipped cases' results wait for their turn in the selection order.
+        if (!skipped.empty() || parallel) recorder.setOrder(selected_names);
+        for (auto& r : skipped) recorder.finished(std::move(r));
+        if (run_names.empty()) {
+            // Every selected case is skipped: no worker to start.
+        } else if (parallel) {
+            ParallelRun run{run_names, std::move(batches), worker,  {}, jobs,
+                            timeout,   timeout_is_default, opt.seed};
             // The reference device runs a kernel's work-groups on a pool of one thread per core: N workers
             // would each start one and oversubscribe the cores. Each gets its share, unless the user chose.
             const char* threads = std::getenv("REFDEV_THREADS");
             if (!threads || !*threads)
                 run.worker_env.push_back("REFDEV_THREADS=" +
                                          std::to_string(std::max(1u, usableCores() / jobs)));
-            recorder.setOrder(selected_names);
             run.retry = &retry;
             run.case_limits = case_limits;
             runParallel(run, recorder);
         } else {
-            runIsolated(selected_names, worker, timeout, opt.seed, recorder, own_process, timeout_is_default,
+            runIsolated(run_names, worker, timeout, opt.seed, recorder, own_process, timeout_is_default,
                         &retry, case_limits);
         }
     } else {
         for (const auto* c : sel.cases) {
+            if (const Waiver* w = skipping(std::string(c->name))) {
+                recorder.finished(skippedResult(*w, std::string(c->name), caseSeed(c->name, opt.seed)));
+                continue;
+            }
             recorder.started(c->name);
             CaseResult r;
             // A Crash ends this process and a Timeout the run: only a Fail can be retried here.

@@ -91,15 +91,16 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
     if (!e.is_object()) return "a waiver entry is not an object";
     for (const auto& [key, value] : e.items())
         if (key != "cases" && key != "device" && key != "tracker" && key != "reason" &&
-            key != "own_process" && key != "intermittent" && key != "timeout_seconds")
+            key != "own_process" && key != "intermittent" && key != "timeout_seconds" && key != "skip")
             return "unknown key \"" + key +
                    "\" in a waiver entry (known: cases, device, tracker, reason, own_process, intermittent, "
-                   "timeout_seconds)";
-    for (const char* key : {"own_process", "intermittent"})
+                   "timeout_seconds, skip)";
+    for (const char* key : {"own_process", "intermittent", "skip"})
         if (e.contains(key) && !e[key].is_boolean())
             return std::string("\"") + key + "\" must be true or false";
     w.own_process = e.value("own_process", false);
     w.intermittent = e.value("intermittent", false);
+    w.skip = e.value("skip", false);
     if (e.contains("timeout_seconds")) {
         const auto& t = e["timeout_seconds"];
         // A JSON number only (not true, not "30"); nlohmann reads 1e999 as infinity, which the bound rejects.
@@ -299,6 +300,19 @@ const Waiver* WaiverSet::find(std::string_view case_name) const {
 
 bool waivable(Status status) {
     return status == Status::Fail || status == Status::Crash || status == Status::Timeout;
+}
+
+CaseResult skippedResult(const Waiver& w, const std::string& case_name, uint64_t seed) {
+    CaseResult r;
+    r.name = case_name;
+    r.seed = seed;
+    r.status = Status::Waived;
+    r.not_run = true;
+    r.waiver_tracker = w.tracker;
+    r.waiver_reason = w.reason;
+    r.message = "not run: waiver " + w.source +
+                " skips it (a known crash or hang of this driver; --run-skipped runs it)";
+    return r;
 }
 
 void applyWaivers(const WaiverSet& waivers, CaseResult& r) {

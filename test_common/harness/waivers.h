@@ -34,6 +34,10 @@ struct Waiver {
     // after this many seconds instead of the run's per-case limit: min(this, the run's limit) when the run
     // has one (--timeout, or --isolate's and --jobs's default), else this. 0: no limit of its own.
     double timeout_seconds = 0;
+    // "skip": the bug crashes or hangs a covered case every time, so a run does not spend a worker (or the
+    // timeout) on it: the case is recorded Waived without running (CaseResult::not_run) unless the run
+    // asks for --run-skipped, the periodic run that finds the stale ones.
+    bool skip = false;
     // "device": "*" (or patterns that are all '*' and no other condition): the entry waives its cases on
     // every driver; the runner says so loudly (everyDeviceWarning).
     bool every_device = false;
@@ -85,6 +89,10 @@ private:
     PatternMatcher matcher_;        // every entry's patterns, entry by entry
     std::vector<size_t> entry_of_;  // pattern index -> entry index
 };
+
+// The result of a case a "skip" entry covers, in a run without --run-skipped: Waived, not run, with the
+// entry's tracker and reason and a message that says how to run it.
+CaseResult skippedResult(const Waiver& waiver, const std::string& case_name, uint64_t seed);
 
 // Fail, Crash and Timeout are waivable; InternalError is the harness's fault and never is.
 bool waivable(Status status);

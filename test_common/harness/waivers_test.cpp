@@ -345,8 +345,52 @@ TEST(Waivers, TimeoutSeconds) {
         parse(R"({"waivers": [{"cases": ["a"], "device": "*", "tracker": "t", "reason": "r",
                                      "timeout": 30}]})",
               bad)
-            .find("(known: cases, device, tracker, reason, own_process, intermittent, timeout_seconds)"),
+            .find("(known: cases, device, tracker, reason, own_process, intermittent, timeout_seconds, skip)"),
         std::string::npos);
+}
+
+// "skip": a boolean; a skipped case's result is Waived, not run, with the entry's tracker, reason and place,
+// and the reports and the summary say it did not run. It is never stale for passing (it did not run).
+TEST(Waivers, SkipEntries) {
+    std::vector<Waiver> w;
+    ASSERT_EQ(parse(R"({"waivers": [{"cases": ["a.b"], "device": "*", "tracker": "t", "reason": "hangs",
+                                     "skip": true},
+                                    {"cases": ["a.c"], "device": "*", "tracker": "u", "reason": "r"}]})",
+                    w),
+              "");
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_TRUE(w[0].skip);
+    EXPECT_FALSE(w[1].skip);
+    std::vector<Waiver> bad;
+    EXPECT_NE(parse(R"({"waivers": [{"cases": ["a"], "device": "*", "tracker": "t", "reason": "r", "skip": 1}]})",
+                    bad)
+                  .find("\"skip\" must be true or false"),
+              std::string::npos);
+    CaseResult r = skippedResult(w[0], "a.b", 42);
+    EXPECT_EQ(r.status, Status::Waived);
+    EXPECT_TRUE(r.not_run);
+    EXPECT_EQ(r.seed, 42u);
+    EXPECT_EQ(r.duration_ms, 0);
+    EXPECT_EQ(r.waiver_tracker, "t");
+    EXPECT_EQ(r.waiver_reason, "hangs");
+    EXPECT_EQ(r.message, "not run: waiver " + w[0].source +
+                             " skips it (a known crash or hang of this driver; --run-skipped runs it)");
+    EXPECT_STREQ(waivedStatusName(r), "NotRun");
+    CaseResult ran{"a.c", Status::Waived, "m", 1, 0};
+    ran.waived_status = Status::Crash;
+    EXPECT_STREQ(waivedStatusName(ran), "Crash");
+    // A recorded skip is not rewaived (Waived is not waivable) and is not a stale pass.
+    applyWaivers(WaiverSet(w), r);
+    EXPECT_TRUE(r.not_run && r.status == Status::Waived);
+    EXPECT_TRUE(staleWaivers(WaiverSet(w), {"a.b", "a.c"}, {r, ran}).empty());
+    Tally t;
+    t.add(r);
+    t.add(ran);
+    EXPECT_EQ(t.summary(), "0 passed, 0 failed, 0 skipped, 2 waived (1 not run: a waiver skips them)");
+    RunInfo info;
+    info.waiver_files = {"w.json"};
+    EXPECT_NE(jsonReport(info, {r}).find("\"original_status\": \"NotRun\""), std::string::npos);
+    EXPECT_NE(junitReport(info, {r}).find("waived: t (NotRun): not run: waiver"), std::string::npos);
 }
 
 TEST(Waivers, ReportsCarryTheWaiver) {

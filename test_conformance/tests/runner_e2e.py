@@ -912,6 +912,70 @@ def write_waivers(path, entries):
         f.write("\n  ]\n}\n")
 
 
+def check_refdev_waiver_skip(runner, build, tmp):
+    """A "skip" entry: its cases are Waived without running (console, log, JSON original_status NotRun, JUnit,
+    summary) in process, with --isolate and with --jobs=2, and the other cases run: the planted fault that fails
+    exactly the skipped cases leaves the run green only when they did not run. --run-skipped runs them: with the
+    fault they are waived Fails, without it the entry is stale (--fail-on-stale-waivers: exit 1, naming each case). A skip entry that covers no selected
+    case is stale as any entry."""
+    _, names, failed = waiver_fault_run_or_skip(runner, build, tmp, [])
+    skips = os.path.join(tmp, "skips.json")
+    write_waivers(skips, [{"cases": failed, "device": "*", "tracker": TRACKER, "reason": "known crash",
+                           "skip": True}])
+    for mode in ([], ["--isolate"], ["--jobs=2"]):
+        js, xml_path, log = (os.path.join(tmp, "skip" + x) for x in (".json", ".xml", ".log"))
+        rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + skips, "--json=" + js, "--junit=" + xml_path,
+                                    "--log=" + log, "--fail-on-stale-waivers"] + mode, {"REFDEV_FAULTS": WAIVER_FAULT})
+        expect(rc == 0, "%s: skipped cases Waived, the others pass\n%s" % (mode, describe(rc, out, err)))
+        for name in failed:
+            expect("[ WAIVED ] " + name + " (0 ms)" in out, "%s: console line for %s\n%s" % (mode, name, out))
+        expect("waived: %s (NotRun): known crash" % TRACKER in out, "%s: console\n%s" % (mode, out))
+        expect("not run: waiver %s:3 skips it" % skips in out, "%s: console message\n%s" % (mode, out))
+        expect("%d waived (%d not run: a waiver skips them)" % (len(failed), len(failed)) in out,
+               "%s: summary\n%s" % (mode, out))
+        doc = load_json_report(js, "skip run")
+        by_name = {c["name"]: c for c in doc["cases"]}
+        expect([c["name"] for c in doc["cases"]] == names, "%s: JSON lists every case in selection order" % mode)
+        for name in names:
+            c = by_name[name]
+            if name in failed:
+                expect(c["status"] == "Waived" and c["original_status"] == "NotRun" and c["duration_ms"] == 0,
+                       "%s: JSON %s" % (mode, c))
+            else:
+                expect(c["status"] == "Pass", "%s: JSON %s" % (mode, c))
+        lines = open(log).read().splitlines()
+        for name in failed:
+            expect(any(l.startswith("Waived\t%s\t" % name) and "not run: waiver" in l for l in lines),
+                   "%s: log line for %s" % (mode, name))
+        ju = load_junit_report(xml_path, "skip run")
+        skipped = {tc.getAttribute("name"): tc.getElementsByTagName("skipped")[0].getAttribute("message")
+                   for tc in ju.getElementsByTagName("testcase") if tc.getElementsByTagName("skipped")}
+        expect(sorted(skipped) == sorted(failed) and
+               all(m.startswith("waived: %s (NotRun): not run" % TRACKER) for m in skipped.values()),
+               "%s: JUnit %s" % (mode, skipped))
+    # The periodic run: --run-skipped runs them; with the fault they fail and stay waived, without it the
+    # entry is stale.
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + skips, "--run-skipped", "--fail-on-stale-waivers",
+                                "--jobs=2"], {"REFDEV_FAULTS": WAIVER_FAULT})
+    expect(rc == 0 and "waived: %s (Fail): known crash" % TRACKER in out and "NotRun" not in out,
+           "--run-skipped with the fault: the cases run and are waived\n" + describe(rc, out, err))
+    js = os.path.join(tmp, "periodic.json")
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + skips, "--run-skipped", "--fail-on-stale-waivers",
+                                "--json=" + js])
+    stale = ["waiver no longer needed: %s (%s)" % (name, TRACKER) for name in failed]
+    expect(rc == 1 and all(l in out.splitlines() for l in stale),
+           "--run-skipped without the fault: a stale skip, exit 1\n" + describe(rc, out, err))
+    expect(load_json_report(js, "periodic run")["waivers"]["stale"] == stale, "JSON stale list")
+    # Without --run-skipped the same stale skip goes unnoticed (the cases do not run): that is why the
+    # periodic run exists.
+    rc, out, err = run(runner, [WAIVER_SUBSET, "--waiver-file=" + skips, "--fail-on-stale-waivers"])
+    expect(rc == 0 and "no longer needed" not in out, "gating run: skipped, not stale\n" + describe(rc, out, err))
+    rc, out, err = run(runner, ["subgroups.shuffle_down.i32.v1.sg16.*", "--waiver-file=" + skips,
+                                "--fail-on-stale-waivers"])
+    expect(rc == 1 and "waiver matches no selected case: %s:3" % skips in out,
+           "a skip entry covering nothing is stale\n" + describe(rc, out, err))
+
+
 def check_refdev_waivers(runner, build, tmp):
     """A planted fault fails cases (exit 1); a waiver file covering exactly them makes them Waived in the console,
     JSON and JUnit (exit 0); without the fault the waiver is stale (exit 0, or 1 with --fail-on-stale-waivers);
