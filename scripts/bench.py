@@ -26,7 +26,7 @@ sys.path.insert(0, HERE)
 import report_io  # noqa: E402  (same directory: safe outputs)
 DEFAULT_RUNNER = os.path.join(HERE, "..", "build", "bin", "spirv_intel_cts")
 ONE_CASE = "api.sub_group_sizes.non_empty"
-DROP = ("duration_ms", "command", "cmd")
+DROP = ("duration_ms", "phases", "phase_totals", "command", "cmd")  # timings and the command line
 
 
 def usage_error(what):

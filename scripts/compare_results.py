@@ -4,7 +4,8 @@ any of it is a regression.
 
 Inputs are runner --json reports or merged shard reports (scripts/merge_results.py). A case's status is its
 "cases" status (Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived, Flake), NotRun when the report lists
-it in "not_run", absent when the report does not hold it at all. A regression is
+it in "not_run", absent when the report does not hold it at all; timings ("duration_ms", "phases",
+"phase_totals") are not compared: timing is not a verdict. A regression is
 - a case that passed in the baseline and does not pass in the new report: Fail, Crash, Timeout,
   InternalError, NotSupported, Flake (it failed before a --retry attempt passed; --allow=Pass:Flake accepts
   it), NotRun or absent (a narrower selection loses cases: that is not a pass);

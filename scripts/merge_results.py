@@ -2,7 +2,7 @@
 """Merges the JSON reports of the shards of ONE run (spirv_intel_cts --shard=I/N --json=FILE) into one report.
 
 Each input has the runner's shape: {"cmd", "results": {name: "pass"|"fail"|"skip"}, "cases": [{name, status,
-message, duration_ms, seed}], "platform", "device", "driver", "runtime_package", "seed", "quick", "selection":
+message, duration_ms, phases, seed}], "platform", "device", "driver", "runtime_package", "seed", "quick", "selection":
 {"patterns", "filter", "caselist_file", "exclude_file", "tags", "quick", "extended", "huge", "tier",
 "rerun_failed", "seed", "suite_version", "manifest_sha256"}, "shard": {"index", "count"}, "selected",
 "aborted", "not_run", "errors", with --waiver-file "waivers": {"files", "stale", "sha256"}, and on a device
@@ -25,7 +25,8 @@ not describe one whole run:
   input or cannot be written.
 
 The merged report keeps the selection record, records every shard's command in "cmds" (in shard order;
-"cmd" is shard 0's) and is shard 0/1. Exit 0 after a merge, or with --fail-on-failures 1 when any case is not
+"cmd" is shard 0's) and is shard 0/1. Each case keeps its "phases" (where its time went); "phase_totals" is
+recomputed as their sum over every shard. Exit 0 after a merge, or with --fail-on-failures 1 when any case is not
 Pass/NotSupported/Waived/Flake, a case was not run or a shard recorded a run-level error. A Waived case (a known
 failure a --waiver-file covers) does not fail: its CTS word stays "fail", so its status decides. A Flake (failed,
 then passed on a --retry attempt) does not fail either, unless --flake-fails is given too, as with the runner. The merged
@@ -191,7 +192,23 @@ def merge(paths, allow_aborted=False):
             kept["cases"] += g["cases"]
     if gaps:
         merged["version_gaps"] = list(gaps.values())
+    totals = phase_totals(merged["cases"])
+    if totals is not None:
+        merged["phase_totals"] = totals
     return merged
+
+
+def phase_totals(cases):
+    """The run's time by phase: the cases' "phases" summed (as the runner's "phase_totals"), or None when no case
+    records them (a report of an older runner)."""
+    timed = [c["phases"] for c in cases if "phases" in c]
+    if not timed:
+        return None
+    totals = {}
+    for key in ("build_ms", "builds", "cache_hits", "kernel_ms", "check_ms", "worker_start_ms"):
+        total = sum(p[key] for p in timed)
+        totals[key] = total if key in report_io.PHASE_COUNT_KEYS else round(total, 3)
+    return totals
 
 
 def tally(merged):

@@ -29,13 +29,18 @@ REPORT_KEYS = {"cmd": (_STR,), "platform": (_STR,), "device": (_STR,), "driver":
                "quick": (_BOOL,), "extended": (_BOOL,), "selected": (_INT,), "aborted": (_STR, None),
                "results": (_DICT,), "cases": (_LIST,), "not_run": (_LIST,), "errors": (_LIST,),
                "shard": (_DICT,), "shards": (_LIST,), "cmds": (_LIST,), "waivers": (_DICT,),
-               "selection": (_DICT,), "offline_compiler": (_DICT, None), "version_gaps": (_LIST,)}
+               "selection": (_DICT,), "offline_compiler": (_DICT, None), "version_gaps": (_LIST,),
+               "phase_totals": (_DICT,)}
 SELECTION_KEYS = {"patterns": (_LIST,), "filter": (_STR,), "caselist_file": (_STR,), "exclude_file": (_STR,),
                   "tags": (_LIST,), "quick": (_BOOL,), "extended": (_BOOL,), "huge": (_BOOL,), "tier": (_STR,),
                   "rerun_failed": (_STR,), "seed": (_INT,), "suite_version": (_STR,), "manifest_sha256": (_STR,)}
 CASE_KEYS = {"name": (_STR,), "status": (_STR,), "message": (_STR,), "seed": (_INT,), "tier": (_STR,),
              "phase": (_STR, None), "build_log": (_STR,), "original_status": (_STR,), "waiver": (_DICT,),
-             "mismatches": (_DICT,), "version_gaps": (_LIST,), "attempts": (_LIST,)}
+             "mismatches": (_DICT,), "version_gaps": (_LIST,), "attempts": (_LIST,),
+             "phases": (_DICT,)}
+# A case's "phases" and the run's "phase_totals" (report.h PhaseTimes): milliseconds, and counts of programs.
+PHASE_MS_KEYS = ("build_ms", "kernel_ms", "check_ms", "worker_start_ms")
+PHASE_COUNT_KEYS = ("builds", "cache_hits")
 VERSION_GAP_KEYS = {"extension": (_STR,), "reported": (_STR,), "promised_from": (_STR,), "cases": (_INT,)}
 # An entry of a merged report's "shards" (merge_results.py).
 SHARD_ENTRY_KEYS = {"file": (_STR,), "cmd": (_STR,), "cases": (_INT,), "index": (_INT,), "count": (_INT,),
@@ -244,6 +249,19 @@ def _check_mismatches(path, where, pic):
                     _check_uint(path, "%s: a cell's \"%s\"" % (at, key), cell[key], UINT32_MAX)
 
 
+def check_phases(path, where, phases):
+    """A "phases" or "phase_totals" object: every key, times as numbers of at least 0, counts as integers."""
+    if not isinstance(phases, dict):
+        raise ReportError(path, "%s must be an object, not %s" % (where, json.dumps(phases)[:60]))
+    for key in PHASE_MS_KEYS + PHASE_COUNT_KEYS:
+        if key not in phases:
+            raise ReportError(path, "%s has no \"%s\"" % (where, key))
+    for key in PHASE_MS_KEYS:
+        _check_number(path, "%s: \"%s\"" % (where, key), phases[key])
+    for key in PHASE_COUNT_KEYS:
+        _check_uint(path, "%s: \"%s\"" % (where, key), phases[key], UINT64_MAX)
+
+
 def _check_case(path, doc, c):
     where = "case %s: " % c["name"]
     _check_keys(path, where, c, CASE_KEYS)
@@ -258,6 +276,8 @@ def _check_case(path, doc, c):
         _check_number(path, where + "\"duration_ms\"", c["duration_ms"])
     if "seed" in c:
         _check_uint(path, where + "\"seed\"", c["seed"], UINT64_MAX)
+    if "phases" in c:
+        check_phases(path, where + "\"phases\"", c["phases"])
     for key in ("attempts", "version_gaps"):
         if key in c:
             _check_str_list(path, where + "\"%s\"" % key, c[key])
@@ -336,6 +356,8 @@ def check_report(path, doc):
                               % json.dumps(doc["selection"]["tier"])[:40])
         if "seed" in doc["selection"]:
             _check_uint(path, "\"selection\": \"seed\"", doc["selection"]["seed"], UINT64_MAX)
+    if "phase_totals" in doc:
+        check_phases(path, "\"phase_totals\"", doc["phase_totals"])
     if doc.get("offline_compiler") is not None:
         _check_object(path, "\"offline_compiler\"", doc["offline_compiler"],
                       {"compiler": (_STR,), "target": (_STR,), "target_description": (_STR,)})

@@ -35,6 +35,19 @@ class CompareResultsTest(TempFiles, unittest.TestCase):
         self.assertIn("Regressions (Pass -> not Pass, or anything -> Fail/Crash/Timeout/InternalError): 0", out)
         self.assertIn("no regression", out)
 
+    def test_phase_times_are_no_change(self):
+        # Timing is not a verdict: cases whose "phases" and run totals differ, statuses equal, compare as unchanged.
+        base = shard([("a.x", "Pass"), ("a.y", "Fail")])
+        new = shard([("a.x", "Pass"), ("a.y", "Fail")])
+        for doc, ms in ((base, 1.0), (new, 900.0)):
+            for c in doc["cases"]:
+                c["phases"] = {"build_ms": ms, "builds": 1, "cache_hits": 0, "kernel_ms": ms, "check_ms": ms,
+                               "worker_start_ms": ms}
+            doc["phase_totals"] = dict(doc["cases"][0]["phases"], build_ms=2 * ms)
+        rc, out, err = self.compare(base, new, "--fail-on-change")
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("Regressions (Pass -> not Pass, or anything -> Fail/Crash/Timeout/InternalError): 0", out)
+
     def test_pass_to_flake_regresses_unless_allowed(self):
         base = shard([("a.flaky", "Pass"), ("a.fixed", "Flake"), ("a.still", "Flake")])
         new = shard([("a.flaky", "Flake"), ("a.fixed", "Pass"), ("a.still", "Flake")])

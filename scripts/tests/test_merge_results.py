@@ -72,6 +72,47 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
             [("subgroups.b", "Pass"), ("api.z", "NotSupported")], 0, 1)))
         self.assertEqual(rc, 0)
 
+    def test_phases_stay_on_their_cases_and_the_totals_are_recomputed(self):
+        def timed(doc, phases):
+            for c, p in zip(doc["cases"], phases):
+                c["phases"] = dict(zip(("build_ms", "builds", "cache_hits", "kernel_ms", "check_ms",
+                                        "worker_start_ms"), p))
+            # A shard's own totals: the merge must not add them up, but the cases.
+            doc["phase_totals"] = {"build_ms": 999, "builds": 99, "cache_hits": 99, "kernel_ms": 999,
+                                   "check_ms": 999, "worker_start_ms": 999}
+            return doc
+        a = self.write("a.json", timed(runner_shard([("subgroups.b", "Pass"), ("api.z", "NotSupported")], 0, 2),
+                                       [(10.5, 1, 0, 2.25, 1.0, 30.0), (0, 0, 0, 0, 0.125, 0)]))
+        b = self.write("b.json", timed(runner_shard([("subgroups.a", "Fail")], 1, 2),
+                                       [(0.25, 0, 4, 0.5, 2.0, 12.5)]))
+        rc, merged, err = self.run_merge(a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(merged["phase_totals"], {"build_ms": 10.75, "builds": 1, "cache_hits": 4, "kernel_ms": 2.75,
+                                                  "check_ms": 3.125, "worker_start_ms": 42.5})
+        self.assertEqual(list(merged["phase_totals"]), ["build_ms", "builds", "cache_hits", "kernel_ms", "check_ms",
+                                                        "worker_start_ms"])
+        by_name = {c["name"]: c for c in merged["cases"]}
+        self.assertEqual(by_name["subgroups.a"]["phases"]["cache_hits"], 4)
+        self.assertEqual(by_name["subgroups.b"]["phases"]["build_ms"], 10.5)
+        # Reports of a runner without phase times merge without totals.
+        a = self.write("c.json", runner_shard([("subgroups.b", "Pass")], 0, 2))
+        b = self.write("d.json", runner_shard([("subgroups.a", "Pass")], 1, 2))
+        rc, merged, err = self.run_merge(a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("phase_totals", merged)
+
+    def test_malformed_phases_are_refused(self):
+        doc = runner_shard([("subgroups.b", "Pass")], 0, 1)
+        doc["cases"][0]["phases"] = {"build_ms": -1, "builds": 0, "cache_hits": 0, "kernel_ms": 0, "check_ms": 0,
+                                     "worker_start_ms": 0}
+        rc, merged, err = self.run_merge(self.write("a.json", doc))
+        self.assertEqual(rc, 2, err)
+        self.assertIn("\"build_ms\" must be a number of at least 0", err)
+        del doc["cases"][0]["phases"]["build_ms"]
+        rc, merged, err = self.run_merge(self.write("b.json", doc))
+        self.assertEqual(rc, 2, err)
+        self.assertIn("has no \"build_ms\"", err)
+
     def test_version_gap_counts_add_up_over_the_shards(self):
         gap = {"extension": "cl_intel_subgroup_2d_block_io", "reported": "1.0.0", "promised_from": "1.1.0"}
         a = self.write("a.json", runner_shard([("2d_block_io.a", "Pass")], 0, 2, version_gaps=[dict(gap, cases=3)]))

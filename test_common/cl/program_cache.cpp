@@ -3,9 +3,11 @@
 #include <sys/stat.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
+#include "test_common/cl/phase_clock.h"
 #include "test_common/cl/wrappers.h"
 #include "test_common/errors.h"
 #include "test_common/spirv/module.h"
@@ -120,7 +122,10 @@ const BuiltProgram& ProgramCache::get(const std::string& path, const std::string
         // Read and verified before: compare with the recorded hash only (once per module per process).
         checkHash(path, known->second.hash, expected_hash);
         auto found = programs_.find(programKey(known->second.content, options));
-        if (found != programs_.end()) return found->second;
+        if (found != programs_.end()) {
+            phase_clock::addCacheHit();
+            return found->second;
+        }
     }
     std::vector<uint32_t> words = readSpirvFile(path);
     FileInfo info{moduleHash(words.data(), words.size() * 4), contentKey(words)};
@@ -153,18 +158,24 @@ const BuiltProgram& ProgramCache::get(const std::vector<uint32_t>& words, const 
 const BuiltProgram& ProgramCache::build(const std::vector<uint32_t>& words, const std::string& key,
                                         const std::string& options) {
     auto found = programs_.find(key);
-    if (found != programs_.end()) return found->second;
+    if (found != programs_.end()) {
+        phase_clock::addCacheHit();
+        return found->second;
+    }
 
     BuiltProgram built;
     cl_int err = CL_SUCCESS;
+    const auto start = std::chrono::steady_clock::now();
     cl_program program = clCreateProgramWithIL(context_, words.data(), words.size() * 4, &err);
     if (err != CL_SUCCESS || !program) {
+        phase_clock::addBuild(phase_clock::msSince(start));
         // The device accepted the module's requirements but not the module: that is the device's failure.
         built.log = std::string("clCreateProgramWithIL: ") + clErrorName(err);
         return programs_.emplace(key, std::move(built)).first->second;
     }
     built.program = program;
     err = clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
+    phase_clock::addBuild(phase_clock::msSince(start));  // the build log's query is not the build
     size_t log_size = 0;
     if (clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_size) == CL_SUCCESS &&
         log_size > 1) {

@@ -1,9 +1,11 @@
 #include "test_common/harness/case_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 
+#include "test_common/cl/phase_clock.h"
 #include "test_common/harness/requirements.h"
 #include "test_common/harness/selection.h"
 
@@ -70,7 +72,8 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
     result.name = spec.name;
     result.seed = caseSeed(spec.name, settings.seed);
     auto start = std::chrono::steady_clock::now();
-    dut.messages.take();  // messages from earlier cases belong to them, not to this one
+    phase_clock::reset();  // the builds and launches from here on are this case's
+    dut.messages.take();   // messages from earlier cases belong to them, not to this one
 
     Outcome outcome;
     SupportFacts facts{spec.tier, {}};
@@ -129,6 +132,12 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
     result.version_gaps = std::move(facts.version_gaps);
     result.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const PhaseClockReading spent = phase_clock::read();
+    result.phases.build_ms = spent.build_ms;
+    result.phases.builds = spent.builds;
+    result.phases.cache_hits = spent.cache_hits;
+    result.phases.kernel_ms = spent.kernel_ms;
+    result.phases.check_ms = std::max(0.0, result.duration_ms - spent.build_ms - spent.kernel_ms);
     return result;
 }
 

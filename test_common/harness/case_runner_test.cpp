@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "test_common/harness/kernel_util.h"
 #include "test_common/harness/recorder.h"
 
 namespace cts {
@@ -80,6 +81,62 @@ TEST(RecorderTiers, CountsPerTierAndListsBuildFailures) {
     EXPECT_EQ(rec.buildFailures()[0], "  a: error: no");
     EXPECT_NE(rec.tally().summary().find("1 failed (1 in phase build)"), std::string::npos)
         << rec.tally().summary();
+}
+
+// Phase times (report.h PhaseTimes): a family that builds one module (the cache has no context, so the build
+// fails quickly, but it is a build all the same) and, for a case named "*.launch", launches a kernel on no
+// queue (a failed launch, timed all the same).
+class PhasesFamily : public Family {
+public:
+    std::string name() const override { return "phases"; }
+    Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
+        static const std::vector<uint32_t> words = {0x07230203, 0x00010000, 0, 1, 0};
+        ctx.programs.get(words);
+        if (spec.name.size() > 7 && spec.name.compare(spec.name.size() - 7, 7, ".launch") == 0) {
+            const size_t global = 1;
+            runNDRange(ctx, static_cast<cl_kernel>(nullptr), 1, &global, nullptr);
+        }
+        return Outcome::pass();
+    }
+};
+
+class RunCasePhases : public ::testing::Test {
+protected:
+    void SetUp() override {
+        registry.addFamily(std::make_unique<PhasesFamily>());
+        dut.programs = std::make_unique<ProgramCache>(nullptr, nullptr);
+    }
+    CaseResult run(const std::string& name) {
+        CaseSpec spec;
+        spec.name = name;
+        spec.family = "phases";
+        return runCase(spec, registry, dut, RunSettings{});
+    }
+    Registry registry;
+    DeviceUnderTest dut;
+};
+
+TEST_F(RunCasePhases, TheFirstCaseOfAModuleBuildsItTheNextOneHitsTheCache) {
+    CaseResult first = run("p.first");
+    EXPECT_EQ(first.phases.builds, 1u);
+    EXPECT_EQ(first.phases.cache_hits, 0u);
+    EXPECT_GT(first.phases.build_ms, 0.0);
+    EXPECT_LE(first.phases.build_ms, first.duration_ms);
+    EXPECT_EQ(first.phases.kernel_ms, 0.0);
+    EXPECT_DOUBLE_EQ(first.phases.check_ms, first.duration_ms - first.phases.build_ms);
+    EXPECT_EQ(first.phases.worker_start_ms, 0.0);  // in process: no worker
+    CaseResult second = run("p.second");
+    EXPECT_EQ(second.phases.builds, 0u);
+    EXPECT_EQ(second.phases.cache_hits, 1u);
+    EXPECT_EQ(second.phases.build_ms, 0.0);
+}
+
+TEST_F(RunCasePhases, ALaunchIsKernelTimeEvenWhenItFails) {
+    CaseResult r = run("p.launch");
+    EXPECT_EQ(r.status, Status::Fail);  // no queue
+    EXPECT_NE(r.message.find("clEnqueueNDRangeKernel"), std::string::npos) << r.message;
+    EXPECT_GT(r.phases.kernel_ms, 0.0);
+    EXPECT_NEAR(r.phases.check_ms, r.duration_ms - r.phases.build_ms - r.phases.kernel_ms, 1e-9);
 }
 
 // A family that declares two parameters and would pass if it ran.

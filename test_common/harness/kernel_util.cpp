@@ -1,10 +1,12 @@
 #include "test_common/harness/kernel_util.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/driver_messages.h"
+#include "test_common/cl/phase_clock.h"
 #include "test_common/cl/program_cache.h"
 
 namespace cts {
@@ -123,9 +125,15 @@ void runNDRange(RunContext& ctx, cl_kernel kernel, cl_uint dims, const size_t* g
         if (!driver.empty()) msg += "\ndriver messages:\n" + driver;
         throw CaseFailure(msg);
     };
+    // The launch's time, a failed one's too, is the case's kernel phase.
+    const auto start = std::chrono::steady_clock::now();
     cl_int err = clEnqueueNDRangeKernel(ctx.queue, kernel, dims, nullptr, global, local, 0, nullptr, nullptr);
-    if (err != CL_SUCCESS) fail("clEnqueueNDRangeKernel", err);
+    if (err != CL_SUCCESS) {
+        phase_clock::addKernel(phase_clock::msSince(start));
+        fail("clEnqueueNDRangeKernel", err);
+    }
     err = clFinish(ctx.queue);
+    phase_clock::addKernel(phase_clock::msSince(start));
     if (err != CL_SUCCESS) fail("clFinish", err);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,7 @@ private:
     std::string target_, assets_dir_, options_;
     double timeout_seconds_;
     std::map<std::string, CompileResult> cache_;  // module path -> its one compile
+    std::set<std::string> charged_;               // modules whose compile a case's build_ms holds
 };
 
 }  // namespace cts

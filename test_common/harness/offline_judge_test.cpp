@@ -78,9 +78,16 @@ protected:
 TEST_F(Judge, BuiltIsPassAndEachModuleIsCompiledOnce) {
     OfflineJudge j = make();
     CaseSpec a = spec("g.a", "good.spv"), b = spec("g.b", "good.spv");
-    EXPECT_EQ(judge(j, a).status, Status::Pass);
-    EXPECT_EQ(judge(j, b).status, Status::Pass);
+    CaseResult first = judge(j, a), second = judge(j, b);
+    EXPECT_EQ(first.status, Status::Pass);
+    EXPECT_EQ(second.status, Status::Pass);
     EXPECT_EQ(compiles(), 1u);
+    // The compile is the first case's build phase; the second found it done.
+    EXPECT_EQ(first.phases.builds, 1u);
+    EXPECT_GT(first.phases.build_ms, 0.0);
+    EXPECT_EQ(second.phases.builds, 0u);
+    EXPECT_EQ(second.phases.cache_hits, 1u);
+    EXPECT_EQ(second.phases.build_ms, 0.0);
 }
 
 TEST_F(Judge, TheTierDecidesWhatARejectionIs) {

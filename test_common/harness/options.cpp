@@ -55,8 +55,8 @@ const char* const kValueOptions[] = {"filter",       "caselist-file", "exclude-f
                                      "rerun-failed", "tier",          "offline-compiler",
                                      "target",       "jobs",          "retry"};
 const char* const kFlagOptions[] = {
-    "help",       "list", "list-tags",           "isolate", "quick",
-    "extended",   "huge", "fail-if-all-skipped", "worker",  "fail-on-stale-waivers",
+    "help",        "list",       "list-tags",           "isolate", "quick",
+    "extended",    "huge",       "fail-if-all-skipped", "worker",  "fail-on-stale-waivers",
     "flake-fails", "run-skipped"};
 
 // Options naming a file or directory take their value only as `--name=value`: with `--json api` the pattern

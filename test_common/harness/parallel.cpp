@@ -30,6 +30,8 @@ struct Slot {
     std::string buffer, running;
     CaseLimit running_own;    // the running case's own limit (a waiver's timeout_seconds)
     Clock::time_point since;  // start of the running case, or of the wait for the next one
+    Clock::time_point spawned;
+    double start_ms = -1;  // the worker's start-up, until its first case's result is charged with it
 };
 
 double elapsedMs(Clock::time_point since) {
@@ -86,6 +88,8 @@ private:
         if (s.w.pid <= 0) {
             s.w = spawnWorker(run_.worker_argv, s.w.slot, run_.worker_env);
             s.fresh = true;
+            s.spawned = Clock::now();
+            s.start_ms = -1;
             // Only these workers are logged: the log of a --jobs run is otherwise that of --jobs=1.
             if (c.alone)
                 recorder_.note("worker " + std::to_string(s.w.pid) +
@@ -171,11 +175,13 @@ private:
             if (line.rfind("S ", 0) == 0) {
                 s.running = line.substr(2);
                 s.running_own = run_.case_limits ? run_.case_limits(s.running) : CaseLimit{};
+                if (s.fresh) s.start_ms = elapsedMs(s.spawned);
                 s.fresh = false;
                 s.since = Clock::now();
                 recorder_.started(s.running);
             } else if (line.rfind("R ", 0) == 0) {
                 CaseResult r = parseWorkerResult(line.substr(2), s.running);
+                chargeStart(s, r);
                 recorder_.finished(run_.retry ? run_.retry->final(r) : r);
                 if (!s.pending.empty()) s.pending.pop_front();
                 s.running.clear();
@@ -238,6 +244,7 @@ private:
             r.message = describeExit(wstatus) + " between cases";
             recorder_.started(r.name);
         }
+        if (!s.running.empty()) chargeStart(s, r);
         // --retry: the case stays at the head of the rest of its batch, which a new worker runs.
         bool again = !s.running.empty() && run_.retry && run_.retry->again(r);
         if (again)
@@ -249,6 +256,13 @@ private:
         pool_.putBack(s.w.slot, s.pending, s.alone);  // a retried own_process case keeps a worker to itself
         s.pending.clear();
         s.alone = false;
+    }
+
+    // The first case a worker ran carries the worker's start-up (report.h PhaseTimes).
+    static void chargeStart(Slot& s, CaseResult& r) {
+        if (s.start_ms < 0) return;
+        r.phases.worker_start_ms += s.start_ms;
+        s.start_ms = -1;
     }
 
     void giveUp(Slot& s, const std::string& why) {

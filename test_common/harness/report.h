@@ -12,6 +12,22 @@
 
 namespace cts {
 
+// Where a case's time went, in milliseconds (phase_clock.h measures build and kernel in the process that ran
+// the case): the JSON report's "phases". check_ms is the rest of duration_ms: host setup, data transfer, the
+// host reference and the comparison. worker_start_ms: with --isolate/--jobs, the time the worker took from
+// its spawn to its first case, charged to that case (0 otherwise). Retries sum their attempts' phases.
+struct PhaseTimes {
+    double build_ms = 0;  // clCreateProgramWithIL + clBuildProgram (the offline compiler's compile)
+    size_t builds = 0, cache_hits = 0;
+    double kernel_ms = 0;  // clEnqueueNDRangeKernel .. clFinish
+    double check_ms = 0;
+    double worker_start_ms = 0;
+    PhaseTimes& operator+=(const PhaseTimes& o);
+};
+
+// "time by phase: build 12.3 s (410 built, 3200 cached), kernel 4.5 s, check 2.1 s, worker start 0.8 s".
+std::string phaseSummary(const PhaseTimes& totals);
+
 struct CaseResult {
     std::string name;
     Status status = Status::Pass;
@@ -33,6 +49,7 @@ struct CaseResult {
     // --retry: every attempt of a case that ran more than once, "STATUS: message" ("Pass" for a pass), in
     // order; empty for a case that ran once.
     std::vector<std::string> attempts;
+    PhaseTimes phases;
 };
 
 // What selected a run's cases, as given: the JSON report's "selection" object (this shape is read by
@@ -92,9 +109,10 @@ std::string abortMessage(const RunInfo& info);
 
 struct Tally {
     size_t passed = 0, failed = 0, skipped = 0, internal = 0, crashed = 0, timed_out = 0, waived = 0;
-    size_t flaky = 0;         // Flake: passed on a retry (counted apart from `passed`)
-    size_t build_failed = 0;  // of `failed`: in phase "build"
+    size_t flaky = 0;           // Flake: passed on a retry (counted apart from `passed`)
+    size_t build_failed = 0;    // of `failed`: in phase "build"
     size_t not_run_waived = 0;  // of `waived`: not run, a waiver's "skip" (CaseResult::not_run)
+    PhaseTimes phases;          // summed over the results added with add(const CaseResult&)
     void add(Status s);
     void add(const CaseResult& r);
     size_t total() const {

@@ -106,6 +106,8 @@ TEST(Json, TextIsTheTreeDumpByteForByte) {
     results[1].duration_ms = 1e-7;
     results[2].duration_ms = 123456789.0;
     results[3].seed = ~uint64_t{0};
+    results[0].phases = {1.0 / 3, 1, 0, 1e-7, 123456789.0123, 2.5};  // rounded to the microsecond
+    results[6 - 1].phases = {0, 0, 7, 0.001, 0.0005, 0};
     results[4].message = "bad \xff\xfe bytes, del \x7f, caf\xc3\xa9, \xe2\x82";
     results[5].phase = "build";
     results[5].build_log = "line 1\nline 2 \"q\"";
@@ -499,6 +501,56 @@ TEST(Escape, XmlAndShell) {
     EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
     EXPECT_EQ(shellQuote(""), "''");
     EXPECT_EQ(shellQuote("a*"), "'a*'");
+}
+
+// Every case says where its time went ("phases", after duration_ms) and the run sums them ("phase_totals").
+TEST(Json, PhasesOnEveryCaseAndTheirTotals) {
+    std::vector<CaseResult> results = sample();
+    results[0].phases = {12.5, 1, 0, 3.25, 0.75, 40};
+    results[1].phases = {0, 0, 2, 1.5, 0.5, 0};
+    results[1].phase = "build";  // the tree path as well as the direct one
+    results[1].build_log = "log";
+    auto doc = nlohmann::ordered_json::parse(jsonReport(info(), results));
+    const auto& p = doc["cases"][0]["phases"];
+    EXPECT_EQ(p["build_ms"], 12.5);
+    EXPECT_EQ(p["builds"], 1);
+    EXPECT_EQ(p["cache_hits"], 0);
+    EXPECT_EQ(p["kernel_ms"], 3.25);
+    EXPECT_EQ(p["check_ms"], 0.75);
+    EXPECT_EQ(p["worker_start_ms"], 40);
+    EXPECT_EQ(doc["cases"][1]["phases"]["cache_hits"], 2);
+    for (size_t k = 0; k < results.size(); ++k) {
+        std::vector<std::string> keys;
+        for (const auto& item : doc["cases"][k].items()) keys.push_back(item.key());
+        ASSERT_GE(keys.size(), 5u);
+        EXPECT_EQ(keys[3], "duration_ms");
+        EXPECT_EQ(keys[4], "phases") << k;
+    }
+    const auto& t = doc["phase_totals"];
+    EXPECT_EQ(t["build_ms"], 12.5);
+    EXPECT_EQ(t["builds"], 1);
+    EXPECT_EQ(t["cache_hits"], 2);
+    EXPECT_EQ(t["kernel_ms"], 4.75);
+    EXPECT_EQ(t["check_ms"], 1.25);
+    EXPECT_EQ(t["worker_start_ms"], 40);
+    std::vector<std::string> keys;
+    for (const auto& item : t.items()) keys.push_back(item.key());
+    EXPECT_EQ(keys, (std::vector<std::string>{"build_ms", "builds", "cache_hits", "kernel_ms", "check_ms",
+                                              "worker_start_ms"}));
+    EXPECT_EQ(nlohmann::json::parse(jsonReport(info(), {}))["phase_totals"]["builds"], 0);
+}
+
+TEST(Tally, SumsThePhasesForTheSummaryLine) {
+    Tally t;
+    CaseResult a{"a", Status::Pass, ""}, b{"b", Status::Fail, "no"};
+    a.phases = {12000, 400, 3000, 4000, 2000, 500};
+    b.phases = {300, 10, 200, 500, 100, 300};
+    t.add(a);
+    t.add(b);
+    EXPECT_EQ(t.phases.builds, 410u);
+    EXPECT_EQ(phaseSummary(t.phases),
+              "time by phase: build 12.3 s (410 built, 3200 cached), kernel 4.5 s, check 2.1 s, worker start "
+              "0.8 s");
 }
 
 TEST(Tally, SummaryMentionsOnlyNonZeroExtras) {

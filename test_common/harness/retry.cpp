@@ -26,7 +26,10 @@ CaseResult combineAttempts(const std::vector<CaseResult>& earlier, const CaseRes
     else
         out.attempts.insert(out.attempts.end(), last.attempts.begin(), last.attempts.end());
     double ms = last.duration_ms;
-    for (const auto& e : earlier) ms += e.duration_ms;
+    for (const auto& e : earlier) {
+        ms += e.duration_ms;
+        out.phases += e.phases;  // every attempt's time, as duration_ms
+    }
     out.duration_ms = ms;
     const size_t n = out.attempts.size();
     if (last.status == Status::Pass || last.status == Status::Flake) {

@@ -17,6 +17,7 @@ CaseResult result(Status s, const std::string& msg = "") {
     r.status = s;
     r.message = msg;
     r.duration_ms = 1;
+    r.phases = {0.5, 1, 2, 0.25, 0.125, 0.0625};
     return r;
 }
 
@@ -62,6 +63,13 @@ TEST(Retry, PassOnRetryIsFlakeWithEveryMessage) {
     EXPECT_NE(r.message.find("passed on attempt 3 of 3"), std::string::npos);
     EXPECT_NE(r.message.find("attempt 2 said no"), std::string::npos);
     EXPECT_DOUBLE_EQ(r.duration_ms, 3);
+    // Every attempt's phase times, as its duration.
+    EXPECT_DOUBLE_EQ(r.phases.build_ms, 1.5);
+    EXPECT_EQ(r.phases.builds, 3u);
+    EXPECT_EQ(r.phases.cache_hits, 6u);
+    EXPECT_DOUBLE_EQ(r.phases.kernel_ms, 0.75);
+    EXPECT_DOUBLE_EQ(r.phases.check_ms, 0.375);
+    EXPECT_DOUBLE_EQ(r.phases.worker_start_ms, 0.1875);
 }
 
 TEST(Retry, FailingEveryAttemptStaysFail) {

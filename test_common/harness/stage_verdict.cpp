@@ -89,6 +89,7 @@ int verdict(RunState& s) {
     if (!run_errors.empty())
         summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
     std::printf("%s\n", summary.c_str());
+    std::printf("%s\n", phaseSummary(tally.phases).c_str());
     for (Tier t : {Tier::Core, Tier::DeviceSpecific}) {
         Tally tt = recorder.tally(t);
         if (tt.total()) std::printf("  %s: %s\n", tierName(t), tt.summary().c_str());

@@ -52,6 +52,13 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         std::string buffer, running;
         CaseLimit running_own;  // the running case's own limit (a waiver's timeout_seconds)
         auto started = Clock::now();
+        const auto spawned = started;
+        double start_ms =
+            -1;  // the worker's start-up, charged to the first case it ran (report.h PhaseTimes)
+        auto chargeStart = [&start_ms](CaseResult& r) {
+            if (start_ms >= 0) r.phases.worker_start_ms += start_ms;
+            start_ms = -1;
+        };
         size_t done_by_this_worker = 0;
         bool timed_out = false;
         for (;;) {
@@ -92,9 +99,12 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
                     running = line.substr(2);
                     running_own = case_limits ? case_limits(running) : CaseLimit{};
                     started = Clock::now();
+                    if (done_by_this_worker == 0)
+                        start_ms = std::chrono::duration<double, std::milli>(started - spawned).count();
                     recorder.started(running);
                 } else if (line.rfind("R ", 0) == 0) {
                     CaseResult r = parseWorkerResult(line.substr(2), running);
+                    chargeStart(r);
                     recorder.finished(retry ? retry->final(r) : r);
                     running.clear();
                     started = Clock::now();
@@ -137,6 +147,7 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
             r.status = Status::Crash;
             r.message = describeExit(wstatus) + " while running this case";
         }
+        if (!running.empty()) chargeStart(r);
         // --retry: the case runs again in the next worker (which starts at it); its record waits for then.
         if (!running.empty() && retry && retry->again(r)) {
             recorder.note("retrying " + r.name + " in a new worker after " + statusName(r.status));

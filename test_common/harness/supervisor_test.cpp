@@ -48,9 +48,25 @@ namespace {
     _exit(0);
 }
 
+// CTS_TEST_FAKE_WORKER=phases: a worker that takes 50 ms to start (as one loading the manifest and opening
+// the device does), then passes every case with the phase times of a case that built its module.
+[[noreturn]] void fakeWorkerWithPhases() {
+    usleep(50000);
+    for (std::string name; std::getline(std::cin, name) && !name.empty();) {
+        std::string lines = "S " + name + "\nR {\"name\":\"" + name +
+                            "\",\"status\":0,\"message\":\"\",\"duration_ms\":4,\"seed\":0,\"phases\":{"
+                            "\"build_ms\":2.5,\"builds\":1,\"cache_hits\":3,\"kernel_ms\":1,\"check_ms\":0.5,"
+                            "\"worker_start_ms\":0}}\n";
+        if (write(3, lines.data(), lines.size()) < 0) _exit(1);
+    }
+    if (write(3, "B\n", 2) < 0) _exit(1);
+    _exit(0);
+}
+
 const bool kFakeWorker = [] {
     const char* mode = std::getenv("CTS_TEST_FAKE_WORKER");
     if (!mode) return false;
+    if (std::string(mode) == "phases") fakeWorkerWithPhases();
     if (std::string(mode) == "between") fakeWorkerHangingBetweenCases();
     if (std::string(mode) == "hang") fakeWorkerHangingInCases();
     for (std::string name; std::getline(std::cin, name) && !name.empty();) {
@@ -114,6 +130,50 @@ TEST(Parallel, AKillBetweenCasesChargesNoCase) {
     std::vector<CaseResult> results = rec.close();
     ASSERT_EQ(results.size(), 3u);
     for (const auto& r : results) EXPECT_EQ(r.status, Status::Pass) << r.name << ": " << r.message;
+}
+
+// The phase times a worker reports reach the recorder, and the worker's start-up (spawn to its first case) is
+// charged to the first case it ran, not to the others.
+void expectWorkerPhases(const std::vector<CaseResult>& results) {
+    ASSERT_EQ(results.size(), 3u);
+    for (const auto& r : results) {
+        EXPECT_EQ(r.status, Status::Pass) << r.name << ": " << r.message;
+        EXPECT_EQ(r.phases.build_ms, 2.5) << r.name;
+        EXPECT_EQ(r.phases.builds, 1u) << r.name;
+        EXPECT_EQ(r.phases.cache_hits, 3u) << r.name;
+        EXPECT_EQ(r.phases.kernel_ms, 1.0) << r.name;
+        EXPECT_EQ(r.phases.check_ms, 0.5) << r.name;
+    }
+    EXPECT_GE(results[0].phases.worker_start_ms, 50.0);
+    EXPECT_EQ(results[1].phases.worker_start_ms, 0.0);
+    EXPECT_EQ(results[2].phases.worker_start_ms, 0.0);
+}
+
+TEST(Supervisor, PhaseTimesAndTheWorkersStartCrossTheProtocol) {
+    ASSERT_FALSE(kFakeWorker);
+    LineLog log;
+    Recorder rec(3, false, log, [](const std::string& n) { return n; });
+    setenv("CTS_TEST_FAKE_WORKER", "phases", 1);
+    runIsolated({"g.a", "g.b", "g.c"}, {"cts_harness_test"}, 10.0, 0, rec, nullptr, false, nullptr);
+    unsetenv("CTS_TEST_FAKE_WORKER");
+    expectWorkerPhases(rec.close());
+}
+
+TEST(Parallel, PhaseTimesAndTheWorkersStartCrossTheProtocol) {
+    ASSERT_FALSE(kFakeWorker);
+    LineLog log;
+    Recorder rec(3, false, log, [](const std::string& n) { return n; });
+    ParallelRun run;
+    run.names = {"g.a", "g.b", "g.c"};
+    run.batches = {Batch{{0, 1, 2}, 3.0, false}};
+    run.worker_argv = {"cts_harness_test"};
+    run.jobs = 1;
+    run.timeout_seconds = 10.0;
+    setenv("CTS_TEST_FAKE_WORKER", "phases", 1);
+    rec.setOrder(run.names);
+    runParallel(run, rec);
+    unsetenv("CTS_TEST_FAKE_WORKER");
+    expectWorkerPhases(rec.close());
 }
 
 // A waiver's timeout_seconds (CaseLimits): the covered case that hangs is given up on at its own limit, not

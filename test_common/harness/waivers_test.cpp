@@ -345,7 +345,8 @@ TEST(Waivers, TimeoutSeconds) {
         parse(R"({"waivers": [{"cases": ["a"], "device": "*", "tracker": "t", "reason": "r",
                                      "timeout": 30}]})",
               bad)
-            .find("(known: cases, device, tracker, reason, own_process, intermittent, timeout_seconds, skip)"),
+            .find(
+                "(known: cases, device, tracker, reason, own_process, intermittent, timeout_seconds, skip)"),
         std::string::npos);
 }
 
@@ -362,10 +363,11 @@ TEST(Waivers, SkipEntries) {
     EXPECT_TRUE(w[0].skip);
     EXPECT_FALSE(w[1].skip);
     std::vector<Waiver> bad;
-    EXPECT_NE(parse(R"({"waivers": [{"cases": ["a"], "device": "*", "tracker": "t", "reason": "r", "skip": 1}]})",
-                    bad)
-                  .find("\"skip\" must be true or false"),
-              std::string::npos);
+    EXPECT_NE(
+        parse(R"({"waivers": [{"cases": ["a"], "device": "*", "tracker": "t", "reason": "r", "skip": 1}]})",
+              bad)
+            .find("\"skip\" must be true or false"),
+        std::string::npos);
     CaseResult r = skippedResult(w[0], "a.b", 42);
     EXPECT_EQ(r.status, Status::Waived);
     EXPECT_TRUE(r.not_run);

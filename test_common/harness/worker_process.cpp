@@ -149,11 +149,13 @@ public:
     bool null() override { return wrong(); }
     bool boolean(bool) override { return wrong(); }
     bool number_integer(number_integer_t v) override {
+        if (inPhases()) return phase(static_cast<double>(v));
         if (top("status")) return status(v);
         if (top("duration_ms")) return duration(static_cast<double>(v));
         return wrong();
     }
     bool number_unsigned(number_unsigned_t v) override {
+        if (inPhases()) return phase(static_cast<double>(v));
         if (top("seed")) {
             r_.seed = v;
             return have(kSeed);
@@ -163,6 +165,7 @@ public:
         return wrong();
     }
     bool number_float(number_float_t v, const string_t&) override {
+        if (inPhases()) return phase(v);
         return top("duration_ms") ? duration(v) : wrong();
     }
     bool string(string_t& v) override {
@@ -193,14 +196,21 @@ public:
         return wrong();
     }
     bool binary(binary_t&) override { return wrong(); }
-    bool start_object(std::size_t) override { return depth_++ == 0 || wrong(); }
+    bool start_object(std::size_t) override {
+        if (top("phases"))
+            phases_ = true;  // the one nested object of the fast path
+        else if (depth_ != 0)
+            return wrong();
+        ++depth_;
+        return true;
+    }
     bool key(string_t& k) override {
         key_ = std::move(k);
         dom = depth_ == 1 && key_ == "mismatches";
         return !dom;
     }
     bool end_object() override {
-        --depth_;
+        if (--depth_ == 1) phases_ = false;
         return true;
     }
     bool start_array(std::size_t) override {
@@ -220,6 +230,25 @@ public:
 private:
     enum : unsigned { kName = 1, kMessage = 2, kDuration = 4, kSeed = 8, kStatus = 16, kAll = 31 };
     bool top(const char* key) const { return depth_ == 1 && key_ == key; }
+    bool inPhases() const { return phases_ && depth_ == 2; }
+    bool phase(double v) {
+        PhaseTimes& p = r_.phases;
+        if (key_ == "build_ms")
+            p.build_ms = v;
+        else if (key_ == "builds")
+            p.builds = static_cast<size_t>(v);
+        else if (key_ == "cache_hits")
+            p.cache_hits = static_cast<size_t>(v);
+        else if (key_ == "kernel_ms")
+            p.kernel_ms = v;
+        else if (key_ == "check_ms")
+            p.check_ms = v;
+        else if (key_ == "worker_start_ms")
+            p.worker_start_ms = v;
+        else
+            return wrong();
+        return true;
+    }
     bool have(unsigned field) {
         seen_ |= field;
         return true;
@@ -238,9 +267,21 @@ private:
     }
     CaseResult& r_;
     int depth_ = 0;
+    bool phases_ = false;  // inside "phases"
     std::string key_;
     unsigned seen_ = 0;
 };
+
+PhaseTimes phasesFromJson(const nlohmann::json& j) {
+    PhaseTimes p;
+    p.build_ms = j.at("build_ms").get<double>();
+    p.builds = j.at("builds").get<size_t>();
+    p.cache_hits = j.at("cache_hits").get<size_t>();
+    p.kernel_ms = j.at("kernel_ms").get<double>();
+    p.check_ms = j.at("check_ms").get<double>();
+    p.worker_start_ms = j.at("worker_start_ms").get<double>();
+    return p;
+}
 
 }  // namespace
 
@@ -271,6 +312,7 @@ CaseResult parseWorkerResult(const std::string& json, const std::string& running
         }
         if (j.contains("attempts")) r.attempts = j.at("attempts").get<std::vector<std::string>>();
         if (j.contains("version_gaps")) r.version_gaps = j.at("version_gaps").get<std::vector<std::string>>();
+        if (j.contains("phases")) r.phases = phasesFromJson(j.at("phases"));
     } catch (const std::exception& e) {
         r = CaseResult{};
         r.name = running;
@@ -293,6 +335,10 @@ std::string workerResultJson(const CaseResult& r) {
     }
     if (!r.attempts.empty()) j["attempts"] = r.attempts;
     if (!r.version_gaps.empty()) j["version_gaps"] = r.version_gaps;
+    const PhaseTimes& p = r.phases;
+    j["phases"] = {{"build_ms", p.build_ms},     {"builds", p.builds},
+                   {"cache_hits", p.cache_hits}, {"kernel_ms", p.kernel_ms},
+                   {"check_ms", p.check_ms},     {"worker_start_ms", p.worker_start_ms}};
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -1,7 +1,8 @@
 // The worker processes of --isolate and --jobs: starting one, the lines it writes, how it ended, and stopping
 // every one of them at once (SIGINT/SIGTERM to the runner). A worker reads batches of case names on stdin
 // (one name a line, a batch ends with an empty line or the end of input), writes "S NAME" when a case
-// starts, "R JSON" with its result and "B" when the batch is done, on file descriptor 3.
+// starts, "R JSON" with its result (its phase times included; the coordinator adds the worker's start-up to
+// the first one) and "B" when the batch is done, on file descriptor 3.
 #pragma once
 
 #include <sys/types.h>

@@ -18,6 +18,7 @@ CaseResult full() {
     r.build_log = "error: no <such> symbol\n";
     r.attempts = {"Fail: first", "Fail: second"};
     r.version_gaps = {"cl_intel_subgroup_2d_block_io", "cl_intel_subgroup_matrix_multiply_accumulate"};
+    r.phases = {3.125, 1, 2, 0.5, 8.4375, 0.25};
     return r;
 }
 
@@ -32,6 +33,13 @@ void expectSame(const CaseResult& back, const CaseResult& r) {
     EXPECT_EQ(back.attempts, r.attempts);
     EXPECT_EQ(back.version_gaps, r.version_gaps);
     EXPECT_EQ(back.picture.empty(), r.picture.empty());
+    // The phase times cross the protocol (the fast reader and, with "mismatches", the tree reader).
+    EXPECT_EQ(back.phases.build_ms, r.phases.build_ms);
+    EXPECT_EQ(back.phases.builds, r.phases.builds);
+    EXPECT_EQ(back.phases.cache_hits, r.phases.cache_hits);
+    EXPECT_EQ(back.phases.kernel_ms, r.phases.kernel_ms);
+    EXPECT_EQ(back.phases.check_ms, r.phases.check_ms);
+    EXPECT_EQ(back.phases.worker_start_ms, r.phases.worker_start_ms);
 }
 
 TEST(WorkerResult, EveryFieldReadsBack) {
@@ -59,6 +67,8 @@ TEST(WorkerResult, AnUnreadableLineIsTheRunningCasesInternalError) {
           std::string("{\"name\": 3, \"message\": \"\", \"duration_ms\": 1, \"seed\": 1, \"status\": 0}"),
           std::string(
               "{\"name\": \"a\", \"message\": \"\", \"duration_ms\": 1, \"seed\": -1, \"status\": 0}"),
+          std::string("{\"name\": \"a\", \"message\": \"\", \"duration_ms\": 1, \"seed\": 1, \"status\": 0, "
+                      "\"phases\": {\"bogus_ms\": 1}}"),
           std::string("[1, 2]")}) {
         CaseResult r = parseWorkerResult(line, "running.case");
         EXPECT_EQ(r.status, Status::InternalError) << line;

@@ -42,7 +42,8 @@ def multi_module_cases_or_skip(runner, build, tmp, modules=6):
 def strip_timings(doc):
     """A JSON report without what differs between two runs of the same cases: timings and the command."""
     if isinstance(doc, dict):
-        return {k: strip_timings(v) for k, v in doc.items() if k not in ("duration_ms", "command", "cmd")}
+        return {k: strip_timings(v) for k, v in doc.items()
+                if k not in ("duration_ms", "phases", "phase_totals", "command", "cmd")}
     if isinstance(doc, list):
         return [strip_timings(v) for v in doc]
     return doc
