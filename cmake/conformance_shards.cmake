@@ -38,7 +38,7 @@ add_test(NAME conformance.merge
 set_tests_properties(conformance.merge PROPERTIES LABELS conformance DEPENDS "${_cts_shard_tests}"
                      FIXTURES_REQUIRED cts_conformance_dir)
 
-# The whole suite on Intel's OpenCL CPU runtime (scripts/run_intel_cpu.sh: shards in parallel, the waivers
+# The whole suite on Intel's OpenCL CPU runtime (scripts/run_intel_cpu.sh: one runner with --jobs, the waivers
 # shipped for that runtime release, --fail-on-stale-waivers); skipped (77) when the runtime is not installed
 # (scripts/install_intel_cpu_runtime.sh). `ctest -L intel_cpu` runs it with the reproducers of its bugs.
 add_test(NAME intel_cpu.suite
