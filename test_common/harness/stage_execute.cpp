@@ -150,20 +150,22 @@ void executeCases(RunState& s) {
         const Waiver* w = device_set.find(name);  // the entry applyWaivers would name
         return w && w->skip ? w : nullptr;
     };
+    // Records the case's result when a "skip" entry covers it; true when it did.
+    auto recordSkipped = [&](const std::string& name) {
+        const Waiver* w = skipping(name);
+        if (w) recorder.finished(skippedResult(*w, name, caseSeed(name, opt.seed)));
+        return w != nullptr;
+    };
     std::vector<std::string> run_names;  // selected_names without the skipped cases
     std::vector<size_t> run_index;       // their indices in selected_names
-    std::vector<CaseResult> skipped;
-    for (size_t i = 0; i < selected_names.size(); ++i) {
-        if (const Waiver* w = skipping(selected_names[i]))
-            skipped.push_back(skippedResult(*w, selected_names[i], caseSeed(selected_names[i], opt.seed)));
-        else
-            run_names.push_back(selected_names[i]), run_index.push_back(i);
-    }
+    for (size_t i = 0; i < selected_names.size(); ++i)
+        if (!skipping(selected_names[i])) run_names.push_back(selected_names[i]), run_index.push_back(i);
+    const bool any_skipped = run_names.size() != selected_names.size();
     const unsigned jobs = runJobs(opt);
     // The plan of the selection stage, again without the skipped cases and with the own_process waivers
     // when there are any.
     std::vector<Batch> batches = std::move(s.plan);
-    if (!offline && jobs > 1 && (!own_process_waivers.empty() || !skipped.empty())) {
+    if (!offline && jobs > 1 && (!own_process_waivers.empty() || any_skipped)) {
         std::vector<PlanCase> all = planCases(s), plan;
         for (size_t i : run_index) plan.push_back(all[i]);
         batches = planBatches(plan, jobs, own_process_waivers.empty() ? nullptr : own_process);
@@ -195,10 +197,7 @@ void executeCases(RunState& s) {
                     cases.end());
         judge.compileAhead(cases, jobs, opt.core_only);
         for (const auto* c : sel.cases) {
-            if (const Waiver* w = skipping(std::string(c->name))) {
-                recorder.finished(skippedResult(*w, std::string(c->name), caseSeed(c->name, opt.seed)));
-                continue;
-            }
+            if (recordSkipped(std::string(c->name))) continue;
             recorder.started(c->name);
             recorder.finished(judge.judge(*c, opt.seed, opt.core_only));
         }
@@ -222,8 +221,9 @@ void executeCases(RunState& s) {
         if (!opt.dump_dir.empty()) worker.push_back("--dump-dir=" + opt.dump_dir);
         std::fflush(stdout);
         // The skipped cases' results wait for their turn in the selection order.
-        if (!skipped.empty() || parallel) recorder.setOrder(selected_names);
-        for (auto& r : skipped) recorder.finished(std::move(r));
+        if (any_skipped || parallel) recorder.setOrder(selected_names);
+        if (any_skipped)
+            for (const auto& name : selected_names) recordSkipped(name);
         if (run_names.empty()) {
             // Every selected case is skipped: no worker to start.
         } else if (parallel) {
@@ -244,10 +244,7 @@ void executeCases(RunState& s) {
         }
     } else {
         for (const auto* c : sel.cases) {
-            if (const Waiver* w = skipping(std::string(c->name))) {
-                recorder.finished(skippedResult(*w, std::string(c->name), caseSeed(c->name, opt.seed)));
-                continue;
-            }
+            if (recordSkipped(std::string(c->name))) continue;
             recorder.started(c->name);
             CaseResult r;
             // A Crash ends this process and a Timeout the run: only a Fail can be retried here.
