@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -280,6 +281,107 @@ CompileResult compileModule(const OfflineCompiler& compiler, const std::string& 
             anyFileIn(dir.path() + "/out") ? CompileResult::Kind::Built : CompileResult::Kind::Crashed;
     }
     return result;
+}
+
+namespace {
+
+// A command-file line cannot hold these: ocloc splits a line on spaces and quotes with " or ', no escapes.
+bool quotable(const std::string& text) {
+    return text.find_first_of("\"'\r\n") == std::string::npos;
+}
+
+enum class Section { NotReached, Started, Succeeded, Failed };
+
+// What the batch's output says of each build: "Command number K: " opens build K's section (K from 1),
+// "Build succeeded." or "Build failed with error code: N" closes it.
+std::vector<Section> readSections(const std::string& output, size_t builds, std::vector<std::string>& logs) {
+    std::vector<Section> state(builds, Section::NotReached);
+    logs.assign(builds, "");
+    size_t current = builds;
+    size_t pos = 0;
+    while (pos < output.size()) {
+        size_t end = output.find('\n', pos);
+        if (end == std::string::npos) end = output.size();
+        std::string line = output.substr(pos, end - pos);
+        pos = end + 1;
+        static const std::string head = "Command number ";
+        if (line.compare(0, head.size(), head) == 0) {
+            char* rest = nullptr;
+            unsigned long k = std::strtoul(line.c_str() + head.size(), &rest, 10);
+            if (k >= 1 && k <= builds && rest &&
+                std::string(rest).find_first_not_of(": ") == std::string::npos) {
+                current = k - 1;
+                state[current] = Section::Started;
+                continue;
+            }
+        }
+        if (current == builds) continue;
+        logs[current] += line + "\n";
+        if (line == "Build succeeded.")
+            state[current] = Section::Succeeded;
+        else if (line.compare(0, 29, "Build failed with error code:") == 0)
+            state[current] = Section::Failed;
+    }
+    return state;
+}
+
+}  // namespace
+
+std::vector<CompileResult> compileModules(const OfflineCompiler& compiler,
+                                          const std::vector<std::string>& module_paths,
+                                          const std::string& target, const std::string& options,
+                                          double timeout_seconds) {
+    std::vector<CompileResult> results(module_paths.size());
+    std::vector<size_t> pending;
+    for (size_t i = 0; i < module_paths.size(); ++i) {
+        if (quotable(absolute(module_paths[i])) && quotable(options) && quotable(target))
+            pending.push_back(i);
+        else
+            results[i] = compileModule(compiler, module_paths[i], target, options, timeout_seconds);
+    }
+    auto alone = [&](size_t i) {
+        results[i] = compileModule(compiler, module_paths[i], target, options, timeout_seconds);
+    };
+    while (pending.size() > 1) {
+        TempDir dir;
+        if (dir.path().empty()) break;
+        const std::string commands = dir.path() + "/commands";
+        {
+            std::ofstream out(commands);
+            for (size_t k = 0; k < pending.size(); ++k) {
+                out << "-file \"" << absolute(module_paths[pending[k]]) << "\" -spirv_input -device \""
+                    << target << "\" -out_dir \"" << dir.path() << "/o" << k << "\"";
+                if (!options.empty()) out << " -options \"" << options << "\"";
+                out << "\n";
+            }
+            if (!out) break;
+        }
+        const std::vector<std::string> argv = {compiler.path, "multi", commands};
+        ChildRun run = runChild(argv, dir.path(), timeout_seconds);
+        if (!run.started) break;
+        std::vector<std::string> logs;
+        std::vector<Section> state = readSections(run.output, pending.size(), logs);
+        const size_t reached = pending.size() - std::count(state.begin(), state.end(), Section::NotReached);
+        std::vector<size_t> next, again;
+        for (size_t k = 0; k < pending.size(); ++k) {
+            CompileResult& r = results[pending[k]];
+            if (state[k] == Section::NotReached) {
+                next.push_back(pending[k]);
+            } else if (state[k] == Section::Succeeded && anyFileIn(dir.path() + "/o" + std::to_string(k))) {
+                r.kind = CompileResult::Kind::Built;
+                r.log = logs[k];
+                r.command = quoted(argv) + " (build " + std::to_string(k + 1) + ")";
+                r.seconds = run.seconds / static_cast<double>(reached);
+            } else {
+                again.push_back(pending[k]);
+            }
+        }
+        for (size_t i : again) alone(i);
+        if (reached == 0) break;  // the batch reached no build: each on its own below
+        pending = std::move(next);
+    }
+    for (size_t i : pending) alone(i);
+    return results;
 }
 
 }  // namespace cts

@@ -1,6 +1,6 @@
 // Intel's offline compiler (ocloc) as a child process: found on PATH or at a path, asked for its version,
-// and run on one SPIR-V module for one target, in a temporary directory that is removed afterwards, under a
-// time limit. Nothing here loads an OpenCL driver.
+// and run on one SPIR-V module (or a batch of them) for one target, in a temporary directory that is removed
+// afterwards, under a time limit. Nothing here loads an OpenCL driver.
 #pragma once
 
 #include <string>
@@ -48,6 +48,17 @@ std::vector<std::string> compileArguments(const std::string& module_path, const 
 // Compiles `module_path` for `target` with the program-build `options` (what clBuildProgram would get).
 CompileResult compileModule(const OfflineCompiler& compiler, const std::string& module_path,
                             const std::string& target, const std::string& options, double timeout_seconds);
+
+// Compiles each of `module_paths` as compileModule would, many in one `ocloc multi` process (one build per
+// line of a command file; starting a compiler costs about as much as a small build). A module counts as built
+// only when its section of the batch's output ends in "Build succeeded." and its binary was written; every
+// other one the batch reached is compiled again on its own, so a rejection, crash or hang gets
+// compileModule's exit status, log and command. Modules the batch never reached (it crashed or hung before
+// them) go into another batch; a module or option text a command line cannot quote is compiled on its own.
+std::vector<CompileResult> compileModules(const OfflineCompiler& compiler,
+                                          const std::vector<std::string>& module_paths,
+                                          const std::string& target, const std::string& options,
+                                          double timeout_seconds);
 
 // "signal 11 (Segmentation fault)".
 std::string signalText(int sig);

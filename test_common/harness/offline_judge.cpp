@@ -12,8 +12,12 @@
 
 namespace cts {
 
+std::string OfflineJudge::modulePath(const CaseSpec& spec) const {
+    return assets_dir_ + "/modules/" + spec.module;
+}
+
 CompileResult OfflineJudge::compileFile(const CaseSpec& spec) const {
-    std::string path = assets_dir_ + "/modules/" + spec.module;
+    std::string path = modulePath(spec);
     CompileResult result;
     try {
         // The file the manifest hashed, as the online path checks it before a build.
@@ -46,14 +50,35 @@ void OfflineJudge::compileAhead(const std::vector<const CaseSpec*>& cases, unsig
         seen.insert(c->module);
         todo.push_back(c);
     }
+    // Batches of modules, each compiled by one compiler process (compileModules): about four per thread so
+    // that a slow batch does not leave the others idle, at most 32 modules each.
+    const size_t threads = std::min<size_t>(std::max(1u, jobs), std::max<size_t>(todo.size(), 1));
+    const size_t per_batch = std::clamp<size_t>((todo.size() + 4 * threads - 1) / (4 * threads), 1, 32);
     std::vector<CompileResult> done(todo.size());
     std::atomic<size_t> next{0};
     auto work = [&]() {
-        for (size_t i; (i = next.fetch_add(1)) < todo.size();) done[i] = compileFile(*todo[i]);
+        for (size_t first; (first = next.fetch_add(per_batch)) < todo.size();) {
+            const size_t last = std::min(todo.size(), first + per_batch);
+            std::vector<std::string> paths;
+            std::vector<size_t> index;
+            for (size_t i = first; i < last; ++i) {
+                try {
+                    // The file the manifest hashed, as the online path checks it before a build.
+                    ProgramCache::readSpirvFile(modulePath(*todo[i]), todo[i]->module_hash);
+                    paths.push_back(modulePath(*todo[i]));
+                    index.push_back(i);
+                } catch (const InternalError& e) {
+                    done[i].kind = CompileResult::Kind::NotRun;
+                    done[i].log = e.what();
+                }
+            }
+            std::vector<CompileResult> built =
+                compileModules(compiler_, paths, target_, options_, timeout_seconds_);
+            for (size_t k = 0; k < index.size(); ++k) done[index[k]] = std::move(built[k]);
+        }
     };
     std::vector<std::thread> pool;
-    const size_t n = std::min<size_t>(std::max(1u, jobs), todo.size());
-    for (size_t t = 1; t < n; ++t) pool.emplace_back(work);
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (auto& t : pool) t.join();
     for (size_t i = 0; i < todo.size(); ++i) cache_.emplace(todo[i]->module, std::move(done[i]));

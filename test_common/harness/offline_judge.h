@@ -35,9 +35,9 @@ public:
     // `core_only` (--tier=core): a case a version gap makes device_specific is NotSupported.
     CaseResult judge(const CaseSpec& spec, uint64_t run_seed, bool core_only = false);
 
-    // Compiles the modules of the supported cases among `cases`, `jobs` at a time (each compile is a child
-    // process that mostly waits on itself), so that judge() finds them done. Without it, judge() compiles
-    // each module when its first case comes.
+    // Compiles the modules of the supported cases among `cases` in batches (compileModules), `jobs` batches
+    // at a time, so that judge() finds them done. Without it, judge() compiles each module when its first
+    // case comes.
     void compileAhead(const std::vector<const CaseSpec*>& cases, unsigned jobs, bool core_only);
 
     size_t compiles() const { return cache_.size(); }
@@ -45,6 +45,7 @@ public:
 private:
     const CompileResult& compile(const CaseSpec& spec);
     CompileResult compileFile(const CaseSpec& spec) const;
+    std::string modulePath(const CaseSpec& spec) const;
 
     const Registry& registry_;
     OfflineCompiler compiler_;

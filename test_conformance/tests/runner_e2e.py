@@ -1366,17 +1366,30 @@ def check_icd_system_silent_driver(runner, build, tmp):
 
 
 # A stand-in for ocloc: answers its version queries with 9.9.9 and builds or misbehaves by module name.
+# `multi FILE` builds each line of FILE as ocloc does (a section per build, one process for all: a crash or hang
+# ends the batch).
 FAKE_OCLOC = """#!/bin/sh
 echo "$*" >> "%(log)s"
 if [ "$1" = query ]; then printf '9.9.9\\000 ' > "$2"; exit 0; fi
-prev=; for a in "$@"; do [ "$prev" = -out_dir ] && OUT="$a"; [ "$prev" = -file ] && F="$a"; prev="$a"; done
-case "$F" in
-  *_sg32.spv) echo 'error: Block reads not supported in SIMD32'; echo "in kernel: 'test'"; exit 245;;
-  *u32_v2_sg16.spv) kill -SEGV $$;;
-  *u32_v4_sg16.spv) sleep 60 & sleep 60;;
-  *u32_v8_sg16.spv) echo 'Build succeeded.'; exit 0;;
-  *) mkdir -p "$OUT"; echo bin > "$OUT/m.bin"; echo 'Build succeeded.';;
-esac
+build() {
+  prev=; for a in "$@"; do [ "$prev" = -out_dir ] && OUT="$a"; [ "$prev" = -file ] && F="$a"; prev="$a"; done
+  case "$F" in
+    *_sg32.spv) echo 'error: Block reads not supported in SIMD32'; echo "in kernel: 'test'"; return 245;;
+    *u32_v2_sg16.spv) kill -SEGV $$;;
+    *u32_v4_sg16.spv) sleep 60 & sleep 60;;
+    *u32_v8_sg16.spv) echo 'Build succeeded.'; return 0;;
+    *) mkdir -p "$OUT"; echo bin > "$OUT/m.bin"; echo 'Build succeeded.';;
+  esac
+}
+if [ "$1" = multi ]; then
+  n=0
+  while IFS= read -r line; do
+    n=$((n+1)); echo "Command number $n: "; eval "set -- $line"; echo "built $F" >> "%(log)s"
+    build "$@" || echo "Build failed with error code: -11"
+  done < "$2"
+  exit 0
+fi
+build "$@"
 """
 
 FAKE_TARGET = {
@@ -1454,6 +1467,30 @@ def check_offline_compiler(runner, build, tmp):
     modules = [l.split(" -file ")[1].split()[0] for l in compiles]
     expect(len(modules) == len(set(modules)) == 5, "one compile per module: %r" % modules)
     expect(os.listdir(scratch) == [], "temporary directories left: %r" % os.listdir(scratch))
+
+    # With one job the five modules go in batches (`ocloc multi`): the same verdicts, messages and logs; a
+    # module is compiled on its own only when its batch did not show it built (rejected, crashed, hung, no
+    # binary), so the module that builds is compiled once, in a batch.
+    os.remove(log)
+    js1 = os.path.join(tmp, "o1.json")
+    rc1, out1, err1 = run(runner, [a if a != "--json=" + js else "--json=" + js1 for a in args] + ["--jobs=1"], env)
+    expect(rc1 == 1, "batched run\n" + describe(rc1, out1, err1))
+
+    def verdicts(path):  # the compiles' temporary directories named apart
+        same = lambda text: re.sub(r"spirv_intel_cts_ocloc\.\w+", "TMP", text or "")
+        return {c["name"]: (c["status"], same(c.get("message")), same(c.get("build_log")), c.get("phase"))
+                for c in load_json_report(path, "offline")["cases"]}
+    once, batched = verdicts(js), verdicts(js1)
+    differ = [n for n in once if once[n] != batched.get(n)]
+    expect(not differ and len(batched) == len(once),
+           "batched verdicts differ: %r" % [(n, once[n], batched.get(n)) for n in differ[:3]])
+    calls = read_text(log).splitlines()
+    alone = sorted(l.split(" -file ")[1].split()[0].rsplit("/", 1)[1] for l in calls if l.startswith("compile"))
+    expect(any(l.startswith("multi ") for l in calls) and
+           alone == ["block_read_u32_v1_sg32.spv", "block_read_u32_v2_sg16.spv", "block_read_u32_v4_sg16.spv",
+                     "block_read_u32_v8_sg16.spv"],
+           "batches, then the unsettled modules alone: %r" % calls)
+    expect(os.listdir(scratch) == [], "temporary directories left after batches: %r" % os.listdir(scratch))
     props = junit_properties(ju, "offline")
     expect(props.get("target") == "fake1" and "IGC 1.0.42" in props.get("offline_compiler", ""), "JUnit %r" % props)
 
