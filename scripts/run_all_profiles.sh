@@ -7,7 +7,7 @@
 #
 # Each profile's reports go to OUT/results_<profile>.json and .xml and its log to OUT/run_<profile>.log
 # (OUT: BUILD/profiles by default); the union to OUT/coverage.json. Runner options after "--" go to every
-# run (default: --jobs, one worker a core). Prints each run's summary line and time, then the union.
+# run (default: none, so the runner's --jobs default: one worker a core). Prints each run's summary line and time, then the union.
 # Exit 0 when every run passed and the union covers every case, 1 otherwise, 2 for a usage error.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,8 +28,7 @@ runner="$build/bin/spirv_intel_cts"
 [ -x "$runner" ] || { echo "run_all_profiles.sh: no runner at $runner (build first, or give --build-dir=DIR)" >&2; exit 2; }
 out="${out:-$build/profiles}"
 mkdir -p "$out" || exit 2
-extra=("$@")
-[ ${#extra[@]} -gt 0 ] || extra=(--jobs)
+extra=("$@")  # none: the runner's default, one worker a core
 # The selection options reach the union's case list too, so that it lists what the runs selected.
 selection=()
 for a in "${extra[@]}"; do
