@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Cross-checks the offline-compiler mode's verdicts with an independent compile of every module.
 
-For each target, every module of the manifest is compiled with ocloc (its own temporary directory, no reuse of
-the runner's work), each case's requirement tokens are evaluated here against the target description (this
-script's own reading of it and of the compiler release ocloc reports), and the runner's report of the same
-target (spirv_intel_cts --offline-compiler=ocloc --target=TARGET --json=...) must agree case by case:
+For each target, every module of the manifest is compiled with ocloc (in temporary directories, no reuse of the
+runner's work; in batches of `ocloc multi`, a module it rejects or dies on compiled again on its own so that its
+verdict and error line are those of a compile of its own), each case's requirement tokens are evaluated here
+against the target description (this script's own reading of it and of the compiler release ocloc reports), and
+the runner's report of the same target (spirv_intel_cts --offline-compiler=ocloc --target=TARGET --json=...)
+must agree case by case:
 
 - a case whose requirements the target meets: Pass when ocloc accepts its module; when ocloc rejects it, Fail
   in phase build (or Waived, with an entry of docs/waivers/igc-*.json for this compiler and target) for a core
@@ -50,6 +52,7 @@ except families.FamilyError as _e:
     sys.exit("offline_cross_check: %s" % _e)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIMEOUT = 600  # seconds, for an ocloc compile or multi run
 
 
 class InputError(Exception):
@@ -183,10 +186,54 @@ def compile_module(ocloc, module, target):
         out = os.path.join(d, "out")
         p = subprocess.run([ocloc, "compile", "-spirv_input", "-file", module, "-device", target, "-out_dir", out],
                            cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                           errors="replace", timeout=600)
+                           errors="replace", timeout=TIMEOUT)
         built = p.returncode == 0 and os.path.isdir(out) and bool(os.listdir(out))
         error = next((l.strip() for l in p.stdout.splitlines() if "error" in l.lower()), p.stdout.strip()[:200])
         return built, ("" if built else error)
+
+
+def compile_batch(ocloc, modules, target):
+    """{module: (accepted, first error line)}, as compile_module says, from `ocloc multi` runs over the modules.
+
+    A module is accepted when its section of the output says "Build succeeded." and its out dir holds a file; one
+    whose build failed, or during which ocloc died or hung, is compiled on its own (compile_module); those ocloc
+    never came to go to another run, and all of them on their own when a run came to none. A module whose path
+    cannot go in a command line (ocloc's only quoting is "..." or '...') is compiled on its own."""
+    single = [m for m in modules if re.search(r"[\"'\r\n]", m + target)]
+    todo = [m for m in modules if m not in single]
+    results = {}
+    while todo:
+        with tempfile.TemporaryDirectory(prefix="cts_cross_check_") as d:
+            with open(os.path.join(d, "builds"), "w") as f:  # out dirs relative to d: d needs no quoting
+                f.writelines('-file "%s" -spirv_input -device "%s" -out_dir o%d\n' % (m, target, k)
+                             for k, m in enumerate(todo, 1))
+            p = subprocess.Popen([ocloc, "multi", "builds"], cwd=d, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, universal_newlines=True, errors="replace")
+            try:
+                text = p.communicate(timeout=TIMEOUT)[0]
+            except subprocess.TimeoutExpired:
+                p.kill()
+                text = p.communicate()[0]  # what it printed before
+            sections, k = {}, None
+            for line in text.splitlines():
+                start = re.match(r"Command number (\d+): ?$", line)
+                k = int(start.group(1)) if start else k
+                sections.setdefault(k, []).append(line)
+            rest = []
+            for k, m in enumerate(todo, 1):
+                out = os.path.join(d, "o%d" % k)
+                if k not in sections:
+                    rest.append(m)
+                elif "Build succeeded." in sections[k] and os.path.isdir(out) and os.listdir(out):
+                    results[m] = (True, "")
+                else:
+                    single.append(m)
+        if len(rest) == len(todo):
+            single += rest  # the run came to none of them
+            break
+        todo = rest
+    results.update((m, compile_module(ocloc, m, target)) for m in single)
+    return results
 
 
 def waiver_covers(entries, target, igc, name):
@@ -225,11 +272,14 @@ def check_target(target_name, args, manifest, waivers):
                       if c.get("module") and c["name"] in verdicts and not target.missing(c)})
     start = time.time()
     compiled = {}
+    # Batches of `ocloc multi` (ocloc's start-up is about half of a single compile): some 4 a job, at most 32
+    # modules each.
+    size = max(1, min(32, -(-len(modules) // (4 * args.jobs))))
+    paths = {os.path.join(modules_dir, m): m for m in modules}
+    batches = [[os.path.join(modules_dir, m) for m in modules[i:i + size]] for i in range(0, len(modules), size)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(compile_module, args.ocloc, os.path.join(modules_dir, m), target.name): m
-                   for m in modules}
-        for f in concurrent.futures.as_completed(futures):
-            compiled[futures[f]] = f.result()
+        for done in pool.map(lambda b: compile_batch(args.ocloc, b, target.name), batches):
+            compiled.update((paths[p], v) for p, v in done.items())
     seconds = time.time() - start
 
     problems = []

@@ -11,13 +11,32 @@ from common import SCRIPTS_DIR, TempFiles
 
 CHECK = os.path.join(SCRIPTS_DIR, "offline_cross_check.py")
 
+# Each run is logged (calls.log beside it: "compile FILE" or "multi"). `multi FILE` runs FILE's builds as ocloc does
+# (a line's "..." quoting through the shell's): a module named *abort* ends it in its section (as a module ocloc
+# cannot parse does), one named *hang* hangs it there.
 FAKE_OCLOC = """#!/bin/sh
 if [ "$1" = query ]; then printf '9.9.9\\000 ' > "$2"; exit 0; fi
-prev=; for a in "$@"; do [ "$prev" = -out_dir ] && OUT="$a"; [ "$prev" = -file ] && F="$a"; prev="$a"; done
-case "$F" in
-  *good*) mkdir -p "$OUT"; echo bin > "$OUT/m.bin"; echo Build succeeded.;;
-  *) echo 'error: Block reads not supported in SIMD32'; exit 245;;
-esac
+build() {
+  prev=; for a in "$@"; do [ "$prev" = -out_dir ] && OUT="$a"; [ "$prev" = -file ] && F="$a"; prev="$a"; done
+  case "$F" in
+    *good*) mkdir -p "$OUT"; echo bin > "$OUT/$BIN";;
+    *) echo 'error: Block reads not supported in SIMD32'; return 245;;
+  esac
+}
+if [ "$1" = multi ]; then
+  echo multi >> "$(dirname "$0")/calls.log"
+  k=0
+  while IFS= read -r line; do
+    k=$((k + 1)); BIN="build_no_${k}_t1.bin"; echo "Command number $k: "
+    eval "set -- $line"
+    case "$2" in *abort*) echo 'InvalidModule: Invalid SPIR-V module' >&2; exit 10;; *hang*) exec sleep 60;; esac
+    if build "$@"; then echo Build succeeded.; else echo "Build failed with error code: -11"; fi
+  done < "$2"
+  exit 0
+fi
+BIN=m.bin; build "$@" && echo Build succeeded.; rc=$?
+echo "compile $F" >> "$(dirname "$0")/calls.log"
+exit $rc
 """
 
 DESCRIPTION = {
@@ -61,7 +80,7 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
             verdict["waiver"] = {"tracker": "https://t/1", "reason": "r"}
         self.verdicts.append(verdict)
 
-    def run_check(self, waivers=()):
+    def run_check(self, waivers=(), jobs=2):
         with open(os.path.join(self.build, "assets", "manifest.json"), "w") as f:
             json.dump({"version": 3, "cases": self.cases}, f)
         with open(os.path.join(self.build, "offline_compiler", "t1.json"), "w") as f:
@@ -73,7 +92,8 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
             json.dump(report, f)
         waiver_file = self.write("w.json", {"waivers": list(waivers)})
         p = subprocess.run([sys.executable, CHECK, "--build-dir", self.build, "--ocloc", self.ocloc,
-                            "--waiver-file=" + waiver_file, "t1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            "--waiver-file=" + waiver_file, "--jobs=%d" % jobs, "t1"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT,
                            universal_newlines=True)
         return p.returncode, p.stdout
 
@@ -91,6 +111,22 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
         self.assertIn("g.fail: core case rejected by ocloc without a waiver", out)
         self.assertIn("1 disagreement(s)", out)
         self.assertIn("t1: 2 modules compiled independently", out)
+
+    def test_modules_are_compiled_in_batches_and_rejected_ones_on_their_own(self):
+        for i in range(10):  # 10 modules and one job: batches of 3
+            if i % 3:
+                self.case("g.p%d" % i, "good%d.spv" % i, "Pass")
+            else:
+                self.case("g.n%d" % i, "bad%d.spv" % i, "NotSupported", tier="device_specific")
+        rc, out = self.run_check(jobs=1)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("t1: 10 modules compiled independently in ", out)
+        self.assertIn(" s (4 rejected); 10 cases checked: 4 NotSupported, 6 Pass", out)
+        with open(os.path.join(self.tmp.name, "calls.log")) as f:
+            calls = f.read().splitlines()
+        self.assertEqual(calls.count("multi"), 4)
+        self.assertEqual(sorted(c.rsplit("/", 1)[-1] for c in calls if c != "multi"),
+                         ["bad%d.spv" % i for i in (0, 3, 6, 9)])
 
     def test_a_waived_rejection_is_agreement(self):
         self.consistent()
@@ -213,6 +249,65 @@ class CrossCheckTest(TempFiles, unittest.TestCase):
                            universal_newlines=True)
         self.assertEqual(p.returncode, 77)
         self.assertIn("skipped: no ocloc", p.stdout)
+
+
+class BatchTest(TempFiles, unittest.TestCase):
+    """compile_batch (`ocloc multi`) gives every module the verdict and error line of a compile of its own."""
+
+    def setUp(self):
+        super().setUp()
+        self.ocloc = self.write("ocloc", FAKE_OCLOC)
+        os.chmod(self.ocloc, os.stat(self.ocloc).st_mode | stat.S_IXUSR)
+        self.log = os.path.join(self.tmp.name, "calls.log")
+
+    def check(self, names, singly):
+        """Batch verdicts equal single ones; `singly` are the modules the batch compiled on their own."""
+        import offline_cross_check as occ
+        os.makedirs(os.path.join(self.tmp.name, "m"), exist_ok=True)
+        modules = [self.write(os.path.join("m", n), "m") for n in names]
+        batch = occ.compile_batch(self.ocloc, modules, "t1")
+        with open(self.log) as f:
+            calls = f.read().splitlines()
+        os.remove(self.log)
+        self.assertEqual(batch, {m: occ.compile_module(self.ocloc, m, "t1") for m in modules})
+        self.assertEqual(sorted(c for c in calls if c != "multi"),
+                         sorted("compile " + os.path.join(self.tmp.name, "m", n) for n in singly))
+        return [batch[m] for m in modules], calls
+
+    def test_a_rejected_module_is_compiled_on_its_own(self):
+        batch, calls = self.check(["a_good.spv", "b_bad.spv", "c good.spv", "d_bad.spv", "e_good.spv"],
+                                  ["b_bad.spv", "d_bad.spv"])
+        self.assertEqual([b for b, _ in batch], [True, False, True, False, True])
+        self.assertEqual(set(e for _, e in batch), {"", "error: Block reads not supported in SIMD32"})
+        self.assertEqual(calls.count("multi"), 1)
+
+    def test_a_module_that_ends_the_run_is_compiled_on_its_own_and_the_rest_in_another_run(self):
+        batch, calls = self.check(["a_good.spv", "b_bad.spv", "c_good_abort.spv", "d_good.spv", "e_bad.spv",
+                                   "f_abort.spv", "g_good.spv"], ["b_bad.spv", "c_good_abort.spv", "e_bad.spv",
+                                                                  "f_abort.spv"])
+        self.assertEqual([b for b, _ in batch], [True, False, True, True, False, False, True])
+        self.assertEqual(calls.count("multi"), 3)
+
+    def test_a_run_that_hangs_is_killed_and_judged_on_what_it_printed(self):
+        import offline_cross_check as occ
+        occ.TIMEOUT, saved = 2, occ.TIMEOUT
+        try:
+            batch, calls = self.check(["a_good.spv", "b_good_hang.spv", "c_good.spv"], ["b_good_hang.spv"])
+        finally:
+            occ.TIMEOUT = saved
+        self.assertEqual([b for b, _ in batch], [True, True, True])
+        self.assertEqual(calls.count("multi"), 2)
+
+    def test_a_path_ocloc_cannot_quote_is_compiled_on_its_own(self):
+        self.check(['a_good".spv', "b_good'.spv", "c_good.spv", 'd_bad".spv'],
+                   ['a_good".spv', "b_good'.spv", 'd_bad".spv'])
+
+    def test_an_ocloc_without_multi_compiles_every_module_on_its_own(self):
+        with open(self.ocloc, "w") as f:
+            f.write(FAKE_OCLOC.replace('if [ "$1" = multi ]; then', 'if [ "$1" = multi ]; then\n'
+                                       '  echo "Usage: ocloc [compile|link|disasm] ..."; exit 1'))
+        batch, calls = self.check(["a_good.spv", "b_bad.spv", "c_good.spv"], ["a_good.spv", "b_bad.spv", "c_good.spv"])
+        self.assertEqual([b for b, _ in batch], [True, False, True])
 
 
 if __name__ == "__main__":
