@@ -2,58 +2,79 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "test_common/errors.h"
+#include "test_common/harness/param_fields.h"
 
 namespace cts::media {
 
+namespace {
+
+// The manifest's parameters as scripts/generators/media_block_io.py writes them, each declared once in
+// fields(): the schema and fromParams' reading follow from that table.
+struct MediaParams {
+    std::string op, format, backing;
+    uint32_t sg = 0, width = 0, height = 0, element_bytes = 0, components = 0;
+    uint64_t texel_bytes = 0;
+    uint32_t image_width_bytes = 0, image_height = 0;
+    int32_t x = 0, y = 0;
+    std::optional<std::string> image_size, fill;
+    std::optional<std::vector<int64_t>> coords;
+};
+
+const ParamFields<MediaParams>& fields() {
+    static const ParamFields<MediaParams> fields{{"op", &MediaParams::op},
+                                                 {"format", &MediaParams::format},
+                                                 {"backing", &MediaParams::backing},
+                                                 {"sg", &MediaParams::sg},
+                                                 {"width", &MediaParams::width},
+                                                 {"height", &MediaParams::height},
+                                                 {"element_bytes", &MediaParams::element_bytes},
+                                                 {"components", &MediaParams::components},
+                                                 {"texel_bytes", &MediaParams::texel_bytes},
+                                                 {"image_width_bytes", &MediaParams::image_width_bytes},
+                                                 {"image_height", &MediaParams::image_height},
+                                                 {"x", &MediaParams::x},
+                                                 {"y", &MediaParams::y},
+                                                 {"image_size", &MediaParams::image_size},
+                                                 {"fill", &MediaParams::fill},
+                                                 {"coords", &MediaParams::coords}};
+    return fields;
+}
+
+}  // namespace
+
 const ParamSchema& MediaCase::schema() {
-    static const ParamSchema schema{{"op", ParamType::String},
-                                    {"format", ParamType::String},
-                                    {"backing", ParamType::String},
-                                    {"sg", ParamType::UInt},
-                                    {"width", ParamType::UInt},
-                                    {"height", ParamType::UInt},
-                                    {"element_bytes", ParamType::UInt},
-                                    {"components", ParamType::UInt},
-                                    {"texel_bytes", ParamType::UInt},
-                                    {"image_width_bytes", ParamType::UInt},
-                                    {"image_height", ParamType::UInt},
-                                    {"x", ParamType::Int},
-                                    {"y", ParamType::Int},
-                                    {"image_size", ParamType::String, kOptional},
-                                    {"fill", ParamType::String, kOptional},
-                                    {"coords", ParamType::IntList, kOptional}};
+    static const ParamSchema schema = schemaOf(fields());
     return schema;
 }
 
-MediaCase MediaCase::fromParams(const Params& p) {
+MediaCase MediaCase::fromParams(const Params& params) {
+    const MediaParams p = readFields(params, fields());
     MediaCase c;
-    const std::string op = p.s("op");
-    c.op = op == "read"         ? Op::Read
-           : op == "write"      ? Op::Write
-           : op == "round_trip" ? Op::RoundTrip
-                                : throw InternalError("media_block_io: unknown op '" + op + "'");
-    c.shape = {uint32_t(p.u("element_bytes")), uint32_t(p.u("components")), uint32_t(p.u("width")),
-               uint32_t(p.u("height")), uint32_t(p.u("sg"))};
-    c.format = namedImageFormat(p.s("format"));
-    const std::string backing = p.s("backing");
-    if (backing != "image" && backing != "buffer")
-        throw InternalError("media_block_io: unknown backing '" + backing + "'");
-    c.from_buffer = backing == "buffer";
-    c.image_width_bytes = uint32_t(p.u("image_width_bytes"));
-    c.image_height = uint32_t(p.u("image_height"));
-    c.x = int32_t(p.i("x")), c.y = int32_t(p.i("y"));
-    if (c.format.texel_bytes != p.u("texel_bytes") || c.image_width_bytes % c.format.texel_bytes)
+    c.op = p.op == "read"         ? Op::Read
+           : p.op == "write"      ? Op::Write
+           : p.op == "round_trip" ? Op::RoundTrip
+                                  : throw InternalError("media_block_io: unknown op '" + p.op + "'");
+    c.shape = {p.element_bytes, p.components, p.width, p.height, p.sg};
+    c.format = namedImageFormat(p.format);
+    if (p.backing != "image" && p.backing != "buffer")
+        throw InternalError("media_block_io: unknown backing '" + p.backing + "'");
+    c.from_buffer = p.backing == "buffer";
+    c.image_width_bytes = p.image_width_bytes;
+    c.image_height = p.image_height;
+    c.x = p.x, c.y = p.y;
+    if (c.format.texel_bytes != p.texel_bytes || c.image_width_bytes % c.format.texel_bytes)
         throw InternalError("media_block_io: image width is not a whole number of texels");
-    if (p.has("image_size")) c.image_size = p.s("image_size");
-    if (p.has("fill") && p.s("fill") != "distinctive")
-        throw InternalError("media_block_io: unknown fill '" + p.s("fill") + "'");
-    c.distinctive = p.has("fill");
+    c.image_size = p.image_size.value_or("");
+    if (p.fill && *p.fill != "distinctive")
+        throw InternalError("media_block_io: unknown fill '" + *p.fill + "'");
+    c.distinctive = p.fill.has_value();
     if (c.image_size != "" && c.image_size != "max_width" && c.image_size != "max_height")
         throw InternalError("media_block_io: unknown image_size '" + c.image_size + "'");
-    if (p.has("coords")) {
-        std::vector<int64_t> xy = p.list("coords");
+    if (p.coords) {
+        const std::vector<int64_t>& xy = *p.coords;
         if (xy.empty() || xy.size() % 2) throw InternalError("media_block_io: coords must hold (x, y) pairs");
         for (size_t i = 0; i < xy.size(); i += 2) c.coords.push_back({int32_t(xy[i]), int32_t(xy[i + 1])});
     }

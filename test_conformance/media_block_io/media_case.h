@@ -41,6 +41,7 @@ struct MediaCase {
     bool distinctive = false;
     size_t pitch_align = kBufferPitchAlign;  // images from buffers: resolve() adds the device's alignment
 
+    // The schema and the reader of the case parameters, both from one field table (media_case.cpp, fields()).
     static const ParamSchema& schema();
     static MediaCase fromParams(const Params& p);
 
