@@ -3,6 +3,7 @@
 #include <string>
 
 #include "test_common/errors.h"
+#include "test_common/harness/param_fields.h"
 
 namespace cts::mma {
 namespace {
@@ -24,46 +25,65 @@ MmaAccumulator parseAccumulator(const std::string& s) {
     throw InternalError("matrix_multiply_accumulate: unknown accumulator format '" + s + "'");
 }
 
+// The manifest's parameters as scripts/generators/matrix_multiply_accumulate.py writes them, each declared
+// once in fields(): the schema and fromParams' reading follow from that table.
+struct MmaParams {
+    uint32_t m = 0, n = 0, k = 0;
+    std::string a;
+    bool a_signed = false;
+    std::string b;
+    bool b_signed = false;
+    std::string c, result, scenario, data;
+    uint32_t work_groups = 0, sub_groups_per_work_group = 0, steps = 0, outputs = 0;
+};
+
+const ParamFields<MmaParams>& fields() {
+    static const ParamFields<MmaParams> fields{
+        {"m", &MmaParams::m},
+        {"n", &MmaParams::n},
+        {"k", &MmaParams::k},
+        {"a", &MmaParams::a},
+        {"a_signed", &MmaParams::a_signed},
+        {"b", &MmaParams::b},
+        {"b_signed", &MmaParams::b_signed},
+        {"c", &MmaParams::c},
+        {"result", &MmaParams::result},
+        {"scenario", &MmaParams::scenario},
+        {"data", &MmaParams::data},
+        {"work_groups", &MmaParams::work_groups},
+        {"sub_groups_per_work_group", &MmaParams::sub_groups_per_work_group},
+        {"steps", &MmaParams::steps},
+        {"outputs", &MmaParams::outputs}};
+    return fields;
+}
+
 }  // namespace
 
 const ParamSchema& MmaCase::schema() {
-    static const ParamSchema schema{{"m", ParamType::UInt},
-                                    {"n", ParamType::UInt},
-                                    {"k", ParamType::UInt},
-                                    {"a", ParamType::String},
-                                    {"a_signed", ParamType::Bool},
-                                    {"b", ParamType::String},
-                                    {"b_signed", ParamType::Bool},
-                                    {"c", ParamType::String},
-                                    {"result", ParamType::String},
-                                    {"scenario", ParamType::String},
-                                    {"data", ParamType::String},
-                                    {"work_groups", ParamType::UInt},
-                                    {"sub_groups_per_work_group", ParamType::UInt},
-                                    {"steps", ParamType::UInt},
-                                    {"outputs", ParamType::UInt}};
+    static const ParamSchema schema = schemaOf(fields());
     return schema;
 }
 
-MmaCase MmaCase::fromParams(const Params& p) {
+MmaCase MmaCase::fromParams(const Params& params) {
+    const MmaParams p = readFields(params, fields());
     MmaCase c;
     reference::MmaShape& s = c.shape;
-    s.n = uint32_t(p.u("n")), s.k = uint32_t(p.u("k")), s.m = uint32_t(p.u("m"));
-    s.a = parseElement(p.s("a")), s.b = parseElement(p.s("b"));
-    s.a_signed = p.b("a_signed"), s.b_signed = p.b("b_signed");
-    s.c = parseAccumulator(p.s("c")), s.result = parseAccumulator(p.s("result"));
-    std::string scenario = p.s("scenario");
+    s.n = p.n, s.k = p.k, s.m = p.m;
+    s.a = parseElement(p.a), s.b = parseElement(p.b);
+    s.a_signed = p.a_signed, s.b_signed = p.b_signed;
+    s.c = parseAccumulator(p.c), s.result = parseAccumulator(p.result);
+    const std::string& scenario = p.scenario;
     c.scenario = scenario == "single" || scenario == "multi_group" ? Scenario::Single
                  : scenario == "chained"                           ? Scenario::Chained
                  : scenario == "second_mma"                        ? Scenario::SecondMma
                  : scenario == "branch"
                      ? Scenario::Branch
                      : throw InternalError("matrix_multiply_accumulate: unknown scenario '" + scenario + "'");
-    c.data = parseDataClass(p.s("data"), s);
-    c.work_groups = uint32_t(p.u("work_groups"));
-    c.sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
-    c.steps = uint32_t(p.u("steps"));
-    c.outputs = uint32_t(p.u("outputs"));
+    c.data = parseDataClass(p.data, s);
+    c.work_groups = p.work_groups;
+    c.sub_groups_per_work_group = p.sub_groups_per_work_group;
+    c.steps = p.steps;
+    c.outputs = p.outputs;
     const uint32_t want_outputs = c.scenario == Scenario::SecondMma ? 2 : 1;
     const uint32_t want_steps = c.scenario == Scenario::SecondMma ? 2
                                 : c.scenario == Scenario::Chained ? c.steps

@@ -19,6 +19,7 @@ struct MmaCase {
     DataClass data = DataClass::Exact;
     uint32_t work_groups = 1, sub_groups_per_work_group = 1, steps = 1, outputs = 1;
 
+    // The schema and the reader of the case parameters, both from one field table (mma_case.cpp, fields()).
     static const ParamSchema& schema();
     static MmaCase fromParams(const Params& p);
 
