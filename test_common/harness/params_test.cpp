@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_common/harness/param_fields.h"
+
 namespace cts {
 namespace {
 
@@ -55,6 +57,44 @@ TEST(ParamSchema, UndeclaredParameterIsNamed) {
     Params p = good();
     p.set("lane_mask", "all");
     EXPECT_EQ(kSchema.check(p), "unknown parameter 'lane_mask' (the family declares no such parameter)");
+}
+
+// kSchema's parameters declared once, as a family declares them (param_fields.h).
+struct Fields {
+    std::string op;
+    uint32_t width = 0;
+    int32_t y = 0;
+    bool is_signed = false;
+    std::optional<std::vector<int64_t>> coords;
+};
+const ParamFields<Fields> kFields{{"op", &Fields::op},
+                                  {"width", &Fields::width},
+                                  {"y", &Fields::y},
+                                  {"signed", &Fields::is_signed},
+                                  {"coords", &Fields::coords}};
+
+TEST(ParamFields, SchemaFollowsFromTheTable) {
+    const ParamSchema schema = schemaOf(kFields);
+    ASSERT_EQ(schema.decls().size(), kSchema.decls().size());
+    for (size_t i = 0; i < schema.decls().size(); ++i) {
+        EXPECT_EQ(schema.decls()[i].name, kSchema.decls()[i].name);
+        EXPECT_EQ(schema.decls()[i].type, kSchema.decls()[i].type) << schema.decls()[i].name;
+        EXPECT_EQ(schema.decls()[i].required, kSchema.decls()[i].required) << schema.decls()[i].name;
+    }
+}
+
+TEST(ParamFields, ReadsEveryMemberAndLeavesAnAbsentOptionalEmpty) {
+    Fields f = readFields(good(), kFields);
+    EXPECT_EQ(f.op, "load");
+    EXPECT_EQ(f.width, 4u);
+    EXPECT_EQ(f.y, -2);
+    EXPECT_TRUE(f.is_signed);
+    EXPECT_FALSE(f.coords.has_value());
+    Params p = good();
+    p.set("coords", "[1, -2]", ParamType::IntList);
+    f = readFields(p, kFields);
+    ASSERT_TRUE(f.coords.has_value());
+    EXPECT_EQ(*f.coords, (std::vector<int64_t>{1, -2}));
 }
 
 }  // namespace
