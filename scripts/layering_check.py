@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Two promises of the code's layering (docs/architecture.md, "Runner stages"):
+"""Promises of the code's layering and shape (docs/architecture.md, "Runner stages"):
 
   - test_common/cl includes nothing from test_common/harness: the OpenCL helpers sit below the runner, and
     the error types both use live in test_common/errors.h;
   - runnerMain (test_common/harness/runner.cpp) stays a short sequence of named stages: under --max-lines
-    lines (default 60) from its signature to its closing brace.
+    lines (default 60) from its signature to its closing brace;
+  - the SPIR-V code (reference_device/spirv/, test_common/spirv/, their sub-folders) has no numeric case label
+    of two or more digits (`case 16:`, `case 0x10:`): opcodes and enumerants are spelled by name (SPIRV-Headers
+    through reference_device/spirv/tokens.h, or the tables generated from the grammar at build time, which
+    live in the build tree and are not read here), other values through a small named table.
 
-Exit status 0 when both hold, 1 when one does not (each breach is one line), 2 when the tree cannot be read.
+Exit status 0 when all hold, 1 when one does not (each breach is one line), 2 when the tree cannot be read.
 
 Usage: layering_check.py [--repo DIR] [--max-lines N]
 """
@@ -20,6 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_io  # noqa: E402  (same directory: printable paths)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](test_common/harness/[^>"]*)[>"]')
+SPIRV_DIRS = ("reference_device/spirv", "test_common/spirv")
+NUMERIC_CASE = re.compile(r"\bcase\s+(0[xX][0-9a-fA-F]+|[0-9]{2,})[uUlL]*\s*:")
 
 
 def cl_includes_of_harness(repo):
@@ -33,6 +39,24 @@ def cl_includes_of_harness(repo):
                 m = INCLUDE.match(line)
                 if m:
                     breaches.append("test_common/cl/%s:%d includes %s" % (name, number, m.group(1)))
+    return breaches
+
+
+def numeric_case_labels(repo):
+    breaches = []
+    for top in SPIRV_DIRS:
+        for folder, dirs, files in os.walk(os.path.join(repo, top)):
+            dirs.sort()
+            for name in sorted(files):
+                if not name.endswith((".h", ".cpp")):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    for number, line in enumerate(f, 1):
+                        m = NUMERIC_CASE.search(line)
+                        if m:
+                            breaches.append("%s:%d has the numeric case label %s (name the value)" % (
+                                os.path.relpath(path, repo), number, m.group(1)))
     return breaches
 
 
@@ -54,13 +78,13 @@ def runner_main_lines(repo):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Checks the include layering and the length of runnerMain.")
+    parser = argparse.ArgumentParser(description="Checks the include layering, the length of runnerMain and the SPIR-V code's case labels.")
     parser.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--max-lines", type=int, default=60)
     args = parser.parse_args()
     prog = os.path.basename(sys.argv[0])
     try:
-        breaches = cl_includes_of_harness(args.repo)
+        breaches = cl_includes_of_harness(args.repo) + numeric_case_labels(args.repo)
         length = runner_main_lines(args.repo)
     except (OSError, UnicodeDecodeError) as e:
         print(report_io.printable("%s: cannot read the tree %s: %s" % (prog, args.repo, e)), file=sys.stderr)
@@ -73,8 +97,8 @@ def main():
     for b in breaches:
         print(report_io.printable(b))
     if not breaches:
-        print("layering ok: test_common/cl includes nothing from test_common/harness; runnerMain is %d lines"
-              % length)
+        print("layering ok: test_common/cl includes nothing from test_common/harness; runnerMain is %d lines; "
+              "no numeric case label in %s" % (length, ", ".join(SPIRV_DIRS)))
     return 1 if breaches else 0
 
 

@@ -44,6 +44,20 @@ class Layering(TempFiles, unittest.TestCase):
         self.assertIn("runnerMain is 62 lines (limit: under 60)", out)
         self.assertEqual(self.run_check("--max-lines", "63")[0], 0)
 
+    def test_a_numeric_case_label_in_spirv_code_fails_naming_the_line(self):
+        os.makedirs(os.path.join(self.tmp.name, "reference_device/spirv/decode"))
+        os.makedirs(os.path.join(self.tmp.name, "test_common/spirv"))
+        self.write("test_common/spirv/rules.cpp", "switch (x) {\n    case 4: break;\n    case spv::OpNop: break;\n}\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)  # one digit and named values are fine
+        self.write("reference_device/spirv/decode/types.cpp", "switch (bits) {\n  case 8: return 1;\n  case 16: return 2;\n}\n")
+        self.write("test_common/spirv/module.h", "// a comment: in case 32 lanes\nswitch (op) { case 0x10u: }\n")
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("reference_device/spirv/decode/types.cpp:3 has the numeric case label 16", out)
+        self.assertIn("test_common/spirv/module.h:2 has the numeric case label 0x10", out)
+        self.assertNotIn("module.h:1", out)
+
     def test_no_runner_main_is_one_line_and_status_2(self):
         self.write("test_common/harness/runner.cpp", "int other() { return 0; }\n")
         rc, out, err = self.run_check()
