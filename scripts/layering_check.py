@@ -8,11 +8,15 @@
   - the SPIR-V code (reference_device/spirv/, test_common/spirv/, their sub-folders) has no numeric case label
     of two or more digits (`case 16:`, `case 0x10:`): opcodes and enumerants are spelled by name (SPIRV-Headers
     through reference_device/spirv/tokens.h, or the tables generated from the grammar at build time, which
-    live in the build tree and are not read here), other values through a small named table.
+    live in the build tree and are not read here), other values through a small named table;
+  - no folder of hand-written C++ holds more than --max-units units (default 25; a unit is a stem X of X.cpp,
+    X.h and X_test.cpp, counted once): a bigger folder is split into rooms by role. Build trees (a folder
+    with a CMakeCache.txt) and hidden folders are not read. KNOWN_OVERSIZED lists the folders over the limit
+    when the rule came; each is reported as a note until it is split.
 
 Exit status 0 when all hold, 1 when one does not (each breach is one line), 2 when the tree cannot be read.
 
-Usage: layering_check.py [--repo DIR] [--max-lines N]
+Usage: layering_check.py [--repo DIR] [--max-lines N] [--max-units N]
 """
 
 import argparse
@@ -26,6 +30,12 @@ import report_io  # noqa: E402  (same directory: printable paths)
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](test_common/harness/[^>"]*)[>"]')
 SPIRV_DIRS = ("reference_device/spirv", "test_common/spirv")
 NUMERIC_CASE = re.compile(r"\bcase\s+(0[xX][0-9a-fA-F]+|[0-9]{2,})[uUlL]*\s*:")
+# Folders over --max-units when the rule came in, with why they may stay for now. Drop a line once the
+# folder is split; a folder not listed here fails at once. test_common/harness had 48 units.
+KNOWN_OVERSIZED = {
+    "test_common/harness": "the runner with its stages, selection, reports and workers in one room; to be split "
+                           "by role",
+}
 
 
 def cl_includes_of_harness(repo):
@@ -60,6 +70,41 @@ def numeric_case_labels(repo):
     return breaches
 
 
+def units_by_folder(repo):
+    """{folder relative to repo: {stem, ...}} for every folder holding .cpp/.h files (X_test.cpp counts as X)."""
+    found = {}
+    for folder, dirs, files in os.walk(repo, onerror=_raise):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
+                         not os.path.isfile(os.path.join(folder, d, "CMakeCache.txt")))
+        stems = set()
+        for name in files:
+            stem, ext = os.path.splitext(name)
+            if ext in (".cpp", ".h"):
+                stems.add(stem[:-len("_test")] if stem.endswith("_test") else stem)
+        if stems:
+            found[os.path.relpath(folder, repo).replace(os.sep, "/")] = stems
+    return found
+
+
+def _raise(error):
+    raise error
+
+
+def oversized_folders(repo, max_units):
+    """(breaches, notes): folders over max_units, apart from KNOWN_OVERSIZED (a note each)."""
+    breaches, notes = [], []
+    for folder, stems in sorted(units_by_folder(repo).items()):
+        if len(stems) <= max_units:
+            continue
+        if folder in KNOWN_OVERSIZED:
+            notes.append("note: %s has %d units (limit %d), a known exception: %s" % (
+                folder, len(stems), max_units, KNOWN_OVERSIZED[folder]))
+        else:
+            breaches.append("%s has %d units (limit %d: split it into sub-folders by role)" % (
+                folder, len(stems), max_units))
+    return breaches, notes
+
+
 def runner_main_lines(repo):
     """Lines of runnerMain's definition, from its signature to the brace that closes it (None: not found)."""
     with open(os.path.join(repo, "test_common", "harness", "runner.cpp"), encoding="utf-8") as f:
@@ -78,14 +123,17 @@ def runner_main_lines(repo):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Checks the include layering, the length of runnerMain and the SPIR-V code's case labels.")
+    parser = argparse.ArgumentParser(description="Checks the include layering, the length of runnerMain, the "
+                                                 "SPIR-V code's case labels and the size of source folders.")
     parser.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--max-lines", type=int, default=60)
+    parser.add_argument("--max-units", type=int, default=25)
     args = parser.parse_args()
     prog = os.path.basename(sys.argv[0])
     try:
         breaches = cl_includes_of_harness(args.repo) + numeric_case_labels(args.repo)
         length = runner_main_lines(args.repo)
+        oversized, notes = oversized_folders(args.repo, args.max_units)
     except (OSError, UnicodeDecodeError) as e:
         print(report_io.printable("%s: cannot read the tree %s: %s" % (prog, args.repo, e)), file=sys.stderr)
         return 2
@@ -94,11 +142,13 @@ def main():
         return 2
     if length >= args.max_lines:
         breaches.append("runnerMain is %d lines (limit: under %d)" % (length, args.max_lines))
-    for b in breaches:
+    breaches += oversized
+    for b in notes + breaches:
         print(report_io.printable(b))
     if not breaches:
         print("layering ok: test_common/cl includes nothing from test_common/harness; runnerMain is %d lines; "
-              "no numeric case label in %s" % (length, ", ".join(SPIRV_DIRS)))
+              "no numeric case label in %s; no new source folder over %d units"
+              % (length, ", ".join(SPIRV_DIRS), args.max_units))
     return 1 if breaches else 0
 
 

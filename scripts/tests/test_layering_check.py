@@ -58,6 +58,36 @@ class Layering(TempFiles, unittest.TestCase):
         self.assertIn("test_common/spirv/module.h:2 has the numeric case label 0x10", out)
         self.assertNotIn("module.h:1", out)
 
+    def units(self, folder, count, tests=0):
+        os.makedirs(os.path.join(self.tmp.name, folder), exist_ok=True)
+        for i in range(count):
+            self.write("%s/unit%d.h" % (folder, i), "#pragma once\n")
+            self.write("%s/unit%d.cpp" % (folder, i), "")
+        for i in range(tests):
+            self.write("%s/unit%d_test.cpp" % (folder, i), "")
+
+    def test_a_folder_over_25_units_fails_naming_it(self):
+        self.units("reference_device/spirv", 25, tests=25)  # X.h, X.cpp and X_test.cpp are one unit
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("no new source folder over 25 units", out)
+        self.units("reference_device/spirv", 26)
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("reference_device/spirv has 26 units (limit 25", out)
+        self.assertEqual(self.run_check("--max-units", "26")[0], 0)
+
+    def test_the_known_exception_is_a_note_and_build_trees_are_not_read(self):
+        self.units("test_common/harness", 30)
+        self.units("build/generated", 30)
+        self.write("build/CMakeCache.txt", "")
+        self.units(".hidden", 30)
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("note: test_common/harness has 3", out)
+        self.assertNotIn("build", out)
+        self.assertNotIn("hidden", out)
+
     def test_no_runner_main_is_one_line_and_status_2(self):
         self.write("test_common/harness/runner.cpp", "int other() { return 0; }\n")
         rc, out, err = self.run_check()
