@@ -12,8 +12,9 @@ AS_SHIPPED.json: the same run under REFDEV_REPORT_AS=neo-26.27. MANIFEST.json: b
 once, e.g. its --log file and its standard output).
 
 Checked:
-  - every 2d_block_io, matrix_multiply_accumulate and workloads case that passes in SPEC.json passes in
-    AS_SHIPPED.json; a case with a token ext=NAME@M.m above 1.0 (the version every extension is reported at)
+  - every case that passes in SPEC.json passes in AS_SHIPPED.json, for the families promised from an
+    extension version above 1.0 (their descriptors' "opencl_extension_min_version", scripts/families.py) and
+    the families that compose them; a case with a token ext=NAME@M.m above 1.0 (the version every extension is reported at)
     is there with tier device_specific and NAME in its "version_gaps", the others keep their tier;
   - no case of AS_SHIPPED.json fails (Fail, Crash, Timeout, InternalError);
   - for each such NAME, AS_SHIPPED.json's top-level "version_gaps" has {"extension": NAME, "reported":
@@ -28,11 +29,26 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import families  # noqa: E402  (same directory: the family descriptors)
 import report_io  # noqa: E402  (same directory: the checked report loader)
 
-GROUPS = ("2d_block_io", "matrix_multiply_accumulate", "workloads")
 FAILING = ("Fail", "Crash", "Timeout", "InternalError")
 REPORTED = (1, 0)  # what REFDEV_REPORT_AS=neo-26.27 reports every extension at
+
+
+def version_gap_groups(repo=families.REPO):
+    """The families whose cases the check compares: those promised from above REPORTED and those composing them."""
+    descriptors = families.descriptors(repo)
+    above = set()
+    for d in descriptors:
+        version = d.get("opencl_extension_min_version")
+        try:
+            if version and tuple(int(x) for x in version.split(".")[:2]) > REPORTED:
+                above.add(d["group"])
+        except ValueError:
+            raise families.FamilyError("%s: \"opencl_extension_min_version\" %r is not MAJOR.MINOR" %
+                                       (d["group"], version))
+    return tuple(d["group"] for d in descriptors if d["group"] in above or above & set(d.get("composes", [])))
 
 
 def load_requires(path):
@@ -63,8 +79,8 @@ def gaps_of(tokens):
     return out
 
 
-def check(spec, shipped, requires, outputs):
-    """The problems, as {kind: [line, ...]}, and the number of cases compared."""
+def check(spec, shipped, requires, outputs, groups):
+    """The problems, as {kind: [line, ...]}, and the number of cases compared (those of groups)."""
     problems = {}
 
     def problem(kind, line):
@@ -75,7 +91,7 @@ def check(spec, shipped, requires, outputs):
     compared = 0
     for c in spec.get("cases", []):
         name = c["name"]
-        if name.split(".", 1)[0] not in GROUPS or c["status"] != "Pass":
+        if name.split(".", 1)[0] not in groups or c["status"] != "Pass":
             continue
         compared += 1
         got = shipped_cases.get(name)
@@ -97,7 +113,7 @@ def check(spec, shipped, requires, outputs):
             promised, count = expected_gaps.get(ext, (version, 0))
             expected_gaps[ext] = (max(promised, version), count + 1)
     if compared == 0:
-        problem("nothing", "the spec run has no passing case of %s: nothing to compare" % ", ".join(GROUPS))
+        problem("nothing", "the spec run has no passing case of %s: nothing to compare" % ", ".join(groups))
 
     for c in shipped.get("cases", []):
         if c["status"] in FAILING:
@@ -133,12 +149,13 @@ def main(argv=None):
         shipped = report_io.load_report(args.as_shipped)
         requires = load_requires(args.manifest)
         outputs = [(path, report_io.read_text(path, "run output")) for path in args.output]
-    except report_io.ReportError as e:
+        groups = version_gap_groups()
+    except (report_io.ReportError, families.FamilyError) as e:
         print("as_shipped_check: %s" % e, file=sys.stderr)
         return 2
-    problems, compared, gaps = check(spec, shipped, requires, outputs)
+    problems, compared, gaps = check(spec, shipped, requires, outputs, groups)
     print("as_shipped_check: %d passing case(s) of %s in %s compared with %s" % (
-        compared, ", ".join(GROUPS), report_io.printable(args.spec), report_io.printable(args.as_shipped)))
+        compared, ", ".join(groups), report_io.printable(args.spec), report_io.printable(args.as_shipped)))
     for ext, ((major, minor), count) in sorted(gaps.items()):
         print("  version gap %s: reported 1.0.0, SPIR-V promised from %d.%d.0: %d case(s) device_specific" % (
             report_io.printable(ext), major, minor, count))

@@ -13,7 +13,7 @@ it in "not_run", absent when the report does not hold it at all; timings ("durat
   waiver dropped: Waived -> Fail, a new case that fails).
 Pass -> Waived (a known driver bug a --waiver-file covers) is "newly waived": listed, not a regression unless
 --no-new-waivers is given. --allow=FROM:TO[:PATTERN] (repeatable) accepts a change, e.g. a deliberate loss:
---allow=Pass:NotSupported:2d_block_io.* ; FROM and TO are statuses, NotRun, absent or * (any); PATTERN uses
+--allow=Pass:NotSupported:*.sg32.* ; FROM and TO are statuses, NotRun, absent or * (any); PATTERN uses
 the runner's case patterns (* and ? anywhere, a group or dotted prefix covers its subtree; default: every
 case). Allowed changes are listed apart.
 
@@ -89,7 +89,7 @@ def parse_allow(text):
     """FROM:TO[:PATTERN] -> (from, to, regex or None)."""
     parts = text.split(":")
     if len(parts) not in (2, 3):
-        raise CompareError("--allow=%s: needs FROM:TO or FROM:TO:PATTERN, e.g. Pass:NotSupported:2d_block_io.*"
+        raise CompareError("--allow=%s: needs FROM:TO or FROM:TO:PATTERN, e.g. Pass:NotSupported:*.sg32.*"
                            % text)
     for status in parts[:2]:
         if status != "*" and status not in KNOWN:
@@ -230,7 +230,7 @@ def main(argv=None):
     ap.add_argument("--html", metavar="FILE", help="also write the comparison as an HTML page")
     ap.add_argument("--show", type=int, default=50, metavar="N", help="case names printed per section (50)")
     ap.add_argument("--allow", action="append", default=[], metavar="FROM:TO[:PATTERN]",
-                    help="accept this change (repeatable), e.g. Pass:NotSupported:2d_block_io.*")
+                    help="accept this change (repeatable), e.g. Pass:NotSupported:*.sg32.*")
     ap.add_argument("--no-new-waivers", action="store_true", help="a Pass that becomes Waived is a regression")
     ap.add_argument("--fail-on-change", action="store_true", help="exit 1 on any difference, not only regressions")
     try:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command from a fresh checkout to results: installs missing Debian packages, configures the default
 # preset, builds, and runs the whole suite on the default device (the reference device built here).
-# Extra arguments go to the runner, e.g.:  scripts/setup_and_run.sh --quick   or   ... subgroups.shuffle
+# Extra arguments go to the runner, e.g.:  scripts/setup_and_run.sh --quick   or   ... api.sub_group_sizes
 # Results: build/results/results.json, results.xml (JUnit), run.log and summary.html; exit status is the
 # runner's.
 set -euo pipefail

@@ -1,4 +1,5 @@
-// State shared by the loader and the per-family decoders while a module is being built. Internal.
+// State shared by the loader and the per-family decoders (instructions/) while a module is being built.
+// Internal.
 #pragma once
 
 #include <cstdint>
@@ -81,7 +82,8 @@ bool isFloat(const Type& t);  // scalar or vector of floats
 bool isBool(const Type& t);   // scalar or vector of bools
 uint32_t componentBytes(const Type& t);
 
-// Family decoders: return true when the opcode belongs to the family (errors are logged through ctx).
+// Family decoders (instructions/*.cpp): return true when the opcode belongs to the family (errors are logged
+// through ctx).
 bool decodeInteger(DecodeCtx& ctx);
 bool decodeFloat(DecodeCtx& ctx);
 bool decodeConversion(DecodeCtx& ctx);

@@ -1,5 +1,5 @@
 // Run-time state of a launch: lanes (invocations), work-group memory, bounds-checked memory access, and
-// the per-family execute functions called from the interpreter loop. Internal.
+// the per-family execute functions (instructions/) called from the interpreter loop. Internal.
 #pragma once
 
 #include <array>

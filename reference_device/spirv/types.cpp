@@ -31,13 +31,15 @@ void scalar(Type& t, uint32_t bits) {
     t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = bits / 8;
 }
 
+// OpenCL C's integer type names by width; any other width prints as long.
 const char* intName(uint32_t bits) {
-    switch (bits) {
-        case 8: return "char";
-        case 16: return "short";
-        case 32: return "int";
-        default: return "long";
-    }
+    static const struct {
+        uint32_t bits;
+        const char* name;
+    } kNames[] = {{8, "char"}, {16, "short"}, {32, "int"}};
+    for (const auto& n : kNames)
+        if (n.bits == bits) return n.name;
+    return "long";
 }
 
 }  // namespace

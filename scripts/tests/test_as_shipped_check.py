@@ -7,6 +7,8 @@ import sys
 import unittest
 
 from common import SCRIPTS_DIR, TempFiles
+import as_shipped_check
+import families
 import report_io
 
 TOOL = os.path.join(SCRIPTS_DIR, "as_shipped_check.py")
@@ -130,6 +132,26 @@ class AsShippedCheck(TempFiles, unittest.TestCase):
         rc, out, err = self.run_tool(spec="{")
         self.assertEqual(rc, 2, out + err)
         self.assertIn("spec.json: not a runner JSON report", err)
+
+
+class VersionGapGroupsTest(TempFiles, unittest.TestCase):
+    """The compared families come from the descriptors, not from a list in the script."""
+
+    def family(self, group, **fields):
+        os.makedirs(os.path.join(self.tmp.name, "test_conformance", group))
+        self.write(os.path.join("test_conformance", group, "family.json"), dict(group=group, **fields))
+
+    def test_promised_above_1_0_and_their_composers(self):
+        self.family("new_ext", opencl_extension_min_version="1.1")
+        self.family("old_ext", opencl_extension_min_version="1.0")
+        self.family("mixes_new", composes=["old_ext", "new_ext"])
+        self.family("mixes_old", composes=["old_ext"])
+        self.assertEqual(as_shipped_check.version_gap_groups(self.tmp.name), ("mixes_new", "new_ext"))
+
+    def test_malformed_version_is_a_family_error(self):
+        self.family("bad", opencl_extension_min_version="one")
+        with self.assertRaises(families.FamilyError):
+            as_shipped_check.version_gap_groups(self.tmp.name)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,50 @@ class Layering(TempFiles, unittest.TestCase):
         self.assertIn("runnerMain is 62 lines (limit: under 60)", out)
         self.assertEqual(self.run_check("--max-lines", "63")[0], 0)
 
+    def test_a_numeric_case_label_in_spirv_code_fails_naming_the_line(self):
+        os.makedirs(os.path.join(self.tmp.name, "reference_device/spirv/decode"))
+        os.makedirs(os.path.join(self.tmp.name, "test_common/spirv"))
+        self.write("test_common/spirv/rules.cpp", "switch (x) {\n    case 4: break;\n    case spv::OpNop: break;\n}\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)  # one digit and named values are fine
+        self.write("reference_device/spirv/decode/types.cpp", "switch (bits) {\n  case 8: return 1;\n  case 16: return 2;\n}\n")
+        self.write("test_common/spirv/module.h", "// a comment: in case 32 lanes\nswitch (op) { case 0x10u: }\n")
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("reference_device/spirv/decode/types.cpp:3 has the numeric case label 16", out)
+        self.assertIn("test_common/spirv/module.h:2 has the numeric case label 0x10", out)
+        self.assertNotIn("module.h:1", out)
+
+    def units(self, folder, count, tests=0):
+        os.makedirs(os.path.join(self.tmp.name, folder), exist_ok=True)
+        for i in range(count):
+            self.write("%s/unit%d.h" % (folder, i), "#pragma once\n")
+            self.write("%s/unit%d.cpp" % (folder, i), "")
+        for i in range(tests):
+            self.write("%s/unit%d_test.cpp" % (folder, i), "")
+
+    def test_a_folder_over_25_units_fails_naming_it(self):
+        self.units("reference_device/spirv", 25, tests=25)  # X.h, X.cpp and X_test.cpp are one unit
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("no new source folder over 25 units", out)
+        self.units("reference_device/spirv", 26)
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("reference_device/spirv has 26 units (limit 25", out)
+        self.assertEqual(self.run_check("--max-units", "26")[0], 0)
+
+    def test_the_known_exception_is_a_note_and_build_trees_are_not_read(self):
+        self.units("test_common/harness", 30)
+        self.units("build/generated", 30)
+        self.write("build/CMakeCache.txt", "")
+        self.units(".hidden", 30)
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("note: test_common/harness has 3", out)
+        self.assertNotIn("build", out)
+        self.assertNotIn("hidden", out)
+
     def test_no_runner_main_is_one_line_and_status_2(self):
         self.write("test_common/harness/runner.cpp", "int other() { return 0; }\n")
         rc, out, err = self.run_check()

@@ -18,7 +18,7 @@ namespace cts {
 bool globMatch(std::string_view pattern, std::string_view name);
 
 // A pattern selects a case when it matches the full name or any dotted prefix of it, so a bare group
-// name (`subgroups`) or a dotted prefix (`subgroups.shuffle_down`) selects its whole subtree.
+// name (`api`) or a dotted prefix (`api.sub_group_sizes`) selects its whole subtree.
 bool patternSelects(std::string_view pattern, std::string_view name);
 
 // Patterns prepared for matching many names. A pattern without a wildcard is the name or a dotted prefix of
