@@ -1,5 +1,6 @@
 // Command line and environment of the runner. Parsing is a function of its arguments (and, to tell whether
 // two report paths name one file, of the file system) so every usage error (exit 2) can be unit-tested.
+// Each option is one row of option_table.cpp: its spelling, grammar, field, help and where it is passed on.
 #pragma once
 
 #include <cstdint>

@@ -17,6 +17,7 @@
 
 #include "test_common/harness/case_runner.h"
 #include "test_common/harness/offline_judge.h"
+#include "test_common/harness/option_table.h"
 #include "test_common/harness/parallel.h"
 #include "test_common/harness/retry.h"
 #include "test_common/harness/run_reports.h"
@@ -90,24 +91,17 @@ void executeCases(RunState& s) {
             rerun_prefix += std::string(var) + "=" + shellQuote(v) + " ";
     }
     rerun_prefix += shellQuote(program);
+    Options again = opt;  // the options the rerun repeats (option_table.cpp), with the device found
     if (offline) {
-        rerun_prefix += " --offline-compiler=" + shellQuote(offline_setup.compiler.path) +
-                        " --target=" + shellQuote(opt.target);
+        again.offline_compiler = offline_setup.compiler.path;
+        again.platform = again.device = -1;  // the environment's choice, which the offline mode ignores
+        again.device_type.clear();
     } else {
-        if (opt.icd_system) rerun_prefix += " --icd=system";
-        if (!opt.icd_file.empty()) rerun_prefix += " --icd=" + shellQuote(opt.icd_file);
-        if (!opt.platform_name.empty())
-            rerun_prefix += " --platform-name=" + shellQuote(opt.platform_name);
-        else
-            rerun_prefix += " --platform=" + std::to_string(dut.platform_index);
-        rerun_prefix += " --device=" + std::to_string(dut.device_index);
-        if (!opt.device_type.empty()) rerun_prefix += " --device-type=" + shellQuote(opt.device_type);
+        again.platform = opt.platform_name.empty() ? dut.platform_index : -1;
+        again.device = dut.device_index;
     }
-    if (!opt.assets_dir.empty()) rerun_prefix += " --assets-dir=" + shellQuote(opt.assets_dir);
-    if (opt.quick) rerun_prefix += " --quick";
-    if (opt.extended) rerun_prefix += " --extended";
-    if (opt.huge) rerun_prefix += " --huge";
-    rerun_prefix += " --seed=" + std::to_string(opt.seed);
+    for (const auto& arg : optionArgs(again, OptionUse::Rerun))
+        rerun_prefix += " " + arg.name + (arg.value ? "=" + shellQuote(*arg.value) : "");
     auto rerun = [rerun_prefix](const std::string& name) { return rerun_prefix + " " + shellQuote(name); };
 
     s.recorder = std::make_unique<Recorder>(selected_names.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
@@ -204,21 +198,16 @@ void executeCases(RunState& s) {
     } else if (isolated) {
         // A worker inherits the environment chosen above (the reference device's OCL_ICD_VENDORS) or
         // re-reads the same --icd file, and takes the platform by the index found here.
-        std::vector<std::string> worker = {program,
-                                           "--worker",
-                                           opt.icd_file.empty() ? "--icd=system" : "--icd=" + opt.icd_file,
-                                           "--platform=" + std::to_string(dut.platform_index),
-                                           "--device=" + std::to_string(dut.device_index),
-                                           "--seed=" + std::to_string(opt.seed),
-                                           "--assets-dir=" + assets};
-        if (!opt.device_type.empty()) worker.push_back("--device-type=" + opt.device_type);
-        if (opt.quick) worker.push_back("--quick");
-        if (opt.core_only) worker.push_back("--tier=core");
-        if (opt.retry) worker.push_back("--retry=" + std::to_string(opt.retry));
+        Options to_worker = opt;  // the options a worker takes (option_table.cpp)
+        to_worker.worker = true;
+        to_worker.icd_system = opt.icd_file.empty();
+        to_worker.platform = dut.platform_index;
+        to_worker.device = dut.device_index;
+        to_worker.assets_dir = assets;
         // The worker reads the waiver files to leave waived cases unretried.
-        if (opt.retry)
-            for (const auto& f : opt.waiver_files) worker.push_back("--waiver-file=" + f);
-        if (!opt.dump_dir.empty()) worker.push_back("--dump-dir=" + opt.dump_dir);
+        if (!opt.retry) to_worker.waiver_files.clear();
+        std::vector<std::string> worker = {program};
+        for (const auto& arg : optionArgs(to_worker, OptionUse::Worker)) worker.push_back(arg.text());
         std::fflush(stdout);
         // The skipped cases' results wait for their turn in the selection order.
         if (any_skipped || parallel) recorder.setOrder(selected_names);
