@@ -91,6 +91,79 @@ const RowRange& blockWindow(const std::vector<RowRange>& w, Coordinate2d xy) {
     throw InternalError("2d_block_io.windowed: no window holds the block");
 }
 
+// The surface buffer, never filled or read whole: only its windows are seeded (with `random`) and read back.
+struct WindowedSurface {
+    MemHandle buffer;
+    std::vector<RowRange> windows;  // with their seeded bytes
+
+    WindowedSurface(RunContext& ctx, const WindowedCase& c,
+                    const std::function<std::vector<uint8_t>(size_t)>& random)
+        : windows(c.windows()) {
+        const int64_t pitch = c.surface.memory_pitch_bytes;
+        cl_int err = CL_SUCCESS;
+        buffer.reset(clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, size_t(c.buffer_bytes), nullptr, &err));
+        checkCl(err, "clCreateBuffer(" + std::to_string(c.buffer_bytes) + " bytes)");
+        for (RowRange& w : windows) {
+            w.data = random(size_t((w.end - w.first) * pitch));
+            checkCl(clEnqueueWriteBuffer(ctx.queue, buffer, CL_TRUE, size_t(w.first * pitch), w.data.size(),
+                                         w.data.data(), 0, nullptr, nullptr),
+                    "clEnqueueWriteBuffer (window)");
+        }
+    }
+
+    std::vector<uint8_t> read(RunContext& ctx, const RowRange& w, int64_t pitch) const {
+        std::vector<uint8_t> got(w.data.size());
+        checkCl(clEnqueueReadBuffer(ctx.queue, buffer, CL_TRUE, size_t(w.first * pitch), got.size(),
+                                    got.data(), 0, nullptr, nullptr),
+                "clEnqueueReadBuffer (window)");
+        return got;
+    }
+};
+
+// Loads: what sub-group g's lanes hold against the host reference's load of its block from window w.
+void checkLoadedLanes(const WindowedCase& c, size_t g, const RowRange& w, const Surface2d& local_surface,
+                      Coordinate2d local_xy, const std::vector<uint8_t>& lanes_out, MismatchLog& log) {
+    auto want = reference::load2d(c.shape, w.data, local_surface, local_xy);
+    const reference::AssignedBlock a = reference::assignedBlock(c.shape);
+    for (uint32_t lane = 0; lane < c.sub_group_size; ++lane) {
+        const uint8_t* got = lanes_out.data() + (g * c.sub_group_size + lane) * c.lane_bytes;
+        for (size_t k = 0; k < want[lane].size(); ++k) {
+            const reference::LaneElement& e = want[lane][k];
+            if (!e.defined) {
+                log.skipped();  // no block data assigned to this slot: undefined, not compared
+                continue;
+            }
+            uint64_t actual = 0;
+            std::memcpy(&actual, got + k * a.element_bytes, a.element_bytes);
+            log.checked();
+            if (actual != e.value)
+                log.add("sub-group " + std::to_string(g) + " lane " + std::to_string(lane) + " element " +
+                            std::to_string(k) + " coord (" + std::to_string(c.coords[g].x) + ", " +
+                            std::to_string(c.coords[g].y) + "), block row 0 at byte offset " +
+                            std::to_string(c.coords[g].y * c.surface.memory_pitch_bytes),
+                        e.value, actual, a.element_bytes);
+        }
+    }
+}
+
+// Every byte of every window against what it must hold afterwards.
+void checkWindows(RunContext& ctx, const WindowedCase& c, const WindowedSurface& surface,
+                  const std::vector<std::vector<uint8_t>>& expected, MismatchLog& log) {
+    const int64_t pitch = c.surface.memory_pitch_bytes;
+    for (size_t wi = 0; wi < surface.windows.size(); ++wi) {
+        const RowRange& w = surface.windows[wi];
+        const std::vector<uint8_t> got = surface.read(ctx, w, pitch);
+        for (size_t i = 0; i < got.size(); ++i) {
+            log.checked();
+            if (got[i] != expected[wi][i])
+                log.add("surface byte offset " + std::to_string(w.first * pitch + int64_t(i)) + " (row " +
+                            std::to_string(w.first + int64_t(i) / pitch) + ", byte " +
+                            std::to_string(int64_t(i) % pitch) + ")",
+                        expected[wi][i], got[i], 1);
+        }
+    }
+}
+
 class BlockIo2dWindowedFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io.windowed"; }
@@ -111,21 +184,11 @@ public:
             return v;
         };
 
-        // No fill of the whole buffer: only the windows are seeded and compared.
-        cl_int err = CL_SUCCESS;
-        MemHandle surface(
-            clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, size_t(c.buffer_bytes), nullptr, &err));
-        checkCl(err, "clCreateBuffer(" + std::to_string(c.buffer_bytes) + " bytes)");
-        std::vector<RowRange> windows = c.windows();
-        for (RowRange& w : windows) {
-            w.data = random(size_t((w.end - w.first) * pitch));
-            checkCl(clEnqueueWriteBuffer(ctx.queue, surface, CL_TRUE, size_t(w.first * pitch), w.data.size(),
-                                         w.data.data(), 0, nullptr, nullptr),
-                    "clEnqueueWriteBuffer (window)");
-        }
+        const WindowedSurface surface(ctx, c, random);
+        const std::vector<RowRange>& windows = surface.windows;
         const bool store = c.shape.op == BlockIo2dOp::Store;
         BlockIo2dLaunch launch(ctx, c, store, random);
-        launch.run(ctx, kernel, spec, surface.get(), c.surface, 0);
+        launch.run(ctx, kernel, spec, surface.buffer.get(), c.surface, 0);
 
         MismatchLog log(store ? "SPV_INTEL_2d_block_io store at byte offsets past 2^31 / 2^32: in-bounds "
                                 "elements written, every other byte of the windows unchanged"
@@ -143,47 +206,12 @@ public:
             Surface2d local_surface = {c.surface.memory_width_bytes, c.surface.memory_height_rows - w.first,
                                        pitch};
             Coordinate2d local_xy = {c.coords[g].x, c.coords[g].y - w.first};
-            if (store) {
+            if (store)
                 reference::store2d(c.shape, launch.storedByLane(g), expected[wi], local_surface, local_xy);
-                continue;
-            }
-            auto want = reference::load2d(c.shape, w.data, local_surface, local_xy);
-            const reference::AssignedBlock a = reference::assignedBlock(c.shape);
-            for (uint32_t lane = 0; lane < c.sub_group_size; ++lane) {
-                const uint8_t* got = lanes_out.data() + (g * c.sub_group_size + lane) * c.lane_bytes;
-                for (size_t k = 0; k < want[lane].size(); ++k) {
-                    const reference::LaneElement& e = want[lane][k];
-                    if (!e.defined) {
-                        log.skipped();  // no block data assigned to this slot: undefined, not compared
-                        continue;
-                    }
-                    uint64_t actual = 0;
-                    std::memcpy(&actual, got + k * a.element_bytes, a.element_bytes);
-                    log.checked();
-                    if (actual != e.value)
-                        log.add("sub-group " + std::to_string(g) + " lane " + std::to_string(lane) +
-                                    " element " + std::to_string(k) + " coord (" +
-                                    std::to_string(c.coords[g].x) + ", " + std::to_string(c.coords[g].y) +
-                                    "), block row 0 at byte offset " + std::to_string(c.coords[g].y * pitch),
-                                e.value, actual, a.element_bytes);
-                }
-            }
+            else
+                checkLoadedLanes(c, g, w, local_surface, local_xy, lanes_out, log);
         }
-        for (size_t wi = 0; wi < windows.size(); ++wi) {
-            const RowRange& w = windows[wi];
-            std::vector<uint8_t> got(w.data.size());
-            checkCl(clEnqueueReadBuffer(ctx.queue, surface, CL_TRUE, size_t(w.first * pitch), got.size(),
-                                        got.data(), 0, nullptr, nullptr),
-                    "clEnqueueReadBuffer (window)");
-            for (size_t i = 0; i < got.size(); ++i) {
-                log.checked();
-                if (got[i] != expected[wi][i])
-                    log.add("surface byte offset " + std::to_string(w.first * pitch + int64_t(i)) + " (row " +
-                                std::to_string(w.first + int64_t(i) / pitch) + ", byte " +
-                                std::to_string(int64_t(i) % pitch) + ")",
-                            expected[wi][i], got[i], 1);
-            }
-        }
+        checkWindows(ctx, c, surface, expected, log);
         for (const GuardedBuffer* b : {&launch.lanes, &launch.coords, &launch.done})
             if (std::string bad = b->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();

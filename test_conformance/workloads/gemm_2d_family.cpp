@@ -41,6 +41,116 @@ struct Surface {
     }
 };
 
+// A case's parameters and the launch shape that follows from them.
+struct GemmCase {
+    const FormatInfo& f;
+    bool is_signed, col_major_b, epilogue;
+    std::string data;  // the data class (makeElements)
+    uint32_t m, n, k, sgs;
+    unsigned eb, db;  // bytes of one A or B element, of one D element
+    uint32_t d_pitch, tiles_m, tiles_n, groups;
+    uint32_t row_slots;  // epilogue results: one per row of every tile row a launched sub-group reaches
+
+    explicit GemmCase(const Params& p)
+        : f(gemmFormat(p.s("format"))),
+          is_signed(p.b("signed")),
+          col_major_b(p.s("b_layout") == "col_major"),
+          epilogue(p.b("epilogue")),
+          data(p.s("data")),
+          m(uint32_t(p.u("m"))),
+          n(uint32_t(p.u("n"))),
+          k(uint32_t(p.u("k"))),
+          sgs(uint32_t(p.u("sub_groups_per_work_group"))),
+          eb(f.element_bytes),
+          db(f.accumulator_bytes),
+          d_pitch(align(n * db, 64) + 64),
+          tiles_m((m + kTileM - 1) / kTileM),
+          tiles_n((n + kTileN - 1) / kTileN),
+          groups(launchSubGroups(tiles_m * tiles_n, sgs)),
+          row_slots((groups + tiles_n - 1) / tiles_n * kTileM * tiles_n) {}
+
+    std::string str() const {
+        return std::string(f.name) + " GEMM " + std::to_string(m) + " x " + std::to_string(n) + " x " +
+               std::to_string(k) + (col_major_b ? ", column-major B" : ", row-major B");
+    }
+};
+
+// A (m x k) and B (k x n) as element bits, row-major, and as the surfaces the kernel reads (B transposed
+// for a column-major B).
+struct GemmOperands {
+    std::vector<uint32_t> a, b;
+    Surface as, bs;
+
+    GemmOperands(const GemmCase& c, std::mt19937_64& rng)
+        : a(makeElements(c.f, c.data, size_t(c.m) * c.k, rng)),
+          b(makeElements(c.f, c.data, size_t(c.k) * c.n, rng)),
+          as(c.k * c.eb, c.m, rng),
+          bs(c.col_major_b ? c.k * c.eb : c.n * c.eb, c.col_major_b ? c.n : c.k, rng) {
+        for (uint32_t i = 0; i < c.m; ++i)
+            for (uint32_t t = 0; t < c.k; ++t) as.put(i, t, a[size_t(i) * c.k + t], c.eb);
+        for (uint32_t t = 0; t < c.k; ++t)
+            for (uint32_t j = 0; j < c.n; ++j) {
+                if (c.col_major_b)
+                    bs.put(j, t, b[size_t(t) * c.n + j], c.eb);
+                else
+                    bs.put(t, j, b[size_t(t) * c.n + j], c.eb);
+            }
+    }
+};
+
+// The kernel and its buffers (A and B written, D, done records and epilogue rows poisoned), bound by
+// argument name (scripts/generators/workloads.py) and launched.
+struct Gemm2dLaunch {
+    KernelHandle kernel;
+    GuardedBuffer a_buf, b_buf, d_buf, done, rows;
+
+    Gemm2dLaunch(RunContext& ctx, const CaseSpec& spec, const GemmCase& c, const GemmOperands& ops)
+        : kernel(createKernel(ctx, spec.module, spec.kernel)),
+          a_buf(ctx, ops.as.bytes.size()),
+          b_buf(ctx, ops.bs.bytes.size()),
+          d_buf(ctx, size_t(c.d_pitch) * c.m),
+          done(ctx, size_t(c.groups) * kSubGroup * 4),
+          rows(ctx, size_t(c.row_slots) * 4) {
+        a_buf.write(ops.as.bytes.data(), ops.as.bytes.size());
+        b_buf.write(ops.bs.bytes.data(), ops.bs.bytes.size());
+    }
+
+    void run(RunContext& ctx, const CaseSpec& spec, const GemmCase& c, const GemmOperands& ops) {
+        KernelArgs args(kernel, spec);
+        args.set("a", a_buf.mem());
+        args.set("b", b_buf.mem());
+        args.set("d", d_buf.mem());
+        args.set("done", done.mem());
+        args.set("rows", rows.mem());
+        args.set("m", cl_uint(c.m));
+        args.set("n", cl_uint(c.n));
+        args.set("k", cl_uint(c.k));
+        args.set("a_pitch", cl_uint(ops.as.pitch));
+        args.set("b_pitch", cl_uint(ops.bs.pitch));
+        args.set("d_pitch", cl_uint(c.d_pitch));
+        args.set("tiles_n", cl_uint(c.tiles_n));
+        const size_t local = size_t(c.sgs) * kSubGroup, global = size_t(c.groups) * kSubGroup;
+        runNDRange(ctx, args, 1, &global, &local);
+    }
+};
+
+// Every D element against the host GEMM, and the pitch gap of every D row.
+void checkD(const GemmCase& c, const GemmExpectation& want, const std::vector<uint8_t>& d, MismatchLog& log) {
+    for (uint32_t i = 0; i < c.m; ++i) {
+        for (uint32_t j = 0; j < c.n; ++j)
+            checkElement(c.f, want, c.m, c.n, i, j,
+                         loadBits(d.data() + size_t(i) * c.d_pitch + size_t(j) * c.db, c.db), log);
+        // Past Memory Width the store drops elements: the pitch gap keeps its poison.
+        for (uint32_t x = c.n * c.db; x < c.d_pitch; ++x) {
+            log.checked();
+            if (d[size_t(i) * c.d_pitch + x] != 0xA5)
+                log.add("D row " + std::to_string(i) + " byte " + std::to_string(x) +
+                            " past Memory Width (out-of-bounds store must be dropped)",
+                        0xA5, d[size_t(i) * c.d_pitch + x], 1);
+        }
+    }
+}
+
 class Gemm2dFamily : public Family {
 public:
     std::string name() const override { return "workloads_gemm_2d"; }
@@ -55,97 +165,42 @@ public:
     }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
-        const Params& p = spec.params;
-        const FormatInfo& f = gemmFormat(p.s("format"));
-        const bool is_signed = p.b("signed"), col_major_b = p.s("b_layout") == "col_major";
-        const bool epilogue = p.b("epilogue");
-        const std::string data = p.s("data");
-        const uint32_t m = uint32_t(p.u("m")), n = uint32_t(p.u("n")), k = uint32_t(p.u("k"));
-        const uint32_t sgs = uint32_t(p.u("sub_groups_per_work_group"));
-        const unsigned eb = f.element_bytes, db = f.accumulator_bytes;
+        const GemmCase c(spec.params);
         std::mt19937_64 rng(ctx.seed);
-
-        const std::vector<uint32_t> a = makeElements(f, data, size_t(m) * k, rng);
-        const std::vector<uint32_t> b = makeElements(f, data, size_t(k) * n, rng);
-        Surface as(k * eb, m, rng), bs(col_major_b ? k * eb : n * eb, col_major_b ? n : k, rng);
-        for (uint32_t i = 0; i < m; ++i)
-            for (uint32_t t = 0; t < k; ++t) as.put(i, t, a[size_t(i) * k + t], eb);
-        for (uint32_t t = 0; t < k; ++t)
-            for (uint32_t j = 0; j < n; ++j) {
-                if (col_major_b)
-                    bs.put(j, t, b[size_t(t) * n + j], eb);
-                else
-                    bs.put(t, j, b[size_t(t) * n + j], eb);
-            }
-        const uint32_t d_pitch = align(n * db, 64) + 64;
-        const uint32_t tiles_m = (m + kTileM - 1) / kTileM, tiles_n = (n + kTileN - 1) / kTileN;
-        const uint32_t groups = launchSubGroups(tiles_m * tiles_n, sgs);
-        const uint32_t row_slots = (groups + tiles_n - 1) / tiles_n * kTileM * tiles_n;
-
-        KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
-        GuardedBuffer a_buf(ctx, as.bytes.size()), b_buf(ctx, bs.bytes.size()),
-            d_buf(ctx, size_t(d_pitch) * m), done(ctx, size_t(groups) * kSubGroup * 4),
-            rows(ctx, size_t(row_slots) * 4);
-        a_buf.write(as.bytes.data(), as.bytes.size());
-        b_buf.write(bs.bytes.data(), bs.bytes.size());
-        KernelArgs args(kernel, spec);
-        args.set("a", a_buf.mem());
-        args.set("b", b_buf.mem());
-        args.set("d", d_buf.mem());
-        args.set("done", done.mem());
-        args.set("rows", rows.mem());
-        args.set("m", cl_uint(m));
-        args.set("n", cl_uint(n));
-        args.set("k", cl_uint(k));
-        args.set("a_pitch", cl_uint(as.pitch));
-        args.set("b_pitch", cl_uint(bs.pitch));
-        args.set("d_pitch", cl_uint(d_pitch));
-        args.set("tiles_n", cl_uint(tiles_n));
-        const size_t local = size_t(sgs) * kSubGroup, global = size_t(groups) * kSubGroup;
-        runNDRange(ctx, args, 1, &global, &local);
-        const std::vector<uint8_t> d = d_buf.read();
-        dumpBytes(ctx, "a", as.bytes.data(), as.bytes.size());
-        dumpBytes(ctx, "b", bs.bytes.data(), bs.bytes.size());
+        const GemmOperands ops(c, rng);
+        Gemm2dLaunch launch(ctx, spec, c, ops);
+        launch.run(ctx, spec, c, ops);
+        const std::vector<uint8_t> d = launch.d_buf.read();
+        dumpBytes(ctx, "a", ops.as.bytes.data(), ops.as.bytes.size());
+        dumpBytes(ctx, "b", ops.bs.bytes.data(), ops.bs.bytes.size());
         dumpBytes(ctx, "d", d.data(), d.size());
 
         MismatchLog log(
-            f.integer ? "GEMM D = A * B: integer MMA results are the low-order bits of the exact sum"
-            : data == "exact"
+            c.f.integer ? "GEMM D = A * B: integer MMA results are the low-order bits of the exact sum"
+            : c.data == "exact"
                 ? "GEMM D = A * B: every partial sum of this data is exact, so every order gives D"
                 : "GEMM D = A * B within (K + 2)(T + 1) eps sum|a b| (implementation-defined "
                   "float order and rounding)");
-        const GemmExpectation want = hostGemm(f, is_signed, data == "exact", m, n, k, a, b);
-        for (uint32_t i = 0; i < m; ++i) {
-            for (uint32_t j = 0; j < n; ++j)
-                checkElement(f, want, m, n, i, j,
-                             loadBits(d.data() + size_t(i) * d_pitch + size_t(j) * db, db), log);
-            // Past Memory Width the store drops elements: the pitch gap keeps its poison.
-            for (uint32_t x = n * db; x < d_pitch; ++x) {
-                log.checked();
-                if (d[size_t(i) * d_pitch + x] != 0xA5)
-                    log.add("D row " + std::to_string(i) + " byte " + std::to_string(x) +
-                                " past Memory Width (out-of-bounds store must be dropped)",
-                            0xA5, d[size_t(i) * d_pitch + x], 1);
-            }
-        }
-        if (epilogue) checkRows(f, want, m, n, tiles_n, groups, row_slots, rows.read(), log);
-        checkDoneRecords(done.read(), DoneLayout{groups / sgs, sgs, kSubGroup}, log);
-        for (const GuardedBuffer* g : {&a_buf, &b_buf, &d_buf, &done, &rows})
+        const GemmExpectation want =
+            hostGemm(c.f, c.is_signed, c.data == "exact", c.m, c.n, c.k, ops.a, ops.b);
+        checkD(c, want, d, log);
+        if (c.epilogue) checkRows(c, want, launch.rows.read(), log);
+        checkDoneRecords(launch.done.read(), DoneLayout{c.groups / c.sgs, c.sgs, kSubGroup}, log);
+        for (const GuardedBuffer* g :
+             {&launch.a_buf, &launch.b_buf, &launch.d_buf, &launch.done, &launch.rows})
             if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
         Outcome out = log.outcome();
-        if (out.status != Status::Pass)
-            out.message = std::string(f.name) + " GEMM " + std::to_string(m) + " x " + std::to_string(n) +
-                          " x " + std::to_string(k) + (col_major_b ? ", column-major B" : ", row-major B") +
-                          "\n" + out.message;
+        if (out.status != Status::Pass) out.message = c.str() + "\n" + out.message;
         return out;
     }
 
 private:
     // Row r of tile (tm, tn) reduced over the tile's 16 columns, columns past n (zero-filled loads) as 0:
     // int32 wrapping sum, float maximum (exact in any order; the interval comes from the D bounds).
-    static void checkRows(const FormatInfo& f, const GemmExpectation& want, uint32_t m, uint32_t n,
-                          uint32_t tiles_n, uint32_t groups, uint32_t row_slots,
-                          const std::vector<uint8_t>& rows, MismatchLog& log) {
+    static void checkRows(const GemmCase& c, const GemmExpectation& want, const std::vector<uint8_t>& rows,
+                          MismatchLog& log) {
+        const FormatInfo& f = c.f;
+        const uint32_t m = c.m, n = c.n, tiles_n = c.tiles_n, groups = c.groups, row_slots = c.row_slots;
         for (uint32_t slot = 0; slot < row_slots; ++slot) {
             const uint32_t i = slot / tiles_n, tn = slot % tiles_n;
             if ((i / kTileM) * tiles_n + tn >= groups) continue;  // no sub-group computes this tile
