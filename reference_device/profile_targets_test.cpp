@@ -14,7 +14,7 @@
 #include "reference_device/driver_report.h"
 #include "reference_device/profile.h"
 #include "reference_device/spirv/tokens.h"
-#include "test_common/harness/target_description.h"
+#include "test_common/harness/offline/target_description.h"
 
 namespace refdev {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "test_common/harness/case.h"
-#include "test_common/harness/device_under_test.h"
-#include "test_common/harness/report.h"
+#include "test_common/harness/device/device_under_test.h"
+#include "test_common/harness/reports/report.h"
 
 namespace cts {
 

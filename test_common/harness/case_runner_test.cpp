@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "test_common/harness/kernel_util.h"
-#include "test_common/harness/recorder.h"
+#include "test_common/harness/reports/recorder.h"
 
 namespace cts {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "test_common/harness/mismatch_json.h"
+#include "test_common/harness/reports/mismatch_json.h"
 
 namespace cts {
 namespace {

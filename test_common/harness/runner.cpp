@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "test_common/harness/run_reports.h"
-#include "test_common/harness/runner_stages.h"
+#include "test_common/harness/reports/run_reports.h"
+#include "test_common/harness/stages/runner_stages.h"
 
 namespace cts {
 

@@ -11,7 +11,7 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/harness/case.h"
-#include "test_common/harness/report.h"
+#include "test_common/harness/reports/report.h"
 
 namespace cts {
 

@@ -1,0 +1,34 @@
+// The device under test and the objects every case shares: one context (with the driver-message sink as
+// its pfn_notify), one in-order queue, and the program cache.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "test_common/cl/device_info.h"
+#include "test_common/cl/driver_messages.h"
+#include "test_common/cl/program_cache.h"
+#include "test_common/cl/wrappers.h"
+#include "test_common/harness/stages/options.h"
+
+namespace cts {
+
+struct DeviceUnderTest {
+    DriverMessages messages;  // declared first: outlives the context that reports into it
+    DeviceInfo info;
+    ContextHandle context;
+    QueueHandle queue;
+    std::unique_ptr<ProgramCache> programs;  // declared last: its programs go before the context
+    int platform_index = 0, device_index = 0;
+    std::string driver_library;  // the library behind the platform (driverLibraryOf); "" when unknown
+    // The drivers registered in the loader's vendors directory that yielded no platform (noPlatformText
+    // each), for the header: "the system's drivers" must not hide one that is installed but silent.
+    std::vector<std::string> silent_drivers;
+};
+
+// Picks the platform and device the options name and probes it. Returns "" or a message for the user
+// (no platform, no platform of that name, index out of range, probe failure).
+std::string openDevice(const Options& options, DeviceUnderTest& dut);
+
+}  // namespace cts

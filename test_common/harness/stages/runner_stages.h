@@ -1,0 +1,141 @@
+// The stages of a run, in the order runnerMain (runner.cpp) calls them; docs/architecture.md, "Runner
+// stages". Each stage reads and fills the RunState and returns std::nullopt to go on, or the process's exit
+// status to end the run there (a usage error, --help, --list, no device).
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "test_common/harness/case.h"
+#include "test_common/harness/case_index.h"
+#include "test_common/harness/device/device_under_test.h"
+#include "test_common/harness/layout.h"
+#include "test_common/harness/offline/offline_mode.h"
+#include "test_common/harness/stages/options.h"
+#include "test_common/harness/reports/recorder.h"
+#include "test_common/harness/reports/report.h"
+#include "test_common/harness/rerun.h"
+#include "test_common/harness/runner.h"
+#include "test_common/harness/workers/scheduler.h"
+#include "test_common/harness/selection.h"
+#include "test_common/harness/reports/waivers.h"
+
+namespace cts {
+
+class RunReports;  // run_reports.h
+
+using StageResult = std::optional<int>;  // std::nullopt: go on to the next stage
+
+struct RunState {
+    RunState(int argc, char** argv);
+    ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
+
+    int argc;
+    char** argv;
+    std::string program;
+    Options opt;
+    // environment
+    DefaultPaths defaults;
+    bool offline = false;  // --offline-compiler: no device is opened
+    OfflineSetup offline_setup;
+    bool icd_env_from_user = false;  // OCL_ICD_VENDORS came from the user, not from this program
+    std::string icd_missing;         // why no reference device was found ("" when one was, or not needed)
+    std::string assets;
+    std::string assets_missing;
+    // load
+    Registry registry;
+    std::vector<std::string> worker_names;  // --worker: the cases read from standard input
+    std::vector<std::string> run_errors;    // run-level internal errors (a broken manifest)
+    std::string manifest_sha256;
+    // When a report names the manifest by manifest_sha256: manifest.json's own SHA-256 (or why it could not
+    // be read), worked out on a second thread during the run and checked before the reports are written
+    // (verdict), so a manifest edited after the asset build is not reported under its old hash.
+    std::future<std::pair<std::string, std::string>> manifest_hash;  // {hash, error}
+    // What selection reads of every case: first the registry's (C++ cases; every manifest case too when
+    // there is no case index), then the case index's, whose full entries only the selected are loaded of.
+    CaseIndex index;
+    std::vector<CaseHead> heads;
+    size_t registry_heads = 0;          // heads[source < registry_heads] are registry.cases()[source]
+    std::deque<std::string> head_text;  // the names and tags the registry's heads view
+    RerunRequest rerun_request;
+    // select
+    SelectionRequest request;
+    std::vector<Waiver> waivers;             // every --waiver-file entry
+    std::vector<std::string> waiver_sha256;  // each --waiver-file's SHA-256, in order
+    HeadSelection chosen;                    // the selected cases' heads, in selection order
+    // The selected cases' full CaseSpecs, loaded only when this process runs them or prints them (in-process
+    // runs, --list --json, --offline-compiler): a run in worker processes (--jobs with more than one batch,
+    // --isolate) leaves each entry to the worker that runs it, so its coordinator starts in milliseconds.
+    Selection sel;
+    bool entries_loaded = false;
+    std::vector<Batch> plan;  // --jobs: the batches, before own_process waivers (empty: no worker batches)
+    std::vector<std::string> selected_names;
+    // report sinks
+    std::shared_ptr<RunReports> reports;
+    LineLog log;
+    RunInfo info;
+    // execute
+    DeviceUnderTest dut;
+    std::vector<Waiver> device_waivers;  // the entries that apply to the device (or target)
+    std::unique_ptr<Recorder> recorder;
+    bool aborted = false;  // a case timed out without --isolate
+};
+
+// "PROGRAM: error: WHAT" and the --help hint on stderr; returns 2.
+int usageError(const std::string& program, const std::string& what);
+
+// Environment (stage_environment.cpp): the options (--help ends here), the ICD loader's environment, the
+// offline compiler and the assets directory.
+StageResult parseCommandLine(RunState& s);
+StageResult prepareEnvironment(RunState& s);
+// Load (stage_load.cpp): the families, the manifest, the --rerun-failed report; a worker's own loop.
+StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families);
+// The heads selection reads: the registry's cases, then the case index's (loadCases calls it; run_errors gets
+// a manifest case that a C++ case shadows).
+void collectHeads(RunState& s);
+int runWorker(RunState& s);
+// Select (stage_select.cpp): --list-tags, case lists, waiver files, the selection and --list.
+StageResult chooseCases(RunState& s);
+// The selected cases as planning reads them (from the C++ cases and the case index; no manifest entry).
+std::vector<PlanCase> planCases(const RunState& s);
+// --jobs, or the usable cores when it was not given.
+unsigned runJobs(const Options& opt);
+// Loads the selected cases' entries into s.sel (once): "" or the error that stops the run.
+std::string loadSelectedEntries(RunState& s);
+// Report sinks (run_reports.cpp): JSON, JUnit, dump directory and log checked and opened; interrupts.
+StageResult openReportSinks(RunState& s);
+// Execute (stage_execute.cpp): the device (or target), the header, the waivers for it and the cases.
+StageResult openDeviceUnderTest(RunState& s);
+void announceRun(RunState& s);
+void executeCases(RunState& s);
+// Verdict (stage_verdict.cpp): stale waivers, the reports, the summary and the exit status.
+int verdict(RunState& s);
+
+// The exit policy of a finished run, apart from its printing: bad when a case did not pass (allGood), on
+// run-level internal errors, an unwritten report or log, stale waivers with --fail-on-stale-waivers, or no
+// pass with --fail-if-all-skipped. `notes` are the lines that explain the last two, in print order.
+struct ExitPolicyFacts {
+    bool all_good = true;  // Tally::allGood()
+    size_t passed = 0;
+    size_t run_errors = 0;
+    bool reports_ok = true;
+    bool log_failed = false;
+    size_t stale_waivers = 0;
+    bool fail_on_stale_waivers = false;
+    bool fail_if_all_skipped = false;
+    bool empty_shard = false;  // a shard left without cases (fewer cases than shards): fine, not all-skipped
+    size_t flaky = 0;          // Tally::flaky
+    bool flake_fails = false;  // --flake-fails: a Flake fails the run
+};
+struct ExitPolicy {
+    int status = 0;
+    std::vector<std::string> notes;
+};
+ExitPolicy exitPolicy(const ExitPolicyFacts& facts);
+
+}  // namespace cts
