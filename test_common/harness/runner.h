@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "test_common/harness/case.h"
-#include "test_common/harness/stages/options.h"
 #include "test_common/harness/reports/report.h"
+#include "test_common/harness/stages/options.h"
 
 namespace cts {
 

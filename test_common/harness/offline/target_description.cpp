@@ -10,8 +10,8 @@
 
 #include "test_common/harness/json_input.h"
 #include "test_common/harness/path_guard.h"
-#include "test_common/harness/requirements.h"
 #include "test_common/harness/reports/waivers.h"
+#include "test_common/harness/requirements.h"
 
 namespace cts {
 namespace {

@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "test_common/harness/stages/options.h"
 #include "test_common/harness/reports/recorder.h"
 #include "test_common/harness/reports/report.h"
+#include "test_common/harness/stages/options.h"
 #include "test_common/harness/workers/supervisor.h"
 
 namespace cts {

@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <map>
 
-#include "test_common/harness/stages/option_table.h"
 #include "test_common/harness/path_guard.h"
 #include "test_common/harness/reports/report.h"
+#include "test_common/harness/stages/option_table.h"
 #include "test_common/harness/workers/worker_process.h"
 
 namespace cts {

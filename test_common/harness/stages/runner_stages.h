@@ -16,14 +16,14 @@
 #include "test_common/harness/device/device_under_test.h"
 #include "test_common/harness/layout.h"
 #include "test_common/harness/offline/offline_mode.h"
-#include "test_common/harness/stages/options.h"
 #include "test_common/harness/reports/recorder.h"
 #include "test_common/harness/reports/report.h"
+#include "test_common/harness/reports/waivers.h"
 #include "test_common/harness/rerun.h"
 #include "test_common/harness/runner.h"
-#include "test_common/harness/workers/scheduler.h"
 #include "test_common/harness/selection.h"
-#include "test_common/harness/reports/waivers.h"
+#include "test_common/harness/stages/options.h"
+#include "test_common/harness/workers/scheduler.h"
 
 namespace cts {
 

@@ -2,9 +2,9 @@
 // apply to it.
 #include <cstdio>
 
+#include "test_common/harness/device/runtime_package.h"
 #include "test_common/harness/reports/run_reports.h"
 #include "test_common/harness/stages/runner_stages.h"
-#include "test_common/harness/device/runtime_package.h"
 #include "test_common/harness/version_gap.h"
 
 namespace cts {

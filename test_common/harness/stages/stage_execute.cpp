@@ -17,10 +17,10 @@
 
 #include "test_common/harness/case_runner.h"
 #include "test_common/harness/offline/offline_judge.h"
+#include "test_common/harness/reports/run_reports.h"
 #include "test_common/harness/stages/option_table.h"
 #include "test_common/harness/workers/parallel.h"
 #include "test_common/harness/workers/retry.h"
-#include "test_common/harness/reports/run_reports.h"
 #include "test_common/harness/workers/scheduler.h"
 #include "test_common/harness/workers/supervisor.h"
 #include "test_common/harness/workers/worker_process.h"

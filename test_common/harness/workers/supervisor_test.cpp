@@ -13,8 +13,8 @@
 #include <iostream>
 #include <string>
 
-#include "test_common/harness/workers/parallel.h"
 #include "test_common/harness/reports/recorder.h"
+#include "test_common/harness/workers/parallel.h"
 
 namespace cts {
 namespace {
