@@ -5,6 +5,8 @@
 #include <set>
 #include <utility>
 
+#include "test_common/harness/kernel_util.h"
+
 namespace cts::subgroups {
 
 ComponentType componentType(const std::string& name) {
@@ -96,6 +98,24 @@ std::string buildSubgroupMap(const std::vector<uint8_t>& info, size_t local, siz
                 if (map->lanes[wg][sg][lane] == SIZE_MAX)
                     return "work-group " + std::to_string(wg) + " sub-group " + std::to_string(sg) +
                            " lane " + std::to_string(lane) + " has no work-item (SubgroupIds are not dense)";
+    return "";
+}
+
+void SubgroupGrid::run(RunContext& ctx, const KernelArgs& args) const {
+    const size_t global_size = global();
+    runNDRange(ctx, args, 1, &global_size, &local);
+}
+
+std::string SubgroupGrid::mapSubGroups(const std::vector<uint8_t>& info, SubgroupMap* map) const {
+    std::string bad = buildSubgroupMap(info, local, groups, sg, map);
+    return bad.empty() ? bad : "work-item to sub-group mapping: " + bad;
+}
+
+std::string SubgroupGrid::partialSubGroup(const SubgroupMap& map) const {
+    for (const SubgroupMap::Item& it : map.items)
+        if (it.size != sg)
+            return "the device formed a partial sub-group (SubgroupSize " + std::to_string(it.size) +
+                   ") from work-groups of whole sub-groups; block IO needs full sub-groups";
     return "";
 }
 

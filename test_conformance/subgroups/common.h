@@ -1,5 +1,5 @@
-// Pieces shared by the subgroups.* families: component types, seeded data, the device-reported work-item
-// to sub-group mapping, and mismatch formatting.
+// Pieces shared by the subgroups.* families: component types, seeded data, the launch grid, the
+// device-reported work-item to sub-group mapping, and mismatch formatting.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "test_common/harness/case.h"
+#include "test_common/harness/kernel_args.h"
 #include "test_common/harness/mismatch.h"
 
 namespace cts::subgroups {
@@ -56,6 +57,27 @@ struct SubgroupMap {
 // sub-group complete. Returns "" or what is wrong (a device failure).
 std::string buildSubgroupMap(const std::vector<uint8_t>& info, size_t local, size_t groups, uint32_t required,
                              SubgroupMap* map);
+
+// The 1D launch every subgroups kernel runs: `groups` work-groups of `local` work-items at the module's
+// SubgroupSize `sg`, each work-item writing its SubgroupMap record to the kernel's `info` argument.
+struct SubgroupGrid {
+    uint32_t sg = 0;
+    size_t local = 0, groups = 0;
+
+    size_t global() const { return local * groups; }
+    size_t subGroupsPerGroup() const { return local / sg; }
+    // Enqueues args' kernel over global() work-items in work-groups of `local`, and waits.
+    void run(RunContext& ctx, const KernelArgs& args) const;
+    // Builds *map from the info buffer's bytes: "" or the Fail message (buildSubgroupMap).
+    std::string mapSubGroups(const std::vector<uint8_t>& info, SubgroupMap* map) const;
+    // Block IO on work-groups of whole sub-groups: "" when every sub-group is full, else the Fail message (a
+    // partial sub-group is undefined for block IO, so nothing else is checked).
+    std::string partialSubGroup(const SubgroupMap& map) const;
+    // The block of work-item gid's sub-group: WorkgroupId * NumSubgroups + SubgroupId.
+    size_t blockOf(const SubgroupMap& map, size_t gid) const {
+        return (gid / local) * subGroupsPerGroup() + map.items[gid].sub_group;
+    }
+};
 
 // Where text: "wg 1 sg 2 lane 5 comp 3".
 std::string where(size_t wg, uint32_t sub_group, uint32_t lane, uint32_t component);

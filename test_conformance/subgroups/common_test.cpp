@@ -44,6 +44,21 @@ TEST(SubgroupsCommon, MappingRejectsWrongMaxSizeAndMissingRecord) {
     EXPECT_NE(buildSubgroupMap(info, 16, 1, 8, &map), "");
 }
 
+TEST(SubgroupsCommon, GridNamesBlocksAndPartialSubGroups) {
+    const SubgroupGrid whole{8, 16, 2};
+    SubgroupMap map;
+    ASSERT_EQ(whole.mapSubGroups(linearInfo(16, 2, 8), &map), "");
+    EXPECT_EQ(whole.partialSubGroup(map), "");
+    EXPECT_EQ(whole.blockOf(map, 16 + 9), 3u);  // work-group 1, sub-group 1
+    // Work-groups of 12 at size 8: the trailing sub-group of 4 is partial, which block IO must not run.
+    const SubgroupGrid partial{8, 12, 1};
+    ASSERT_EQ(partial.mapSubGroups(linearInfo(12, 1, 8), &map), "");
+    EXPECT_NE(partial.partialSubGroup(map).find("SubgroupSize 4"), std::string::npos);
+    // A broken mapping is named as such.
+    EXPECT_EQ(whole.mapSubGroups(linearInfo(16, 2, 16), &map).rfind("work-item to sub-group mapping: ", 0),
+              0u);
+}
+
 TEST(SubgroupsCommon, RandomComponentsAvoidPoisonAndNonFinite) {
     Rng rng(42);
     for (const char* name : {"i8", "f16", "f32", "f64"}) {

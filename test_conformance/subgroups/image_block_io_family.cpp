@@ -24,17 +24,16 @@
 namespace cts::subgroups {
 namespace {
 
-struct ImageCase {
+struct ImageCase : SubgroupGrid {
     bool write;
     ComponentType type;
-    uint32_t width, sg;
+    uint32_t width;
     NamedImageFormat format;
     bool wide;
     // The scale sizes: CL_DEVICE_IMAGE2D_MAX_WIDTH texels wide (or MAX_HEIGHT rows high), the other side
     // tight, so blocks at the far edges are addressed while the image stays small.
     bool max_width, max_height;
     std::string coords;
-    size_t local, groups;
     bool from_buffer;
 
     static ImageCase fromParams(const Params& p) {
@@ -142,6 +141,199 @@ MemHandle createImage(RunContext& ctx, const ImageCase& c, const reference::Imag
     return image;
 }
 
+// The image's size: row bytes and rows around the blocks (wide: with room to spare), or at the device's
+// maximum for the scale sizes; one block of sg * component bytes per sub-group.
+struct ImageGeometry {
+    int32_t blocks, block_bytes, image_bytes, height;
+    uint32_t texel;
+
+    static ImageGeometry of(const ImageCase& c, const DeviceInfo& device) {
+        ImageGeometry g{};
+        g.blocks = int32_t(c.groups * c.subGroupsPerGroup());
+        g.block_bytes = int32_t(c.sg * c.type.bytes);
+        g.texel = c.format.texel_bytes;
+        const int32_t texel = int32_t(g.texel);
+        // Rounded up to whole texels (8- and 16-byte texels).
+        g.image_bytes = (g.blocks * g.block_bytes + 8 + (c.wide ? 64 : 0) + texel - 1) / texel * texel;
+        g.height = g.blocks * int32_t(c.width + 1) + 3 + (c.wide ? 8 : 0);
+        // Coordinates are 32-bit: a maximum beyond 2^30 bytes or rows would leave no room for beyond_*
+        // blocks.
+        if ((c.max_width && device.image2d_max_width * g.texel > (size_t(1) << 30)) ||
+            (c.max_height && device.image2d_max_height > (size_t(1) << 30)))
+            throw InternalError("CL_DEVICE_IMAGE2D_MAX_WIDTH/HEIGHT too large for 32-bit coordinates");
+        if (c.max_width) g.image_bytes = int32_t(device.image2d_max_width * g.texel);
+        if (c.max_height) g.height = int32_t(device.image2d_max_height);
+        if (g.image_bytes % g.texel != 0) throw InternalError("image row is not a whole number of texels");
+        return g;
+    }
+};
+
+// The host model of the image: seeded distinctive channels, rows at the pitch the backing needs.
+reference::ImageBytes seededImage(const ImageCase& c, const ImageGeometry& g, const DeviceInfo& device,
+                                  Rng& rng) {
+    reference::ImageBytes model{
+        uint32_t(g.image_bytes / g.texel),
+        uint32_t(g.height),
+        g.texel,
+        c.from_buffer ? bufferRowPitch(device, size_t(g.image_bytes), g.texel) : size_t(g.image_bytes),
+        {}};
+    model.data.resize(model.row_pitch * g.height);
+    auto random = [&rng] { return rng.next(); };
+    fillDistinctiveChannels(c.format, model.data.data(), model.data.size(), random);
+    return model;
+}
+
+// One launch of the kernel (image, info, data, coords): the image and its model, the block coordinates, the
+// lanes' components (writes: seeded) and the info records. The members are built in declaration order, so
+// the seed gives the image data first, then the lane data, and the image exists before the kernel.
+struct ImageBlockLaunch {
+    ImageBlockLaunch(RunContext& ctx, const CaseSpec& spec, const ImageCase& c)
+        : geometry(ImageGeometry::of(c, ctx.device)),
+          rng(ctx.seed),
+          model(seededImage(c, geometry, ctx.device, rng)),
+          xy(blockCoordinates(c, geometry.blocks, geometry.block_bytes, geometry.image_bytes,
+                              geometry.height)),
+          image(createImage(ctx, c, model, &buffer)),
+          kernel(createKernel(ctx, spec.module, spec.kernel)),
+          data(ctx, c.global() * c.width * c.type.bytes),
+          info(ctx, c.global() * 16),
+          coords(ctx, xy.size() * 4) {
+        coords.write(xy.data(), xy.size() * 4);
+        if (c.write) {
+            // Components of 4 bytes or more hold whole channels at channel-aligned image offsets (x is a
+            // multiple of 4), so the image receives distinctive channel values.
+            lane_data.resize(data.size());
+            auto random = [this] { return rng.next(); };
+            fillDistinctiveChannels(c.format, lane_data.data(), lane_data.size(), random);
+            data.write(lane_data.data(), lane_data.size());
+        }
+    }
+
+    void run(RunContext& ctx, const CaseSpec& spec, const ImageCase& c) {
+        cl_mem image_mem = image.get();
+        KernelArgs args(kernel, spec);
+        args.set("image", image_mem);
+        args.set("info", info.mem());
+        args.set("data", data.mem());
+        args.set("coords", coords.mem());
+        c.run(ctx, args);
+    }
+
+    // The image's bytes after the launch, row pitch included: from the buffer behind it, or read back.
+    std::vector<uint8_t> readImage(RunContext& ctx, const ImageCase& c) const {
+        std::vector<uint8_t> actual(model.data.size());
+        if (c.from_buffer) {
+            checkCl(clEnqueueReadBuffer(ctx.queue, buffer, CL_TRUE, 0, actual.size(), actual.data(), 0,
+                                        nullptr, nullptr),
+                    "clEnqueueReadBuffer (the image's buffer)");
+        } else {
+            size_t origin[3] = {0, 0, 0}, region[3] = {model.width, model.height, 1};
+            checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, model.row_pitch, 0,
+                                       actual.data(), 0, nullptr, nullptr),
+                    "clEnqueueReadImage");
+        }
+        return actual;
+    }
+
+    // " (block b at x X bytes, y Y)"
+    std::string blockText(size_t block) const {
+        return " (block " + std::to_string(block) + " at x " + std::to_string(xy[2 * block]) + " bytes, y " +
+               std::to_string(xy[2 * block + 1]) + ")";
+    }
+
+    const ImageGeometry geometry;
+    Rng rng;
+    const reference::ImageBytes model;  // the image before the launch
+    const std::vector<int32_t> xy;      // block b's coordinate: (xy[2b] bytes, xy[2b + 1] rows)
+    MemHandle buffer;                   // backing "buffer": the buffer the image views
+    MemHandle image;
+    KernelHandle kernel;
+    GuardedBuffer data, info, coords;
+    std::vector<uint8_t> lane_data;  // writes: the components written to `data` before the launch
+};
+
+// Reads: every defined component of every lane against the image model.
+void checkReads(RunContext& ctx, const ImageCase& c, const ImageBlockLaunch& launch, const SubgroupMap& map,
+                MismatchLog& log) {
+    log.setRule(
+        "OpSubgroupImageBlockReadINTEL: lane L component j = bytes at x + L*size in row y + j, "
+        "clamped to the edge for 4-byte texels");
+    const unsigned bytes = c.type.bytes;
+    const std::vector<int32_t>& xy = launch.xy;
+    std::vector<uint8_t> result = launch.data.read();
+    dumpBytes(ctx, "out_lanes", result.data(), result.size());
+    for (size_t gid = 0; gid < c.global(); ++gid) {
+        const SubgroupMap::Item& it = map.items[gid];
+        const size_t block = c.blockOf(map, gid);
+        for (uint32_t j = 0; j < c.width; ++j) {
+            auto expected = reference::imageBlockReadComponent(launch.model, xy[2 * block], xy[2 * block + 1],
+                                                               it.lane, j, bytes);
+            if (!expected) {
+                log.skipped();  // out of bounds of a texel size other than 4 bytes: undefined
+                continue;
+            }
+            uint64_t actual = loadComponent(result.data(), gid * c.width + j, bytes);
+            if (*expected == actual) {
+                log.checked();
+                continue;
+            }
+            compare(log, where(gid / c.local, it.sub_group, it.lane, j) + launch.blockText(block), c.type,
+                    *expected, actual, LaneCell{gid / c.local, it.sub_group, it.lane, j, c.sg, c.width});
+        }
+    }
+}
+
+// The image model after every lane's writes; a case that writes an undefined location is an InternalError.
+reference::ImageBytes expectedAfterWrites(const ImageCase& c, const ImageBlockLaunch& launch,
+                                          const SubgroupMap& map) {
+    const unsigned bytes = c.type.bytes;
+    reference::ImageBytes expected = launch.model;
+    for (size_t gid = 0; gid < c.global(); ++gid) {
+        const SubgroupMap::Item& it = map.items[gid];
+        const size_t block = c.blockOf(map, gid);
+        for (uint32_t j = 0; j < c.width; ++j) {
+            uint64_t v = loadComponent(launch.lane_data.data(), gid * c.width + j, bytes);
+            auto effect = reference::imageBlockWriteComponent(expected, launch.xy[2 * block],
+                                                              launch.xy[2 * block + 1], it.lane, j, bytes, v);
+            if (effect == reference::ImageWriteEffect::Undefined)
+                throw InternalError("case writes an undefined image location" + launch.blockText(block));
+        }
+    }
+    return expected;
+}
+
+// Writes: every byte of the image (row pitch gaps included) against the model after the writes.
+void checkWrites(RunContext& ctx, const ImageCase& c, const ImageBlockLaunch& launch, const SubgroupMap& map,
+                 MismatchLog& log) {
+    log.setRule(
+        "OpSubgroupImageBlockWriteINTEL: lane L component j -> bytes at x + L*size in row y + j; "
+        "out-of-bounds 4-byte texels dropped; nothing else changes");
+    const reference::ImageBytes expected = expectedAfterWrites(c, launch, map);
+    const reference::ImageBytes& model = launch.model;
+    const int32_t pitch = int32_t(model.row_pitch), height = launch.geometry.height;
+    const std::vector<uint8_t> actual = launch.readImage(ctx, c);
+    dumpBytes(ctx, "out_image", actual.data(), actual.size());
+    const ComponentType byte_type = componentType("u8");
+    for (int32_t y = 0; y < height; ++y)
+        for (int32_t x = 0; x < pitch; ++x) {
+            size_t i = size_t(y) * pitch + x;
+            if (expected.data[i] == actual[i]) {
+                log.checked();
+                continue;
+            }
+            compare(log,
+                    "row " + std::to_string(y) + " byte " + std::to_string(x) +
+                        (x >= launch.geometry.image_bytes
+                             ? " (row pitch gap)"
+                             : " (texel " + std::to_string(x / int32_t(launch.geometry.texel)) + ")") +
+                        (expected.data[i] == model.data[i] ? " not written by any lane" : ""),
+                    byte_type, expected.data[i], actual[i]);
+            log.mark(GridShape{"image after the writes: rows x bytes", uint32_t(height), uint32_t(pitch),
+                               "image row", "byte"},
+                     uint32_t(y), uint32_t(x), expected.data[i], actual[i], 1);
+        }
+}
+
 class ImageBlockIoFamily : public Family {
 public:
     std::string name() const override { return "subgroups.image_block_io"; }
@@ -164,158 +356,27 @@ public:
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const ImageCase c = ImageCase::fromParams(spec.params);
-        const unsigned bytes = c.type.bytes;
-        const size_t global = c.local * c.groups;
-        const size_t sgs_per_group = c.local / c.sg;
-        const int32_t blocks = int32_t(c.groups * sgs_per_group);
-        const int32_t block_bytes = int32_t(c.sg * bytes);
-        const uint32_t texel = c.format.texel_bytes;
-        // Rounded up to whole texels (8- and 16-byte texels).
-        int32_t image_bytes = (blocks * block_bytes + 8 + (c.wide ? 64 : 0) + int32_t(texel) - 1) /
-                              int32_t(texel) * int32_t(texel);
-        int32_t height = blocks * int32_t(c.width + 1) + 3 + (c.wide ? 8 : 0);
-        // Coordinates are 32-bit: a maximum beyond 2^30 bytes or rows would leave no room for beyond_*
-        // blocks.
-        if ((c.max_width && ctx.device.image2d_max_width * texel > (size_t(1) << 30)) ||
-            (c.max_height && ctx.device.image2d_max_height > (size_t(1) << 30)))
-            throw InternalError("CL_DEVICE_IMAGE2D_MAX_WIDTH/HEIGHT too large for 32-bit coordinates");
-        if (c.max_width) image_bytes = int32_t(ctx.device.image2d_max_width * texel);
-        if (c.max_height) height = int32_t(ctx.device.image2d_max_height);
-        if (image_bytes % texel != 0) throw InternalError("image row is not a whole number of texels");
-        Rng rng(ctx.seed);
-        auto random = [&rng] { return rng.next(); };
+        ImageBlockLaunch launch(ctx, spec, c);
+        launch.run(ctx, spec, c);
 
-        reference::ImageBytes model{
-            uint32_t(image_bytes / texel),
-            uint32_t(height),
-            texel,
-            c.from_buffer ? bufferRowPitch(ctx.device, size_t(image_bytes), texel) : size_t(image_bytes),
-            {}};
-        model.data.resize(model.row_pitch * height);
-        fillDistinctiveChannels(c.format, model.data.data(), model.data.size(), random);
-        std::vector<int32_t> xy = blockCoordinates(c, blocks, block_bytes, image_bytes, height);
-        MemHandle buffer;
-        MemHandle image = createImage(ctx, c, model, &buffer);
-
-        KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
-        const size_t comps = global * c.width;
-        GuardedBuffer data(ctx, comps * bytes), info(ctx, global * 16), coords(ctx, xy.size() * 4);
-        coords.write(xy.data(), xy.size() * 4);
-        std::vector<uint8_t> lane_data;
-        if (c.write) {
-            // Components of 4 bytes or more hold whole channels at channel-aligned image offsets (x is a
-            // multiple of 4), so the image receives distinctive channel values.
-            lane_data.resize(comps * bytes);
-            fillDistinctiveChannels(c.format, lane_data.data(), lane_data.size(), random);
-            data.write(lane_data.data(), lane_data.size());
-        }
-        cl_mem image_mem = image.get();
-        KernelArgs args(kernel, spec);
-        args.set("image", image_mem);
-        args.set("info", info.mem());
-        args.set("data", data.mem());
-        args.set("coords", coords.mem());
-        runNDRange(ctx, args, 1, &global, &c.local);
-
-        for (const GuardedBuffer* g : {&data, &info}) {
+        for (const GuardedBuffer* g : {&launch.data, &launch.info}) {
             std::string guard = g->checkGuards();
             if (!guard.empty()) return Outcome::fail(guard);
         }
-        std::vector<uint8_t> info_bytes = info.read();
-        dumpBytes(ctx, "in_image", model.data.data(), model.data.size());
-        dumpBytes(ctx, "in_coords", xy.data(), xy.size() * 4);
-        dumpBytes(ctx, "in_lanes", lane_data.data(), lane_data.size());
+        std::vector<uint8_t> info_bytes = launch.info.read();
+        dumpBytes(ctx, "in_image", launch.model.data.data(), launch.model.data.size());
+        dumpBytes(ctx, "in_coords", launch.xy.data(), launch.xy.size() * 4);
+        dumpBytes(ctx, "in_lanes", launch.lane_data.data(), launch.lane_data.size());
         dumpBytes(ctx, "out_info", info_bytes.data(), info_bytes.size());
         SubgroupMap map;
-        std::string bad = buildSubgroupMap(info_bytes, c.local, c.groups, c.sg, &map);
-        if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
-        for (const SubgroupMap::Item& it : map.items)
-            if (it.size != c.sg)
-                return Outcome::fail(
-                    "the device formed a partial sub-group (SubgroupSize " + std::to_string(it.size) +
-                    ") from work-groups of whole sub-groups; block IO needs full sub-groups");
-        auto blockOf = [&](size_t gid) { return (gid / c.local) * sgs_per_group + map.items[gid].sub_group; };
-        auto blockText = [&](size_t block) {
-            return " (block " + std::to_string(block) + " at x " + std::to_string(xy[2 * block]) +
-                   " bytes, y " + std::to_string(xy[2 * block + 1]) + ")";
-        };
+        if (std::string bad = c.mapSubGroups(info_bytes, &map); !bad.empty()) return Outcome::fail(bad);
+        if (std::string bad = c.partialSubGroup(map); !bad.empty()) return Outcome::fail(bad);
 
         MismatchLog log;
-        if (!c.write) {
-            log.setRule(
-                "OpSubgroupImageBlockReadINTEL: lane L component j = bytes at x + L*size in row y + j, "
-                "clamped to the edge for 4-byte texels");
-            std::vector<uint8_t> result = data.read();
-            dumpBytes(ctx, "out_lanes", result.data(), result.size());
-            for (size_t gid = 0; gid < global; ++gid) {
-                const SubgroupMap::Item& it = map.items[gid];
-                const size_t block = blockOf(gid);
-                for (uint32_t j = 0; j < c.width; ++j) {
-                    auto expected = reference::imageBlockReadComponent(model, xy[2 * block],
-                                                                       xy[2 * block + 1], it.lane, j, bytes);
-                    if (!expected) {
-                        log.skipped();  // out of bounds of a texel size other than 4 bytes: undefined
-                        continue;
-                    }
-                    uint64_t actual = loadComponent(result.data(), gid * c.width + j, bytes);
-                    if (*expected == actual) {
-                        log.checked();
-                        continue;
-                    }
-                    compare(log, where(gid / c.local, it.sub_group, it.lane, j) + blockText(block), c.type,
-                            *expected, actual,
-                            LaneCell{gid / c.local, it.sub_group, it.lane, j, c.sg, c.width});
-                }
-            }
-            return log.outcome();
-        }
-
-        log.setRule(
-            "OpSubgroupImageBlockWriteINTEL: lane L component j -> bytes at x + L*size in row y + j; "
-            "out-of-bounds 4-byte texels dropped; nothing else changes");
-        reference::ImageBytes expected = model;
-        for (size_t gid = 0; gid < global; ++gid) {
-            const SubgroupMap::Item& it = map.items[gid];
-            const size_t block = blockOf(gid);
-            for (uint32_t j = 0; j < c.width; ++j) {
-                uint64_t v = loadComponent(lane_data.data(), gid * c.width + j, bytes);
-                auto effect = reference::imageBlockWriteComponent(expected, xy[2 * block], xy[2 * block + 1],
-                                                                  it.lane, j, bytes, v);
-                if (effect == reference::ImageWriteEffect::Undefined)
-                    throw InternalError("case writes an undefined image location" + blockText(block));
-            }
-        }
-        const int32_t pitch = int32_t(model.row_pitch);
-        std::vector<uint8_t> actual(model.data.size());
-        if (c.from_buffer) {
-            checkCl(clEnqueueReadBuffer(ctx.queue, buffer, CL_TRUE, 0, actual.size(), actual.data(), 0,
-                                        nullptr, nullptr),
-                    "clEnqueueReadBuffer (the image's buffer)");
-        } else {
-            size_t origin[3] = {0, 0, 0}, region[3] = {model.width, model.height, 1};
-            checkCl(clEnqueueReadImage(ctx.queue, image, CL_TRUE, origin, region, model.row_pitch, 0,
-                                       actual.data(), 0, nullptr, nullptr),
-                    "clEnqueueReadImage");
-        }
-        dumpBytes(ctx, "out_image", actual.data(), actual.size());
-        const ComponentType byte_type = componentType("u8");
-        for (int32_t y = 0; y < height; ++y)
-            for (int32_t x = 0; x < pitch; ++x) {
-                size_t i = size_t(y) * pitch + x;
-                if (expected.data[i] == actual[i]) {
-                    log.checked();
-                    continue;
-                }
-                compare(log,
-                        "row " + std::to_string(y) + " byte " + std::to_string(x) +
-                            (x >= image_bytes ? " (row pitch gap)"
-                                              : " (texel " + std::to_string(x / int32_t(texel)) + ")") +
-                            (expected.data[i] == model.data[i] ? " not written by any lane" : ""),
-                        byte_type, expected.data[i], actual[i]);
-                log.mark(GridShape{"image after the writes: rows x bytes", uint32_t(height), uint32_t(pitch),
-                                   "image row", "byte"},
-                         uint32_t(y), uint32_t(x), expected.data[i], actual[i], 1);
-            }
+        if (c.write)
+            checkWrites(ctx, c, launch, map, log);
+        else
+            checkReads(ctx, c, launch, map, log);
         return log.outcome();
     }
 };

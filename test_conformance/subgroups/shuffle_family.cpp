@@ -58,13 +58,12 @@ void poisonInactive(std::vector<uint8_t>& data, const ComponentType& type, uint3
 using reference::ShuffleOp;
 using reference::ShuffleOperand;
 
-struct ShuffleCase {
+struct ShuffleCase : SubgroupGrid {
     ShuffleOp op;
     ComponentType type;
-    uint32_t width, sg;
+    uint32_t width;
     std::string pattern;  // const, uniform, varying, all_masks
     uint32_t index = 0, index_range = 0;
-    size_t local, groups;
     uint32_t exec_period;
     bool seeded_lane_mask;  // only a seeded subset of lanes runs the shuffle
 
@@ -113,6 +112,143 @@ const char* operandName(ShuffleOperand o) {
     return "?";
 }
 
+// The seeded inputs of a case, drawn in this order: a, b, the lane mask, the varying indices.
+struct ShuffleInputs {
+    std::vector<uint8_t> a, b;    // invocations expected to skip the shuffle hold kInactive
+    uint32_t lane_mask;           // lane L runs the shuffle when bit (L % 32) is set
+    std::vector<uint32_t> index;  // per work-item
+
+    static ShuffleInputs seeded(const ShuffleCase& c, uint64_t seed) {
+        Rng rng(seed);
+        const size_t comps = c.global() * c.width;
+        ShuffleInputs in;
+        in.a = randomComponents(rng, c.type, comps);
+        in.b = randomComponents(rng, c.type, comps);
+        // Lanes 0 and S-1 always run, so the boundary patterns whose only defined result is lane S-1 reading
+        // lane 0 keep something to check.
+        in.lane_mask =
+            c.seeded_lane_mask ? uint32_t(rng.next()) | 1u | (1u << ((c.sg - 1) % 32)) : 0xffffffffu;
+        poisonInactive(in.a, c.type, c.width, c.local, c.sg, c.exec_period, in.lane_mask);
+        poisonInactive(in.b, c.type, c.width, c.local, c.sg, c.exec_period, in.lane_mask);
+        in.index.resize(c.global());
+        for (size_t gid = 0; gid < c.global(); ++gid) {
+            if (c.pattern == "varying")
+                in.index[gid] = rng.below(c.index_range);
+            else if (c.pattern == "all_masks")
+                in.index[gid] = uint32_t((gid / c.sg) % c.sg);  // each run of S work-items shares one mask
+            else
+                in.index[gid] = c.index;
+        }
+        return in;
+    }
+};
+
+// One launch of the kernel (out, info, a, b, index, exec_period, lane_mask): the seeded inputs, then the
+// kernel and the buffers, created in declaration order.
+struct ShuffleLaunch {
+    ShuffleLaunch(RunContext& ctx, const CaseSpec& spec, const ShuffleCase& c)
+        : in(ShuffleInputs::seeded(c, ctx.seed)),
+          kernel(createKernel(ctx, spec.module, spec.kernel)),
+          out(ctx, in.a.size()),
+          info(ctx, c.global() * 16),
+          a(ctx, in.a.size()),
+          b(ctx, in.b.size()),
+          index(ctx, in.index.size() * 4) {
+        a.write(in.a.data(), in.a.size());
+        b.write(in.b.data(), in.b.size());
+        index.write(in.index.data(), in.index.size() * 4);
+    }
+
+    void run(RunContext& ctx, const CaseSpec& spec, const ShuffleCase& c) {
+        KernelArgs args(kernel, spec);
+        args.set("out", out.mem());
+        args.set("info", info.mem());
+        args.set("a", a.mem());
+        args.set("b", b.mem());
+        args.set("index", index.mem());
+        args.set("exec_period", cl_uint(c.exec_period));
+        args.set("lane_mask", cl_uint(in.lane_mask));
+        c.run(ctx, args);
+    }
+
+    const ShuffleInputs in;
+    KernelHandle kernel;
+    GuardedBuffer out, info, a, b, index;
+};
+
+// Compares the outputs of one sub-group at a time with the host reference: an invocation that skipped the
+// shuffle keeps the poison; one that ran it holds the operand of the invocation the index rule selects,
+// where the spec defines one.
+class ShuffleCheck {
+public:
+    ShuffleCheck(const ShuffleCase& c, const ShuffleInputs& in, const std::vector<uint8_t>& result,
+                 MismatchLog& log)
+        : c_(c), in_(in), result_(result), log_(log) {}
+
+    // lanes[lane]: the global id of the work-item the device reports at that lane of sub-group sgid.
+    void subGroup(size_t wg, uint32_t sgid, const std::vector<size_t>& lanes) {
+        const bool executed_wg = wg % c_.exec_period == c_.exec_period - 1;
+        std::vector<bool> executed(lanes.size());
+        for (uint32_t lane = 0; lane < lanes.size(); ++lane)
+            executed[lane] = executed_wg && ((in_.lane_mask >> (lane % 32)) & 1) != 0;
+        for (uint32_t lane = 0; lane < lanes.size(); ++lane) {
+            if (executed[lane])
+                shuffled(wg, sgid, lane, lanes, executed);
+            else
+                keptPoison(wg, sgid, lane, lanes[lane]);
+        }
+    }
+
+private:
+    // The invocation skipped the branch: its output must keep the poison.
+    void keptPoison(size_t wg, uint32_t sgid, uint32_t lane, size_t gid) {
+        const unsigned bytes = c_.type.bytes;
+        for (uint32_t j = 0; j < c_.width; ++j) {
+            uint64_t actual = loadComponent(result_.data(), gid * c_.width + j, bytes);
+            if (isPoison(actual, bytes)) {
+                log_.checked();
+                continue;
+            }
+            uint64_t poison = loadComponent(std::vector<uint8_t>(8, kPoison).data(), 0, bytes);
+            compare(log_, where(wg, sgid, lane, j) + " (did not execute the shuffle)", c_.type, poison,
+                    actual, LaneCell{wg, sgid, lane, j, c_.sg, c_.width});
+        }
+    }
+
+    void shuffled(size_t wg, uint32_t sgid, uint32_t lane, const std::vector<size_t>& lanes,
+                  const std::vector<bool>& executed) {
+        const unsigned bytes = c_.type.bytes;
+        const size_t gid = lanes[lane];
+        auto src = reference::definedShuffleSource(c_.op, lane, in_.index[gid], c_.sg, executed);
+        if (!src) {
+            log_.skipped(c_.width);  // undefined: out of range, or the source is absent
+            return;
+        }
+        const size_t src_gid = lanes[src->lane];
+        // a holds Data (Shuffle, Xor), Current (Down), Previous (Up); b holds Next (Down) and Current (Up).
+        const bool from_b = src->operand == ShuffleOperand::Next ||
+                            (c_.op == ShuffleOp::ShuffleUp && src->operand == ShuffleOperand::Current);
+        const std::vector<uint8_t>& from = from_b ? in_.b : in_.a;
+        for (uint32_t j = 0; j < c_.width; ++j) {
+            uint64_t expected = loadComponent(from.data(), src_gid * c_.width + j, bytes);
+            uint64_t actual = loadComponent(result_.data(), gid * c_.width + j, bytes);
+            if (expected == actual) {
+                log_.checked();
+                continue;
+            }
+            compare(log_,
+                    where(wg, sgid, lane, j) + " (index " + std::to_string(in_.index[gid]) + " -> " +
+                        operandName(src->operand) + " of lane " + std::to_string(src->lane) + ")",
+                    c_.type, expected, actual, LaneCell{wg, sgid, lane, j, c_.sg, c_.width});
+        }
+    }
+
+    const ShuffleCase& c_;
+    const ShuffleInputs& in_;
+    const std::vector<uint8_t>& result_;
+    MismatchLog& log_;
+};
+
 class ShuffleFamily : public Family {
 public:
     std::string name() const override { return "subgroups.shuffle"; }
@@ -133,115 +269,32 @@ public:
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
         const ShuffleCase c = ShuffleCase::fromParams(spec.params);
-        const size_t global = c.local * c.groups;
-        const size_t comps = global * c.width;
-        const unsigned bytes = c.type.bytes;
-        Rng rng(ctx.seed);
+        ShuffleLaunch launch(ctx, spec, c);
+        launch.run(ctx, spec, c);
 
-        std::vector<uint8_t> a = randomComponents(rng, c.type, comps);
-        std::vector<uint8_t> b = randomComponents(rng, c.type, comps);
-        // Lane L runs the shuffle when bit (L % 32) of lane_mask is set. Lanes 0 and S-1 always do, so the
-        // boundary patterns whose only defined result is lane S-1 reading lane 0 keep something to check.
-        const uint32_t lane_mask =
-            c.seeded_lane_mask ? uint32_t(rng.next()) | 1u | (1u << ((c.sg - 1) % 32)) : 0xffffffffu;
-        poisonInactive(a, c.type, c.width, c.local, c.sg, c.exec_period, lane_mask);
-        poisonInactive(b, c.type, c.width, c.local, c.sg, c.exec_period, lane_mask);
-        std::vector<uint32_t> index(global);
-        for (size_t gid = 0; gid < global; ++gid) {
-            if (c.pattern == "varying")
-                index[gid] = rng.below(c.index_range);
-            else if (c.pattern == "all_masks")
-                index[gid] = uint32_t((gid / c.sg) % c.sg);  // each run of S work-items shares one mask
-            else
-                index[gid] = c.index;
-        }
-
-        KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
-        GuardedBuffer out(ctx, comps * bytes), info(ctx, global * 16), buf_a(ctx, comps * bytes),
-            buf_b(ctx, comps * bytes), buf_index(ctx, global * 4);
-        buf_a.write(a.data(), a.size());
-        buf_b.write(b.data(), b.size());
-        buf_index.write(index.data(), index.size() * 4);
-        KernelArgs args(kernel, spec);
-        args.set("out", out.mem());
-        args.set("info", info.mem());
-        args.set("a", buf_a.mem());
-        args.set("b", buf_b.mem());
-        args.set("index", buf_index.mem());
-        args.set("exec_period", cl_uint(c.exec_period));
-        args.set("lane_mask", cl_uint(lane_mask));
-        runNDRange(ctx, args, 1, &global, &c.local);
-
-        std::vector<uint8_t> result = out.read();
-        std::vector<uint8_t> info_bytes = info.read();
-        dumpBytes(ctx, "in_a", a.data(), a.size());
-        dumpBytes(ctx, "in_b", b.data(), b.size());
-        dumpBytes(ctx, "in_index", index.data(), index.size() * 4);
+        std::vector<uint8_t> result = launch.out.read();
+        std::vector<uint8_t> info_bytes = launch.info.read();
+        const ShuffleInputs& in = launch.in;
+        dumpBytes(ctx, "in_a", in.a.data(), in.a.size());
+        dumpBytes(ctx, "in_b", in.b.data(), in.b.size());
+        dumpBytes(ctx, "in_index", in.index.data(), in.index.size() * 4);
         dumpBytes(ctx, "out", result.data(), result.size());
         dumpBytes(ctx, "out_info", info_bytes.data(), info_bytes.size());
-        for (const GuardedBuffer* g : {&out, &info}) {
+        for (const GuardedBuffer* g : {&launch.out, &launch.info}) {
             std::string guard = g->checkGuards();
-            if (!guard.empty()) return Outcome::fail((g == &out ? "output: " : "info: ") + guard);
+            if (!guard.empty()) return Outcome::fail((g == &launch.out ? "output: " : "info: ") + guard);
         }
         SubgroupMap map;
-        std::string bad = buildSubgroupMap(info_bytes, c.local, c.groups, c.sg, &map);
-        if (!bad.empty()) return Outcome::fail("work-item to sub-group mapping: " + bad);
+        if (std::string bad = c.mapSubGroups(info_bytes, &map); !bad.empty()) return Outcome::fail(bad);
 
         MismatchLog log(
             std::string(reference::shuffleOpName(c.op)) +
             ": result is the named operand of the invocation the index rule selects (SubgroupMaxSize " +
             std::to_string(c.sg) + ")");
-        for (size_t wg = 0; wg < c.groups; ++wg) {
-            const bool executed_wg = wg % c.exec_period == c.exec_period - 1;
-            for (uint32_t sgid = 0; sgid < map.lanes[wg].size(); ++sgid) {
-                const std::vector<size_t>& lanes = map.lanes[wg][sgid];
-                std::vector<bool> executed(lanes.size());
-                for (uint32_t lane = 0; lane < lanes.size(); ++lane)
-                    executed[lane] = executed_wg && ((lane_mask >> (lane % 32)) & 1) != 0;
-                for (uint32_t lane = 0; lane < lanes.size(); ++lane) {
-                    const size_t gid = lanes[lane];
-                    if (!executed[lane]) {
-                        // The invocation skipped the branch: its output must keep the poison.
-                        for (uint32_t j = 0; j < c.width; ++j) {
-                            uint64_t actual = loadComponent(result.data(), gid * c.width + j, bytes);
-                            if (isPoison(actual, bytes)) {
-                                log.checked();
-                                continue;
-                            }
-                            uint64_t poison =
-                                loadComponent(std::vector<uint8_t>(8, kPoison).data(), 0, bytes);
-                            compare(log, where(wg, sgid, lane, j) + " (did not execute the shuffle)", c.type,
-                                    poison, actual, LaneCell{wg, sgid, lane, j, c.sg, c.width});
-                        }
-                        continue;
-                    }
-                    auto src = reference::definedShuffleSource(c.op, lane, index[gid], c.sg, executed);
-                    if (!src) {
-                        log.skipped(c.width);  // undefined: out of range, or the source is absent
-                        continue;
-                    }
-                    const size_t src_gid = lanes[src->lane];
-                    // a holds Data (Shuffle, Xor), Current (Down), Previous (Up); b holds Next (Down) and
-                    // Current (Up).
-                    const bool from_b =
-                        src->operand == ShuffleOperand::Next ||
-                        (c.op == ShuffleOp::ShuffleUp && src->operand == ShuffleOperand::Current);
-                    const std::vector<uint8_t>& from = from_b ? b : a;
-                    for (uint32_t j = 0; j < c.width; ++j) {
-                        uint64_t expected = loadComponent(from.data(), src_gid * c.width + j, bytes);
-                        uint64_t actual = loadComponent(result.data(), gid * c.width + j, bytes);
-                        if (expected == actual) {
-                            log.checked();
-                            continue;
-                        }
-                        compare(log,
-                                where(wg, sgid, lane, j) + " (index " + std::to_string(index[gid]) + " -> " +
-                                    operandName(src->operand) + " of lane " + std::to_string(src->lane) + ")",
-                                c.type, expected, actual, LaneCell{wg, sgid, lane, j, c.sg, c.width});
-                    }
-                }
-            }
-        }
+        ShuffleCheck check(c, in, result, log);
+        for (size_t wg = 0; wg < c.groups; ++wg)
+            for (uint32_t sgid = 0; sgid < map.lanes[wg].size(); ++sgid)
+                check.subGroup(wg, sgid, map.lanes[wg][sgid]);
         return log.outcome();
     }
 };
