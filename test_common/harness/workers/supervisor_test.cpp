@@ -78,18 +78,42 @@ const bool kFakeWorker = [] {
     _exit(0);
 }();
 
+// Runs `names` under --isolate (runIsolated) with the stand-in worker `mode` and returns their results;
+// `seconds` gets the run's wall time.
+std::vector<CaseResult> runFakeIsolated(const std::vector<std::string>& names, const char* mode,
+                                        double timeout,
+                                        const std::function<bool(const std::string&)>& own_process,
+                                        const CaseLimits& limits = nullptr, double* seconds = nullptr) {
+    LineLog log;
+    Recorder rec(names.size(), false, log, [](const std::string& n) { return n; });
+    setenv("CTS_TEST_FAKE_WORKER", mode, 1);
+    auto start = std::chrono::steady_clock::now();
+    runIsolated(names, {"cts_harness_test"}, timeout, 0, rec, own_process, false, nullptr, limits);
+    if (seconds) *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    unsetenv("CTS_TEST_FAKE_WORKER");
+    return rec.close();
+}
+
+// The same for a --jobs run (runParallel) of `run` (names, batches, jobs, limits set by the test).
+std::vector<CaseResult> runFakeParallel(ParallelRun run, const char* mode, double* seconds = nullptr) {
+    LineLog log;
+    Recorder rec(run.names.size(), false, log, [](const std::string& n) { return n; });
+    run.worker_argv = {"cts_harness_test"};
+    setenv("CTS_TEST_FAKE_WORKER", mode, 1);
+    rec.setOrder(run.names);
+    auto start = std::chrono::steady_clock::now();
+    runParallel(run, rec);
+    if (seconds) *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    unsetenv("CTS_TEST_FAKE_WORKER");
+    return rec.close();
+}
+
 TEST(Supervisor, AWorkerHangingAfterItsWholeBatchCostsNoCaseAndIsKilledSoon) {
     ASSERT_FALSE(kFakeWorker);
-    LineLog log;
-    Recorder rec(3, false, log, [](const std::string& n) { return n; });
     auto own_process = [](const std::string& name) { return name == "g.alone"; };
-    setenv("CTS_TEST_FAKE_WORKER", "1", 1);
-    auto start = std::chrono::steady_clock::now();
-    runIsolated({"g.alone", "g.next", "g.last"}, {"cts_harness_test"}, 2.0, 0, rec, own_process, false,
-                nullptr);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    unsetenv("CTS_TEST_FAKE_WORKER");
-    std::vector<CaseResult> results = rec.close();
+    double seconds = 0;
+    std::vector<CaseResult> results =
+        runFakeIsolated({"g.alone", "g.next", "g.last"}, "1", 2.0, own_process, nullptr, &seconds);
     ASSERT_EQ(results.size(), 3u);
     for (const auto& r : results) EXPECT_EQ(r.status, Status::Pass) << r.name << ": " << r.message;
     // Two workers (the own_process case's, then the rest's), each killed at the exit limit (here the case
@@ -100,12 +124,7 @@ TEST(Supervisor, AWorkerHangingAfterItsWholeBatchCostsNoCaseAndIsKilledSoon) {
 // The same under --isolate (runIsolated): the worker killed between cases charged the next one.
 TEST(Supervisor, AKillBetweenCasesChargesNoCase) {
     ASSERT_FALSE(kFakeWorker);
-    LineLog log;
-    Recorder rec(3, false, log, [](const std::string& n) { return n; });
-    setenv("CTS_TEST_FAKE_WORKER", "between", 1);
-    runIsolated({"g.a", "g.b", "g.c"}, {"cts_harness_test"}, 1.0, 0, rec, nullptr, false, nullptr);
-    unsetenv("CTS_TEST_FAKE_WORKER");
-    std::vector<CaseResult> results = rec.close();
+    std::vector<CaseResult> results = runFakeIsolated({"g.a", "g.b", "g.c"}, "between", 1.0, nullptr);
     ASSERT_EQ(results.size(), 3u);
     for (const auto& r : results) EXPECT_EQ(r.status, Status::Pass) << r.name << ": " << r.message;
 }
@@ -115,19 +134,12 @@ TEST(Supervisor, AKillBetweenCasesChargesNoCase) {
 // not started go back to the queue: each worker here runs one case, then is killed, and every case passes.
 TEST(Parallel, AKillBetweenCasesChargesNoCase) {
     ASSERT_FALSE(kFakeWorker);
-    LineLog log;
-    Recorder rec(3, false, log, [](const std::string& n) { return n; });
     ParallelRun run;
     run.names = {"g.a", "g.b", "g.c"};
     run.batches = {Batch{{0, 1, 2}, 3.0, false}};
-    run.worker_argv = {"cts_harness_test"};
     run.jobs = 1;
     run.timeout_seconds = 1.0;
-    setenv("CTS_TEST_FAKE_WORKER", "between", 1);
-    rec.setOrder(run.names);
-    runParallel(run, rec);
-    unsetenv("CTS_TEST_FAKE_WORKER");
-    std::vector<CaseResult> results = rec.close();
+    std::vector<CaseResult> results = runFakeParallel(run, "between");
     ASSERT_EQ(results.size(), 3u);
     for (const auto& r : results) EXPECT_EQ(r.status, Status::Pass) << r.name << ": " << r.message;
 }
@@ -151,29 +163,17 @@ void expectWorkerPhases(const std::vector<CaseResult>& results) {
 
 TEST(Supervisor, PhaseTimesAndTheWorkersStartCrossTheProtocol) {
     ASSERT_FALSE(kFakeWorker);
-    LineLog log;
-    Recorder rec(3, false, log, [](const std::string& n) { return n; });
-    setenv("CTS_TEST_FAKE_WORKER", "phases", 1);
-    runIsolated({"g.a", "g.b", "g.c"}, {"cts_harness_test"}, 10.0, 0, rec, nullptr, false, nullptr);
-    unsetenv("CTS_TEST_FAKE_WORKER");
-    expectWorkerPhases(rec.close());
+    expectWorkerPhases(runFakeIsolated({"g.a", "g.b", "g.c"}, "phases", 10.0, nullptr));
 }
 
 TEST(Parallel, PhaseTimesAndTheWorkersStartCrossTheProtocol) {
     ASSERT_FALSE(kFakeWorker);
-    LineLog log;
-    Recorder rec(3, false, log, [](const std::string& n) { return n; });
     ParallelRun run;
     run.names = {"g.a", "g.b", "g.c"};
     run.batches = {Batch{{0, 1, 2}, 3.0, false}};
-    run.worker_argv = {"cts_harness_test"};
     run.jobs = 1;
     run.timeout_seconds = 10.0;
-    setenv("CTS_TEST_FAKE_WORKER", "phases", 1);
-    rec.setOrder(run.names);
-    runParallel(run, rec);
-    unsetenv("CTS_TEST_FAKE_WORKER");
-    expectWorkerPhases(rec.close());
+    expectWorkerPhases(runFakeParallel(run, "phases"));
 }
 
 // A waiver's timeout_seconds (CaseLimits): the covered case that hangs is given up on at its own limit, not
@@ -195,35 +195,23 @@ void expectTimedOutAtTheWaiversLimit(const std::vector<CaseResult>& results, dou
 
 TEST(Supervisor, AWaiversTimeoutSecondsReplacesTheRunsLimitForItsCase) {
     ASSERT_FALSE(kFakeWorker);
-    LineLog log;
-    Recorder rec(3, false, log, [](const std::string& n) { return n; });
-    setenv("CTS_TEST_FAKE_WORKER", "hang", 1);
-    auto start = std::chrono::steady_clock::now();
-    runIsolated({"g.a.hang", "g.b", "g.c"}, {"cts_harness_test"}, 60.0, 0, rec, nullptr, false, nullptr,
-                hangLimit);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    unsetenv("CTS_TEST_FAKE_WORKER");
-    expectTimedOutAtTheWaiversLimit(rec.close(), seconds);
+    double seconds = 0;
+    std::vector<CaseResult> results =
+        runFakeIsolated({"g.a.hang", "g.b", "g.c"}, "hang", 60.0, nullptr, hangLimit, &seconds);
+    expectTimedOutAtTheWaiversLimit(results, seconds);
 }
 
 TEST(Parallel, AWaiversTimeoutSecondsReplacesTheRunsLimitForItsCase) {
     ASSERT_FALSE(kFakeWorker);
-    LineLog log;
-    Recorder rec(3, false, log, [](const std::string& n) { return n; });
     ParallelRun run;
     run.names = {"g.a.hang", "g.b", "g.c"};
     run.batches = {Batch{{0, 1}, 2.0, false}, Batch{{2}, 1.0, false}};
-    run.worker_argv = {"cts_harness_test"};
     run.jobs = 2;
     run.timeout_seconds = 60.0;
     run.case_limits = hangLimit;
-    setenv("CTS_TEST_FAKE_WORKER", "hang", 1);
-    rec.setOrder(run.names);
-    auto start = std::chrono::steady_clock::now();
-    runParallel(run, rec);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    unsetenv("CTS_TEST_FAKE_WORKER");
-    expectTimedOutAtTheWaiversLimit(rec.close(), seconds);
+    double seconds = 0;
+    std::vector<CaseResult> results = runFakeParallel(run, "hang", &seconds);
+    expectTimedOutAtTheWaiversLimit(results, seconds);
 }
 
 TEST(CaseLimits, TheLowerLimitAppliesAndTheMessageNamesIt) {
