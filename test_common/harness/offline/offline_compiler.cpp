@@ -332,16 +332,19 @@ std::vector<CompileResult> compileModules(const OfflineCompiler& compiler,
                                           const std::string& target, const std::string& options,
                                           double timeout_seconds) {
     std::vector<CompileResult> results(module_paths.size());
-    std::vector<size_t> pending;
-    for (size_t i = 0; i < module_paths.size(); ++i) {
-        if (quotable(absolute(module_paths[i])) && quotable(options) && quotable(target))
-            pending.push_back(i);
-        else
-            results[i] = compileModule(compiler, module_paths[i], target, options, timeout_seconds);
-    }
     auto alone = [&](size_t i) {
         results[i] = compileModule(compiler, module_paths[i], target, options, timeout_seconds);
     };
+    std::vector<std::string> paths(module_paths.size());  // absolute, as the command lines name them
+    std::vector<size_t> pending;
+    const bool batchable = quotable(options) && quotable(target);
+    for (size_t i = 0; i < module_paths.size(); ++i) {
+        paths[i] = absolute(module_paths[i]);
+        if (batchable && quotable(paths[i]))
+            pending.push_back(i);
+        else
+            alone(i);
+    }
     while (pending.size() > 1) {
         TempDir dir;
         if (dir.path().empty()) break;
@@ -349,8 +352,8 @@ std::vector<CompileResult> compileModules(const OfflineCompiler& compiler,
         {
             std::ofstream out(commands);
             for (size_t k = 0; k < pending.size(); ++k) {
-                out << "-file \"" << absolute(module_paths[pending[k]]) << "\" -spirv_input -device \""
-                    << target << "\" -out_dir \"" << dir.path() << "/o" << k << "\"";
+                out << "-file \"" << paths[pending[k]] << "\" -spirv_input -device \"" << target
+                    << "\" -out_dir \"" << dir.path() << "/o" << k << "\"";
                 if (!options.empty()) out << " -options \"" << options << "\"";
                 out << "\n";
             }
