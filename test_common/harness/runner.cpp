@@ -12,10 +12,10 @@ namespace cts {
 // exit status to end the run early, or nothing to go on.
 int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& families) {
     RunState s(argc, argv);
-    if (StageResult exit = parseCommandLine(s)) return *exit;
-    if (StageResult exit = prepareEnvironment(s)) return *exit;
-    if (StageResult exit = loadCases(s, families)) return *exit;
-    if (s.opt.worker) return runWorker(s);
+    if (StageResult exit = parseCommandLine(s.program, argc, argv, s.opt)) return *exit;
+    if (StageResult exit = prepareEnvironment(s.program, s.opt, s.env)) return *exit;
+    if (StageResult exit = loadCases(s.program, s.env, families, s.opt, s.loaded, s.run_errors)) return *exit;
+    if (s.opt.worker) return runWorker(s.opt, s.env, s.loaded);
     if (StageResult exit = chooseCases(s)) return *exit;
     if (StageResult exit = openReportSinks(s)) return *exit;
     if (StageResult exit = openDeviceUnderTest(s)) return *exit;

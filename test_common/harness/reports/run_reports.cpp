@@ -155,7 +155,7 @@ StageResult openReportSinks(RunState& s) {
     const std::string& program = s.program;
     const std::vector<std::string>& run_errors = s.run_errors;
     const std::vector<std::string>& selected_names = s.selected_names;
-    const std::string& manifest_sha256 = s.manifest_sha256;
+    const std::string& manifest_sha256 = s.loaded.manifest_sha256;
     s.reports = std::make_shared<RunReports>(program);
     RunReports* reports = s.reports.get();
     LineLog& log = s.log;
@@ -175,7 +175,7 @@ StageResult openReportSinks(RunState& s) {
     }
 
     RunInfo& info = s.info;
-    info.command = recordedCommand(s.argc, s.argv, s.icd_env_from_user);
+    info.command = recordedCommand(s.argc, s.argv, s.env.icd_env_from_user);
     info.seed = opt.seed;
     info.quick = opt.quick;
     info.flake_fails = opt.flake_fails;
@@ -183,7 +183,7 @@ StageResult openReportSinks(RunState& s) {
     info.shard_index = opt.shard_index;
     info.shard_count = opt.shard_count;
     info.selected = selected_names.size();
-    info.assets_dir = s.assets;
+    info.assets_dir = s.env.assets;
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     info.icd_vendors = vendors ? vendors : "";
     info.waiver_files = opt.waiver_files;

@@ -31,15 +31,9 @@ class RunReports;  // run_reports.h
 
 using StageResult = std::optional<int>;  // std::nullopt: go on to the next stage
 
-struct RunState {
-    RunState(int argc, char** argv);
-    ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
-
-    int argc;
-    char** argv;
-    std::string program;
-    Options opt;
-    // environment
+// What prepareEnvironment found: where the defaults are, the offline compiler (instead of a device), the ICD
+// loader's environment and the assets directory.
+struct RunEnvironment {
     DefaultPaths defaults;
     bool offline = false;  // --offline-compiler: no device is opened
     OfflineSetup offline_setup;
@@ -47,10 +41,13 @@ struct RunState {
     std::string icd_missing;         // why no reference device was found ("" when one was, or not needed)
     std::string assets;
     std::string assets_missing;
-    // load
+};
+
+// What loadCases read: the cases (C++ and, without a case index, the manifest's), the heads selection reads,
+// the manifest's hash and the --rerun-failed report.
+struct LoadedCases {
     Registry registry;
     std::vector<std::string> worker_names;  // --worker: the cases read from standard input
-    std::vector<std::string> run_errors;    // run-level internal errors (a broken manifest)
     std::string manifest_sha256;
     // When a report names the manifest by manifest_sha256: manifest.json's own SHA-256 (or why it could not
     // be read), worked out on a second thread during the run and checked before the reports are written
@@ -63,6 +60,21 @@ struct RunState {
     size_t registry_heads = 0;          // heads[source < registry_heads] are registry.cases()[source]
     std::deque<std::string> head_text;  // the names and tags the registry's heads view
     RerunRequest rerun_request;
+};
+
+struct RunState {
+    RunState(int argc, char** argv);
+    ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
+
+    int argc;
+    char** argv;
+    std::string program;
+    Options opt;
+    RunEnvironment env;
+    // load
+    LoadedCases loaded;
+    std::vector<std::string>
+        run_errors;  // run-level internal errors (a broken manifest): load and verdict add
     // select
     SelectionRequest request;
     std::vector<Waiver> waivers;             // every --waiver-file entry
@@ -91,14 +103,18 @@ int usageError(const std::string& program, const std::string& what);
 
 // Environment (stage_environment.cpp): the options (--help ends here), the ICD loader's environment, the
 // offline compiler and the assets directory.
-StageResult parseCommandLine(RunState& s);
-StageResult prepareEnvironment(RunState& s);
+StageResult parseCommandLine(const std::string& program, int argc, char** argv, Options& opt);
+StageResult prepareEnvironment(const std::string& program, const Options& opt, RunEnvironment& env);
 // Load (stage_load.cpp): the families, the manifest, the --rerun-failed report; a worker's own loop.
-StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families);
+// --rerun-failed rewrites `opt` (the earlier run's seed and selection options); run_errors gets a broken
+// manifest or case index.
+StageResult loadCases(const std::string& program, const RunEnvironment& env,
+                      const std::vector<RegisterFamilies>& families, Options& opt, LoadedCases& out,
+                      std::vector<std::string>& run_errors);
 // The heads selection reads: the registry's cases, then the case index's (loadCases calls it; run_errors gets
 // a manifest case that a C++ case shadows).
-void collectHeads(RunState& s);
-int runWorker(RunState& s);
+void collectHeads(LoadedCases& loaded, std::vector<std::string>& run_errors);
+int runWorker(const Options& opt, const RunEnvironment& env, const LoadedCases& loaded);
 // Select (stage_select.cpp): --list-tags, case lists, waiver files, the selection and --list.
 StageResult chooseCases(RunState& s);
 // The selected cases as planning reads them (from the C++ cases and the case index; no manifest entry).

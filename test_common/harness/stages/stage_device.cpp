@@ -60,7 +60,7 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
 
 // The device as waivers and reports see it: the one opened, or in the offline mode the target.
 const DeviceInfo& deviceOf(const RunState& s) {
-    return s.offline ? s.offline_setup.device : s.dut.info;
+    return s.env.offline ? s.env.offline_setup.device : s.dut.info;
 }
 
 }  // namespace
@@ -68,9 +68,9 @@ const DeviceInfo& deviceOf(const RunState& s) {
 StageResult openDeviceUnderTest(RunState& s) {
     const Options& opt = s.opt;
     const std::string& program = s.program;
-    const bool offline = s.offline;
-    const bool icd_env_from_user = s.icd_env_from_user;
-    const std::string& icd_missing = s.icd_missing;
+    const bool offline = s.env.offline;
+    const bool icd_env_from_user = s.env.icd_env_from_user;
+    const std::string& icd_missing = s.env.icd_missing;
     RunReports* reports = s.reports.get();
     RunInfo& info = s.info;
     LineLog& log = s.log;
@@ -102,8 +102,8 @@ StageResult openDeviceUnderTest(RunState& s) {
 
 void announceRun(RunState& s) {
     const Options& opt = s.opt;
-    const bool offline = s.offline;
-    const OfflineSetup& offline_setup = s.offline_setup;
+    const bool offline = s.env.offline;
+    const OfflineSetup& offline_setup = s.env.offline_setup;
     const DeviceUnderTest& dut = s.dut;
     const DeviceInfo& device = deviceOf(s);
     RunReports* reports = s.reports.get();
@@ -115,14 +115,15 @@ void announceRun(RunState& s) {
     info.platform = device.platform_name;
     info.device = device.device_name;
     info.driver = device.driver_version;
-    info.version_gaps = deviceVersionGaps(device, s.registry);
+    info.version_gaps = deviceVersionGaps(device, s.loaded.registry);
     if (offline) {
         info.offline_compiler = offlineCompilerText(offline_setup);
         info.target = offline_setup.target.target;
         info.target_description = offline_setup.target.file;
         info.icd_vendors.clear();
         reports->setInfo(info, selected_names);
-        std::printf("spirv_intel_cts: %zu of %zu cases selected", selected_names.size(), s.heads.size());
+        std::printf("spirv_intel_cts: %zu of %zu cases selected", selected_names.size(),
+                    s.loaded.heads.size());
         if (opt.shard_count > 1) std::printf(" (shard %u/%u)", opt.shard_index, opt.shard_count);
         std::printf(", seed %llu\n%s", static_cast<unsigned long long>(opt.seed),
                     offlineHeader(offline_setup).c_str());
@@ -131,7 +132,7 @@ void announceRun(RunState& s) {
         RuntimePackage runtime = findRuntimePackage(dut.driver_library, opt.icd_file);
         info.runtime_package = runtime.name;
         reports->setInfo(info, selected_names);
-        printHeader(dut.info, opt, selected_names.size(), s.heads.size(), dut.driver_library, runtime);
+        printHeader(dut.info, opt, selected_names.size(), s.loaded.heads.size(), dut.driver_library, runtime);
         std::printf("Assets:    %s\nICD:       %s\n", info.assets_dir.c_str(),
                     !opt.icd_file.empty()      ? ("--icd=" + opt.icd_file + ": " + opt.icd_library).c_str()
                     : info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"

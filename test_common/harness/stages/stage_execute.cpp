@@ -71,13 +71,13 @@ bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderT
 void executeCases(RunState& s) {
     const Options& opt = s.opt;
     const std::string& program = s.program;
-    const bool offline = s.offline;
-    const bool icd_env_from_user = s.icd_env_from_user;
-    const OfflineSetup& offline_setup = s.offline_setup;
+    const bool offline = s.env.offline;
+    const bool icd_env_from_user = s.env.icd_env_from_user;
+    const OfflineSetup& offline_setup = s.env.offline_setup;
     DeviceUnderTest& dut = s.dut;
     const Selection& sel = s.sel;
-    const Registry& registry = s.registry;
-    const std::string& assets = s.assets;
+    const Registry& registry = s.loaded.registry;
+    const std::string& assets = s.env.assets;
     const std::vector<std::string>& selected_names = s.selected_names;
     const std::vector<Waiver>& device_waivers = s.device_waivers;
     LineLog& log = s.log;

@@ -15,8 +15,9 @@ std::string loadSelectedEntries(RunState& s) {
     const HeadSelection& chosen = s.chosen;
     std::vector<const IndexedCase*> indexed;
     for (const CaseHead* h : chosen.cases)
-        if (h->source >= s.registry_heads) indexed.push_back(&s.index.cases[h->source - s.registry_heads]);
-    ManifestLoad load = loadIndexedCases(s.index, indexed, false);
+        if (h->source >= s.loaded.registry_heads)
+            indexed.push_back(&s.loaded.index.cases[h->source - s.loaded.registry_heads]);
+    ManifestLoad load = loadIndexedCases(s.loaded.index, indexed, false);
     if (!load.errors.empty()) {
         std::string all;  // one line per error, each with the prefix the caller gives the first
         for (const auto& e : load.errors)
@@ -24,14 +25,14 @@ std::string loadSelectedEntries(RunState& s) {
         return all;
     }
     if (load.cases.size() != indexed.size()) return "case index: the selected entries did not all load";
-    std::vector<CaseSpec>& cases = s.registry.mutableCases();
+    std::vector<CaseSpec>& cases = s.loaded.registry.mutableCases();
     const size_t first = cases.size();
     cases.reserve(first + load.cases.size());
     for (auto& c : load.cases) cases.push_back(std::move(c));
     s.sel.cases.clear();
     size_t next = first;
     for (const CaseHead* h : chosen.cases)
-        s.sel.cases.push_back(h->source < s.registry_heads ? &cases[h->source] : &cases[next++]);
+        s.sel.cases.push_back(h->source < s.loaded.registry_heads ? &cases[h->source] : &cases[next++]);
     s.entries_loaded = true;
     return "";
 }
@@ -40,13 +41,14 @@ std::vector<PlanCase> planCases(const RunState& s) {
     std::vector<PlanCase> out;
     out.reserve(s.chosen.cases.size());
     for (const CaseHead* h : s.chosen.cases) {
-        if (h->source < s.registry_heads) {
-            out.push_back(planCase(s.registry.cases()[h->source]));
+        if (h->source < s.loaded.registry_heads) {
+            out.push_back(planCase(s.loaded.registry.cases()[h->source]));
             continue;
         }
-        const IndexedCase& c = s.index.cases[h->source - s.registry_heads];
+        const IndexedCase& c = s.loaded.index.cases[h->source - s.loaded.registry_heads];
         out.push_back(PlanCase{
-            c.name, c.module == kNoModule ? std::string_view() : s.index.modules[c.module].path, c.family});
+            c.name, c.module == kNoModule ? std::string_view() : s.loaded.index.modules[c.module].path,
+            c.family});
     }
     return out;
 }
@@ -58,9 +60,9 @@ unsigned runJobs(const Options& opt) {
 StageResult chooseCases(RunState& s) {
     const Options& opt = s.opt;
     const std::string& program = s.program;
-    const Registry& registry = s.registry;
+    const Registry& registry = s.loaded.registry;
     const std::vector<std::string>& run_errors = s.run_errors;
-    const RerunRequest& rerun_request = s.rerun_request;
+    const RerunRequest& rerun_request = s.loaded.rerun_request;
     // A broken manifest or case index lists nothing: a partial list (the C++ cases only) would read as the
     // suite's, and a pattern that names manifest cases would add a "matches no case" beside the real error.
     if ((opt.list || opt.list_tags) && !run_errors.empty()) {
@@ -72,9 +74,10 @@ StageResult chooseCases(RunState& s) {
         SelectionRequest tags_only;
         tags_only.tags = opt.tags;
         if (!opt.tags.empty())  // --tag=nope is the same usage error here as in a run
-            if (HeadSelection chosen = selectHeads(s.heads, tags_only); !chosen.error.empty())
+            if (HeadSelection chosen = selectHeads(s.loaded.heads, tags_only); !chosen.error.empty())
                 return usageError(program, chosen.error);
-        for (const auto& [tag, count] : tagCounts(s.heads)) std::printf("%s %zu\n", tag.c_str(), count);
+        for (const auto& [tag, count] : tagCounts(s.loaded.heads))
+            std::printf("%s %zu\n", tag.c_str(), count);
         for (const auto& e : run_errors)
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;
@@ -108,7 +111,7 @@ StageResult chooseCases(RunState& s) {
     request.shard_count = opt.shard_count;
     Selection& sel = s.sel;
     HeadSelection& chosen = s.chosen;
-    chosen = selectHeads(s.heads, request);
+    chosen = selectHeads(s.loaded.heads, request);
     sel.error = chosen.error;
     if (!sel.error.empty()) {
         if (run_errors.empty()) return usageError(program, sel.error);
@@ -122,12 +125,12 @@ StageResult chooseCases(RunState& s) {
     }
 
     if (!opt.rerun_failed.empty())
-        if (std::string e = checkRerunSelection(rerun_request, opt.rerun_failed, s.heads, request);
+        if (std::string e = checkRerunSelection(rerun_request, opt.rerun_failed, s.loaded.heads, request);
             !e.empty())
             return usageError(program, "--rerun-failed: " + e);
     std::vector<std::string>& selected_names = s.selected_names;
     for (const auto* c : chosen.cases) selected_names.emplace_back(c->name);
-    if (std::string e = checkRunFiles(opt, s.assets, selected_names); !e.empty())
+    if (std::string e = checkRunFiles(opt, s.env.assets, selected_names); !e.empty())
         return usageError(program, e);
 
     if (opt.list && !opt.list_json) {
@@ -142,8 +145,9 @@ StageResult chooseCases(RunState& s) {
     // the workers: it plans from the index (own_process
     // waivers, known once the device is, only add batches). Otherwise only now are the selected cases'
     // entries parsed: a run costs what it selects.
-    if (!s.offline && !opt.list_json && runJobs(opt) > 1) s.plan = planBatches(planCases(s), runJobs(opt));
-    if (!s.offline && !opt.list_json && (opt.isolate || runJobs(opt) > 1)) return std::nullopt;
+    if (!s.env.offline && !opt.list_json && runJobs(opt) > 1)
+        s.plan = planBatches(planCases(s), runJobs(opt));
+    if (!s.env.offline && !opt.list_json && (opt.isolate || runJobs(opt) > 1)) return std::nullopt;
     if (std::string e = loadSelectedEntries(s); !e.empty()) {
         std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return 1;
