@@ -16,8 +16,11 @@ int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& famil
     if (StageResult exit = prepareEnvironment(s.program, s.opt, s.env)) return *exit;
     if (StageResult exit = loadCases(s.program, s.env, families, s.opt, s.loaded, s.run_errors)) return *exit;
     if (s.opt.worker) return runWorker(s.opt, s.env, s.loaded);
-    if (StageResult exit = chooseCases(s)) return *exit;
-    if (StageResult exit = openReportSinks(s)) return *exit;
+    if (StageResult exit = chooseCases(s.program, s.opt, s.env, s.run_errors, s.loaded, s.selected))
+        return *exit;
+    if (StageResult exit =
+            openReportSinks(s.program, argc, argv, s.opt, s.env, s.loaded, s.selected, s.run_errors, s.sinks))
+        return *exit;
     if (StageResult exit = openDeviceUnderTest(s)) return *exit;
     announceRun(s);
     executeCases(s);

@@ -1,6 +1,7 @@
 // The stages of a run, in the order runnerMain (runner.cpp) calls them; docs/architecture.md, "Runner
-// stages". Each stage reads and fills the RunState and returns std::nullopt to go on, or the process's exit
-// status to end the run there (a usage error, --help, --list, no device).
+// stages". Each stage reads its inputs and fills its result (the later ones still the whole RunState) and
+// returns std::nullopt to go on, or the process's exit status to end the run there (a usage error, --help,
+// --list, no device).
 #pragma once
 
 #include <cstddef>
@@ -62,20 +63,9 @@ struct LoadedCases {
     RerunRequest rerun_request;
 };
 
-struct RunState {
-    RunState(int argc, char** argv);
-    ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
-
-    int argc;
-    char** argv;
-    std::string program;
-    Options opt;
-    RunEnvironment env;
-    // load
-    LoadedCases loaded;
-    std::vector<std::string>
-        run_errors;  // run-level internal errors (a broken manifest): load and verdict add
-    // select
+// What chooseCases chose: the request (the verdict recomputes the unsharded selection from it), the waiver
+// files, the selected heads and names, and either their full CaseSpecs or the --jobs plan.
+struct ChosenCases {
     SelectionRequest request;
     std::vector<Waiver> waivers;             // every --waiver-file entry
     std::vector<std::string> waiver_sha256;  // each --waiver-file's SHA-256, in order
@@ -87,10 +77,34 @@ struct RunState {
     bool entries_loaded = false;
     std::vector<Batch> plan;  // --jobs: the batches, before own_process waivers (empty: no worker batches)
     std::vector<std::string> selected_names;
-    // report sinks
+};
+
+// What openReportSinks opened: the JSON and JUnit reports, the log and the run's description they share;
+// the later stages add to all three. RunState's destructor detaches the reports from the log and recorder.
+struct ReportSinks {
     std::shared_ptr<RunReports> reports;
     LineLog log;
     RunInfo info;
+};
+
+// The run: each stage's result, and what the whole run shares (the program name, the options, the
+// run-level errors). The stages up to the report sinks are given only the parts they read; execute and
+// verdict still take the whole of it.
+struct RunState {
+    RunState(int argc, char** argv);
+    ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
+
+    std::string program;
+    Options opt;
+    RunEnvironment env;
+    // load
+    LoadedCases loaded;
+    // Run-level internal errors (a broken manifest): load and verdict add, select and the reports read.
+    std::vector<std::string> run_errors;
+    // select
+    ChosenCases selected;
+    // report sinks
+    ReportSinks sinks;
     // execute
     DeviceUnderTest dut;
     std::vector<Waiver> device_waivers;  // the entries that apply to the device (or target)
@@ -116,15 +130,21 @@ StageResult loadCases(const std::string& program, const RunEnvironment& env,
 void collectHeads(LoadedCases& loaded, std::vector<std::string>& run_errors);
 int runWorker(const Options& opt, const RunEnvironment& env, const LoadedCases& loaded);
 // Select (stage_select.cpp): --list-tags, case lists, waiver files, the selection and --list.
-StageResult chooseCases(RunState& s);
+// `loaded` changes only when this process loads the selected entries (loadSelectedEntries).
+StageResult chooseCases(const std::string& program, const Options& opt, const RunEnvironment& env,
+                        const std::vector<std::string>& run_errors, LoadedCases& loaded, ChosenCases& out);
 // The selected cases as planning reads them (from the C++ cases and the case index; no manifest entry).
-std::vector<PlanCase> planCases(const RunState& s);
+std::vector<PlanCase> planCases(const LoadedCases& loaded, const HeadSelection& chosen);
 // --jobs, or the usable cores when it was not given.
 unsigned runJobs(const Options& opt);
-// Loads the selected cases' entries into s.sel (once): "" or the error that stops the run.
-std::string loadSelectedEntries(RunState& s);
-// Report sinks (run_reports.cpp): JSON, JUnit, dump directory and log checked and opened; interrupts.
-StageResult openReportSinks(RunState& s);
+// Loads the selected cases' entries into the registry and chosen.sel (once): "" or the error that stops the
+// run.
+std::string loadSelectedEntries(const std::string& program, LoadedCases& loaded, ChosenCases& chosen);
+// Report sinks (run_reports.cpp): JSON, JUnit, dump directory and log checked and opened; interrupts. argc
+// and argv are the command the reports record.
+StageResult openReportSinks(const std::string& program, int argc, char** argv, const Options& opt,
+                            const RunEnvironment& env, const LoadedCases& loaded, const ChosenCases& selected,
+                            const std::vector<std::string>& run_errors, ReportSinks& out);
 // Execute (stage_execute.cpp): the device (or target), the header, the waivers for it and the cases.
 StageResult openDeviceUnderTest(RunState& s);
 void announceRun(RunState& s);

@@ -1,4 +1,4 @@
-// The runner's stages, each on a RunState made by hand: no device, no manifest, no process.
+// The runner's stages, each on state made by hand: no device, no manifest, no process.
 #include "test_common/harness/stages/runner_stages.h"
 
 #include <gtest/gtest.h>
@@ -28,6 +28,11 @@ struct StagedRun {
         collectHeads(state->loaded, state->run_errors);
     }
 
+    StageResult choose() {
+        RunState& s = *state;
+        return chooseCases(s.program, s.opt, s.env, s.run_errors, s.loaded, s.selected);
+    }
+
     StageResult parse() {
         return parseCommandLine(state->program, int(argv.size()), argv.data(), state->opt);
     }
@@ -36,25 +41,26 @@ struct StagedRun {
 TEST(RunnerStages, ChooseCasesSelectsByPatternAndKeepsTheNames) {
     StagedRun run({"--jobs=1", "a.*"}, {"a.one", "a.two", "b.one"});
     ASSERT_FALSE(run.parse().has_value());
-    EXPECT_FALSE(chooseCases(*run.state).has_value());
-    EXPECT_EQ(run.state->selected_names, (std::vector<std::string>{"a.one", "a.two"}));
-    EXPECT_EQ(run.state->sel.cases.size(), 2u);  // an in-process run loads what it runs
+    EXPECT_FALSE(run.choose().has_value());
+    EXPECT_EQ(run.state->selected.selected_names, (std::vector<std::string>{"a.one", "a.two"}));
+    EXPECT_EQ(run.state->selected.sel.cases.size(), 2u);  // an in-process run loads what it runs
 }
 
 // --jobs=N>1 runs even a one-batch selection in a worker: the runner loads no entry of it.
 TEST(RunnerStages, JobsAboveOneLeavesEvenOneBatchToTheWorkers) {
     StagedRun run({"--jobs=2", "a.*"}, {"a.one", "a.two", "b.one"});
     ASSERT_FALSE(run.parse().has_value());
-    EXPECT_FALSE(chooseCases(*run.state).has_value());
-    EXPECT_EQ(run.state->selected_names, (std::vector<std::string>{"a.one", "a.two"}));
-    EXPECT_TRUE(run.state->sel.cases.empty());
+    EXPECT_FALSE(run.choose().has_value());
+    EXPECT_EQ(run.state->selected.selected_names, (std::vector<std::string>{"a.one", "a.two"}));
+    EXPECT_TRUE(run.state->selected.sel.cases.empty());
+    EXPECT_FALSE(run.state->selected.plan.empty());  // the batches the workers are given
 }
 
 TEST(RunnerStages, APatternMatchingNothingEndsTheRunWithStatus2) {
     StagedRun run({"nope.*"}, {"a.one"});
     ASSERT_FALSE(run.parse().has_value());
     testing::internal::CaptureStderr();
-    StageResult exit = chooseCases(*run.state);
+    StageResult exit = run.choose();
     std::string err = testing::internal::GetCapturedStderr();
     ASSERT_TRUE(exit.has_value());
     EXPECT_EQ(*exit, 2);
@@ -118,6 +124,23 @@ TEST(RunnerStages, LoadCasesWithoutAssetsKeepsTheCppCasesAndSaysWhy) {
     EXPECT_EQ(loaded.registry_heads, 2u);
     EXPECT_EQ(loaded.heads[1].name, "a.two");
     EXPECT_FALSE(loaded.manifest_hash.valid());
+}
+
+// A report path that cannot be written is a usage error before the device is opened, and no sink is left
+// open.
+TEST(RunnerStages, AnUnwritableJsonReportEndsTheRunWithStatus2) {
+    StagedRun run({"--json=/nonexistent/dir/report.json", "a.*"}, {"a.one"});
+    ASSERT_FALSE(run.parse().has_value());
+    ASSERT_FALSE(run.choose().has_value());
+    RunState& s = *run.state;
+    testing::internal::CaptureStderr();
+    StageResult exit = openReportSinks(s.program, int(run.argv.size()), run.argv.data(), s.opt, s.env,
+                                       s.loaded, s.selected, s.run_errors, s.sinks);
+    std::string err = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(exit.has_value());
+    EXPECT_EQ(*exit, 2);
+    EXPECT_NE(err.find("cannot write JSON report /nonexistent/dir/report.json"), std::string::npos) << err;
+    EXPECT_TRUE(s.sinks.info.command.empty());  // stopped before the run's description
 }
 
 TEST(RunnerStages, SelectionRecordJoinsRepeatedInputsByLine) {

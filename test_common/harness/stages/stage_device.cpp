@@ -71,10 +71,10 @@ StageResult openDeviceUnderTest(RunState& s) {
     const bool offline = s.env.offline;
     const bool icd_env_from_user = s.env.icd_env_from_user;
     const std::string& icd_missing = s.env.icd_missing;
-    RunReports* reports = s.reports.get();
-    RunInfo& info = s.info;
-    LineLog& log = s.log;
-    const std::vector<std::string>& selected_names = s.selected_names;
+    RunReports* reports = s.sinks.reports.get();
+    RunInfo& info = s.sinks.info;
+    LineLog& log = s.sinks.log;
+    const std::vector<std::string>& selected_names = s.selected.selected_names;
     DeviceUnderTest& dut = s.dut;
     std::string dev_err;
     try {
@@ -106,12 +106,12 @@ void announceRun(RunState& s) {
     const OfflineSetup& offline_setup = s.env.offline_setup;
     const DeviceUnderTest& dut = s.dut;
     const DeviceInfo& device = deviceOf(s);
-    RunReports* reports = s.reports.get();
-    RunInfo& info = s.info;
-    LineLog& log = s.log;
+    RunReports* reports = s.sinks.reports.get();
+    RunInfo& info = s.sinks.info;
+    LineLog& log = s.sinks.log;
     const std::vector<std::string>& run_errors = s.run_errors;
-    const std::vector<std::string>& selected_names = s.selected_names;
-    const std::vector<Waiver>& waivers = s.waivers;
+    const std::vector<std::string>& selected_names = s.selected.selected_names;
+    const std::vector<Waiver>& waivers = s.selected.waivers;
     info.platform = device.platform_name;
     info.device = device.device_name;
     info.driver = device.driver_version;

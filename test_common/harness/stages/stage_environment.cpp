@@ -37,8 +37,7 @@ int usageError(const std::string& program, const std::string& what) {
     return 2;
 }
 
-RunState::RunState(int argc_, char** argv_)
-    : argc(argc_), argv(argv_), program(argc_ > 0 ? argv_[0] : "spirv_intel_cts") {}
+RunState::RunState(int argc, char** argv) : program(argc > 0 ? argv[0] : "spirv_intel_cts") {}
 
 StageResult parseCommandLine(const std::string& program, int argc, char** argv, Options& opt) {
     std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);

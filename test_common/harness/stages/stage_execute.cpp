@@ -75,13 +75,13 @@ void executeCases(RunState& s) {
     const bool icd_env_from_user = s.env.icd_env_from_user;
     const OfflineSetup& offline_setup = s.env.offline_setup;
     DeviceUnderTest& dut = s.dut;
-    const Selection& sel = s.sel;
+    const Selection& sel = s.selected.sel;
     const Registry& registry = s.loaded.registry;
     const std::string& assets = s.env.assets;
-    const std::vector<std::string>& selected_names = s.selected_names;
+    const std::vector<std::string>& selected_names = s.selected.selected_names;
     const std::vector<Waiver>& device_waivers = s.device_waivers;
-    LineLog& log = s.log;
-    RunReports* reports = s.reports.get();
+    LineLog& log = s.sinks.log;
+    RunReports* reports = s.sinks.reports.get();
     RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir, opt.core_only};
     // The command that re-runs one case: same device, same environment choices, same seed.
     std::string rerun_prefix;
@@ -108,7 +108,8 @@ void executeCases(RunState& s) {
     Recorder& recorder = *s.recorder;
     recorder.setWaivers(device_waivers);
     std::map<std::string, Tier> tiers;
-    for (const auto* c : s.chosen.cases) tiers.emplace_hint(tiers.end(), std::string(c->name), c->tier);
+    for (const auto* c : s.selected.chosen.cases)
+        tiers.emplace_hint(tiers.end(), std::string(c->name), c->tier);
     recorder.setTiers(std::move(tiers));
     reports->setRecorder(&recorder);
     bool& aborted = s.aborted;
@@ -158,9 +159,9 @@ void executeCases(RunState& s) {
     const unsigned jobs = runJobs(opt);
     // The plan of the selection stage, again without the skipped cases and with the own_process waivers
     // when there are any.
-    std::vector<Batch> batches = std::move(s.plan);
+    std::vector<Batch> batches = std::move(s.selected.plan);
     if (!offline && jobs > 1 && (!own_process_waivers.empty() || any_skipped)) {
-        std::vector<PlanCase> all = planCases(s), plan;
+        std::vector<PlanCase> all = planCases(s.loaded, s.selected.chosen), plan;
         for (size_t i : run_index) plan.push_back(all[i]);
         batches = planBatches(plan, jobs, own_process_waivers.empty() ? nullptr : own_process);
     }
@@ -172,7 +173,7 @@ void executeCases(RunState& s) {
     // An in-process run reads the entries it runs (the selection stage has loaded them unless the run goes
     // to workers).
     if (!offline && !isolated)
-        if (std::string e = loadSelectedEntries(s); !e.empty()) {
+        if (std::string e = loadSelectedEntries(s.program, s.loaded, s.selected); !e.empty()) {
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
             std::exit(1);
         }

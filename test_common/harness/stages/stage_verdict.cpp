@@ -35,15 +35,15 @@ int verdict(RunState& s) {
     const Options& opt = s.opt;
     const std::string& program = s.program;
     const Registry& registry = s.loaded.registry;
-    const SelectionRequest& request = s.request;
-    const std::vector<std::string>& selected_names = s.selected_names;
+    const SelectionRequest& request = s.selected.request;
+    const std::vector<std::string>& selected_names = s.selected.selected_names;
     std::vector<std::string>& run_errors = s.run_errors;
     const std::vector<Waiver>& device_waivers = s.device_waivers;
     const bool aborted = s.aborted;
     Recorder& recorder = *s.recorder;
-    RunReports* reports = s.reports.get();
-    RunInfo& info = s.info;
-    LineLog& log = s.log;
+    RunReports* reports = s.sinks.reports.get();
+    RunInfo& info = s.sinks.info;
+    LineLog& log = s.sinks.log;
     size_t recorded = recorder.count();
     std::vector<StaleWaiver> stale;
     if (!opt.waiver_files.empty() && !aborted) {
