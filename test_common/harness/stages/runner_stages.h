@@ -1,6 +1,6 @@
 // The stages of a run, in the order runnerMain (runner.cpp) calls them; docs/architecture.md, "Runner
-// stages". Each stage reads its inputs and fills its result (the later ones still the whole RunState) and
-// returns std::nullopt to go on, or the process's exit status to end the run there (a usage error, --help,
+// stages". Each stage reads its inputs (const where it only reads them) and fills its result, and returns
+// std::nullopt to go on, or the process's exit status to end the run there (a usage error, --help,
 // --list, no device).
 #pragma once
 
@@ -88,8 +88,15 @@ struct ReportSinks {
 };
 
 // The run: each stage's result, and what the whole run shares (the program name, the options, the
-// run-level errors). The stages up to the report sinks are given only the parts they read; execute and
-// verdict still take the whole of it.
+// run-level errors), kept together for their lifetime: a case given up at its --timeout still runs on its
+// thread on the device and registry, and the reports (interrupt handler) point at the log and recorder
+// until the destructor detaches them. The stages are given only the parts they read.
+// What executeCases ran: each case's result, and whether a timeout ended the run in this process.
+struct ExecutedCases {
+    std::unique_ptr<Recorder> recorder;
+    bool aborted = false;  // a case timed out without --isolate
+};
+
 struct RunState {
     RunState(int argc, char** argv);
     ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
@@ -107,9 +114,8 @@ struct RunState {
     ReportSinks sinks;
     // execute
     DeviceUnderTest dut;
-    std::vector<Waiver> device_waivers;  // the entries that apply to the device (or target)
-    std::unique_ptr<Recorder> recorder;
-    bool aborted = false;  // a case timed out without --isolate
+    std::vector<Waiver> device_waivers;  // the entries that apply to the device (or target): announceRun's
+    ExecutedCases executed;
 };
 
 // "PROGRAM: error: WHAT" and the --help hint on stderr; returns 2.
@@ -146,11 +152,23 @@ StageResult openReportSinks(const std::string& program, int argc, char** argv, c
                             const RunEnvironment& env, const LoadedCases& loaded, const ChosenCases& selected,
                             const std::vector<std::string>& run_errors, ReportSinks& out);
 // Execute (stage_execute.cpp): the device (or target), the header, the waivers for it and the cases.
-StageResult openDeviceUnderTest(RunState& s);
-void announceRun(RunState& s);
-void executeCases(RunState& s);
-// Verdict (stage_verdict.cpp): stale waivers, the reports, the summary and the exit status.
-int verdict(RunState& s);
+// openDeviceUnderTest opens `dut` (not in the offline mode); announceRun returns the waiver entries that
+// apply to the device (or target); executeCases moves the --jobs plan out of `selected` and, in process,
+// loads the selected entries.
+StageResult openDeviceUnderTest(const std::string& program, const Options& opt, const RunEnvironment& env,
+                                const ChosenCases& selected, ReportSinks& sinks, DeviceUnderTest& dut);
+std::vector<Waiver> announceRun(const Options& opt, const RunEnvironment& env, const DeviceUnderTest& dut,
+                                const LoadedCases& loaded, const ChosenCases& selected,
+                                const std::vector<std::string>& run_errors, ReportSinks& sinks);
+void executeCases(const std::string& program, const Options& opt, const RunEnvironment& env,
+                  DeviceUnderTest& dut, const std::vector<Waiver>& device_waivers, LoadedCases& loaded,
+                  ChosenCases& selected, ReportSinks& sinks, ExecutedCases& out);
+// Verdict (stage_verdict.cpp): stale waivers, the reports, the summary and the exit status. `loaded` for
+// the manifest hash worked out during the run; run_errors gets a manifest that does not match it.
+int verdict(const std::string& program, const Options& opt, const RunEnvironment& env,
+            const DeviceUnderTest& dut, LoadedCases& loaded, const ChosenCases& selected,
+            const std::vector<Waiver>& device_waivers, const ExecutedCases& executed,
+            std::vector<std::string>& run_errors, ReportSinks& sinks);
 
 // The exit policy of a finished run, apart from its printing: bad when a case did not pass (allGood), on
 // run-level internal errors, an unwritten report or log, stale waivers with --fail-on-stale-waivers, or no
