@@ -37,6 +37,30 @@ BlockIo2dOp parseOp(const std::string& op) {
     throw InternalError("2d_block_io: unknown op '" + op + "'");
 }
 
+// The manifest's parameters, declared once in fields(); the schema and fromParams() follow from it.
+struct BlockIo2dCaseParams : BlockIo2dParams {
+    // Prefetch: the load that follows it (required then; "case parameter '...' is missing" as before).
+    std::optional<uint32_t> load_element_size, load_block_width, load_block_height, load_block_count;
+    std::optional<std::string> memory;
+    std::optional<uint64_t> surface_bytes;
+};
+
+using Fp = BlockIo2dCaseParams;
+const ParamFields<Fp>& fields() {
+    static const ParamFields<Fp> fields = blockIo2dFields<Fp>({{"load_element_size", &Fp::load_element_size},
+                                                               {"load_block_width", &Fp::load_block_width},
+                                                               {"load_block_height", &Fp::load_block_height},
+                                                               {"load_block_count", &Fp::load_block_count},
+                                                               {"memory", &Fp::memory},
+                                                               {"surface_bytes", &Fp::surface_bytes}});
+    return fields;
+}
+
+uint32_t required(const std::optional<uint32_t>& v, const char* key) {
+    if (!v) throw InternalError(std::string("case parameter '") + key + "' is missing");
+    return *v;
+}
+
 // One case's parameters (from the manifest).
 struct BlockIo2dCase : BlockIo2dLaunchParams {
     BlockIo2dShape shape;       // the instruction under test
@@ -45,15 +69,22 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
     std::string memory = "buffer";  // the surface's memory object (test_common/harness/memory_object.h)
     uint64_t surface_bytes = 0;     // the buffer's size when the case gives it (0: surfaceBytes() derives it)
 
-    static BlockIo2dCase fromParams(const Params& p) {
+    static BlockIo2dCase fromParams(const Params& params) {
+        const Fp p = readFields(params, fields());
         BlockIo2dCase c;
-        c.shape = readBlockShape(p, parseOp(p.s("op")));
+        c.shape = readBlockShape(p, parseOp(p.op));
         c.load_shape = c.shape;
-        if (c.shape.op == BlockIo2dOp::Prefetch) c.load_shape = readBlockShape(p, BlockIo2dOp::Load, "load_");
+        if (c.shape.op == BlockIo2dOp::Prefetch) {
+            c.load_shape.op = BlockIo2dOp::Load;
+            c.load_shape.element_size = required(p.load_element_size, "load_element_size");
+            c.load_shape.block_width = required(p.load_block_width, "load_block_width");
+            c.load_shape.block_height = required(p.load_block_height, "load_block_height");
+            c.load_shape.block_count = required(p.load_block_count, "load_block_count");
+        }
         c.readLaunchParams(p, "2d_block_io");
-        c.base_offset_bytes = uint32_t(p.u("base_offset_bytes"));
-        if (p.has("memory")) c.memory = p.s("memory");
-        if (p.has("surface_bytes")) c.surface_bytes = p.u("surface_bytes");
+        c.base_offset_bytes = uint32_t(p.base_offset_bytes);
+        c.memory = p.memory.value_or(c.memory);
+        c.surface_bytes = p.surface_bytes.value_or(0);
         if (c.lane_bytes != reference::laneBytes(c.shape.op == BlockIo2dOp::Store ? c.shape : c.load_shape))
             throw InternalError("2d_block_io: lane_bytes " + std::to_string(c.lane_bytes) +
                                 " disagrees with the host reference for " + c.load_shape.str());
@@ -193,12 +224,7 @@ class BlockIo2dFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema = blockIo2dSchema({{"load_element_size", ParamType::UInt, kOptional},
-                                                           {"load_block_width", ParamType::UInt, kOptional},
-                                                           {"load_block_height", ParamType::UInt, kOptional},
-                                                           {"load_block_count", ParamType::UInt, kOptional},
-                                                           {"memory", ParamType::String, kOptional},
-                                                           {"surface_bytes", ParamType::UInt, kOptional}});
+        static const ParamSchema schema = schemaOf(fields());
         return schema;
     }
 

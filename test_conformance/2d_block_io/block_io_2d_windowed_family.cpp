@@ -29,19 +29,30 @@ struct RowRange {
     std::vector<uint8_t> data;   // their bytes as seeded
 };
 
+// The manifest's parameters, declared once in fields(); the schema and fromParams() follow from it.
+struct WindowedParams : BlockIo2dParams {
+    uint64_t buffer_bytes = 0;
+};
+
+const ParamFields<WindowedParams>& fields() {
+    static const ParamFields<WindowedParams> fields =
+        blockIo2dFields<WindowedParams>({{"buffer_bytes", &WindowedParams::buffer_bytes}});
+    return fields;
+}
+
 struct WindowedCase : BlockIo2dLaunchParams {
     reference::BlockIo2dShape shape;
     uint64_t buffer_bytes = 0;
 
-    static WindowedCase fromParams(const Params& p) {
+    static WindowedCase fromParams(const Params& params) {
+        const WindowedParams p = readFields(params, fields());
         WindowedCase c;
-        const std::string op = p.s("op");
-        if (op != "load" && op != "store")
+        if (p.op != "load" && p.op != "store")
             throw InternalError("2d_block_io.windowed: op must be load or store");
-        c.shape = readBlockShape(p, op == "load" ? BlockIo2dOp::Load : BlockIo2dOp::Store);
+        c.shape = readBlockShape(p, p.op == "load" ? BlockIo2dOp::Load : BlockIo2dOp::Store);
         c.readLaunchParams(p, "2d_block_io.windowed");
-        c.buffer_bytes = p.u("buffer_bytes");
-        if (p.u("base_offset_bytes") != 0)
+        c.buffer_bytes = p.buffer_bytes;
+        if (p.base_offset_bytes != 0)
             throw InternalError("2d_block_io.windowed: base_offset_bytes must be 0");
         if (c.lane_bytes != reference::laneBytes(c.shape))
             throw InternalError("2d_block_io.windowed: lane_bytes disagrees with the host reference");
@@ -168,7 +179,7 @@ class BlockIo2dWindowedFamily : public Family {
 public:
     std::string name() const override { return "2d_block_io.windowed"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema = blockIo2dSchema({{"buffer_bytes", ParamType::UInt}});
+        static const ParamSchema schema = schemaOf(fields());
         return schema;
     }
 

@@ -11,51 +11,36 @@ std::vector<int32_t> coordinateWords(const std::vector<reference::Coordinate2d>&
     return words;
 }
 
+// The memory width and height are declared UInt but were always read as int64_t: a value past INT64_MAX
+// keeps the error Params::i gives.
+int64_t asSigned(const char* key, uint64_t v) {
+    if (v > uint64_t(INT64_MAX))
+        throw InternalError(std::string("case parameter '") + key + "' = '" + std::to_string(v) +
+                            "' is not an integer");
+    return int64_t(v);
+}
+
 }  // namespace
 
-uint32_t blockIo2dSubGroupSize(const Params& p) {
-    if (!p.has("sub_group_size")) return kBlockIo2dSubGroupSize;
-    const uint64_t sg = p.u("sub_group_size");
+uint32_t blockIo2dSubGroupSize(const BlockIo2dParams& p) {
+    if (!p.sub_group_size) return kBlockIo2dSubGroupSize;
+    const uint64_t sg = *p.sub_group_size;
     if (sg != 16 && sg != 32) throw InternalError("2d_block_io: sub_group_size must be 16 or 32");
     return uint32_t(sg);
 }
 
-reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp op,
-                                         const std::string& prefix) {
-    return {op,
-            uint32_t(p.u(prefix + "element_size")),
-            uint32_t(p.u(prefix + "block_width")),
-            uint32_t(p.u(prefix + "block_height")),
-            uint32_t(p.u(prefix + "block_count")),
-            blockIo2dSubGroupSize(p)};
+reference::BlockIo2dShape readBlockShape(const BlockIo2dParams& p, reference::BlockIo2dOp op) {
+    return {op, p.element_size, p.block_width, p.block_height, p.block_count, blockIo2dSubGroupSize(p)};
 }
 
-ParamSchema blockIo2dSchema(std::initializer_list<ParamDecl> extra) {
-    std::vector<ParamDecl> decls{{"op", ParamType::String},
-                                 {"element_size", ParamType::UInt},
-                                 {"block_width", ParamType::UInt},
-                                 {"block_height", ParamType::UInt},
-                                 {"block_count", ParamType::UInt},
-                                 {"memory_width_bytes", ParamType::UInt},
-                                 {"memory_height_rows", ParamType::UInt},
-                                 {"memory_pitch_bytes", ParamType::Int},
-                                 {"base_offset_bytes", ParamType::UInt},
-                                 {"coords", ParamType::IntList},
-                                 {"work_groups", ParamType::UInt},
-                                 {"sub_groups_per_work_group", ParamType::UInt},
-                                 {"lane_bytes", ParamType::UInt},
-                                 {"sub_group_size", ParamType::UInt, kOptional}};
-    decls.insert(decls.end(), extra);
-    return ParamSchema(std::move(decls));
-}
-
-void BlockIo2dLaunchParams::readLaunchParams(const Params& p, const char* family) {
-    surface = {p.i("memory_width_bytes"), p.i("memory_height_rows"), p.i("memory_pitch_bytes")};
-    std::vector<int64_t> xy = p.list("coords");
+void BlockIo2dLaunchParams::readLaunchParams(const BlockIo2dParams& p, const char* family) {
+    surface = {asSigned("memory_width_bytes", p.memory_width_bytes),
+               asSigned("memory_height_rows", p.memory_height_rows), p.memory_pitch_bytes};
+    const std::vector<int64_t>& xy = p.coords;
     for (size_t i = 0; i + 1 < xy.size(); i += 2) coords.push_back({xy[i], xy[i + 1]});
-    work_groups = uint32_t(p.u("work_groups"));
-    sub_groups_per_work_group = uint32_t(p.u("sub_groups_per_work_group"));
-    lane_bytes = uint32_t(p.u("lane_bytes"));
+    work_groups = p.work_groups;
+    sub_groups_per_work_group = p.sub_groups_per_work_group;
+    lane_bytes = p.lane_bytes;
     sub_group_size = blockIo2dSubGroupSize(p);
     if (xy.size() % 2 || coords.size() != size_t(work_groups) * sub_groups_per_work_group)
         throw InternalError(std::string(family) + ": coords must hold one (x, y) per sub-group");

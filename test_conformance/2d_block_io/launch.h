@@ -7,13 +7,16 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/kernel_args.h"
 #include "test_common/harness/kernel_util.h"
 #include "test_common/harness/memory_object.h"
+#include "test_common/harness/param_fields.h"
 #include "test_common/harness/params.h"
 #include "test_common/reference/block_io_2d.h"
 
@@ -23,19 +26,50 @@ namespace cts {
 // device-specific 2d_block_io.sg32.* cases, whose parameter sub_group_size is 32.
 constexpr uint32_t kBlockIo2dSubGroupSize = 16;
 
+// The manifest parameters every 2d_block_io case has (scripts/generators/2d_block_io.py), as read: each
+// family's parameter struct derives from it and its field table starts with blockIo2dFields().
+struct BlockIo2dParams {
+    std::string op;
+    uint32_t element_size = 0, block_width = 0, block_height = 0, block_count = 0;
+    uint64_t memory_width_bytes = 0, memory_height_rows = 0;
+    int64_t memory_pitch_bytes = 0;
+    uint64_t base_offset_bytes = 0;
+    std::vector<int64_t> coords;  // x0, y0, x1, y1, ...
+    uint32_t work_groups = 0, sub_groups_per_work_group = 0, lane_bytes = 0;
+    std::optional<uint64_t> sub_group_size;
+};
+
+// The field table of a 2d_block_io family: BlockIo2dParams' parameters, then the family's own `extra` ones.
+template <class S>
+ParamFields<S> blockIo2dFields(std::initializer_list<ParamField<S>> extra) {
+    static_assert(std::is_base_of_v<BlockIo2dParams, S>);
+    using P = BlockIo2dParams;
+    ParamFields<S> fields{{"op", &P::op},
+                          {"element_size", &P::element_size},
+                          {"block_width", &P::block_width},
+                          {"block_height", &P::block_height},
+                          {"block_count", &P::block_count},
+                          {"memory_width_bytes", &P::memory_width_bytes},
+                          {"memory_height_rows", &P::memory_height_rows},
+                          {"memory_pitch_bytes", &P::memory_pitch_bytes},
+                          {"base_offset_bytes", &P::base_offset_bytes},
+                          {"coords", &P::coords},
+                          {"work_groups", &P::work_groups},
+                          {"sub_groups_per_work_group", &P::sub_groups_per_work_group},
+                          {"lane_bytes", &P::lane_bytes},
+                          {"sub_group_size", &P::sub_group_size}};
+    fields.insert(fields.end(), extra);
+    return fields;
+}
+
 // The sub-group size of a case: its optional parameter sub_group_size, else kBlockIo2dSubGroupSize.
-uint32_t blockIo2dSubGroupSize(const Params& p);
+uint32_t blockIo2dSubGroupSize(const BlockIo2dParams& p);
 
-// The block shape of the parameters <prefix>element_size, block_width, block_height, block_count, for `op`,
-// at the case's sub-group size.
-reference::BlockIo2dShape readBlockShape(const Params& p, reference::BlockIo2dOp op,
-                                         const std::string& prefix = "");
+// The block shape of the parameters element_size, block_width, block_height, block_count, for `op`, at the
+// case's sub-group size.
+reference::BlockIo2dShape readBlockShape(const BlockIo2dParams& p, reference::BlockIo2dOp op);
 
-// The parameter schema of a 2d_block_io family: the block shape and launch parameters every case has
-// (BlockIo2dLaunchParams, readBlockShape) plus the family's own `extra` ones.
-ParamSchema blockIo2dSchema(std::initializer_list<ParamDecl> extra);
-
-// The manifest parameters every 2d_block_io case has (scripts/generators/2d_block_io.py).
+// The launch shape of a case.
 struct BlockIo2dLaunchParams {
     reference::Surface2d surface;
     std::vector<reference::Coordinate2d>
@@ -44,8 +78,9 @@ struct BlockIo2dLaunchParams {
     uint32_t lane_bytes = 0;                           // per-lane bytes the kernel's private array holds
     uint32_t sub_group_size = kBlockIo2dSubGroupSize;  // the module's SubgroupSize execution mode
 
-    // Reads them; coordinates that are not one (x, y) per sub-group are an InternalError naming `family`.
-    void readLaunchParams(const Params& p, const char* family);
+    // Takes them from `p`; coordinates that are not one (x, y) per sub-group are an InternalError naming
+    // `family`.
+    void readLaunchParams(const BlockIo2dParams& p, const char* family);
 };
 
 class BlockIo2dLaunch {

@@ -8,12 +8,14 @@
 // whole sub-groups (a partial sub-group is undefined for block IO). The local kernels copy the buffer
 // through their tile with barriers, so the buffer holds the same results and one check serves both.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "test_common/cl/device_info.h"
 #include "test_common/harness/kernel_util.h"
 #include "test_common/harness/memory_object.h"
+#include "test_common/harness/param_fields.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"
@@ -30,33 +32,58 @@ struct BlockCase : SubgroupGrid {
     bool workgroup = false;  // Ptr in the kernel's Workgroup tile of tile_bytes (storage "workgroup")
     size_t tile_bytes = 0;
 
-    static BlockCase fromParams(const Params& p) {
-        BlockCase c{};
-        std::string op = p.s("op");
-        if (op != "block_read" && op != "block_write") throw InternalError("unknown block op '" + op + "'");
-        c.write = op == "block_write";
-        c.type = componentType(p.s("type"));
-        c.width = uint32_t(p.u("width"));
-        c.sg = uint32_t(p.u("sg"));
-        c.offset_bytes = p.u("offset_bytes");
-        c.local = p.u("local");
-        c.groups = p.u("groups");
-        c.memory = p.has("memory") ? p.s("memory") : "buffer";
-        if (p.has("storage") && p.s("storage") != "workgroup")
-            throw InternalError("unknown storage '" + p.s("storage") + "'");
-        c.workgroup = p.has("storage");
-        c.tile_bytes = p.has("tile_bytes") ? p.u("tile_bytes") : 0;
-        const uint32_t align = c.workgroup ? reference::kLocalBlockAlignment
-                               : c.write   ? reference::kBlockWriteAlignment
-                                           : reference::kBlockReadAlignment;
-        if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
-            throw InternalError("block IO needs work-groups of whole sub-groups");
-        if (c.offset_bytes % align != 0 || c.offset_bytes % c.type.bytes != 0)
-            throw InternalError("offset_bytes " + std::to_string(c.offset_bytes) + " breaks the " +
-                                std::to_string(align) + "-byte Ptr alignment the environment requires");
-        return c;
-    }
+    static BlockCase fromParams(const Params& params);
 };
+
+// The manifest's parameters as scripts/generators/subgroups.py writes them, each declared once in
+// blockFields(): the family's schema and fromParams' reading follow from that table.
+struct BlockParams {
+    std::string op, type;
+    uint32_t width = 0, sg = 0;
+    uint64_t offset_bytes = 0, local = 0, groups = 0;
+    std::optional<std::string> memory, storage;
+    std::optional<uint64_t> tile_bytes;
+};
+
+const ParamFields<BlockParams>& blockFields() {
+    static const ParamFields<BlockParams> fields{{"op", &BlockParams::op},
+                                                 {"type", &BlockParams::type},
+                                                 {"width", &BlockParams::width},
+                                                 {"sg", &BlockParams::sg},
+                                                 {"offset_bytes", &BlockParams::offset_bytes},
+                                                 {"local", &BlockParams::local},
+                                                 {"groups", &BlockParams::groups},
+                                                 {"memory", &BlockParams::memory},
+                                                 {"storage", &BlockParams::storage},
+                                                 {"tile_bytes", &BlockParams::tile_bytes}};
+    return fields;
+}
+
+BlockCase BlockCase::fromParams(const Params& params) {
+    const BlockParams p = readFields(params, blockFields());
+    BlockCase c{};
+    if (p.op != "block_read" && p.op != "block_write") throw InternalError("unknown block op '" + p.op + "'");
+    c.write = p.op == "block_write";
+    c.type = componentType(p.type);
+    c.width = p.width;
+    c.sg = p.sg;
+    c.offset_bytes = p.offset_bytes;
+    c.local = p.local;
+    c.groups = p.groups;
+    c.memory = p.memory.value_or("buffer");
+    if (p.storage && *p.storage != "workgroup") throw InternalError("unknown storage '" + *p.storage + "'");
+    c.workgroup = p.storage.has_value();
+    c.tile_bytes = p.tile_bytes.value_or(0);
+    const uint32_t align = c.workgroup ? reference::kLocalBlockAlignment
+                           : c.write   ? reference::kBlockWriteAlignment
+                                       : reference::kBlockReadAlignment;
+    if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
+        throw InternalError("block IO needs work-groups of whole sub-groups");
+    if (c.offset_bytes % align != 0 || c.offset_bytes % c.type.bytes != 0)
+        throw InternalError("offset_bytes " + std::to_string(c.offset_bytes) + " breaks the " +
+                            std::to_string(align) + "-byte Ptr alignment the environment requires");
+    return c;
+}
 
 // Bytes from one block's start to the next: each block is S * width elements; a 16-byte (at least) gap
 // follows it and the stride stays a multiple of 16 bytes so every block start keeps the write alignment.
@@ -186,16 +213,7 @@ class BlockIoFamily : public Family {
 public:
     std::string name() const override { return "subgroups.block_io"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{{"op", ParamType::String},
-                                        {"type", ParamType::String},
-                                        {"width", ParamType::UInt},
-                                        {"sg", ParamType::UInt},
-                                        {"offset_bytes", ParamType::UInt},
-                                        {"local", ParamType::UInt},
-                                        {"groups", ParamType::UInt},
-                                        {"memory", ParamType::String, false},
-                                        {"storage", ParamType::String, false},
-                                        {"tile_bytes", ParamType::UInt, false}};
+        static const ParamSchema schema = schemaOf(blockFields());
         return schema;
     }
 

@@ -11,12 +11,14 @@
 // are checked in the buffer, the bytes between the rows included.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/image_formats.h"
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/param_fields.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"
@@ -36,35 +38,54 @@ struct ImageCase : SubgroupGrid {
     std::string coords;
     bool from_buffer;
 
-    static ImageCase fromParams(const Params& p) {
-        ImageCase c{};
-        std::string op = p.s("op");
-        if (op != "image_block_read" && op != "image_block_write")
-            throw InternalError("unknown image block op '" + op + "'");
-        c.write = op == "image_block_write";
-        c.type = componentType(p.s("type"));
-        c.width = uint32_t(p.u("width"));
-        c.sg = uint32_t(p.u("sg"));
-        c.format = namedImageFormat(p.s("format"));
-        std::string size = p.s("size");
-        if (size != "size_tight" && size != "size_wide" && size != "size_max_width" &&
-            size != "size_max_height")
-            throw InternalError("unknown image size '" + size + "'");
-        c.wide = size == "size_wide";
-        c.max_width = size == "size_max_width";
-        c.max_height = size == "size_max_height";
-        c.coords = p.s("coords");
-        c.local = p.u("local");
-        c.groups = p.u("groups");
-        const std::string backing = p.has("backing") ? p.s("backing") : "image";
-        if (backing != "image" && backing != "buffer")
-            throw InternalError("unknown backing '" + backing + "'");
-        c.from_buffer = backing == "buffer";
-        if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
-            throw InternalError("image block IO needs work-groups of whole sub-groups");
-        return c;
-    }
+    static ImageCase fromParams(const Params& params);
 };
+
+// The manifest's parameters as scripts/generators/subgroups.py writes them, each declared once in
+// imageFields(): the family's schema and fromParams' reading follow from that table.
+struct ImageParams {
+    std::string op, type;
+    uint32_t width = 0, sg = 0;
+    std::string format, size, coords;
+    uint64_t local = 0, groups = 0;
+    std::optional<std::string> backing;
+};
+
+const ParamFields<ImageParams>& imageFields() {
+    static const ParamFields<ImageParams> fields{
+        {"op", &ImageParams::op},          {"type", &ImageParams::type},     {"width", &ImageParams::width},
+        {"sg", &ImageParams::sg},          {"format", &ImageParams::format}, {"size", &ImageParams::size},
+        {"coords", &ImageParams::coords},  {"local", &ImageParams::local},   {"groups", &ImageParams::groups},
+        {"backing", &ImageParams::backing}};
+    return fields;
+}
+
+ImageCase ImageCase::fromParams(const Params& params) {
+    const ImageParams p = readFields(params, imageFields());
+    ImageCase c{};
+    if (p.op != "image_block_read" && p.op != "image_block_write")
+        throw InternalError("unknown image block op '" + p.op + "'");
+    c.write = p.op == "image_block_write";
+    c.type = componentType(p.type);
+    c.width = p.width;
+    c.sg = p.sg;
+    c.format = namedImageFormat(p.format);
+    if (p.size != "size_tight" && p.size != "size_wide" && p.size != "size_max_width" &&
+        p.size != "size_max_height")
+        throw InternalError("unknown image size '" + p.size + "'");
+    c.wide = p.size == "size_wide";
+    c.max_width = p.size == "size_max_width";
+    c.max_height = p.size == "size_max_height";
+    c.coords = p.coords;
+    c.local = p.local;
+    c.groups = p.groups;
+    const std::string backing = p.backing.value_or("image");
+    if (backing != "image" && backing != "buffer") throw InternalError("unknown backing '" + backing + "'");
+    c.from_buffer = backing == "buffer";
+    if (c.sg == 0 || c.local % c.sg != 0 || c.groups == 0)
+        throw InternalError("image block IO needs work-groups of whole sub-groups");
+    return c;
+}
 
 // Block coordinates (x in bytes, y in rows) for one pattern. Blocks never overlap, so concurrent writes of
 // different sub-groups never touch the same texel. All x are multiples of 4 (required for writes).
@@ -338,12 +359,7 @@ class ImageBlockIoFamily : public Family {
 public:
     std::string name() const override { return "subgroups.image_block_io"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{
-            {"op", ParamType::String},     {"type", ParamType::String},
-            {"width", ParamType::UInt},    {"sg", ParamType::UInt},
-            {"format", ParamType::String}, {"size", ParamType::String},
-            {"coords", ParamType::String}, {"local", ParamType::UInt},
-            {"groups", ParamType::UInt},   {"backing", ParamType::String, kOptional}};
+        static const ParamSchema schema = schemaOf(imageFields());
         return schema;
     }
 

@@ -8,10 +8,12 @@
 // executing invocation holds, so a device that reads one of them is caught. Every value the spec defines
 // is compared with the host reference; undefined ones are skipped.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/param_fields.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"
@@ -67,40 +69,73 @@ struct ShuffleCase : SubgroupGrid {
     uint32_t exec_period;
     bool seeded_lane_mask;  // only a seeded subset of lanes runs the shuffle
 
-    static ShuffleCase fromParams(const Params& p) {
-        ShuffleCase c{};
-        std::string op = p.s("op");
-        if (op == "shuffle")
-            c.op = ShuffleOp::Shuffle;
-        else if (op == "shuffle_down")
-            c.op = ShuffleOp::ShuffleDown;
-        else if (op == "shuffle_up")
-            c.op = ShuffleOp::ShuffleUp;
-        else if (op == "shuffle_xor")
-            c.op = ShuffleOp::ShuffleXor;
-        else
-            throw InternalError("unknown shuffle op '" + op + "'");
-        c.type = componentType(p.s("type"));
-        c.width = uint32_t(p.u("width"));
-        c.sg = uint32_t(p.u("sg"));
-        c.pattern = p.s("pattern");
-        if (c.pattern == "const" || c.pattern == "uniform") c.index = uint32_t(p.u("index"));
-        if (c.pattern == "varying") c.index_range = uint32_t(p.u("index_range"));
-        if (c.pattern != "const" && c.pattern != "uniform" && c.pattern != "varying" &&
-            c.pattern != "all_masks")
-            throw InternalError("unknown index pattern '" + c.pattern + "'");
-        c.local = p.u("local");
-        c.groups = p.u("groups");
-        c.exec_period = uint32_t(p.u("exec_period"));
-        std::string mask = p.s("lane_mask");
-        if (mask != "all" && mask != "seeded")
-            throw InternalError("lane_mask must be all or seeded, not " + mask);
-        c.seeded_lane_mask = mask == "seeded";
-        if (c.width == 0 || c.sg == 0 || c.local == 0 || c.groups == 0 || c.exec_period == 0)
-            throw InternalError("zero width, sg, local, groups or exec_period");
-        return c;
-    }
+    static ShuffleCase fromParams(const Params& params);
 };
+
+// The manifest's parameters as scripts/generators/subgroups.py writes them, each declared once in
+// shuffleFields(): the family's schema and fromParams' reading follow from that table.
+struct ShuffleParams {
+    std::string op, type;
+    uint32_t width = 0, sg = 0;
+    std::string pattern;
+    std::optional<uint64_t> index, index_range;  // the patterns const / uniform, varying
+    uint64_t local = 0, groups = 0;
+    uint32_t exec_period = 0;
+    std::string lane_mask;
+};
+
+const ParamFields<ShuffleParams>& shuffleFields() {
+    static const ParamFields<ShuffleParams> fields{{"op", &ShuffleParams::op},
+                                                   {"type", &ShuffleParams::type},
+                                                   {"width", &ShuffleParams::width},
+                                                   {"sg", &ShuffleParams::sg},
+                                                   {"pattern", &ShuffleParams::pattern},
+                                                   {"index", &ShuffleParams::index},
+                                                   {"index_range", &ShuffleParams::index_range},
+                                                   {"local", &ShuffleParams::local},
+                                                   {"groups", &ShuffleParams::groups},
+                                                   {"exec_period", &ShuffleParams::exec_period},
+                                                   {"lane_mask", &ShuffleParams::lane_mask}};
+    return fields;
+}
+
+// An optional parameter the case's pattern needs: missing, Params' getter error.
+uint32_t needed(const std::optional<uint64_t>& value, const char* name) {
+    if (!value) throw InternalError(std::string("case parameter '") + name + "' is missing");
+    return uint32_t(*value);
+}
+
+ShuffleCase ShuffleCase::fromParams(const Params& params) {
+    const ShuffleParams p = readFields(params, shuffleFields());
+    ShuffleCase c{};
+    if (p.op == "shuffle")
+        c.op = ShuffleOp::Shuffle;
+    else if (p.op == "shuffle_down")
+        c.op = ShuffleOp::ShuffleDown;
+    else if (p.op == "shuffle_up")
+        c.op = ShuffleOp::ShuffleUp;
+    else if (p.op == "shuffle_xor")
+        c.op = ShuffleOp::ShuffleXor;
+    else
+        throw InternalError("unknown shuffle op '" + p.op + "'");
+    c.type = componentType(p.type);
+    c.width = p.width;
+    c.sg = p.sg;
+    c.pattern = p.pattern;
+    if (c.pattern == "const" || c.pattern == "uniform") c.index = needed(p.index, "index");
+    if (c.pattern == "varying") c.index_range = needed(p.index_range, "index_range");
+    if (c.pattern != "const" && c.pattern != "uniform" && c.pattern != "varying" && c.pattern != "all_masks")
+        throw InternalError("unknown index pattern '" + c.pattern + "'");
+    c.local = p.local;
+    c.groups = p.groups;
+    c.exec_period = p.exec_period;
+    if (p.lane_mask != "all" && p.lane_mask != "seeded")
+        throw InternalError("lane_mask must be all or seeded, not " + p.lane_mask);
+    c.seeded_lane_mask = p.lane_mask == "seeded";
+    if (c.width == 0 || c.sg == 0 || c.local == 0 || c.groups == 0 || c.exec_period == 0)
+        throw InternalError("zero width, sg, local, groups or exec_period");
+    return c;
+}
 
 const char* operandName(ShuffleOperand o) {
     switch (o) {
@@ -253,17 +288,7 @@ class ShuffleFamily : public Family {
 public:
     std::string name() const override { return "subgroups.shuffle"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{{"op", ParamType::String},
-                                        {"type", ParamType::String},
-                                        {"width", ParamType::UInt},
-                                        {"sg", ParamType::UInt},
-                                        {"pattern", ParamType::String},
-                                        {"index", ParamType::UInt, kOptional},
-                                        {"index_range", ParamType::UInt, kOptional},
-                                        {"local", ParamType::UInt},
-                                        {"groups", ParamType::UInt},
-                                        {"exec_period", ParamType::UInt},
-                                        {"lane_mask", ParamType::String}};
+        static const ParamSchema schema = schemaOf(shuffleFields());
         return schema;
     }
 

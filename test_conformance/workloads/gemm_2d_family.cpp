@@ -10,6 +10,7 @@
 
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/param_fields.h"
 #include "test_conformance/families.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
@@ -41,6 +42,31 @@ struct Surface {
     }
 };
 
+// The manifest's parameters, declared once in fields(); the schema and GemmCase follow from it.
+struct Gemm2dParams {
+    std::string format, b_layout;
+    bool is_signed = false;  // "signed"
+    bool prefetch = false;   // only reported: the module holds the prefetch or not
+    bool epilogue = false;
+    std::string data;
+    uint32_t m = 0, n = 0, k = 0, sub_groups_per_work_group = 0;
+};
+
+const ParamFields<Gemm2dParams>& fields() {
+    using P = Gemm2dParams;
+    static const ParamFields<P> fields{{"format", &P::format},
+                                       {"b_layout", &P::b_layout},
+                                       {"signed", &P::is_signed},
+                                       {"prefetch", &P::prefetch},
+                                       {"epilogue", &P::epilogue},
+                                       {"data", &P::data},
+                                       {"m", &P::m},
+                                       {"n", &P::n},
+                                       {"k", &P::k},
+                                       {"sub_groups_per_work_group", &P::sub_groups_per_work_group}};
+    return fields;
+}
+
 // A case's parameters and the launch shape that follows from them.
 struct GemmCase {
     const FormatInfo& f;
@@ -51,16 +77,17 @@ struct GemmCase {
     uint32_t d_pitch, tiles_m, tiles_n, groups;
     uint32_t row_slots;  // epilogue results: one per row of every tile row a launched sub-group reaches
 
-    explicit GemmCase(const Params& p)
-        : f(gemmFormat(p.s("format"))),
-          is_signed(p.b("signed")),
-          col_major_b(p.s("b_layout") == "col_major"),
-          epilogue(p.b("epilogue")),
-          data(p.s("data")),
-          m(uint32_t(p.u("m"))),
-          n(uint32_t(p.u("n"))),
-          k(uint32_t(p.u("k"))),
-          sgs(uint32_t(p.u("sub_groups_per_work_group"))),
+    explicit GemmCase(const Params& params) : GemmCase(readFields(params, fields())) {}
+    explicit GemmCase(const Gemm2dParams& p)
+        : f(gemmFormat(p.format)),
+          is_signed(p.is_signed),
+          col_major_b(p.b_layout == "col_major"),
+          epilogue(p.epilogue),
+          data(p.data),
+          m(p.m),
+          n(p.n),
+          k(p.k),
+          sgs(p.sub_groups_per_work_group),
           eb(f.element_bytes),
           db(f.accumulator_bytes),
           d_pitch(align(n * db, 64) + 64),
@@ -155,12 +182,7 @@ class Gemm2dFamily : public Family {
 public:
     std::string name() const override { return "workloads_gemm_2d"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{
-            {"format", ParamType::String}, {"b_layout", ParamType::String},
-            {"signed", ParamType::Bool},   {"prefetch", ParamType::Bool},
-            {"epilogue", ParamType::Bool}, {"data", ParamType::String},
-            {"m", ParamType::UInt},        {"n", ParamType::UInt},
-            {"k", ParamType::UInt},        {"sub_groups_per_work_group", ParamType::UInt}};
+        static const ParamSchema schema = schemaOf(fields());
         return schema;
     }
 

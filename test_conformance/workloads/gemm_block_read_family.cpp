@@ -6,6 +6,7 @@
 
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/param_fields.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 
@@ -14,27 +15,41 @@ namespace {
 
 constexpr uint32_t kSubGroup = 8, kTile = 8;
 
+// The manifest's parameters, declared once in fields(); the schema and run()'s reading follow from it.
+struct BlockReadParams {
+    std::string format;
+    bool is_signed = false;  // "signed"
+    std::string data;
+    uint32_t m = 0, n = 0, k = 0, sub_groups_per_work_group = 0;
+};
+
+const ParamFields<BlockReadParams>& fields() {
+    using P = BlockReadParams;
+    static const ParamFields<P> fields{{"format", &P::format},
+                                       {"signed", &P::is_signed},
+                                       {"data", &P::data},
+                                       {"m", &P::m},
+                                       {"n", &P::n},
+                                       {"k", &P::k},
+                                       {"sub_groups_per_work_group", &P::sub_groups_per_work_group}};
+    return fields;
+}
+
 class GemmBlockReadFamily : public Family {
 public:
     std::string name() const override { return "workloads_gemm_block_read"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{{"format", ParamType::String},
-                                        {"signed", ParamType::Bool},
-                                        {"data", ParamType::String},
-                                        {"m", ParamType::UInt},
-                                        {"n", ParamType::UInt},
-                                        {"k", ParamType::UInt},
-                                        {"sub_groups_per_work_group", ParamType::UInt}};
+        static const ParamSchema schema = schemaOf(fields());
         return schema;
     }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
-        const Params& p = spec.params;
-        const FormatInfo& f = gemmFormat(p.s("format"));
-        const bool is_signed = p.b("signed");
-        const std::string data = p.s("data");
-        const uint32_t m = uint32_t(p.u("m")), n = uint32_t(p.u("n")), k = uint32_t(p.u("k"));
-        const uint32_t sgs = uint32_t(p.u("sub_groups_per_work_group"));
+        const BlockReadParams p = readFields(spec.params, fields());
+        const FormatInfo& f = gemmFormat(p.format);
+        const bool is_signed = p.is_signed;
+        const std::string& data = p.data;
+        const uint32_t m = p.m, n = p.n, k = p.k;
+        const uint32_t sgs = p.sub_groups_per_work_group;
         // N = 8: K is 32 for int8 and 16 for fp16/bf16; elements per 32-bit word 4 or 2.
         const uint32_t k_step = f.integer ? 32 : 16, per_word = 4 / f.element_bytes,
                        bits = 8 * f.element_bytes;

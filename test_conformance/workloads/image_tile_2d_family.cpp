@@ -11,6 +11,7 @@
 #include "test_common/cl/device_info.h"
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/param_fields.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 
@@ -31,6 +32,21 @@ uint32_t transformed(uint32_t in, uint32_t x, unsigned e) {
     return e == 4 ? v : v & ((1u << (8 * e)) - 1);
 }
 
+// The manifest's parameters, declared once in fields(); the schema and TileCase follow from it.
+struct TileParams {
+    std::string direction;
+    uint32_t element_bytes = 0, tile_height = 0, width = 0, height = 0, sub_groups_per_work_group = 0;
+};
+
+const ParamFields<TileParams>& fields() {
+    using P = TileParams;
+    static const ParamFields<P> fields{
+        {"direction", &P::direction},     {"element_bytes", &P::element_bytes},
+        {"tile_height", &P::tile_height}, {"width", &P::width},
+        {"height", &P::height},           {"sub_groups_per_work_group", &P::sub_groups_per_work_group}};
+    return fields;
+}
+
 // A case's parameters and the sizes of the tiles, the image and the buffer that follow from them.
 struct TileCase {
     bool to_buffer;
@@ -40,13 +56,14 @@ struct TileCase {
     uint32_t row_bytes, cols, mem_width;  // image row bytes, buffer columns, the 2D Memory Width in bytes
     uint32_t pitch;
 
-    explicit TileCase(const Params& p)
-        : to_buffer(p.s("direction") == "image_to_buffer"),
-          e(unsigned(p.u("element_bytes"))),
-          th(uint32_t(p.u("tile_height"))),
-          w(uint32_t(p.u("width"))),
-          h(uint32_t(p.u("height"))),
-          sgs(uint32_t(p.u("sub_groups_per_work_group"))),
+    explicit TileCase(const Params& params) : TileCase(readFields(params, fields())) {}
+    explicit TileCase(const TileParams& p)
+        : to_buffer(p.direction == "image_to_buffer"),
+          e(p.element_bytes),
+          th(p.tile_height),
+          w(p.width),
+          h(p.height),
+          sgs(p.sub_groups_per_work_group),
           tw(e == 1 ? 32 : 16),
           tiles_x((w + tw - 1) / tw),
           tiles(tiles_x * ((h + th - 1) / th)),
@@ -197,10 +214,7 @@ class ImageTile2dFamily : public Family {
 public:
     std::string name() const override { return "workloads_image_tile_2d"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{
-            {"direction", ParamType::String}, {"element_bytes", ParamType::UInt},
-            {"tile_height", ParamType::UInt}, {"width", ParamType::UInt},
-            {"height", ParamType::UInt},      {"sub_groups_per_work_group", ParamType::UInt}};
+        static const ParamSchema schema = schemaOf(fields());
         return schema;
     }
 

@@ -8,6 +8,7 @@
 #include "test_common/cl/device_info.h"
 #include "test_common/harness/done_record.h"
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/param_fields.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 
@@ -16,19 +17,30 @@ namespace {
 
 constexpr uint32_t kSubGroup = 8, kTile = 8;
 
+// The manifest's parameters, declared once in fields(); the schema and run()'s reading follow from it.
+struct FilterParams {
+    uint32_t width = 0, height = 0, sub_groups_per_work_group = 0;
+};
+
+const ParamFields<FilterParams>& fields() {
+    static const ParamFields<FilterParams> fields{
+        {"width", &FilterParams::width},
+        {"height", &FilterParams::height},
+        {"sub_groups_per_work_group", &FilterParams::sub_groups_per_work_group}};
+    return fields;
+}
+
 class MediaFilterFamily : public Family {
 public:
     std::string name() const override { return "workloads_media_filter"; }
     const ParamSchema& paramSchema() const override {
-        static const ParamSchema schema{{"width", ParamType::UInt},
-                                        {"height", ParamType::UInt},
-                                        {"sub_groups_per_work_group", ParamType::UInt}};
+        static const ParamSchema schema = schemaOf(fields());
         return schema;
     }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
-        const uint32_t w = uint32_t(spec.params.u("width")), h = uint32_t(spec.params.u("height"));
-        const uint32_t sgs = uint32_t(spec.params.u("sub_groups_per_work_group"));
+        const FilterParams p = readFields(spec.params, fields());
+        const uint32_t w = p.width, h = p.height, sgs = p.sub_groups_per_work_group;
         std::mt19937_64 rng(ctx.seed);
         std::vector<uint32_t> image(size_t(w) * h);
         for (auto& v : image) v = uint32_t(rng() & 0xfffff);

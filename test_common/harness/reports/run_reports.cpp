@@ -147,18 +147,17 @@ bool logWriteFailed(const std::string& program, const std::string& path, const L
 }
 
 RunState::~RunState() {
-    if (reports) reports->detach();
+    if (sinks.reports) sinks.reports->detach();
 }
 
-StageResult openReportSinks(RunState& s) {
-    const Options& opt = s.opt;
-    const std::string& program = s.program;
-    const std::vector<std::string>& run_errors = s.run_errors;
-    const std::vector<std::string>& selected_names = s.selected_names;
-    const std::string& manifest_sha256 = s.manifest_sha256;
-    s.reports = std::make_shared<RunReports>(program);
-    RunReports* reports = s.reports.get();
-    LineLog& log = s.log;
+StageResult openReportSinks(const std::string& program, int argc, char** argv, const Options& opt,
+                            const RunEnvironment& env, const LoadedCases& loaded, const ChosenCases& selected,
+                            const std::vector<std::string>& run_errors, ReportSinks& out) {
+    const std::vector<std::string>& selected_names = selected.selected_names;
+    const std::string& manifest_sha256 = loaded.manifest_sha256;
+    out.reports = std::make_shared<RunReports>(program);
+    RunReports* reports = out.reports.get();
+    LineLog& log = out.log;
     std::string report_err;
     if (!opt.json_file.empty() && !(report_err = reports->json.prepare(opt.json_file)).empty())
         return usageError(program, "cannot write JSON report " + opt.json_file + ": " + report_err);
@@ -174,8 +173,8 @@ StageResult openReportSinks(RunState& s) {
         log.attach(f);
     }
 
-    RunInfo& info = s.info;
-    info.command = recordedCommand(s.argc, s.argv, s.icd_env_from_user);
+    RunInfo& info = out.info;
+    info.command = recordedCommand(argc, argv, env.icd_env_from_user);
     info.seed = opt.seed;
     info.quick = opt.quick;
     info.flake_fails = opt.flake_fails;
@@ -183,15 +182,15 @@ StageResult openReportSinks(RunState& s) {
     info.shard_index = opt.shard_index;
     info.shard_count = opt.shard_count;
     info.selected = selected_names.size();
-    info.assets_dir = s.assets;
+    info.assets_dir = env.assets;
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     info.icd_vendors = vendors ? vendors : "";
     info.waiver_files = opt.waiver_files;
-    info.waiver_sha256 = s.waiver_sha256;
+    info.waiver_sha256 = selected.waiver_sha256;
     info.selection = selectionRecord(opt, manifest_sha256);
     reports->setLog(&log);
     reports->setInfo(info, selected_names);
-    handleInterrupts(s.reports);
+    handleInterrupts(out.reports);
     return std::nullopt;
 }
 

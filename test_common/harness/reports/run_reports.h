@@ -1,5 +1,5 @@
-// The report sinks of a run (JSON, JUnit; the log is RunState::log) and what writes them: at the end of the
-// run, on an abort, or on an interrupt (kInterruptSignals).
+// The report sinks of a run (JSON, JUnit; the log is ReportSinks::log) and what writes them: at the end of
+// the run, on an abort, or on an interrupt (kInterruptSignals).
 #pragma once
 
 #include <signal.h>

@@ -1,6 +1,7 @@
 // The stages of a run, in the order runnerMain (runner.cpp) calls them; docs/architecture.md, "Runner
-// stages". Each stage reads and fills the RunState and returns std::nullopt to go on, or the process's exit
-// status to end the run there (a usage error, --help, --list, no device).
+// stages". Each stage reads its inputs (const where it only reads them) and fills its result, and returns
+// std::nullopt to go on, or the process's exit status to end the run there (a usage error, --help,
+// --list, no device).
 #pragma once
 
 #include <cstddef>
@@ -31,15 +32,9 @@ class RunReports;  // run_reports.h
 
 using StageResult = std::optional<int>;  // std::nullopt: go on to the next stage
 
-struct RunState {
-    RunState(int argc, char** argv);
-    ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
-
-    int argc;
-    char** argv;
-    std::string program;
-    Options opt;
-    // environment
+// What prepareEnvironment found: where the defaults are, the offline compiler (instead of a device), the ICD
+// loader's environment and the assets directory.
+struct RunEnvironment {
     DefaultPaths defaults;
     bool offline = false;  // --offline-compiler: no device is opened
     OfflineSetup offline_setup;
@@ -47,10 +42,13 @@ struct RunState {
     std::string icd_missing;         // why no reference device was found ("" when one was, or not needed)
     std::string assets;
     std::string assets_missing;
-    // load
+};
+
+// What loadCases read: the cases (C++ and, without a case index, the manifest's), the heads selection reads,
+// the manifest's hash and the --rerun-failed report.
+struct LoadedCases {
     Registry registry;
     std::vector<std::string> worker_names;  // --worker: the cases read from standard input
-    std::vector<std::string> run_errors;    // run-level internal errors (a broken manifest)
     std::string manifest_sha256;
     // When a report names the manifest by manifest_sha256: manifest.json's own SHA-256 (or why it could not
     // be read), worked out on a second thread during the run and checked before the reports are written
@@ -63,7 +61,11 @@ struct RunState {
     size_t registry_heads = 0;          // heads[source < registry_heads] are registry.cases()[source]
     std::deque<std::string> head_text;  // the names and tags the registry's heads view
     RerunRequest rerun_request;
-    // select
+};
+
+// What chooseCases chose: the request (the verdict recomputes the unsharded selection from it), the waiver
+// files, the selected heads and names, and either their full CaseSpecs or the --jobs plan.
+struct ChosenCases {
     SelectionRequest request;
     std::vector<Waiver> waivers;             // every --waiver-file entry
     std::vector<std::string> waiver_sha256;  // each --waiver-file's SHA-256, in order
@@ -75,15 +77,45 @@ struct RunState {
     bool entries_loaded = false;
     std::vector<Batch> plan;  // --jobs: the batches, before own_process waivers (empty: no worker batches)
     std::vector<std::string> selected_names;
-    // report sinks
+};
+
+// What openReportSinks opened: the JSON and JUnit reports, the log and the run's description they share;
+// the later stages add to all three. RunState's destructor detaches the reports from the log and recorder.
+struct ReportSinks {
     std::shared_ptr<RunReports> reports;
     LineLog log;
     RunInfo info;
-    // execute
-    DeviceUnderTest dut;
-    std::vector<Waiver> device_waivers;  // the entries that apply to the device (or target)
+};
+
+// The run: each stage's result, and what the whole run shares (the program name, the options, the
+// run-level errors), kept together for their lifetime: a case given up at its --timeout still runs on its
+// thread on the device and registry, and the reports (interrupt handler) point at the log and recorder
+// until the destructor detaches them. The stages are given only the parts they read.
+// What executeCases ran: each case's result, and whether a timeout ended the run in this process.
+struct ExecutedCases {
     std::unique_ptr<Recorder> recorder;
     bool aborted = false;  // a case timed out without --isolate
+};
+
+struct RunState {
+    RunState(int argc, char** argv);
+    ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
+
+    std::string program;
+    Options opt;
+    RunEnvironment env;
+    // load
+    LoadedCases loaded;
+    // Run-level internal errors (a broken manifest): load and verdict add, select and the reports read.
+    std::vector<std::string> run_errors;
+    // select
+    ChosenCases selected;
+    // report sinks
+    ReportSinks sinks;
+    // execute
+    DeviceUnderTest dut;
+    std::vector<Waiver> device_waivers;  // the entries that apply to the device (or target): announceRun's
+    ExecutedCases executed;
 };
 
 // "PROGRAM: error: WHAT" and the --help hint on stderr; returns 2.
@@ -91,30 +123,52 @@ int usageError(const std::string& program, const std::string& what);
 
 // Environment (stage_environment.cpp): the options (--help ends here), the ICD loader's environment, the
 // offline compiler and the assets directory.
-StageResult parseCommandLine(RunState& s);
-StageResult prepareEnvironment(RunState& s);
+StageResult parseCommandLine(const std::string& program, int argc, char** argv, Options& opt);
+StageResult prepareEnvironment(const std::string& program, const Options& opt, RunEnvironment& env);
 // Load (stage_load.cpp): the families, the manifest, the --rerun-failed report; a worker's own loop.
-StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families);
+// --rerun-failed rewrites `opt` (the earlier run's seed and selection options); run_errors gets a broken
+// manifest or case index.
+StageResult loadCases(const std::string& program, const RunEnvironment& env,
+                      const std::vector<RegisterFamilies>& families, Options& opt, LoadedCases& out,
+                      std::vector<std::string>& run_errors);
 // The heads selection reads: the registry's cases, then the case index's (loadCases calls it; run_errors gets
 // a manifest case that a C++ case shadows).
-void collectHeads(RunState& s);
-int runWorker(RunState& s);
+void collectHeads(LoadedCases& loaded, std::vector<std::string>& run_errors);
+int runWorker(const Options& opt, const RunEnvironment& env, const LoadedCases& loaded);
 // Select (stage_select.cpp): --list-tags, case lists, waiver files, the selection and --list.
-StageResult chooseCases(RunState& s);
+// `loaded` changes only when this process loads the selected entries (loadSelectedEntries).
+StageResult chooseCases(const std::string& program, const Options& opt, const RunEnvironment& env,
+                        const std::vector<std::string>& run_errors, LoadedCases& loaded, ChosenCases& out);
 // The selected cases as planning reads them (from the C++ cases and the case index; no manifest entry).
-std::vector<PlanCase> planCases(const RunState& s);
+std::vector<PlanCase> planCases(const LoadedCases& loaded, const HeadSelection& chosen);
 // --jobs, or the usable cores when it was not given.
 unsigned runJobs(const Options& opt);
-// Loads the selected cases' entries into s.sel (once): "" or the error that stops the run.
-std::string loadSelectedEntries(RunState& s);
-// Report sinks (run_reports.cpp): JSON, JUnit, dump directory and log checked and opened; interrupts.
-StageResult openReportSinks(RunState& s);
+// Loads the selected cases' entries into the registry and chosen.sel (once): "" or the error that stops the
+// run.
+std::string loadSelectedEntries(const std::string& program, LoadedCases& loaded, ChosenCases& chosen);
+// Report sinks (run_reports.cpp): JSON, JUnit, dump directory and log checked and opened; interrupts. argc
+// and argv are the command the reports record.
+StageResult openReportSinks(const std::string& program, int argc, char** argv, const Options& opt,
+                            const RunEnvironment& env, const LoadedCases& loaded, const ChosenCases& selected,
+                            const std::vector<std::string>& run_errors, ReportSinks& out);
 // Execute (stage_execute.cpp): the device (or target), the header, the waivers for it and the cases.
-StageResult openDeviceUnderTest(RunState& s);
-void announceRun(RunState& s);
-void executeCases(RunState& s);
-// Verdict (stage_verdict.cpp): stale waivers, the reports, the summary and the exit status.
-int verdict(RunState& s);
+// openDeviceUnderTest opens `dut` (not in the offline mode); announceRun returns the waiver entries that
+// apply to the device (or target); executeCases moves the --jobs plan out of `selected` and, in process,
+// loads the selected entries.
+StageResult openDeviceUnderTest(const std::string& program, const Options& opt, const RunEnvironment& env,
+                                const ChosenCases& selected, ReportSinks& sinks, DeviceUnderTest& dut);
+std::vector<Waiver> announceRun(const Options& opt, const RunEnvironment& env, const DeviceUnderTest& dut,
+                                const LoadedCases& loaded, const ChosenCases& selected,
+                                const std::vector<std::string>& run_errors, ReportSinks& sinks);
+void executeCases(const std::string& program, const Options& opt, const RunEnvironment& env,
+                  DeviceUnderTest& dut, const std::vector<Waiver>& device_waivers, LoadedCases& loaded,
+                  ChosenCases& selected, ReportSinks& sinks, ExecutedCases& out);
+// Verdict (stage_verdict.cpp): stale waivers, the reports, the summary and the exit status. `loaded` for
+// the manifest hash worked out during the run; run_errors gets a manifest that does not match it.
+int verdict(const std::string& program, const Options& opt, const RunEnvironment& env,
+            const DeviceUnderTest& dut, LoadedCases& loaded, const ChosenCases& selected,
+            const std::vector<Waiver>& device_waivers, const ExecutedCases& executed,
+            std::vector<std::string>& run_errors, ReportSinks& sinks);
 
 // The exit policy of a finished run, apart from its printing: bad when a case did not pass (allGood), on
 // run-level internal errors, an unwritten report or log, stale waivers with --fail-on-stale-waivers, or no

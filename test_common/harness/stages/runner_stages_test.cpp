@@ -1,4 +1,4 @@
-// The runner's stages, each on a RunState made by hand: no device, no manifest, no process.
+// The runner's stages, each on state made by hand: no device, no manifest, no process.
 #include "test_common/harness/stages/runner_stages.h"
 
 #include <gtest/gtest.h>
@@ -23,34 +23,44 @@ struct StagedRun {
             CaseSpec c;
             c.name = n;
             c.family = "f";
-            state->registry.mutableCases().push_back(c);
+            state->loaded.registry.mutableCases().push_back(c);
         }
-        collectHeads(*state);
+        collectHeads(state->loaded, state->run_errors);
+    }
+
+    StageResult choose() {
+        RunState& s = *state;
+        return chooseCases(s.program, s.opt, s.env, s.run_errors, s.loaded, s.selected);
+    }
+
+    StageResult parse() {
+        return parseCommandLine(state->program, int(argv.size()), argv.data(), state->opt);
     }
 };
 
 TEST(RunnerStages, ChooseCasesSelectsByPatternAndKeepsTheNames) {
     StagedRun run({"--jobs=1", "a.*"}, {"a.one", "a.two", "b.one"});
-    ASSERT_FALSE(parseCommandLine(*run.state).has_value());
-    EXPECT_FALSE(chooseCases(*run.state).has_value());
-    EXPECT_EQ(run.state->selected_names, (std::vector<std::string>{"a.one", "a.two"}));
-    EXPECT_EQ(run.state->sel.cases.size(), 2u);  // an in-process run loads what it runs
+    ASSERT_FALSE(run.parse().has_value());
+    EXPECT_FALSE(run.choose().has_value());
+    EXPECT_EQ(run.state->selected.selected_names, (std::vector<std::string>{"a.one", "a.two"}));
+    EXPECT_EQ(run.state->selected.sel.cases.size(), 2u);  // an in-process run loads what it runs
 }
 
 // --jobs=N>1 runs even a one-batch selection in a worker: the runner loads no entry of it.
 TEST(RunnerStages, JobsAboveOneLeavesEvenOneBatchToTheWorkers) {
     StagedRun run({"--jobs=2", "a.*"}, {"a.one", "a.two", "b.one"});
-    ASSERT_FALSE(parseCommandLine(*run.state).has_value());
-    EXPECT_FALSE(chooseCases(*run.state).has_value());
-    EXPECT_EQ(run.state->selected_names, (std::vector<std::string>{"a.one", "a.two"}));
-    EXPECT_TRUE(run.state->sel.cases.empty());
+    ASSERT_FALSE(run.parse().has_value());
+    EXPECT_FALSE(run.choose().has_value());
+    EXPECT_EQ(run.state->selected.selected_names, (std::vector<std::string>{"a.one", "a.two"}));
+    EXPECT_TRUE(run.state->selected.sel.cases.empty());
+    EXPECT_FALSE(run.state->selected.plan.empty());  // the batches the workers are given
 }
 
 TEST(RunnerStages, APatternMatchingNothingEndsTheRunWithStatus2) {
     StagedRun run({"nope.*"}, {"a.one"});
-    ASSERT_FALSE(parseCommandLine(*run.state).has_value());
+    ASSERT_FALSE(run.parse().has_value());
     testing::internal::CaptureStderr();
-    StageResult exit = chooseCases(*run.state);
+    StageResult exit = run.choose();
     std::string err = testing::internal::GetCapturedStderr();
     ASSERT_TRUE(exit.has_value());
     EXPECT_EQ(*exit, 2);
@@ -60,10 +70,77 @@ TEST(RunnerStages, APatternMatchingNothingEndsTheRunWithStatus2) {
 TEST(RunnerStages, ABadOptionEndsTheRunAtTheCommandLineWithStatus2) {
     StagedRun run({"--no-such-option"}, {});
     testing::internal::CaptureStderr();
-    StageResult exit = parseCommandLine(*run.state);
+    StageResult exit = run.parse();
     testing::internal::GetCapturedStderr();
     ASSERT_TRUE(exit.has_value());
     EXPECT_EQ(*exit, 2);
+}
+
+// A user's --assets-dir that names no directory is a usage error before anything is loaded.
+TEST(RunnerStages, AnAssetsDirThatIsNoDirectoryEndsTheRunWithStatus2) {
+    Options opt;
+    opt.icd_system = true;  // leaves the ICD loader's environment as it is
+    opt.assets_dir = "/nonexistent/assets";
+    RunEnvironment env;
+    testing::internal::CaptureStderr();
+    StageResult exit = prepareEnvironment("spirv_intel_cts", opt, env);
+    std::string err = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(exit.has_value());
+    EXPECT_EQ(*exit, 2);
+    EXPECT_NE(err.find("--assets-dir=/nonexistent/assets"), std::string::npos) << err;
+    EXPECT_FALSE(env.offline);
+}
+
+// Without --assets-dir the assets are looked for next to the program: found or not, the run goes on, and
+// when they are missing the reason is kept for the load stage to report.
+TEST(RunnerStages, MissingDefaultAssetsAreRecordedNotFatal) {
+    Options opt;
+    opt.icd_system = true;
+    RunEnvironment env;
+    EXPECT_FALSE(prepareEnvironment("spirv_intel_cts", opt, env).has_value());
+    EXPECT_FALSE(env.assets.empty());
+    EXPECT_EQ(env.assets_missing.empty(), !env.defaults.assets_dir.empty());
+}
+
+// Without assets the run still loads the families' cases: the reason is a run-level error, not a stop.
+TEST(RunnerStages, LoadCasesWithoutAssetsKeepsTheCppCasesAndSaysWhy) {
+    RunEnvironment env;
+    env.assets = "/nonexistent/assets";
+    env.assets_missing = "no SPIR-V assets here";
+    RegisterFamilies two = [](Registry& r) {
+        for (const char* n : {"a.one", "a.two"}) {
+            CaseSpec c;
+            c.name = n;
+            c.family = "f";
+            r.mutableCases().push_back(c);
+        }
+    };
+    Options opt;
+    LoadedCases loaded;
+    std::vector<std::string> run_errors;
+    EXPECT_FALSE(loadCases("spirv_intel_cts", env, {two}, opt, loaded, run_errors).has_value());
+    EXPECT_EQ(run_errors, (std::vector<std::string>{"no SPIR-V assets here"}));
+    ASSERT_EQ(loaded.heads.size(), 2u);
+    EXPECT_EQ(loaded.registry_heads, 2u);
+    EXPECT_EQ(loaded.heads[1].name, "a.two");
+    EXPECT_FALSE(loaded.manifest_hash.valid());
+}
+
+// A report path that cannot be written is a usage error before the device is opened, and no sink is left
+// open.
+TEST(RunnerStages, AnUnwritableJsonReportEndsTheRunWithStatus2) {
+    StagedRun run({"--json=/nonexistent/dir/report.json", "a.*"}, {"a.one"});
+    ASSERT_FALSE(run.parse().has_value());
+    ASSERT_FALSE(run.choose().has_value());
+    RunState& s = *run.state;
+    testing::internal::CaptureStderr();
+    StageResult exit = openReportSinks(s.program, int(run.argv.size()), run.argv.data(), s.opt, s.env,
+                                       s.loaded, s.selected, s.run_errors, s.sinks);
+    std::string err = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(exit.has_value());
+    EXPECT_EQ(*exit, 2);
+    EXPECT_NE(err.find("cannot write JSON report /nonexistent/dir/report.json"), std::string::npos) << err;
+    EXPECT_TRUE(s.sinks.info.command.empty());  // stopped before the run's description
 }
 
 TEST(RunnerStages, SelectionRecordJoinsRepeatedInputsByLine) {

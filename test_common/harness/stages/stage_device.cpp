@@ -59,23 +59,21 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
 }
 
 // The device as waivers and reports see it: the one opened, or in the offline mode the target.
-const DeviceInfo& deviceOf(const RunState& s) {
-    return s.offline ? s.offline_setup.device : s.dut.info;
+const DeviceInfo& deviceOf(const RunEnvironment& env, const DeviceUnderTest& dut) {
+    return env.offline ? env.offline_setup.device : dut.info;
 }
 
 }  // namespace
 
-StageResult openDeviceUnderTest(RunState& s) {
-    const Options& opt = s.opt;
-    const std::string& program = s.program;
-    const bool offline = s.offline;
-    const bool icd_env_from_user = s.icd_env_from_user;
-    const std::string& icd_missing = s.icd_missing;
-    RunReports* reports = s.reports.get();
-    RunInfo& info = s.info;
-    LineLog& log = s.log;
-    const std::vector<std::string>& selected_names = s.selected_names;
-    DeviceUnderTest& dut = s.dut;
+StageResult openDeviceUnderTest(const std::string& program, const Options& opt, const RunEnvironment& env,
+                                const ChosenCases& selected, ReportSinks& sinks, DeviceUnderTest& dut) {
+    const bool offline = env.offline;
+    const bool icd_env_from_user = env.icd_env_from_user;
+    const std::string& icd_missing = env.icd_missing;
+    RunReports* reports = sinks.reports.get();
+    RunInfo& info = sinks.info;
+    LineLog& log = sinks.log;
+    const std::vector<std::string>& selected_names = selected.selected_names;
     std::string dev_err;
     try {
         if (!offline) dev_err = icd_missing.empty() ? openDevice(opt, dut) : icd_missing;
@@ -100,29 +98,28 @@ StageResult openDeviceUnderTest(RunState& s) {
     return std::nullopt;
 }
 
-void announceRun(RunState& s) {
-    const Options& opt = s.opt;
-    const bool offline = s.offline;
-    const OfflineSetup& offline_setup = s.offline_setup;
-    const DeviceUnderTest& dut = s.dut;
-    const DeviceInfo& device = deviceOf(s);
-    RunReports* reports = s.reports.get();
-    RunInfo& info = s.info;
-    LineLog& log = s.log;
-    const std::vector<std::string>& run_errors = s.run_errors;
-    const std::vector<std::string>& selected_names = s.selected_names;
-    const std::vector<Waiver>& waivers = s.waivers;
+std::vector<Waiver> announceRun(const Options& opt, const RunEnvironment& env, const DeviceUnderTest& dut,
+                                const LoadedCases& loaded, const ChosenCases& selected,
+                                const std::vector<std::string>& run_errors, ReportSinks& sinks) {
+    const bool offline = env.offline;
+    const OfflineSetup& offline_setup = env.offline_setup;
+    const DeviceInfo& device = deviceOf(env, dut);
+    RunReports* reports = sinks.reports.get();
+    RunInfo& info = sinks.info;
+    LineLog& log = sinks.log;
+    const std::vector<std::string>& selected_names = selected.selected_names;
+    const std::vector<Waiver>& waivers = selected.waivers;
     info.platform = device.platform_name;
     info.device = device.device_name;
     info.driver = device.driver_version;
-    info.version_gaps = deviceVersionGaps(device, s.registry);
+    info.version_gaps = deviceVersionGaps(device, loaded.registry);
     if (offline) {
         info.offline_compiler = offlineCompilerText(offline_setup);
         info.target = offline_setup.target.target;
         info.target_description = offline_setup.target.file;
         info.icd_vendors.clear();
         reports->setInfo(info, selected_names);
-        std::printf("spirv_intel_cts: %zu of %zu cases selected", selected_names.size(), s.heads.size());
+        std::printf("spirv_intel_cts: %zu of %zu cases selected", selected_names.size(), loaded.heads.size());
         if (opt.shard_count > 1) std::printf(" (shard %u/%u)", opt.shard_index, opt.shard_count);
         std::printf(", seed %llu\n%s", static_cast<unsigned long long>(opt.seed),
                     offlineHeader(offline_setup).c_str());
@@ -131,7 +128,7 @@ void announceRun(RunState& s) {
         RuntimePackage runtime = findRuntimePackage(dut.driver_library, opt.icd_file);
         info.runtime_package = runtime.name;
         reports->setInfo(info, selected_names);
-        printHeader(dut.info, opt, selected_names.size(), s.heads.size(), dut.driver_library, runtime);
+        printHeader(dut.info, opt, selected_names.size(), loaded.heads.size(), dut.driver_library, runtime);
         std::printf("Assets:    %s\nICD:       %s\n", info.assets_dir.c_str(),
                     !opt.icd_file.empty()      ? ("--icd=" + opt.icd_file + ": " + opt.icd_library).c_str()
                     : info.icd_vendors.empty() ? "the system's (OCL_ICD_VENDORS unset)"
@@ -150,7 +147,7 @@ void announceRun(RunState& s) {
         log.note("internal error: " + e);
     }
     // Waiver entries for other devices are left out: they are neither applied nor stale here.
-    std::vector<Waiver>& device_waivers = s.device_waivers;
+    std::vector<Waiver> device_waivers;
     WaiverDevice waiver_device{device.platform_name, device.device_name, device.driver_version,
                                device.vendor_id};
     for (const auto& w : waivers)
@@ -167,6 +164,7 @@ void announceRun(RunState& s) {
         std::printf(
             "Isolation: each case has %s (the default limit of --isolate; --timeout=SECONDS to change)\n",
             secondsText(opt.timeout_seconds).c_str());
+    return device_waivers;
 }
 
 }  // namespace cts

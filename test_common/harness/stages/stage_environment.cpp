@@ -37,13 +37,10 @@ int usageError(const std::string& program, const std::string& what) {
     return 2;
 }
 
-RunState::RunState(int argc_, char** argv_)
-    : argc(argc_), argv(argv_), program(argc_ > 0 ? argv_[0] : "spirv_intel_cts") {}
+RunState::RunState(int argc, char** argv) : program(argc > 0 ? argv[0] : "spirv_intel_cts") {}
 
-StageResult parseCommandLine(RunState& s) {
-    const std::string& program = s.program;
-    std::vector<std::string> args(s.argv + (s.argc > 0 ? 1 : 0), s.argv + s.argc);
-    Options& opt = s.opt;
+StageResult parseCommandLine(const std::string& program, int argc, char** argv, Options& opt) {
+    std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
     std::string err = parseOptions(
         args, [](const char* n) { return std::getenv(n); }, opt);
     if (!err.empty()) return usageError(program, err);
@@ -54,19 +51,17 @@ StageResult parseCommandLine(RunState& s) {
     return std::nullopt;
 }
 
-StageResult prepareEnvironment(RunState& s) {
-    const Options& opt = s.opt;
-    const std::string& program = s.program;
+StageResult prepareEnvironment(const std::string& program, const Options& opt, RunEnvironment& env) {
     // The reference device is the default: point the ICD loader at the one next to this program (build or
     // installed tree) before any CL call, unless the user already chose the vendors directory. Without one,
     // the run fails instead of falling back to whatever drivers the system has.
-    DefaultPaths& defaults = s.defaults;
+    DefaultPaths& defaults = env.defaults;
     defaults = findDefaultPaths(treeRoot());
     // The offline-compiler mode opens no device: its compiler, target description and compiler release are
     // found first, and a problem with any of them is one line and exit status 2.
-    s.offline = !opt.offline_compiler.empty();
-    const bool offline = s.offline;
-    OfflineSetup& offline_setup = s.offline_setup;
+    env.offline = !opt.offline_compiler.empty();
+    const bool offline = env.offline;
+    OfflineSetup& offline_setup = env.offline_setup;
     if (offline) {
         const char* search_path = std::getenv("PATH");
         std::string e =
@@ -79,9 +74,9 @@ StageResult prepareEnvironment(RunState& s) {
     }
     // Empty is unset, as for every variable the runner reads (docs/user_guide.md, "Environment variables").
     const char* user_vendors = std::getenv("OCL_ICD_VENDORS");
-    s.icd_env_from_user = opt.icd_file.empty() && user_vendors && *user_vendors;
-    const bool icd_env_from_user = s.icd_env_from_user;
-    std::string& icd_missing = s.icd_missing;
+    env.icd_env_from_user = opt.icd_file.empty() && user_vendors && *user_vendors;
+    const bool icd_env_from_user = env.icd_env_from_user;
+    std::string& icd_missing = env.icd_missing;
     if (offline) {
         // No ICD is loaded in this mode: the loader's environment is left as it was.
     } else if (!opt.icd_file.empty()) {
@@ -101,9 +96,9 @@ StageResult prepareEnvironment(RunState& s) {
         if (!defaults.icd_filenames.empty()) setenv("OCL_ICD_FILENAMES", defaults.icd_filenames.c_str(), 1);
     }
 
-    std::string& assets = s.assets;
+    std::string& assets = env.assets;
     assets = opt.assets_dir;
-    std::string& assets_missing = s.assets_missing;
+    std::string& assets_missing = env.assets_missing;
     // A directory the user named that holds no manifest is a typo, not a broken build: one usage error before
     // anything runs (it was read as "no case index; reading the whole manifest", ran the C++ cases and
     // exited 1). A worker is told the runner's directory, whatever it holds.
@@ -111,13 +106,12 @@ StageResult prepareEnvironment(RunState& s) {
         struct stat st {};
         const std::string manifest = assets + "/manifest.json";
         if (stat(assets.c_str(), &st) != 0)
-            return usageError(s.program, "--assets-dir=" + assets + ": " + std::strerror(errno));
-        if (!S_ISDIR(st.st_mode))
-            return usageError(s.program, "--assets-dir=" + assets + ": not a directory");
+            return usageError(program, "--assets-dir=" + assets + ": " + std::strerror(errno));
+        if (!S_ISDIR(st.st_mode)) return usageError(program, "--assets-dir=" + assets + ": not a directory");
         if (stat(manifest.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-            return usageError(s.program, "--assets-dir=" + assets +
-                                             " holds no manifest.json (a directory of "
-                                             "SPIR-V assets, such as <build dir>/assets)");
+            return usageError(program, "--assets-dir=" + assets +
+                                           " holds no manifest.json (a directory of "
+                                           "SPIR-V assets, such as <build dir>/assets)");
     }
     if (assets.empty()) {
         assets = defaults.assets_dir.empty() ? defaults.assets_tried.front() : defaults.assets_dir;

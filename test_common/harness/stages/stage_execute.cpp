@@ -68,20 +68,18 @@ bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderT
 
 }  // namespace
 
-void executeCases(RunState& s) {
-    const Options& opt = s.opt;
-    const std::string& program = s.program;
-    const bool offline = s.offline;
-    const bool icd_env_from_user = s.icd_env_from_user;
-    const OfflineSetup& offline_setup = s.offline_setup;
-    DeviceUnderTest& dut = s.dut;
-    const Selection& sel = s.sel;
-    const Registry& registry = s.registry;
-    const std::string& assets = s.assets;
-    const std::vector<std::string>& selected_names = s.selected_names;
-    const std::vector<Waiver>& device_waivers = s.device_waivers;
-    LineLog& log = s.log;
-    RunReports* reports = s.reports.get();
+void executeCases(const std::string& program, const Options& opt, const RunEnvironment& env,
+                  DeviceUnderTest& dut, const std::vector<Waiver>& device_waivers, LoadedCases& loaded,
+                  ChosenCases& selected, ReportSinks& sinks, ExecutedCases& out) {
+    const bool offline = env.offline;
+    const bool icd_env_from_user = env.icd_env_from_user;
+    const OfflineSetup& offline_setup = env.offline_setup;
+    const Selection& sel = selected.sel;
+    const Registry& registry = loaded.registry;
+    const std::string& assets = env.assets;
+    const std::vector<std::string>& selected_names = selected.selected_names;
+    LineLog& log = sinks.log;
+    RunReports* reports = sinks.reports.get();
     RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir, opt.core_only};
     // The command that re-runs one case: same device, same environment choices, same seed.
     std::string rerun_prefix;
@@ -104,14 +102,15 @@ void executeCases(RunState& s) {
         rerun_prefix += " " + arg.name + (arg.value ? "=" + shellQuote(*arg.value) : "");
     auto rerun = [rerun_prefix](const std::string& name) { return rerun_prefix + " " + shellQuote(name); };
 
-    s.recorder = std::make_unique<Recorder>(selected_names.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
-    Recorder& recorder = *s.recorder;
+    out.recorder = std::make_unique<Recorder>(selected_names.size(), isatty(STDOUT_FILENO) == 1, log, rerun);
+    Recorder& recorder = *out.recorder;
     recorder.setWaivers(device_waivers);
     std::map<std::string, Tier> tiers;
-    for (const auto* c : s.chosen.cases) tiers.emplace_hint(tiers.end(), std::string(c->name), c->tier);
+    for (const auto* c : selected.chosen.cases)
+        tiers.emplace_hint(tiers.end(), std::string(c->name), c->tier);
     recorder.setTiers(std::move(tiers));
     reports->setRecorder(&recorder);
-    bool& aborted = s.aborted;
+    bool& aborted = out.aborted;
     // --retry: waived cases are never retried.
     const WaiverSet device_set(device_waivers);
     auto waived = [&device_set](const std::string& name) { return device_set.find(name) != nullptr; };
@@ -158,9 +157,9 @@ void executeCases(RunState& s) {
     const unsigned jobs = runJobs(opt);
     // The plan of the selection stage, again without the skipped cases and with the own_process waivers
     // when there are any.
-    std::vector<Batch> batches = std::move(s.plan);
+    std::vector<Batch> batches = std::move(selected.plan);
     if (!offline && jobs > 1 && (!own_process_waivers.empty() || any_skipped)) {
-        std::vector<PlanCase> all = planCases(s), plan;
+        std::vector<PlanCase> all = planCases(loaded, selected.chosen), plan;
         for (size_t i : run_index) plan.push_back(all[i]);
         batches = planBatches(plan, jobs, own_process_waivers.empty() ? nullptr : own_process);
     }
@@ -172,7 +171,7 @@ void executeCases(RunState& s) {
     // An in-process run reads the entries it runs (the selection stage has loaded them unless the run goes
     // to workers).
     if (!offline && !isolated)
-        if (std::string e = loadSelectedEntries(s); !e.empty()) {
+        if (std::string e = loadSelectedEntries(program, loaded, selected); !e.empty()) {
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
             std::exit(1);
         }

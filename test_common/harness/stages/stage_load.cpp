@@ -86,47 +86,49 @@ private:
 
 }  // namespace
 
-void collectHeads(RunState& s) {
-    const Registry& registry = s.registry;
-    s.heads.clear();
-    s.head_text.clear();
-    s.heads.reserve(registry.cases().size() + s.index.cases.size());
+void collectHeads(LoadedCases& loaded, std::vector<std::string>& run_errors) {
+    const Registry& registry = loaded.registry;
+    std::vector<CaseHead>& heads = loaded.heads;
+    std::deque<std::string>& head_text = loaded.head_text;
+    const CaseIndex& index = loaded.index;
+    heads.clear();
+    head_text.clear();
+    heads.reserve(registry.cases().size() + index.cases.size());
     for (const auto& c : registry.cases()) {
         std::string tags;
         for (const auto& t : c.tags) tags += (tags.empty() ? "" : ",") + t;
-        const std::string& name = s.head_text.emplace_back(c.name);
-        s.heads.push_back({name, s.head_text.emplace_back(std::move(tags)), c.tier, s.heads.size()});
+        const std::string& name = head_text.emplace_back(c.name);
+        heads.push_back({name, head_text.emplace_back(std::move(tags)), c.tier, heads.size()});
     }
-    s.registry_heads = s.heads.size();
-    if (s.index.cases.empty()) return;
+    loaded.registry_heads = heads.size();
+    if (index.cases.empty()) return;
     std::set<std::string_view> registry_names;
-    for (const auto& h : s.heads) registry_names.insert(h.name);
-    for (size_t i = 0; i < s.index.cases.size(); ++i) {
-        const IndexedCase& c = s.index.cases[i];
+    for (const auto& h : heads) registry_names.insert(h.name);
+    for (size_t i = 0; i < index.cases.size(); ++i) {
+        const IndexedCase& c = index.cases[i];
         if (registry_names.count(c.name))
-            s.run_errors.push_back("manifest case '" + std::string(c.name) + "' duplicates a C++ case");
+            run_errors.push_back("manifest case '" + std::string(c.name) + "' duplicates a C++ case");
         else
-            s.heads.push_back({c.name, c.tags, c.tier, s.registry_heads + i});
+            heads.push_back({c.name, c.tags, c.tier, loaded.registry_heads + i});
     }
 }
 
-StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families) {
-    Options& opt = s.opt;
-    const std::string& program = s.program;
-    const std::string& assets = s.assets;
-    const std::string& assets_missing = s.assets_missing;
-    Registry& registry = s.registry;
+StageResult loadCases(const std::string& program, const RunEnvironment& env,
+                      const std::vector<RegisterFamilies>& families, Options& opt, LoadedCases& out,
+                      std::vector<std::string>& run_errors) {
+    const std::string& assets = env.assets;
+    const std::string& assets_missing = env.assets_missing;
+    Registry& registry = out.registry;
     for (auto reg : families) reg(registry);
     ManifestLoad manifest;
     // A worker (--isolate, --jobs) is told its cases on standard input before it loads anything, and loads
     // only their entries, batch by batch (runWorker): a worker started for each crashing case then costs
     // milliseconds, not a manifest parse.
     if (opt.worker) {
-        s.worker_names = readBatch(std::cin);  // its first batch (worker_process.h)
+        out.worker_names = readBatch(std::cin);  // its first batch (worker_process.h)
         return std::nullopt;
     }
-    std::vector<std::string>& run_errors = s.run_errors;
-    std::string& manifest_sha256 = s.manifest_sha256;
+    std::string& manifest_sha256 = out.manifest_sha256;
     if (!assets_missing.empty()) {
         run_errors.push_back(assets_missing);
     } else {
@@ -138,7 +140,7 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
         // pay nothing.
         if (sha_error.empty() && !opt.list && !opt.list_tags &&
             (!opt.json_file.empty() || !opt.junit_file.empty()))
-            s.manifest_hash = std::async(std::launch::async, [path = assets + "/manifest.json"] {
+            out.manifest_hash = std::async(std::launch::async, [path = assets + "/manifest.json"] {
                 std::string error;
                 std::string hash = sha256OfFile(path, kMaxInputFileBytes, &error);
                 return std::pair{hash, error};
@@ -147,8 +149,8 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
             // Selection reads the index; only the selected entries are parsed (chooseCases).
             if (!sha_error.empty())
                 run_errors.push_back(sha_error);
-            else if (std::string e = readCaseIndex(assets, manifest_sha256, &s.index); !e.empty())
-                run_errors.push_back(e), s.index.cases.clear();
+            else if (std::string e = readCaseIndex(assets, manifest_sha256, &out.index); !e.empty())
+                run_errors.push_back(e), out.index.cases.clear();
         } else {
             // A manifest written by hand (or by an asset build older than the index): the whole of it.
             std::fprintf(stderr, "%s: note: no case index %s/manifest.index; reading the whole manifest\n",
@@ -169,14 +171,14 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
         else
             registry.mutableCases().push_back(std::move(c));
     }
-    collectHeads(s);
+    collectHeads(out, run_errors);
 
-    RerunRequest& rerun_request = s.rerun_request;
+    RerunRequest& rerun_request = out.rerun_request;
     if (!opt.rerun_failed.empty()) {
         std::string e = readRerunReport(opt.rerun_failed, rerun_request);
         if (!e.empty()) return usageError(program, "--rerun-failed: " + e);
         std::set<std::string_view> known;
-        for (const auto& c : s.heads) known.insert(c.name);
+        for (const auto& c : out.heads) known.insert(c.name);
         std::string gone;
         size_t gone_count = 0;
         for (const auto& n : rerun_request.names)
@@ -215,16 +217,15 @@ StageResult loadCases(RunState& s, const std::vector<RegisterFamilies>& families
     return std::nullopt;
 }
 
-int runWorker(RunState& s) {
-    const Options& opt = s.opt;
-    RunSettings settings{opt.seed, opt.quick, s.assets, opt.dump_dir, opt.core_only};
-    DeviceUnderTest& dut = s.dut;
+int runWorker(const Options& opt, const RunEnvironment& env, const LoadedCases& loaded) {
+    RunSettings settings{opt.seed, opt.quick, env.assets, opt.dump_dir, opt.core_only};
+    DeviceUnderTest dut;
     std::string dev_err = openDevice(opt, dut);
     if (!dev_err.empty()) {
         std::fprintf(stderr, "worker: %s\n", dev_err.c_str());
         return 1;
     }
-    WorkerEntries entries(s.assets, s.assets_missing);
+    WorkerEntries entries(env.assets, env.assets_missing);
     auto load = [&entries](const std::vector<std::string>& names) { return entries.load(names); };
     // --retry: the waiver entries for this device name the cases that are not retried.
     std::vector<Waiver> waivers, device_waivers;
@@ -235,7 +236,7 @@ int runWorker(RunState& s) {
         if (waiverAppliesTo(w, waiver_device)) device_waivers.push_back(w);
     const WaiverSet device_set(std::move(device_waivers));
     auto waived = [&device_set](const std::string& name) { return device_set.find(name) != nullptr; };
-    return workerMain(s.registry, dut, settings, s.worker_names, load, opt.retry, waived);
+    return workerMain(loaded.registry, dut, settings, loaded.worker_names, load, opt.retry, waived);
 }
 
 }  // namespace cts

@@ -10,43 +10,45 @@ namespace cts {
 
 // The CaseSpecs of the selection: registry cases as they are, index cases loaded from their byte ranges and
 // added to the registry. "" or the one error that stops the run (a stale or corrupt index).
-std::string loadSelectedEntries(RunState& s) {
-    if (s.entries_loaded) return "";
-    const HeadSelection& chosen = s.chosen;
+std::string loadSelectedEntries(const std::string& program, LoadedCases& loaded, ChosenCases& out) {
+    if (out.entries_loaded) return "";
+    const HeadSelection& chosen = out.chosen;
+    const size_t registry_heads = loaded.registry_heads;
     std::vector<const IndexedCase*> indexed;
     for (const CaseHead* h : chosen.cases)
-        if (h->source >= s.registry_heads) indexed.push_back(&s.index.cases[h->source - s.registry_heads]);
-    ManifestLoad load = loadIndexedCases(s.index, indexed, false);
+        if (h->source >= registry_heads) indexed.push_back(&loaded.index.cases[h->source - registry_heads]);
+    ManifestLoad load = loadIndexedCases(loaded.index, indexed, false);
     if (!load.errors.empty()) {
         std::string all;  // one line per error, each with the prefix the caller gives the first
         for (const auto& e : load.errors)
-            all += (all.empty() ? "" : "\n" + s.program + ": internal error: ") + e;
+            all += (all.empty() ? "" : "\n" + program + ": internal error: ") + e;
         return all;
     }
     if (load.cases.size() != indexed.size()) return "case index: the selected entries did not all load";
-    std::vector<CaseSpec>& cases = s.registry.mutableCases();
+    std::vector<CaseSpec>& cases = loaded.registry.mutableCases();
     const size_t first = cases.size();
     cases.reserve(first + load.cases.size());
     for (auto& c : load.cases) cases.push_back(std::move(c));
-    s.sel.cases.clear();
+    out.sel.cases.clear();
     size_t next = first;
     for (const CaseHead* h : chosen.cases)
-        s.sel.cases.push_back(h->source < s.registry_heads ? &cases[h->source] : &cases[next++]);
-    s.entries_loaded = true;
+        out.sel.cases.push_back(h->source < registry_heads ? &cases[h->source] : &cases[next++]);
+    out.entries_loaded = true;
     return "";
 }
 
-std::vector<PlanCase> planCases(const RunState& s) {
+std::vector<PlanCase> planCases(const LoadedCases& loaded, const HeadSelection& chosen) {
     std::vector<PlanCase> out;
-    out.reserve(s.chosen.cases.size());
-    for (const CaseHead* h : s.chosen.cases) {
-        if (h->source < s.registry_heads) {
-            out.push_back(planCase(s.registry.cases()[h->source]));
+    out.reserve(chosen.cases.size());
+    for (const CaseHead* h : chosen.cases) {
+        if (h->source < loaded.registry_heads) {
+            out.push_back(planCase(loaded.registry.cases()[h->source]));
             continue;
         }
-        const IndexedCase& c = s.index.cases[h->source - s.registry_heads];
-        out.push_back(PlanCase{
-            c.name, c.module == kNoModule ? std::string_view() : s.index.modules[c.module].path, c.family});
+        const IndexedCase& c = loaded.index.cases[h->source - loaded.registry_heads];
+        out.push_back(
+            PlanCase{c.name, c.module == kNoModule ? std::string_view() : loaded.index.modules[c.module].path,
+                     c.family});
     }
     return out;
 }
@@ -55,12 +57,10 @@ unsigned runJobs(const Options& opt) {
     return opt.jobs ? opt.jobs : usableCores();
 }
 
-StageResult chooseCases(RunState& s) {
-    const Options& opt = s.opt;
-    const std::string& program = s.program;
-    const Registry& registry = s.registry;
-    const std::vector<std::string>& run_errors = s.run_errors;
-    const RerunRequest& rerun_request = s.rerun_request;
+StageResult chooseCases(const std::string& program, const Options& opt, const RunEnvironment& env,
+                        const std::vector<std::string>& run_errors, LoadedCases& loaded, ChosenCases& out) {
+    const RerunRequest& rerun_request = loaded.rerun_request;
+    const std::vector<CaseHead>& heads = loaded.heads;
     // A broken manifest or case index lists nothing: a partial list (the C++ cases only) would read as the
     // suite's, and a pattern that names manifest cases would add a "matches no case" beside the real error.
     if ((opt.list || opt.list_tags) && !run_errors.empty()) {
@@ -72,15 +72,15 @@ StageResult chooseCases(RunState& s) {
         SelectionRequest tags_only;
         tags_only.tags = opt.tags;
         if (!opt.tags.empty())  // --tag=nope is the same usage error here as in a run
-            if (HeadSelection chosen = selectHeads(s.heads, tags_only); !chosen.error.empty())
+            if (HeadSelection chosen = selectHeads(heads, tags_only); !chosen.error.empty())
                 return usageError(program, chosen.error);
-        for (const auto& [tag, count] : tagCounts(s.heads)) std::printf("%s %zu\n", tag.c_str(), count);
+        for (const auto& [tag, count] : tagCounts(heads)) std::printf("%s %zu\n", tag.c_str(), count);
         for (const auto& e : run_errors)
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return run_errors.empty() ? 0 : 1;
     }
 
-    SelectionRequest& request = s.request;
+    SelectionRequest& request = out.request;
     request.positive = opt.positive;
     request.negative = opt.negative;
     for (const auto& f : opt.caselist_files) {
@@ -91,11 +91,11 @@ StageResult chooseCases(RunState& s) {
         std::string e = readPatternFile(f, request.negative);
         if (!e.empty()) return usageError(program, "--exclude-file: " + e);
     }
-    std::vector<Waiver>& waivers = s.waivers;
+    std::vector<Waiver>& waivers = out.waivers;
     for (const auto& f : opt.waiver_files) {
         // The report names the file by its contents too (the hash of the bytes parsed): shards of one run
         // must share the waivers, not only the path.
-        std::string e = readWaiverFile(f, waivers, &s.waiver_sha256.emplace_back());
+        std::string e = readWaiverFile(f, waivers, &out.waiver_sha256.emplace_back());
         if (!e.empty()) return usageError(program, "--waiver-file: " + e);
     }
     request.names = rerun_request.names;
@@ -106,9 +106,9 @@ StageResult chooseCases(RunState& s) {
     request.core_only = opt.core_only;
     request.shard_index = opt.shard_index;
     request.shard_count = opt.shard_count;
-    Selection& sel = s.sel;
-    HeadSelection& chosen = s.chosen;
-    chosen = selectHeads(s.heads, request);
+    Selection& sel = out.sel;
+    HeadSelection& chosen = out.chosen;
+    chosen = selectHeads(heads, request);
     sel.error = chosen.error;
     if (!sel.error.empty()) {
         if (run_errors.empty()) return usageError(program, sel.error);
@@ -122,12 +122,11 @@ StageResult chooseCases(RunState& s) {
     }
 
     if (!opt.rerun_failed.empty())
-        if (std::string e = checkRerunSelection(rerun_request, opt.rerun_failed, s.heads, request);
-            !e.empty())
+        if (std::string e = checkRerunSelection(rerun_request, opt.rerun_failed, heads, request); !e.empty())
             return usageError(program, "--rerun-failed: " + e);
-    std::vector<std::string>& selected_names = s.selected_names;
+    std::vector<std::string>& selected_names = out.selected_names;
     for (const auto* c : chosen.cases) selected_names.emplace_back(c->name);
-    if (std::string e = checkRunFiles(opt, s.assets, selected_names); !e.empty())
+    if (std::string e = checkRunFiles(opt, env.assets, selected_names); !e.empty())
         return usageError(program, e);
 
     if (opt.list && !opt.list_json) {
@@ -142,9 +141,10 @@ StageResult chooseCases(RunState& s) {
     // the workers: it plans from the index (own_process
     // waivers, known once the device is, only add batches). Otherwise only now are the selected cases'
     // entries parsed: a run costs what it selects.
-    if (!s.offline && !opt.list_json && runJobs(opt) > 1) s.plan = planBatches(planCases(s), runJobs(opt));
-    if (!s.offline && !opt.list_json && (opt.isolate || runJobs(opt) > 1)) return std::nullopt;
-    if (std::string e = loadSelectedEntries(s); !e.empty()) {
+    if (!env.offline && !opt.list_json && runJobs(opt) > 1)
+        out.plan = planBatches(planCases(loaded, chosen), runJobs(opt));
+    if (!env.offline && !opt.list_json && (opt.isolate || runJobs(opt) > 1)) return std::nullopt;
+    if (std::string e = loadSelectedEntries(program, loaded, out); !e.empty()) {
         std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.c_str());
         return 1;
     }

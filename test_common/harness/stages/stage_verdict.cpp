@@ -31,19 +31,17 @@ ExitPolicy exitPolicy(const ExitPolicyFacts& f) {
     return p;
 }
 
-int verdict(RunState& s) {
-    const Options& opt = s.opt;
-    const std::string& program = s.program;
-    const Registry& registry = s.registry;
-    const SelectionRequest& request = s.request;
-    const std::vector<std::string>& selected_names = s.selected_names;
-    std::vector<std::string>& run_errors = s.run_errors;
-    const std::vector<Waiver>& device_waivers = s.device_waivers;
-    const bool aborted = s.aborted;
-    Recorder& recorder = *s.recorder;
-    RunReports* reports = s.reports.get();
-    RunInfo& info = s.info;
-    LineLog& log = s.log;
+int verdict(const std::string& program, const Options& opt, const RunEnvironment& env,
+            const DeviceUnderTest& dut, LoadedCases& loaded, const ChosenCases& selected,
+            const std::vector<Waiver>& device_waivers, const ExecutedCases& executed,
+            std::vector<std::string>& run_errors, ReportSinks& sinks) {
+    const SelectionRequest& request = selected.request;
+    const std::vector<std::string>& selected_names = selected.selected_names;
+    const bool aborted = executed.aborted;
+    Recorder& recorder = *executed.recorder;
+    RunReports* reports = sinks.reports.get();
+    RunInfo& info = sinks.info;
+    LineLog& log = sinks.log;
     size_t recorded = recorder.count();
     std::vector<StaleWaiver> stale;
     if (!opt.waiver_files.empty() && !aborted) {
@@ -54,7 +52,7 @@ int verdict(RunState& s) {
             unsharded.shard_index = 0;
             unsharded.shard_count = 1;
             whole.clear();
-            for (const auto* c : selectHeads(s.heads, unsharded).cases) whole.emplace_back(c->name);
+            for (const auto* c : selectHeads(loaded.heads, unsharded).cases) whole.emplace_back(c->name);
         }
         stale = staleWaivers(WaiverSet(device_waivers), whole, recorder.results());
         for (const auto& w : stale) info.stale_waivers.push_back(staleText(w));
@@ -62,21 +60,21 @@ int verdict(RunState& s) {
     }
     if (!info.version_gaps.empty() || !recorder.versionGapCounts().empty()) {
         countVersionGaps(info.version_gaps, recorder.versionGapCounts(),
-                         s.offline ? s.offline_setup.device : s.dut.info);
+                         env.offline ? env.offline_setup.device : dut.info);
         reports->setInfo(info, selected_names);
     }
-    if (s.manifest_hash.valid()) {
-        auto [hash, error] = s.manifest_hash.get();
-        const std::string path = s.assets + "/manifest.json";
+    if (loaded.manifest_hash.valid()) {
+        auto [hash, error] = loaded.manifest_hash.get();
+        const std::string path = env.assets + "/manifest.json";
         if (!error.empty())
             run_errors.push_back("cannot hash " + path + " for the report: " + error);
-        else if (hash != s.manifest_sha256)
+        else if (hash != loaded.manifest_sha256)
             run_errors.push_back(
                 path + " is not the manifest its manifest.sha256 and case index describe (its sha256 is " +
-                hash + ", manifest.sha256 says " + s.manifest_sha256 +
+                hash + ", manifest.sha256 says " + loaded.manifest_sha256 +
                 "): edited after the asset build? Rebuild the assets target (cmake --build <build "
                 "dir> --target assets)");
-        if (!error.empty() || hash != s.manifest_sha256) {
+        if (!error.empty() || hash != loaded.manifest_sha256) {
             std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), run_errors.back().c_str());
             info.errors = run_errors;
             if (error.empty()) info.selection.manifest_sha256 = hash;  // what the run read
