@@ -5,6 +5,12 @@
     the error types both use live in test_common/errors.h;
   - runnerMain (test_common/harness/runner.cpp) stays a short sequence of named stages: under --max-lines
     lines (default 60) from its signature to its closing brace;
+  - parseOptions (test_common/harness/stages/options.cpp) stays a loop over the option table: under
+    --max-parse-lines lines (default 60);
+  - no function of test_common/harness takes the RunState (a `RunState&` or `RunState*` parameter): each stage
+    takes what it reads and fills its own result (docs/architecture.md, "Runner stages");
+  - every family's run() (a definition of a function named run in test_conformance/, tests aside) sets up,
+    binds and checks through launch fixtures: under --max-run-lines lines (default 80);
   - the SPIR-V code (reference_device/spirv/, test_common/spirv/, their sub-folders) has no numeric case label
     of two or more digits (`case 16:`, `case 0x10:`): opcodes and enumerants are spelled by name (SPIRV-Headers
     through reference_device/spirv/tokens.h, or the tables generated from the grammar at build time, which
@@ -16,7 +22,7 @@
 
 Exit status 0 when all hold, 1 when one does not (each breach is one line), 2 when the tree cannot be read.
 
-Usage: layering_check.py [--repo DIR] [--max-lines N] [--max-units N]
+Usage: layering_check.py [--repo DIR] [--max-lines N] [--max-parse-lines N] [--max-run-lines N] [--max-units N]
 """
 
 import argparse
@@ -90,13 +96,8 @@ def oversized_folders(repo, max_units):
             for folder, stems in sorted(units_by_folder(repo).items()) if len(stems) > max_units]
 
 
-def runner_main_lines(repo):
-    """Lines of runnerMain's definition, from its signature to the brace that closes it (None: not found)."""
-    with open(os.path.join(repo, "test_common", "harness", "runner.cpp"), encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    start = next((i for i, line in enumerate(lines) if re.match(r"^int runnerMain\(", line)), None)
-    if start is None:
-        return None
+def definition_lines(lines, start):
+    """Lines of the definition that starts at lines[start], to the brace that closes it (None: no body)."""
     depth = 0
     opened = False
     for i in range(start, len(lines)):
@@ -104,36 +105,108 @@ def runner_main_lines(repo):
         opened = opened or "{" in lines[i]
         if opened and depth == 0:
             return i - start + 1
+        if not opened and lines[i].rstrip().endswith(";"):
+            return None  # a declaration
     return None
 
 
+def read_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read().split("\n")
+
+
+def function_lines(repo, relpath, name):
+    """Lines of the free function `name`'s definition in relpath (None: not found)."""
+    lines = read_lines(os.path.join(repo, relpath))
+    pattern = re.compile(r"^\S.*\b%s\(" % re.escape(name))
+    for start, line in enumerate(lines):
+        if pattern.match(line):
+            length = definition_lines(lines, start)
+            if length is not None:
+                return length
+    return None
+
+
+RUN_DEFINITION = re.compile(r"^\s*(?:[\w:<>&*]+\s+)+run\([^;]*$")
+
+
+def long_family_runs(repo, max_lines):
+    """One breach a definition of run() in test_conformance/ (tests aside) of max_lines or more lines."""
+    breaches = []
+    for folder, dirs, files in os.walk(os.path.join(repo, "test_conformance"), onerror=_raise):
+        dirs.sort()
+        for name in sorted(files):
+            if not name.endswith((".h", ".cpp")) or name.endswith("_test.cpp"):
+                continue
+            path = os.path.join(folder, name)
+            lines = read_lines(path)
+            for start, line in enumerate(lines):
+                length = definition_lines(lines, start) if RUN_DEFINITION.match(line) else None
+                if length is not None and length >= max_lines:
+                    breaches.append("%s:%d: run() is %d lines (limit: under %d; move setup, binding and checks "
+                                    "into a launch fixture)" % (os.path.relpath(path, repo), start + 1, length,
+                                                                 max_lines))
+    return breaches
+
+
+# A RunState& or RunState* parameter: after "(" or ",", or opening a continuation line and ending at "," or ")"
+# (a local alias, `RunState& s = *state;`, is not one).
+RUN_STATE_PARAMETER = re.compile(r"[(,]\s*(?:const\s+)?RunState\s*[&*]|^\s*(?:const\s+)?RunState\s*[&*]\s*\w*\s*[,)]")
+
+
+def run_state_parameters(repo):
+    """One breach a line of test_common/harness declaring a RunState& or RunState* parameter."""
+    breaches = []
+    for folder, dirs, files in os.walk(os.path.join(repo, "test_common", "harness"), onerror=_raise):
+        dirs.sort()
+        for name in sorted(files):
+            if not name.endswith((".h", ".cpp")):
+                continue
+            path = os.path.join(folder, name)
+            for number, line in enumerate(read_lines(path), 1):
+                if RUN_STATE_PARAMETER.search(line):
+                    breaches.append("%s:%d takes the RunState (take what the stage reads, return what it fills)"
+                                    % (os.path.relpath(path, repo), number))
+    return breaches
+
+
 def main():
-    parser = argparse.ArgumentParser(description="Checks the include layering, the length of runnerMain, the "
-                                                 "SPIR-V code's case labels and the size of source folders.")
+    parser = argparse.ArgumentParser(description="Checks the include layering, the length of runnerMain, "
+                                                 "parseOptions and the families' run(), that no stage takes the "
+                                                 "RunState, the SPIR-V code's case labels and the size of source "
+                                                 "folders.")
     parser.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--max-lines", type=int, default=60)
+    parser.add_argument("--max-parse-lines", type=int, default=60)
+    parser.add_argument("--max-run-lines", type=int, default=80)
     parser.add_argument("--max-units", type=int, default=25)
     args = parser.parse_args()
     prog = os.path.basename(sys.argv[0])
+    measured = [("runnerMain", "test_common/harness/runner.cpp", "runnerMain", args.max_lines),
+                ("parseOptions", "test_common/harness/stages/options.cpp", "parseOptions", args.max_parse_lines)]
     try:
         breaches = cl_includes_of_harness(args.repo) + numeric_case_labels(args.repo)
-        length = runner_main_lines(args.repo)
+        lengths = [(label, relpath, function_lines(args.repo, relpath, name), limit)
+                   for label, relpath, name, limit in measured]
+        breaches += run_state_parameters(args.repo) + long_family_runs(args.repo, args.max_run_lines)
         oversized = oversized_folders(args.repo, args.max_units)
     except (OSError, UnicodeDecodeError) as e:
         print(report_io.printable("%s: cannot read the tree %s: %s" % (prog, args.repo, e)), file=sys.stderr)
         return 2
-    if length is None:
-        print("%s: no definition of runnerMain in test_common/harness/runner.cpp" % prog, file=sys.stderr)
-        return 2
-    if length >= args.max_lines:
-        breaches.append("runnerMain is %d lines (limit: under %d)" % (length, args.max_lines))
+    for label, relpath, length, limit in lengths:
+        if length is None:
+            print("%s: no definition of %s in %s" % (prog, label, relpath), file=sys.stderr)
+            return 2
+        if length >= limit:
+            breaches.append("%s is %d lines (limit: under %d)" % (label, length, limit))
     breaches += oversized
     for b in breaches:
         print(report_io.printable(b))
     if not breaches:
         print("layering ok: test_common/cl includes nothing from test_common/harness; runnerMain is %d lines; "
+              "parseOptions is %d lines; no stage takes the RunState; every family run() is under %d lines; "
               "no numeric case label in %s; no source folder over %d units"
-              % (length, ", ".join(SPIRV_DIRS), args.max_units))
+              % (lengths[0][2], lengths[1][2], args.max_run_lines, ", ".join(SPIRV_DIRS), args.max_units))
     return 1 if breaches else 0
 
 

@@ -10,13 +10,21 @@ from common import SCRIPTS_DIR, TempFiles
 CHECK = os.path.join(SCRIPTS_DIR, "layering_check.py")
 
 SHORT_MAIN = "int runnerMain(int argc, char** argv) {\n    return 0;\n}\n"
+SHORT_PARSE = ("std::string parseOptions(const std::vector<std::string>& args, const EnvLookup& env,\n"
+               "                         Options& out) {\n    return {};\n}\n")
+
+
+def body(lines):
+    return "".join("    step%d();\n" % i for i in range(lines))
 
 
 class Layering(TempFiles, unittest.TestCase):
     def setUp(self):
         super().setUp()
-        for d in ("test_common/cl", "test_common/harness"):
+        for d in ("test_common/cl", "test_common/harness/stages", "test_common/harness/reports",
+                  "test_conformance/media"):
             os.makedirs(os.path.join(self.tmp.name, d))
+        self.write("test_common/harness/stages/options.cpp", "std::string parseOptions(const Args&);\n" + SHORT_PARSE)
         self.write("test_common/cl/wrappers.cpp", '#include "test_common/errors.h"\n')
         self.write("test_common/harness/runner.cpp", '#include "test_common/cl/wrappers.h"\n' + SHORT_MAIN)
 
@@ -29,6 +37,7 @@ class Layering(TempFiles, unittest.TestCase):
         rc, out, err = self.run_check()
         self.assertEqual(rc, 0, out + err)
         self.assertIn("runnerMain is 3 lines", out)
+        self.assertIn("parseOptions is 4 lines", out)  # the definition, not the declaration above it
 
     def test_cl_including_harness_fails_naming_the_line(self):
         self.write("test_common/cl/kernel.h", '#pragma once\n#include "test_common/harness/case.h"\n')
@@ -37,12 +46,53 @@ class Layering(TempFiles, unittest.TestCase):
         self.assertIn("test_common/cl/kernel.h:2 includes test_common/harness/case.h", out)
 
     def test_a_long_runner_main_fails(self):
-        body = "".join("    step%d();\n" % i for i in range(60))
-        self.write("test_common/harness/runner.cpp", "int runnerMain(int argc, char** argv) {\n%s}\n" % body)
+        self.write("test_common/harness/runner.cpp", "int runnerMain(int argc, char** argv) {\n%s}\n" % body(60))
         rc, out, _ = self.run_check()
         self.assertEqual(rc, 1, out)
         self.assertIn("runnerMain is 62 lines (limit: under 60)", out)
         self.assertEqual(self.run_check("--max-lines", "63")[0], 0)
+
+    def test_a_long_parse_options_fails(self):
+        self.write("test_common/harness/stages/options.cpp",
+                   "std::string parseOptions(const Args& a) {\n%s}\n" % body(59))
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("parseOptions is 61 lines (limit: under 60)", out)
+        self.assertEqual(self.run_check("--max-parse-lines", "62")[0], 0)
+
+    def test_a_missing_parse_options_is_status_2(self):
+        self.write("test_common/harness/stages/options.cpp", "std::string parseOptions(const Args&);\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 2, out)
+        self.assertIn("no definition of parseOptions", err)
+
+    def test_a_stage_taking_the_run_state_fails_naming_the_line(self):
+        self.write("test_common/harness/stages/stage_load.cpp",
+                   "RunState s(argc, argv);\n    RunState& alias = *state;\n"
+                   "void loadCases(const RunEnvironment& env, LoadedCases& out);\n")
+        self.assertEqual(self.run_check()[0], 0)  # owning one, or a stage taking its own parts, is fine
+        self.write("test_common/harness/stages/stage_select.cpp",
+                   "int x;\nvoid selectCases(Log& log,\n                 RunState& s) {}\n")
+        self.write("test_common/harness/reports/sinks.h", "void open(const RunState* s);\n")
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("test_common/harness/stages/stage_select.cpp:3 takes the RunState", out)
+        self.assertIn("test_common/harness/reports/sinks.h:1 takes the RunState", out)
+
+    def test_a_long_family_run_fails_naming_it(self):
+        self.write("test_conformance/media/media_family.cpp",
+                   "class F {\n    Outcome run(const CaseSpec& spec, RunContext& ctx) const override {\n%s    }\n"
+                   "    void run(RunContext& ctx) { one(); }\n};\nvoid G::run(RunContext& ctx);\n" % body(77))
+        self.write("test_conformance/media/media_test.cpp",
+                   "TEST(M, N) {\n    auto run = [](int x) {\n%s    };\n}\n" % body(100))
+        self.assertEqual(self.run_check()[0], 0)  # 79 lines; tests are not families
+        self.write("test_conformance/media/media_case.h",
+                   "struct L {\n    void run(RunContext& ctx,\n             const Spec& s) {\n%s    }\n};\n" % body(77))
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("test_conformance/media/media_case.h:2: run() is 80 lines (limit: under 80", out)
+        self.assertNotIn("media_family", out)
+        self.assertEqual(self.run_check("--max-run-lines", "81")[0], 0)
 
     def test_a_numeric_case_label_in_spirv_code_fails_naming_the_line(self):
         os.makedirs(os.path.join(self.tmp.name, "reference_device/spirv/decode"))
