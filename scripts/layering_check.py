@@ -12,7 +12,8 @@
   - every family's run() (a definition of a function named run in test_conformance/, tests aside) sets up,
     binds and checks through launch fixtures: under --max-run-lines lines (default 80);
   - the SPIR-V code (reference_device/spirv/, test_common/spirv/, their sub-folders) has no numeric case label
-    of two or more digits (`case 16:`, `case 0x10:`): opcodes and enumerants are spelled by name (SPIRV-Headers
+    of two or more digits (`case 16:`, `case 0x10:`), and no opcode is compared with or offset by such a number
+    (`op - 170`, `opcode == 61`): opcodes and enumerants are spelled by name (SPIRV-Headers
     through reference_device/spirv/tokens.h, or the tables generated from the grammar at build time, which
     live in the build tree and are not read here), other values through a small named table;
   - no folder of hand-written C++ holds more than --max-units units (default 25; a unit is a stem X of X.cpp,
@@ -36,6 +37,8 @@ import report_io  # noqa: E402  (same directory: printable paths)
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](test_common/harness/[^>"]*)[>"]')
 SPIRV_DIRS = ("reference_device/spirv", "test_common/spirv")
 NUMERIC_CASE = re.compile(r"\bcase\s+(0[xX][0-9a-fA-F]+|[0-9]{2,})[uUlL]*\s*:")
+# An opcode compared with, or offset by, a number (`op - 170`, `opcode == 0x10`): the decoders name opcodes.
+NUMERIC_OPCODE = re.compile(r"\b(?:op|opcode|number)\s*(?:==|!=|<=|>=|<|>|-|\+)\s*(0[xX][0-9a-fA-F]+|[0-9]{2,})\b")
 
 
 def cl_includes_of_harness(repo):
@@ -67,6 +70,11 @@ def numeric_case_labels(repo):
                         if m:
                             breaches.append("%s:%d has the numeric case label %s (name the value)" % (
                                 os.path.relpath(path, repo), number, m.group(1)))
+                        m = NUMERIC_OPCODE.search(line)
+                        if m:
+                            breaches.append("%s:%d uses the opcode number %s (name the instruction: one table "
+                                            "row per instruction)" % (os.path.relpath(path, repo), number,
+                                                                     m.group(1)))
     return breaches
 
 
@@ -205,7 +213,7 @@ def main():
     if not breaches:
         print("layering ok: test_common/cl includes nothing from test_common/harness; runnerMain is %d lines; "
               "parseOptions is %d lines; no stage takes the RunState; every family run() is under %d lines; "
-              "no numeric case label in %s; no source folder over %d units"
+              "no numeric case label or opcode number in %s; no source folder over %d units"
               % (lengths[0][2], lengths[1][2], args.max_run_lines, ", ".join(SPIRV_DIRS), args.max_units))
     return 1 if breaches else 0
 

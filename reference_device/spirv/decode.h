@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reference_device/spirv/module.h"
+#include "reference_device/spirv/tokens.h"
 
 namespace refdev::spirv {
 
@@ -75,6 +76,22 @@ public:
     Insn start(Kind kind) const;
     void emit(const Insn& insn) { m.code.push_back(insn); }
 };
+
+// A decoder's opcode table (instructions/*.cpp): one row per instruction, naming the interpreter kind and
+// sub-operation it decodes to.
+struct OpRow {
+    spv::Op op;
+    Kind kind;
+    uint16_t sub;
+};
+
+// The row of `opcode` in `rows`, or nullptr when the table has none.
+template <size_t N>
+const OpRow* findOpRow(const OpRow (&rows)[N], uint32_t opcode) {
+    for (const OpRow& row : rows)
+        if (token(row.op) == opcode) return &row;
+    return nullptr;
+}
 
 bool sameShape(const Type& a, const Type& b);
 bool isInt(const Type& t);    // scalar or vector of integers

@@ -108,6 +108,20 @@ class Layering(TempFiles, unittest.TestCase):
         self.assertIn("test_common/spirv/module.h:2 has the numeric case label 0x10", out)
         self.assertNotIn("module.h:1", out)
 
+    def test_an_opcode_number_in_spirv_code_fails_naming_the_line(self):
+        os.makedirs(os.path.join(self.tmp.name, "reference_device/spirv/instructions"))
+        self.write("reference_device/spirv/instructions/float.cpp",
+                   "sub = uint16_t(IsNan + (op - token(spv::Op::OpIsNan)));\nif (number == 2) x();\n"
+                   "if (components - 16) y();\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)  # named opcodes, one digit, and other names are fine
+        self.write("reference_device/spirv/instructions/integer.cpp",
+                   "int a;\n    sub = uint16_t(Eq + (op - 170));\nif (opcode == 0x3d) z();\n")
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("reference_device/spirv/instructions/integer.cpp:2 uses the opcode number 170", out)
+        self.assertIn("reference_device/spirv/instructions/integer.cpp:3 uses the opcode number 0x3d", out)
+
     def units(self, folder, count, tests=0):
         os.makedirs(os.path.join(self.tmp.name, folder), exist_ok=True)
         for i in range(count):

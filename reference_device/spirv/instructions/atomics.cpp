@@ -85,13 +85,36 @@ bool execAtomic(const Insn& in, GroupRun& g, Lane& lane) {
     return true;
 }
 
+namespace {
+
+// One row per instruction this file decodes.
+constexpr OpRow kAtomicOps[] = {
+    {spv::Op::OpAtomicLoad, Kind::Atomic, Load},
+    {spv::Op::OpAtomicStore, Kind::Atomic, Store},
+    {spv::Op::OpAtomicExchange, Kind::Atomic, Exchange},
+    {spv::Op::OpAtomicCompareExchange, Kind::Atomic, CmpXchg},
+    {spv::Op::OpAtomicCompareExchangeWeak, Kind::Atomic, CmpXchg},
+    {spv::Op::OpAtomicIIncrement, Kind::Atomic, Inc},
+    {spv::Op::OpAtomicIDecrement, Kind::Atomic, Dec},
+    {spv::Op::OpAtomicIAdd, Kind::Atomic, Add},
+    {spv::Op::OpAtomicISub, Kind::Atomic, SubOp},
+    {spv::Op::OpAtomicSMin, Kind::Atomic, SMin},
+    {spv::Op::OpAtomicUMin, Kind::Atomic, UMin},
+    {spv::Op::OpAtomicSMax, Kind::Atomic, SMax},
+    {spv::Op::OpAtomicUMax, Kind::Atomic, UMax},
+    {spv::Op::OpAtomicAnd, Kind::Atomic, And},
+    {spv::Op::OpAtomicOr, Kind::Atomic, Or},
+    {spv::Op::OpAtomicXor, Kind::Atomic, Xor},
+};
+
+}  // namespace
+
 bool decodeAtomic(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
-    if (op < token(spv::Op::OpAtomicLoad) || op > token(spv::Op::OpAtomicXor)) return false;
-    static const uint16_t subs[] = {Load,  Store, Exchange, CmpXchg, CmpXchg, Inc, Dec, Add,
-                                    SubOp, SMin,  UMin,     SMax,    UMax,    And, Or,  Xor};
-    Insn in = c.start(Kind::Atomic);
-    in.sub = subs[op - token(spv::Op::OpAtomicLoad)];
+    const OpRow* row = findOpRow(kAtomicOps, op);
+    if (!row) return false;
+    Insn in = c.start(row->kind);
+    in.sub = row->sub;
     const bool has_result = op != token(spv::Op::OpAtomicStore);
     const uint32_t ptr_word = has_result ? 3 : 1;
     uint32_t pt = c.valueType(c.word(ptr_word), "Pointer");

@@ -159,86 +159,49 @@ void execFloat(const Insn& in, uint8_t* regs) {
     }
 }
 
+namespace {
+
+// One row per instruction this file decodes (OpVectorTimesScalar is FMul with a scalar second operand).
+constexpr OpRow kFloatOps[] = {
+    {spv::Op::OpFAdd, Kind::FloatBinary, FAdd},
+    {spv::Op::OpFSub, Kind::FloatBinary, FSub},
+    {spv::Op::OpFMul, Kind::FloatBinary, FMul},
+    {spv::Op::OpFDiv, Kind::FloatBinary, FDiv},
+    {spv::Op::OpFRem, Kind::FloatBinary, FRem},
+    {spv::Op::OpFMod, Kind::FloatBinary, FMod},
+    {spv::Op::OpVectorTimesScalar, Kind::FloatBinary, FMul},
+    {spv::Op::OpFNegate, Kind::FloatUnary, FNeg},
+    {spv::Op::OpIsNan, Kind::FloatUnary, IsNan},
+    {spv::Op::OpIsInf, Kind::FloatUnary, IsInf},
+    {spv::Op::OpIsFinite, Kind::FloatUnary, IsFinite},
+    {spv::Op::OpIsNormal, Kind::FloatUnary, IsNormal},
+    {spv::Op::OpSignBitSet, Kind::FloatUnary, SignBit},
+    {spv::Op::OpFOrdEqual, Kind::FloatCompare, OrdEq},
+    {spv::Op::OpFUnordEqual, Kind::FloatCompare, UnordEq},
+    {spv::Op::OpFOrdNotEqual, Kind::FloatCompare, OrdNe},
+    {spv::Op::OpFUnordNotEqual, Kind::FloatCompare, UnordNe},
+    {spv::Op::OpFOrdLessThan, Kind::FloatCompare, OrdLt},
+    {spv::Op::OpFUnordLessThan, Kind::FloatCompare, UnordLt},
+    {spv::Op::OpFOrdGreaterThan, Kind::FloatCompare, OrdGt},
+    {spv::Op::OpFUnordGreaterThan, Kind::FloatCompare, UnordGt},
+    {spv::Op::OpFOrdLessThanEqual, Kind::FloatCompare, OrdLe},
+    {spv::Op::OpFUnordLessThanEqual, Kind::FloatCompare, UnordLe},
+    {spv::Op::OpFOrdGreaterThanEqual, Kind::FloatCompare, OrdGe},
+    {spv::Op::OpFUnordGreaterThanEqual, Kind::FloatCompare, UnordGe},
+    {spv::Op::OpLessOrGreater, Kind::FloatCompare, LessOrGreater},
+    {spv::Op::OpOrdered, Kind::FloatCompare, Ordered},
+    {spv::Op::OpUnordered, Kind::FloatCompare, Unordered},
+    {spv::Op::OpDot, Kind::Dot, 0},
+};
+
+}  // namespace
+
 bool decodeFloat(DecodeCtx& c) {
-    const uint32_t op = c.in->opcode;
-    Kind kind;
-    uint16_t sub;
-    bool scalar_b = false;
-    switch (op) {
-        case token(spv::Op::OpFAdd):
-            kind = Kind::FloatBinary;
-            sub = FAdd;
-            break;
-        case token(spv::Op::OpFSub):
-            kind = Kind::FloatBinary;
-            sub = FSub;
-            break;
-        case token(spv::Op::OpFMul):
-            kind = Kind::FloatBinary;
-            sub = FMul;
-            break;
-        case token(spv::Op::OpFDiv):
-            kind = Kind::FloatBinary;
-            sub = FDiv;
-            break;
-        case token(spv::Op::OpFRem):
-            kind = Kind::FloatBinary;
-            sub = FRem;
-            break;
-        case token(spv::Op::OpFMod):
-            kind = Kind::FloatBinary;
-            sub = FMod;
-            break;
-        case token(spv::Op::OpVectorTimesScalar):
-            kind = Kind::FloatBinary;
-            sub = FMul;
-            scalar_b = true;
-            break;
-        case token(spv::Op::OpFNegate):
-            kind = Kind::FloatUnary;
-            sub = FNeg;
-            break;
-        case token(spv::Op::OpIsNan):
-        case token(spv::Op::OpIsInf):
-        case token(spv::Op::OpIsFinite):
-        case token(spv::Op::OpIsNormal):
-        case token(spv::Op::OpSignBitSet):
-            kind = Kind::FloatUnary;
-            sub = uint16_t(IsNan + (op - 156));
-            break;
-        case token(spv::Op::OpFOrdEqual):
-        case token(spv::Op::OpFUnordEqual):
-        case token(spv::Op::OpFOrdNotEqual):
-        case token(spv::Op::OpFUnordNotEqual):
-        case token(spv::Op::OpFOrdLessThan):
-        case token(spv::Op::OpFUnordLessThan):
-        case token(spv::Op::OpFOrdGreaterThan):
-        case token(spv::Op::OpFUnordGreaterThan):
-        case token(spv::Op::OpFOrdLessThanEqual):
-        case token(spv::Op::OpFUnordLessThanEqual):
-        case token(spv::Op::OpFOrdGreaterThanEqual):
-        case token(spv::Op::OpFUnordGreaterThanEqual):
-            kind = Kind::FloatCompare;
-            sub = uint16_t(OrdEq + (op - 180));
-            break;
-        case token(spv::Op::OpLessOrGreater):
-            kind = Kind::FloatCompare;
-            sub = LessOrGreater;
-            break;
-        case token(spv::Op::OpOrdered):
-            kind = Kind::FloatCompare;
-            sub = Ordered;
-            break;
-        case token(spv::Op::OpUnordered):
-            kind = Kind::FloatCompare;
-            sub = Unordered;
-            break;
-        case token(spv::Op::OpDot):
-            kind = Kind::Dot;
-            sub = 0;
-            break;
-        default: return false;
-    }
+    const OpRow* row = findOpRow(kFloatOps, c.in->opcode);
+    if (!row) return false;
+    const Kind kind = row->kind;
+    const uint16_t sub = row->sub;
+    const bool scalar_b = row->op == spv::Op::OpVectorTimesScalar;
     const Type& rt = c.type(c.ids[c.word(2)].type);
     uint32_t ta = c.valueType(c.word(3));
     if (ta == UINT32_MAX) return true;

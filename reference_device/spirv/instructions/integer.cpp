@@ -276,149 +276,62 @@ void execInteger(const Insn& in, uint8_t* regs) {
     }
 }
 
+namespace {
+
+// One row per instruction this file decodes.
+constexpr OpRow kIntegerOps[] = {
+    {spv::Op::OpSNegate, Kind::IntUnary, SNeg},
+    {spv::Op::OpNot, Kind::IntUnary, Not},
+    {spv::Op::OpBitReverse, Kind::IntUnary, BitReverse},
+    {spv::Op::OpBitCount, Kind::IntUnary, BitCount},
+    {spv::Op::OpIAdd, Kind::IntBinary, Add},
+    {spv::Op::OpISub, Kind::IntBinary, SubOp},
+    {spv::Op::OpIMul, Kind::IntBinary, Mul},
+    {spv::Op::OpUDiv, Kind::IntBinary, UDiv},
+    {spv::Op::OpSDiv, Kind::IntBinary, SDiv},
+    {spv::Op::OpUMod, Kind::IntBinary, UMod},
+    {spv::Op::OpSRem, Kind::IntBinary, SRem},
+    {spv::Op::OpSMod, Kind::IntBinary, SMod},
+    {spv::Op::OpShiftRightLogical, Kind::IntBinary, ShrL},
+    {spv::Op::OpShiftRightArithmetic, Kind::IntBinary, ShrA},
+    {spv::Op::OpShiftLeftLogical, Kind::IntBinary, Shl},
+    {spv::Op::OpBitwiseOr, Kind::IntBinary, Or},
+    {spv::Op::OpBitwiseXor, Kind::IntBinary, Xor},
+    {spv::Op::OpBitwiseAnd, Kind::IntBinary, And},
+    {spv::Op::OpIEqual, Kind::IntCompare, Eq},
+    {spv::Op::OpINotEqual, Kind::IntCompare, Ne},
+    {spv::Op::OpUGreaterThan, Kind::IntCompare, UGt},
+    {spv::Op::OpSGreaterThan, Kind::IntCompare, SGt},
+    {spv::Op::OpUGreaterThanEqual, Kind::IntCompare, UGe},
+    {spv::Op::OpSGreaterThanEqual, Kind::IntCompare, SGe},
+    {spv::Op::OpULessThan, Kind::IntCompare, ULt},
+    {spv::Op::OpSLessThan, Kind::IntCompare, SLt},
+    {spv::Op::OpULessThanEqual, Kind::IntCompare, ULe},
+    {spv::Op::OpSLessThanEqual, Kind::IntCompare, SLe},
+    {spv::Op::OpLogicalEqual, Kind::Logical, LEq},
+    {spv::Op::OpLogicalNotEqual, Kind::Logical, LNe},
+    {spv::Op::OpLogicalOr, Kind::Logical, LOr},
+    {spv::Op::OpLogicalAnd, Kind::Logical, LAnd},
+    {spv::Op::OpLogicalNot, Kind::Logical, LNot},
+    {spv::Op::OpAny, Kind::Logical, AnyOp},
+    {spv::Op::OpAll, Kind::Logical, AllOp},
+    {spv::Op::OpSelect, Kind::Select, 0},
+    {spv::Op::OpIAddCarry, Kind::IntExtended, AddCarry},
+    {spv::Op::OpISubBorrow, Kind::IntExtended, SubBorrow},
+    {spv::Op::OpUMulExtended, Kind::IntExtended, UMulExt},
+    {spv::Op::OpSMulExtended, Kind::IntExtended, SMulExt},
+    {spv::Op::OpBitFieldInsert, Kind::IntExtended, BfInsert},
+    {spv::Op::OpBitFieldSExtract, Kind::IntExtended, BfSExtract},
+    {spv::Op::OpBitFieldUExtract, Kind::IntExtended, BfUExtract},
+};
+
+}  // namespace
+
 bool decodeInteger(DecodeCtx& c) {
-    const uint32_t op = c.in->opcode;
-    Kind kind;
-    uint16_t sub;
-    switch (op) {
-        case token(spv::Op::OpSNegate):
-            kind = Kind::IntUnary;
-            sub = SNeg;
-            break;
-        case token(spv::Op::OpNot):
-            kind = Kind::IntUnary;
-            sub = Not;
-            break;
-        case token(spv::Op::OpBitReverse):
-            kind = Kind::IntUnary;
-            sub = BitReverse;
-            break;
-        case token(spv::Op::OpBitCount):
-            kind = Kind::IntUnary;
-            sub = BitCount;
-            break;
-        case token(spv::Op::OpIAdd):
-            kind = Kind::IntBinary;
-            sub = Add;
-            break;
-        case token(spv::Op::OpISub):
-            kind = Kind::IntBinary;
-            sub = SubOp;
-            break;
-        case token(spv::Op::OpIMul):
-            kind = Kind::IntBinary;
-            sub = Mul;
-            break;
-        case token(spv::Op::OpUDiv):
-            kind = Kind::IntBinary;
-            sub = UDiv;
-            break;
-        case token(spv::Op::OpSDiv):
-            kind = Kind::IntBinary;
-            sub = SDiv;
-            break;
-        case token(spv::Op::OpUMod):
-            kind = Kind::IntBinary;
-            sub = UMod;
-            break;
-        case token(spv::Op::OpSRem):
-            kind = Kind::IntBinary;
-            sub = SRem;
-            break;
-        case token(spv::Op::OpSMod):
-            kind = Kind::IntBinary;
-            sub = SMod;
-            break;
-        case token(spv::Op::OpShiftRightLogical):
-            kind = Kind::IntBinary;
-            sub = ShrL;
-            break;
-        case token(spv::Op::OpShiftRightArithmetic):
-            kind = Kind::IntBinary;
-            sub = ShrA;
-            break;
-        case token(spv::Op::OpShiftLeftLogical):
-            kind = Kind::IntBinary;
-            sub = Shl;
-            break;
-        case token(spv::Op::OpBitwiseOr):
-            kind = Kind::IntBinary;
-            sub = Or;
-            break;
-        case token(spv::Op::OpBitwiseXor):
-            kind = Kind::IntBinary;
-            sub = Xor;
-            break;
-        case token(spv::Op::OpBitwiseAnd):
-            kind = Kind::IntBinary;
-            sub = And;
-            break;
-        case token(spv::Op::OpIEqual):
-        case token(spv::Op::OpINotEqual):
-        case token(spv::Op::OpUGreaterThan):
-        case token(spv::Op::OpSGreaterThan):
-        case token(spv::Op::OpUGreaterThanEqual):
-        case token(spv::Op::OpSGreaterThanEqual):
-        case token(spv::Op::OpULessThan):
-        case token(spv::Op::OpSLessThan):
-        case token(spv::Op::OpULessThanEqual):
-        case token(spv::Op::OpSLessThanEqual):
-            kind = Kind::IntCompare;
-            sub = uint16_t(Eq + (op - 170));
-            break;
-        case token(spv::Op::OpLogicalEqual):
-        case token(spv::Op::OpLogicalNotEqual):
-        case token(spv::Op::OpLogicalOr):
-        case token(spv::Op::OpLogicalAnd):
-            kind = Kind::Logical;
-            sub = uint16_t(LEq + (op - 164));
-            break;
-        case token(spv::Op::OpLogicalNot):
-            kind = Kind::Logical;
-            sub = LNot;
-            break;
-        case token(spv::Op::OpAny):
-            kind = Kind::Logical;
-            sub = AnyOp;
-            break;
-        case token(spv::Op::OpAll):
-            kind = Kind::Logical;
-            sub = AllOp;
-            break;
-        case token(spv::Op::OpSelect):
-            kind = Kind::Select;
-            sub = 0;
-            break;
-        case token(spv::Op::OpIAddCarry):
-            kind = Kind::IntExtended;
-            sub = AddCarry;
-            break;
-        case token(spv::Op::OpISubBorrow):
-            kind = Kind::IntExtended;
-            sub = SubBorrow;
-            break;
-        case token(spv::Op::OpUMulExtended):
-            kind = Kind::IntExtended;
-            sub = UMulExt;
-            break;
-        case token(spv::Op::OpSMulExtended):
-            kind = Kind::IntExtended;
-            sub = SMulExt;
-            break;
-        case token(spv::Op::OpBitFieldInsert):
-            kind = Kind::IntExtended;
-            sub = BfInsert;
-            break;
-        case token(spv::Op::OpBitFieldSExtract):
-            kind = Kind::IntExtended;
-            sub = BfSExtract;
-            break;
-        case token(spv::Op::OpBitFieldUExtract):
-            kind = Kind::IntExtended;
-            sub = BfUExtract;
-            break;
-        default: return false;
-    }
+    const OpRow* row = findOpRow(kIntegerOps, c.in->opcode);
+    if (!row) return false;
+    const Kind kind = row->kind;
+    const uint16_t sub = row->sub;
     const Type& rt = c.type(c.ids[c.word(2)].type);
     Insn in = c.start(kind);
     in.sub = sub;

@@ -217,11 +217,13 @@ bool decodeMemory(DecodeCtx& c) {
         }
         case token(spv::Op::OpPtrEqual):
         case token(spv::Op::OpPtrNotEqual):
-        case token(spv::Op::OpPtrDiff): {  // OpPtrEqual, OpPtrNotEqual, OpPtrDiff
+        case token(spv::Op::OpPtrDiff): {
             uint32_t t1 = pointee(c, c.word(3), "Operand 1"), t2 = pointee(c, c.word(4), "Operand 2");
             if (t1 == UINT32_MAX || t2 == UINT32_MAX) return true;
             in.kind = Kind::PtrCompare;
-            in.sub = uint16_t(PtrEq + (op - 401));
+            in.sub = op == token(spv::Op::OpPtrEqual)      ? PtrEq
+                     : op == token(spv::Op::OpPtrNotEqual) ? PtrNe
+                                                           : PtrDiff;
             in.res = c.reg(c.word(2));
             in.a = c.reg(c.word(3));
             in.b = c.reg(c.word(4));

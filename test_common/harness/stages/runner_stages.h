@@ -87,16 +87,16 @@ struct ReportSinks {
     RunInfo info;
 };
 
-// The run: each stage's result, and what the whole run shares (the program name, the options, the
-// run-level errors), kept together for their lifetime: a case given up at its --timeout still runs on its
-// thread on the device and registry, and the reports (interrupt handler) point at the log and recorder
-// until the destructor detaches them. The stages are given only the parts they read.
 // What executeCases ran: each case's result, and whether a timeout ended the run in this process.
 struct ExecutedCases {
     std::unique_ptr<Recorder> recorder;
     bool aborted = false;  // a case timed out without --isolate
 };
 
+// The run: each stage's result, and what the whole run shares (the program name, the options, the
+// run-level errors), kept together for their lifetime: a case given up at its --timeout still runs on its
+// thread on the device and registry, and the reports (interrupt handler) point at the log and recorder
+// until the destructor detaches them. The stages are given only the parts they read.
 struct RunState {
     RunState(int argc, char** argv);
     ~RunState();  // detaches the reports from the log and recorder below (a signal may come later)
