@@ -104,8 +104,15 @@ inline std::vector<uint32_t> assemble(const std::string& text) {
     return assembleWith(std::string(REFDEV_SPIRV_AS) + " --target-env spv1.3", text);
 }
 
+// A fixture is assembled for SPIR-V 1.3 unless its first line says otherwise ("; target-env: spv1.4"; the
+// fuzz seeds, reference_device/fuzz/CMakeLists.txt, read the same line).
 inline std::vector<uint32_t> assembleFixture(const std::string& name) {
-    return assemble(readText(fixturePath(name)));
+    const std::string text = readText(fixturePath(name));
+    const std::string key = "; target-env: ";
+    const std::string env = text.compare(0, key.size(), key) == 0
+                                ? text.substr(key.size(), text.find('\n') - key.size())
+                                : "spv1.3";
+    return assembleWith(std::string(REFDEV_SPIRV_AS) + " --target-env " + env, text);
 }
 #endif
 
