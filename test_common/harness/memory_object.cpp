@@ -21,6 +21,13 @@ size_t baseAlignBytes(const RunContext& ctx) {
 
 }  // namespace
 
+Outcome memorySupport(const CaseSpec& spec, const DeviceInfo& device) {
+    if (spec.params.has("memory") && spec.params.s("memory") == "svm_coarse" &&
+        !(device.svm_capabilities & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+        return Outcome::notSupported("CL_DEVICE_SVM_CAPABILITIES lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
+    return Outcome::pass();
+}
+
 MemoryObject::MemoryObject(RunContext& ctx, const std::string& kind, size_t bytes)
     : ctx_(&ctx), kind_(kind), bytes_(bytes) {
     if (kind == "buffer") {

@@ -20,6 +20,11 @@
 
 namespace cts {
 
+// Whether `device` can give the case the memory kind its optional parameter "memory" names: pass, or
+// NotSupported naming the query that lacks it (svm_coarse needs CL_DEVICE_SVM_COARSE_GRAIN_BUFFER). Each
+// family whose cases take a "memory" parameter calls it from checkSupport.
+Outcome memorySupport(const CaseSpec& spec, const DeviceInfo& device);
+
 class MemoryObject {
 public:
     static constexpr uint8_t kPoison = 0xA5;  // the guard bands' fill, as GuardedBuffer's

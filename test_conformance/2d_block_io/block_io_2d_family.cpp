@@ -229,14 +229,11 @@ public:
     }
 
     Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
+        if (Outcome memory = memorySupport(spec, device); memory.status != Status::Pass) return memory;
         // Transform and transpose have their own capabilities; a device with cl_khr_spirv_queries that lists
         // SPV_INTEL_2d_block_io says which of them it accepts. One that does not list the extension says
         // nothing of its capabilities: below extension version 1.1.0 it need not (the case then runs as
         // device_specific, version_gap.h), and at 1.1.0 the omission is api.spirv_queries' Fail.
-        if (spec.params.has("memory") && spec.params.s("memory") == "svm_coarse" &&
-            !(device.svm_capabilities & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
-            return Outcome::notSupported(
-                "CL_DEVICE_SVM_CAPABILITIES lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
         if (!device.has_spirv_queries ||
             std::find(device.spirv_extensions.begin(), device.spirv_extensions.end(),
                       "SPV_INTEL_2d_block_io") == device.spirv_extensions.end())

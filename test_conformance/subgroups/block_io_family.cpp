@@ -218,11 +218,7 @@ public:
     }
 
     Outcome checkSupport(const CaseSpec& spec, const DeviceInfo& device) const override {
-        if (spec.params.has("memory") && spec.params.s("memory") == "svm_coarse" &&
-            !(device.svm_capabilities & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
-            return Outcome::notSupported(
-                "CL_DEVICE_SVM_CAPABILITIES lacks CL_DEVICE_SVM_COARSE_GRAIN_BUFFER");
-        return Outcome::pass();
+        return memorySupport(spec, device);
     }
 
     Outcome run(const CaseSpec& spec, RunContext& ctx) const override {
