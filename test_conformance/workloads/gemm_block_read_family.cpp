@@ -35,6 +35,36 @@ const ParamFields<BlockReadParams>& fields() {
     return fields;
 }
 
+// A and B as the kernel reads them: N = 8, so K is 32 for int8 and 16 for fp16/bf16 (4 or 2 elements per
+// 32-bit word); each padded with zeros to whole tiles, since block reads have no bounds and the host
+// provides the zeros. A is row-major in words of K; B is VNNI-packed, a row of words per K/word step.
+struct BlockReadOperands {
+    uint32_t tiles_m, tiles_n, steps, a_words, b_words;
+    std::vector<uint32_t> a_packed, b_packed;
+
+    BlockReadOperands(const FormatInfo& f, uint32_t m, uint32_t n, uint32_t k, const std::vector<uint32_t>& a,
+                      const std::vector<uint32_t>& b) {
+        const uint32_t k_step = f.integer ? 32 : 16, per_word = 4 / f.element_bytes,
+                       bits = 8 * f.element_bytes;
+        tiles_m = (m + kTile - 1) / kTile;
+        tiles_n = (n + kTile - 1) / kTile;
+        steps = (k + k_step - 1) / k_step;
+        const uint32_t kp = steps * k_step;
+        a_words = kp / per_word;
+        b_words = tiles_n * kTile;
+        a_packed.assign(size_t(tiles_m) * kTile * a_words, 0);
+        b_packed.assign(size_t(kp / per_word) * b_words, 0);
+        for (uint32_t i = 0; i < m; ++i)
+            for (uint32_t t = 0; t < k; ++t)
+                a_packed[size_t(i) * a_words + t / per_word] |= a[size_t(i) * k + t]
+                                                                << (bits * (t % per_word));
+        for (uint32_t t = 0; t < k; ++t)
+            for (uint32_t j = 0; j < n; ++j)
+                b_packed[size_t(t / per_word) * b_words + j] |= b[size_t(t) * n + j]
+                                                                << (bits * (t % per_word));
+    }
+};
+
 class GemmBlockReadFamily : public Family {
 public:
     std::string name() const override { return "workloads_gemm_block_read"; }
@@ -50,34 +80,17 @@ public:
         const std::string& data = p.data;
         const uint32_t m = p.m, n = p.n, k = p.k;
         const uint32_t sgs = p.sub_groups_per_work_group;
-        // N = 8: K is 32 for int8 and 16 for fp16/bf16; elements per 32-bit word 4 or 2.
-        const uint32_t k_step = f.integer ? 32 : 16, per_word = 4 / f.element_bytes,
-                       bits = 8 * f.element_bytes;
-        const uint32_t tiles_m = (m + kTile - 1) / kTile, tiles_n = (n + kTile - 1) / kTile;
-        const uint32_t steps = (k + k_step - 1) / k_step, kp = steps * k_step;
-        const uint32_t a_words = kp / per_word, b_words = tiles_n * kTile;
         std::mt19937_64 rng(ctx.seed);
         const std::vector<uint32_t> a = makeElements(f, data, size_t(m) * k, rng);
         const std::vector<uint32_t> b = makeElements(f, data, size_t(k) * n, rng);
+        const BlockReadOperands ops(f, m, n, k, a, b);
 
-        // Zero padding to whole tiles: block reads have no bounds, so the host provides the zeros.
-        std::vector<uint32_t> a_packed(size_t(tiles_m) * kTile * a_words),
-            b_packed(size_t(kp / per_word) * b_words);
-        for (uint32_t i = 0; i < m; ++i)
-            for (uint32_t t = 0; t < k; ++t)
-                a_packed[size_t(i) * a_words + t / per_word] |= a[size_t(i) * k + t]
-                                                                << (bits * (t % per_word));
-        for (uint32_t t = 0; t < k; ++t)
-            for (uint32_t j = 0; j < n; ++j)
-                b_packed[size_t(t / per_word) * b_words + j] |= b[size_t(t) * n + j]
-                                                                << (bits * (t % per_word));
-
-        const uint32_t groups = launchSubGroups(tiles_m * tiles_n, sgs);
+        const uint32_t groups = launchSubGroups(ops.tiles_m * ops.tiles_n, sgs);
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel);
-        GuardedBuffer a_buf(ctx, a_packed.size() * 4), b_buf(ctx, b_packed.size() * 4),
+        GuardedBuffer a_buf(ctx, ops.a_packed.size() * 4), b_buf(ctx, ops.b_packed.size() * 4),
             d_buf(ctx, size_t(m) * n * f.accumulator_bytes), done(ctx, size_t(groups) * kSubGroup * 4);
-        a_buf.write(a_packed.data(), a_packed.size() * 4);
-        b_buf.write(b_packed.data(), b_packed.size() * 4);
+        a_buf.write(ops.a_packed.data(), ops.a_packed.size() * 4);
+        b_buf.write(ops.b_packed.data(), ops.b_packed.size() * 4);
         KernelArgs args(kernel, spec);
         args.set("a", a_buf.mem());
         args.set("b", b_buf.mem());
@@ -85,15 +98,15 @@ public:
         args.set("done", done.mem());
         args.set("m", cl_uint(m));
         args.set("n", cl_uint(n));
-        args.set("a_words", cl_uint(a_words));
-        args.set("b_words", cl_uint(b_words));
-        args.set("k_steps", cl_uint(steps));
-        args.set("tiles_n", cl_uint(tiles_n));
+        args.set("a_words", cl_uint(ops.a_words));
+        args.set("b_words", cl_uint(ops.b_words));
+        args.set("k_steps", cl_uint(ops.steps));
+        args.set("tiles_n", cl_uint(ops.tiles_n));
         const size_t local = size_t(sgs) * kSubGroup, global = size_t(groups) * kSubGroup;
         runNDRange(ctx, args, 1, &global, &local);
         const std::vector<uint8_t> d = d_buf.read();
-        dumpBytes(ctx, "a_packed", a_packed.data(), a_packed.size() * 4);
-        dumpBytes(ctx, "b_packed", b_packed.data(), b_packed.size() * 4);
+        dumpBytes(ctx, "a_packed", ops.a_packed.data(), ops.a_packed.size() * 4);
+        dumpBytes(ctx, "b_packed", ops.b_packed.data(), ops.b_packed.size() * 4);
         dumpBytes(ctx, "d", d.data(), d.size());
 
         MismatchLog log(
