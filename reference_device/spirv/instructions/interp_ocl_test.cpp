@@ -1,5 +1,8 @@
 // OpenCL.std extended instructions: integer built-ins, float built-ins, select, vloadn/vstoren.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include "reference_device/spirv/test_util.h"
 
@@ -122,6 +125,80 @@ TEST_F(OclStd, FractAndFrexpWriteTheirSecondResultThroughThePointer) {
         float m = std::frexp(x[i], &e);
         EXPECT_EQ(fr[8 + i], m) << i;
         EXPECT_EQ(int32_t(ex[i]), e) << i;
+    }
+}
+
+// The 32-bit integer built-ins of ocl_std_int.spvasm, each against the host (OpenCL C's definitions).
+int64_t sat32(int64_t v) {
+    return std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+}
+
+TEST(OclStdInt, EveryScalarIntegerBuiltin) {
+    auto m = build(assembleFixture("ocl_std_int.spvasm"));
+    ASSERT_TRUE(m);
+    // Signed and unsigned extremes, both orders of each pair, and clamp bounds in both orders (a clamp whose
+    // lower bound is above its upper one is undefined and not checked).
+    std::vector<uint32_t> a = {0,           1,           0xffffffffu, 0x80000000u, 0x7fffffffu, 12345,
+                               0x80000001u, 0xfffffff0u, 40000,       0x00f00000u, 7,           0x80000000u};
+    std::vector<uint32_t> b = {0,           0xffffffffu, 1,     0xffffffffu, 1,           0x7fffffffu,
+                               0x80000000u, 0x10u,       70000, 33,          0x80000000u, 0x80000000u};
+    std::vector<uint32_t> c = {5,           10,          0x7fffffffu, 0x7fffffffu, 0xffffffffu, 20,
+                               0x80000000u, 0xfffffff8u, 3,           0x0000ff00u, 0x80000001u, 1};
+    const size_t n = a.size(), k = 29;
+    std::vector<uint32_t> out(k * n, 0xdeadbeef);
+    LaunchResult r = run(*m, "ocl_int_all", {buffer(a), buffer(b), buffer(c), buffer(out)}, range1(n, 1));
+    ASSERT_TRUE(r.ok) << r.error;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t x = a[i], y = b[i], z = c[i];
+        const int64_t sx = int32_t(x), sy = int32_t(y), sz = int32_t(z);
+        const uint64_t ux = x, uy = y, uz = z;
+        const uint32_t want[] = {
+            uint32_t(sx < 0 ? -sx : sx), x, x ? uint32_t(__builtin_ctz(x)) : 32u, clz32(x),
+            uint32_t(__builtin_popcount(x)),
+            // two operands
+            uint32_t(sx > sy ? sx - sy : sy - sx), x > y ? x - y : y - x, uint32_t(sat32(sx + sy)),
+            uint32_t(std::min<uint64_t>(ux + uy, 0xffffffffu)), uint32_t(sat32(sx - sy)), x > y ? x - y : 0u,
+            uint32_t((sx + sy) >> 1), uint32_t((ux + uy) >> 1), uint32_t((sx + sy + 1) >> 1),
+            uint32_t((ux + uy + 1) >> 1), uint32_t(std::max(sx, sy)), std::max(x, y),
+            uint32_t(std::min(sx, sy)), std::min(x, y), uint32_t(uint64_t(sx * sy) >> 32),
+            uint32_t((ux * uy) >> 32), (x << (y & 31)) | (y & 31 ? x >> (32 - (y & 31)) : 0u),
+            // three operands
+            uint32_t(std::min(std::max(sx, sy), sz)), std::min(std::max(x, y), z),
+            uint32_t((uint64_t(sx * sy) >> 32) + z), uint32_t(((ux * uy) >> 32) + uz),
+            uint32_t(sat32(sx * sy + sz)), uint32_t(std::min<uint64_t>(ux * uy + uz, 0xffffffffu)),
+            (x & ~z) | (y & z)};
+        for (size_t j = 0; j < k; ++j) {
+            if (j == 22 && sy > sz) continue;  // s_clamp with its bounds crossed: undefined
+            if (j == 23 && y > z) continue;    // u_clamp likewise
+            EXPECT_EQ(out[k * i + j], want[j]) << "input " << i << " built-in " << j;
+        }
+    }
+}
+
+TEST(OclStdInt, Mul24AndMad24InTheir24BitRange) {
+    auto m = build(assembleFixture("ocl_std_int.spvasm"));
+    ASSERT_TRUE(m);
+    // Signed operands within [-2^23, 2^23 - 1], unsigned within [0, 2^24 - 1] (outside, OpenCL leaves the
+    // result to the implementation): the same words serve both where they fit, others only the unsigned.
+    std::vector<uint32_t> a = {3, 0x7fffffu, 0xff800000u, 0xffffffffu, 0xffffffu, 0x123456u};
+    std::vector<uint32_t> b = {5, 0x7fffffu, 0x7fffffu, 0xff800000u, 0xffffffu, 0x000100u};
+    std::vector<uint32_t> c = {1, 0xffffffffu, 7, 0x80000000u, 2, 0xabcdefu};
+    const size_t n = a.size();
+    std::vector<uint32_t> out(4 * n, 0xdeadbeef);
+    LaunchResult r = run(*m, "ocl_int_24", {buffer(a), buffer(b), buffer(c), buffer(out)}, range1(n, 1));
+    ASSERT_TRUE(r.ok) << r.error;
+    auto signed24 = [](uint32_t v) { return int32_t(v) >= -(1 << 23) && int32_t(v) < (1 << 23); };
+    auto unsigned24 = [](uint32_t v) { return v < (1u << 24); };
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t s_mul = uint32_t(int64_t(int32_t(a[i])) * int32_t(b[i])), u_mul = a[i] * b[i];
+        if (signed24(a[i]) && signed24(b[i])) {
+            EXPECT_EQ(out[4 * i + 0], s_mul) << i;
+            EXPECT_EQ(out[4 * i + 2], s_mul + c[i]) << i;
+        }
+        if (unsigned24(a[i]) && unsigned24(b[i])) {
+            EXPECT_EQ(out[4 * i + 1], u_mul) << i;
+            EXPECT_EQ(out[4 * i + 3], u_mul + c[i]) << i;
+        }
     }
 }
 
