@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <limits>
 
 #include "reference_device/spirv/test_util.h"
@@ -199,6 +201,116 @@ TEST(OclStdInt, Mul24AndMad24InTheir24BitRange) {
             EXPECT_EQ(out[4 * i + 1], u_mul) << i;
             EXPECT_EQ(out[4 * i + 3], u_mul + c[i]) << i;
         }
+    }
+}
+
+// The float built-ins OpenCL defines exactly (0 ulp), of ocl_std_float.spvasm, bit for bit against the host.
+bool sameFloat(float x, float y) {
+    return (std::isnan(x) && std::isnan(y)) || std::memcmp(&x, &y, sizeof x) == 0;
+}
+
+float signOf(float x) {
+    return std::isnan(x) ? 0.0f : x > 0 ? 1.0f : x < 0 ? -1.0f : x;  // keeps the zero's sign
+}
+
+TEST(OclStdFloat, EveryExactlyDefinedBuiltin) {
+    auto m = build(assembleFixture("ocl_std_float.spvasm"));
+    ASSERT_TRUE(m);
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    // Halves for the rounding modes, both signs, infinities, NaN, zeros; no input or result is denormal, so
+    // a device that flushes denormals gives the same bits.
+    std::vector<float> a = {2.5f, -2.5f, 0.5f, -0.5f, 1.5f,  1e10f, -7.25f,
+                            inf,  -inf,  nan,  0.0f,  -0.0f, 3.0f,  1.0f};
+    std::vector<float> b = {1.5f, 2.0f, -0.75f, 0.5f, 1.5f, -3.0f, 2.5f,
+                            1.0f, nan,  2.0f,   5.0f, 4.0f, -3.0f, 2.0f};
+    std::vector<float> c = {1.0f, -1.0f, 0.25f, 3.0f,  -2.25f, 1e20f, 0.0f,
+                            1.0f, 1.0f,  1.0f,  -0.0f, 2.0f,   1.0f,  -2.0f};
+    const size_t n = a.size(), k = 19;
+    std::vector<float> out(k * n, 12345.0f);
+    LaunchResult r = run(*m, "ocl_float_exact", {buffer(a), buffer(b), buffer(c), buffer(out)}, range1(n, 1));
+    ASSERT_TRUE(r.ok) << r.error;
+    for (size_t i = 0; i < n; ++i) {
+        const float x = a[i], y = b[i], z = c[i];
+        const float mag = std::fabs(x) > std::fabs(y) ? x : std::fabs(y) > std::fabs(x) ? y : std::fmax(x, y);
+        const float min_mag = std::fabs(x) < std::fabs(y)   ? x
+                              : std::fabs(y) < std::fabs(x) ? y
+                                                            : std::fmin(x, y);
+        const float want[] = {std::fabs(x),
+                              std::floor(x),
+                              std::ceil(x),
+                              std::trunc(x),
+                              std::round(x),
+                              std::nearbyint(x),
+                              std::logb(x),
+                              signOf(x),
+                              std::fmin(x, y),
+                              std::fmax(x, y),
+                              std::fdim(x, y),
+                              std::fmod(x, y),
+                              std::remainder(x, y),
+                              std::copysign(x, y),
+                              mag,
+                              min_mag,
+                              std::nextafter(x, y),
+                              y < x ? 0.0f : 1.0f,
+                              std::fma(x, y, z)};
+        for (size_t j = 0; j < k; ++j) {
+            if (j == 17 && (std::isnan(x) || std::isnan(y))) continue;  // step of a NaN: not defined
+            if (j == 16 && x == 0.0f) continue;  // nextafter from zero is a denormal, which may be flushed
+            EXPECT_TRUE(sameFloat(out[k * i + j], want[j]))
+                << "input " << i << " built-in " << j << ": " << out[k * i + j] << ", want " << want[j];
+        }
+    }
+}
+
+// A half steps by a half's ulp (computing in double and rounding back would return x).
+TEST(OclStdFloat, NextafterOnHalves) {
+    auto m = build(assembleFixture("ocl_std_float.spvasm"));
+    ASSERT_TRUE(m);
+    // {x, y, nextafter(x, y)} as half bits: 1 -> 2, 1 -> 0, -1 -> 0, -0.5 -> -1, 65504 -> inf, inf -> 0,
+    // 2 -> 2, NaN.
+    const uint16_t rows[][3] = {{0x3c00, 0x4000, 0x3c01}, {0x3c00, 0x0000, 0x3bff}, {0xbc00, 0x0000, 0xbbff},
+                                {0xb800, 0xbc00, 0xb801}, {0x7bff, 0x7c00, 0x7c00}, {0x7c00, 0x0000, 0x7bff},
+                                {0x4000, 0x4000, 0x4000}, {0x7e00, 0x3c00, 0x7e00}};
+    std::vector<uint16_t> a, b, out(std::size(rows), 0xdead);
+    for (const auto& row : rows) {
+        a.push_back(row[0]);
+        b.push_back(row[1]);
+    }
+    LaunchResult r = run(*m, "nextafter_half", {buffer(a), buffer(b), buffer(out)}, range1(a.size(), 1));
+    ASSERT_TRUE(r.ok) << r.error;
+    for (size_t i = 0; i < std::size(rows); ++i) {
+        if (rows[i][2] == 0x7e00)
+            EXPECT_TRUE((out[i] & 0x7c00) == 0x7c00 && (out[i] & 0x3ff)) << i;  // a NaN: any payload
+        else
+            EXPECT_EQ(out[i], rows[i][2]) << i << std::hex << ": " << out[i];
+    }
+}
+
+TEST(OclStdFloat, LdexpAndIlogb) {
+    auto m = build(assembleFixture("ocl_std_float.spvasm"));
+    ASSERT_TRUE(m);
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> a = {1.0f, -3.0f, 0.75f, 1e30f, 5.0f, inf, 0.0f, nan};
+    std::vector<uint32_t> k = {3, uint32_t(-2), 10, 100, uint32_t(-130) + 10, 1, 4, 1};
+    std::vector<uint32_t> out(2 * a.size(), 0xdeadbeef);
+    LaunchResult r = run(*m, "ocl_float_int", {buffer(a), buffer(k), buffer(out)}, range1(a.size(), 1));
+    ASSERT_TRUE(r.ok) << r.error;
+    const int32_t int_min = std::numeric_limits<int32_t>::min(),
+                  int_max = std::numeric_limits<int32_t>::max();
+    for (size_t i = 0; i < a.size(); ++i) {
+        float got;
+        std::memcpy(&got, &out[2 * i], sizeof got);
+        EXPECT_TRUE(sameFloat(got, std::ldexp(a[i], int32_t(k[i])))) << i << ": " << got;
+        const int32_t ilogb = int32_t(out[2 * i + 1]);
+        if (a[i] == 0.0f)
+            EXPECT_TRUE(ilogb == int_min || ilogb == -int_max) << ilogb;  // FP_ILOGB0
+        else if (std::isnan(a[i]))
+            EXPECT_TRUE(ilogb == int_max || ilogb == int_min) << ilogb;  // FP_ILOGBNAN
+        else if (std::isinf(a[i]))
+            EXPECT_EQ(ilogb, int_max);
+        else
+            EXPECT_EQ(ilogb, std::ilogb(a[i])) << i;
     }
 }
 

@@ -124,9 +124,9 @@ double floatOp(uint16_t n, double a, double b, double c, int64_t k) {
         case OpenCLLIB::Fmod: return std::fmod(a, b);
         case OpenCLLIB::Remainder: return std::remainder(a, b);
         case OpenCLLIB::Copysign: return std::copysign(a, b);
-        case OpenCLLIB::Fdim: return a > b ? a - b : 0.0;
+        // A NaN operand gives NaN (as C99 and libclc read "x - y if x > y, +0 if x <= y": neither holds).
+        case OpenCLLIB::Fdim: return std::isnan(a) || std::isnan(b) ? a + b : a > b ? a - b : 0.0;
         case OpenCLLIB::Hypot: return std::hypot(a, b);
-        case OpenCLLIB::Nextafter: return std::nextafter(a, b);
         case OpenCLLIB::Maxmag:
             return std::fabs(a) > std::fabs(b) ? a : std::fabs(b) > std::fabs(a) ? b : std::fmax(a, b);
         case OpenCLLIB::Minmag:
@@ -199,6 +199,18 @@ double floatOp(uint16_t n, double a, double b, double c, int64_t k) {
 double loadF(const uint8_t* p, uint32_t w) {
     return w == 2 ? halfToFloat(rd<uint16_t>(p, 0)) : w == 4 ? double(rd<float>(p, 0)) : rd<double>(p, 0);
 }
+// nextafter in the operands' own precision: stepping a double would move by a double's ulp, which rounds
+// back to x for float and half.
+double nextAfter(double x, double y, uint32_t w) {
+    if (w == 8) return std::nextafter(x, y);
+    if (w == 4) return std::nextafter(float(x), float(y));
+    if (std::isnan(x) || std::isnan(y)) return x + y;
+    if (x == y) return y;
+    if (x == 0) return halfToFloat(uint16_t((y < 0 ? 0x8000 : 0) | 1));  // the smallest subnormal toward y
+    const uint16_t h = doubleToHalf(x);                                  // exact: x is a half
+    return halfToFloat(uint16_t((x < y) == (x > 0) ? h + 1 : h - 1));    // away from or toward zero
+}
+
 void storeF(uint8_t* p, uint32_t w, double v) {
     if (w == 2)
         wr<uint16_t>(p, 0, doubleToHalf(v));
@@ -260,6 +272,8 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
                 uint8_t* out = tmp + i * w;
                 if (in.sub == OpenCLLIB::Fma && w == 4) {
                     wr<float>(out, 0, std::fmaf(float(v[0]), float(v[1]), float(v[2])));
+                } else if (in.sub == OpenCLLIB::Nextafter) {
+                    storeF(out, w, nextAfter(v[0], v[1], w));
                 } else if (in.sub == OpenCLLIB::Ilogb) {
                     int32_t r = std::ilogb(v[0]);
                     std::memcpy(out, &r, 4);
