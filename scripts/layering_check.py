@@ -55,26 +55,32 @@ def cl_includes_of_harness(repo):
     return breaches
 
 
+def source_files(repo, top, tests=True):
+    """(path relative to repo, lines) of every .h/.cpp file under repo/top, sorted; X_test.cpp only with tests.
+    A folder that cannot be read raises."""
+    for folder, dirs, files in os.walk(os.path.join(repo, top), onerror=_raise):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith((".h", ".cpp")) and (tests or not name.endswith("_test.cpp")):
+                path = os.path.join(folder, name)
+                yield os.path.relpath(path, repo), read_lines(path)
+
+
 def numeric_case_labels(repo):
     breaches = []
     for top in SPIRV_DIRS:
-        for folder, dirs, files in os.walk(os.path.join(repo, top)):
-            dirs.sort()
-            for name in sorted(files):
-                if not name.endswith((".h", ".cpp")):
-                    continue
-                path = os.path.join(folder, name)
-                with open(path, encoding="utf-8") as f:
-                    for number, line in enumerate(f, 1):
-                        m = NUMERIC_CASE.search(line)
-                        if m:
-                            breaches.append("%s:%d has the numeric case label %s (name the value)" % (
-                                os.path.relpath(path, repo), number, m.group(1)))
-                        m = NUMERIC_OPCODE.search(line)
-                        if m:
-                            breaches.append("%s:%d uses the opcode number %s (name the instruction: one table "
-                                            "row per instruction)" % (os.path.relpath(path, repo), number,
-                                                                     m.group(1)))
+        if not os.path.isdir(os.path.join(repo, top)):
+            continue
+        for relpath, lines in source_files(repo, top):
+            for number, line in enumerate(lines, 1):
+                m = NUMERIC_CASE.search(line)
+                if m:
+                    breaches.append("%s:%d has the numeric case label %s (name the value)" % (
+                        relpath, number, m.group(1)))
+                m = NUMERIC_OPCODE.search(line)
+                if m:
+                    breaches.append("%s:%d uses the opcode number %s (name the instruction: one table row per "
+                                    "instruction)" % (relpath, number, m.group(1)))
     return breaches
 
 
@@ -141,19 +147,12 @@ RUN_DEFINITION = re.compile(r"^\s*(?:[\w:<>&*]+\s+)+run\([^;]*$")
 def long_family_runs(repo, max_lines):
     """One breach a definition of run() in test_conformance/ (tests aside) of max_lines or more lines."""
     breaches = []
-    for folder, dirs, files in os.walk(os.path.join(repo, "test_conformance"), onerror=_raise):
-        dirs.sort()
-        for name in sorted(files):
-            if not name.endswith((".h", ".cpp")) or name.endswith("_test.cpp"):
-                continue
-            path = os.path.join(folder, name)
-            lines = read_lines(path)
-            for start, line in enumerate(lines):
-                length = definition_lines(lines, start) if RUN_DEFINITION.match(line) else None
-                if length is not None and length >= max_lines:
-                    breaches.append("%s:%d: run() is %d lines (limit: under %d; move setup, binding and checks "
-                                    "into a launch fixture)" % (os.path.relpath(path, repo), start + 1, length,
-                                                                 max_lines))
+    for relpath, lines in source_files(repo, "test_conformance", tests=False):
+        for start, line in enumerate(lines):
+            length = definition_lines(lines, start) if RUN_DEFINITION.match(line) else None
+            if length is not None and length >= max_lines:
+                breaches.append("%s:%d: run() is %d lines (limit: under %d; move setup, binding and checks into "
+                                "a launch fixture)" % (relpath, start + 1, length, max_lines))
     return breaches
 
 
@@ -164,18 +163,9 @@ RUN_STATE_PARAMETER = re.compile(r"[(,]\s*(?:const\s+)?RunState\s*[&*]|^\s*(?:co
 
 def run_state_parameters(repo):
     """One breach a line of test_common/harness declaring a RunState& or RunState* parameter."""
-    breaches = []
-    for folder, dirs, files in os.walk(os.path.join(repo, "test_common", "harness"), onerror=_raise):
-        dirs.sort()
-        for name in sorted(files):
-            if not name.endswith((".h", ".cpp")):
-                continue
-            path = os.path.join(folder, name)
-            for number, line in enumerate(read_lines(path), 1):
-                if RUN_STATE_PARAMETER.search(line):
-                    breaches.append("%s:%d takes the RunState (take what the stage reads, return what it fills)"
-                                    % (os.path.relpath(path, repo), number))
-    return breaches
+    return ["%s:%d takes the RunState (take what the stage reads, return what it fills)" % (relpath, number)
+            for relpath, lines in source_files(repo, "test_common/harness")
+            for number, line in enumerate(lines, 1) if RUN_STATE_PARAMETER.search(line)]
 
 
 def main():
