@@ -109,9 +109,8 @@ inline std::vector<uint32_t> assemble(const std::string& text) {
 inline std::vector<uint32_t> assembleFixture(const std::string& name) {
     const std::string text = readText(fixturePath(name));
     const std::string key = "; target-env: ";
-    const std::string env = text.compare(0, key.size(), key) == 0
-                                ? text.substr(key.size(), text.find('\n') - key.size())
-                                : "spv1.3";
+    if (text.compare(0, key.size(), key) != 0) return assemble(text);
+    const std::string env = text.substr(key.size(), text.find('\n') - key.size());
     return assembleWith(std::string(REFDEV_SPIRV_AS) + " --target-env " + env, text);
 }
 #endif
