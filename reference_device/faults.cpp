@@ -36,6 +36,7 @@ std::vector<FaultInfo> coreFaults() {
          "CL_DEVICE_SUB_GROUP_SIZES_INTEL lists the sizes largest first with the smallest repeated"},
         {"compile_sub_group_size_query_zero",
          "CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL reports 0 for a kernel with SubgroupSize"},
+        {"kernel_num_args_plus_one", "CL_KERNEL_NUM_ARGS reports one argument more than the kernel has"},
         {"extension_version_2d_block_io_unreported",
          "CL_DEVICE_EXTENSIONS lists cl_intel_subgroup_2d_block_io, but CL_DEVICE_EXTENSIONS_WITH_VERSION "
          "(and "

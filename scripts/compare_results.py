@@ -143,10 +143,20 @@ def compare(base, new, allows=(), waived_regresses=False, used=None):
     return found, transitions
 
 
+def check_modes(base_doc, new_doc, allow_mix):
+    """A --build-only report's Pass means built with its kernel queries right, not a right result: set against
+    a run that executed its kernels, every difference would mean something else. Refused unless allowed."""
+    modes = [bool(d.get("build_only")) for d in (base_doc, new_doc)]
+    if modes[0] != modes[1] and not allow_mix:
+        raise CompareError("the %s report is from a --build-only run (no kernel launched) and the %s is not: their "
+                           "verdicts mean different things (--allow-build-only-mix to compare them anyway)" % (
+                               ("baseline", "new") if modes[0] else ("new", "baseline")))
+
+
 def notes(base_doc, new_doc, unused_allows=()):
     out = ["--allow=%s accepted no change: nothing in these reports needed it (a typo, or the change is gone)" % a
            for a in unused_allows]
-    for key in ("platform", "device", "driver", "runtime_package", "offline_compiler", "seed"):
+    for key in ("platform", "device", "driver", "runtime_package", "offline_compiler", "seed", "build_only"):
         if key in base_doc and key in new_doc and base_doc[key] != new_doc[key]:
             out.append("%s differs: %r (baseline) vs %r (new)" % (key, base_doc[key], new_doc[key]))
     sel = [d.get("selection") for d in (base_doc, new_doc)]
@@ -233,6 +243,8 @@ def main(argv=None):
                     help="accept this change (repeatable), e.g. Pass:NotSupported:*.sg32.*")
     ap.add_argument("--no-new-waivers", action="store_true", help="a Pass that becomes Waived is a regression")
     ap.add_argument("--fail-on-change", action="store_true", help="exit 1 on any difference, not only regressions")
+    ap.add_argument("--allow-build-only-mix", action="store_true",
+                    help="compare a --build-only report with one that ran its kernels (refused otherwise)")
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
@@ -243,6 +255,7 @@ def main(argv=None):
             report_io.check_output(args.html, (args.base, args.new))
         base_doc, base = statuses(args.base)
         new_doc, new = statuses(args.new)
+        check_modes(base_doc, new_doc, args.allow_build_only_mix)
         used = set()
         found, transitions = compare(base, new, allows, args.no_new_waivers, used)
         rows = transition_rows(transitions, args.no_new_waivers)

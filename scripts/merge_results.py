@@ -46,7 +46,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_io  # noqa: E402  (same directory: the checked report loader, safe outputs)
 
-SAME_IN_EVERY_SHARD = ("platform", "device", "driver", "runtime_package", "offline_compiler", "seed", "quick")
+SAME_IN_EVERY_SHARD = ("platform", "device", "driver", "runtime_package", "offline_compiler", "seed", "quick",
+                       "build_only")
 GOOD = ("Pass", "NotSupported", "Waived", "Flake")
 
 

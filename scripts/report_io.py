@@ -30,7 +30,7 @@ REPORT_KEYS = {"cmd": (_STR,), "platform": (_STR,), "device": (_STR,), "driver":
                "results": (_DICT,), "cases": (_LIST,), "not_run": (_LIST,), "errors": (_LIST,),
                "shard": (_DICT,), "shards": (_LIST,), "cmds": (_LIST,), "waivers": (_DICT,),
                "selection": (_DICT,), "offline_compiler": (_DICT, None), "version_gaps": (_LIST,),
-               "phase_totals": (_DICT,)}
+               "phase_totals": (_DICT,), "build_only": (_BOOL,)}
 SELECTION_KEYS = {"patterns": (_LIST,), "filter": (_STR,), "caselist_file": (_STR,), "exclude_file": (_STR,),
                   "tags": (_LIST,), "quick": (_BOOL,), "extended": (_BOOL,), "huge": (_BOOL,), "tier": (_STR,),
                   "rerun_failed": (_STR,), "seed": (_INT,), "suite_version": (_STR,), "manifest_sha256": (_STR,)}

@@ -226,6 +226,9 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
         # The offline-compiler mode: modules were built for a target, nothing ran on a device.
         meta.insert(3, ("Offline compiler", offline.get("compiler", "")))
         meta.insert(4, ("Target", "%s (%s)" % (offline.get("target", ""), offline.get("target_description", ""))))
+    if doc.get("build_only"):
+        # --build-only: every module built and its kernel queries checked on the driver, no kernel launched.
+        meta.insert(3, ("Mode", "build-only: a Pass is a module built with its kernel queries right; no kernel ran"))
     if doc.get("shards"):
         meta.append(("Shards", "; ".join("%s (%s cases)" % (s.get("file", "?"), s.get("cases", "?"))
                                          for s in doc["shards"] if isinstance(s, dict))))

@@ -28,4 +28,11 @@ struct BuildFailure : CaseFailure {
     std::string log;
 };
 
+// Thrown by runNDRange in a --build-only run instead of launching: the case was judged up to its launch (the
+// module built, its kernel created and its kernel queries right; build_only_launch.h). The case runner
+// records Pass with the message, which says what was checked.
+struct LaunchWithheld : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 }  // namespace cts

@@ -172,7 +172,10 @@ cl_int CL_API_CALL GetKernelInfo(cl_kernel k, cl_kernel_info name, size_t size, 
     if (!liveKernel(k)) return CL_INVALID_KERNEL;
     switch (name) {
         case CL_KERNEL_FUNCTION_NAME: return infoString(size, value, ret, k->info->name);
-        case CL_KERNEL_NUM_ARGS: return infoValue<cl_uint>(size, value, ret, cl_uint(k->args.size()));
+        case CL_KERNEL_NUM_ARGS: {
+            const bool extra = thePlatform()->faults.has("kernel_num_args_plus_one");
+            return infoValue<cl_uint>(size, value, ret, cl_uint(k->args.size() + (extra ? 1 : 0)));
+        }
         case CL_KERNEL_REFERENCE_COUNT: return infoValue<cl_uint>(size, value, ret, k->refs.load());
         case CL_KERNEL_CONTEXT: return infoValue(size, value, ret, k->program->context);
         case CL_KERNEL_PROGRAM: return infoValue(size, value, ret, k->program);

@@ -131,7 +131,18 @@ const BuiltProgram& ProgramCache::get(const std::string& path, const std::string
     FileInfo info{moduleHash(words.data(), words.size() * 4), contentKey(words)};
     files_[path] = info;
     checkHash(path, info.hash, expected_hash);
-    return build(words, programKey(info.content, options), options);
+    const BuiltProgram& built = build(words, programKey(info.content, options), options);
+    if (built.program) paths_.emplace(built.program, path);
+    return built;
+}
+
+uint32_t ProgramCache::requiredSubGroupSize(cl_program program, const std::string& kernel) const {
+    auto path = paths_.find(program);
+    if (path == paths_.end()) return 0;
+    auto sizes = required_sizes_.find(path->second);
+    if (sizes == required_sizes_.end()) return 0;
+    auto size = sizes->second.find(kernel);
+    return size == sizes->second.end() ? 0 : size->second;
 }
 
 std::string ProgramCache::signatureMismatch(const std::string& path, const std::string& expected_hash,
@@ -141,7 +152,9 @@ std::string ProgramCache::signatureMismatch(const std::string& path, const std::
         ModuleSignature read;
         std::vector<uint32_t> words = readSpirvFile(path, expected_hash);
         try {
-            read = moduleSignature(SpirvModule::parse(words));
+            const SpirvModule module = SpirvModule::parse(words);
+            read = moduleSignature(module);
+            required_sizes_[path] = requiredSubGroupSizes(module);
         } catch (const SpirvParseError& e) {
             throw InternalError("module " + path +
                                 " cannot be parsed for its kernel signatures: " + e.what());

@@ -41,6 +41,11 @@ public:
     std::string signatureMismatch(const std::string& path, const std::string& expected_hash,
                                   const ModuleSignature& manifest);
 
+    // The SubgroupSize execution mode `kernel` declares in the module `program` was built from (by get(path,
+    // ...), after signatureMismatch(path, ...) parsed it), or 0: none declared, or not known for this
+    // program.
+    uint32_t requiredSubGroupSize(cl_program program, const std::string& kernel) const;
+
     // Same, for words already in memory (key: hash of the words and options).
     const BuiltProgram& get(const std::vector<uint32_t>& words, const std::string& options = "");
 
@@ -62,6 +67,9 @@ private:
     std::map<std::string, BuiltProgram> programs_;
     std::map<std::string, FileInfo> files_;  // path -> what reading it gave (read and verified once)
     std::map<std::string, ModuleSignature> signatures_;  // path -> the kernel signatures read from it
+    // path -> kernel -> its SubgroupSize execution mode (kernels that declare one), read with the signatures
+    std::map<std::string, std::map<std::string, uint32_t>> required_sizes_;
+    std::map<cl_program, std::string> paths_;  // program built by get(path, ...) -> path
 
     const BuiltProgram& build(const std::vector<uint32_t>& words, const std::string& key,
                               const std::string& options);

@@ -123,6 +123,9 @@ struct RunContext {
     std::map<std::string, std::string> module_hashes;
     // Module path -> its kernel signatures from the manifest; createKernel checks the module against them.
     std::map<std::string, std::shared_ptr<const ModuleSignature>> module_signatures;
+    // --build-only: runNDRange checks the kernel queries the launch relies on and throws LaunchWithheld
+    // instead of launching (build_only_launch.h).
+    bool build_only = false;
 };
 
 class Family {

@@ -83,6 +83,7 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
             RunContext ctx{dut.info,    dut.context.get(), dut.queue.get(),     *dut.programs,
                            result.seed, settings.quick,    settings.assets_dir, settings.dump_dir,
                            spec.name,   &dut.messages};
+            ctx.build_only = settings.build_only;
             if (!spec.module.empty()) {
                 ctx.module_hashes[spec.module] = spec.module_hash;
                 ctx.module_signatures[spec.module] = spec.module_signature;
@@ -95,6 +96,9 @@ CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTe
                     "family '" + spec.family +
                     "' answered NotSupported after its support check: " + outcome.message);
         }
+    } catch (const LaunchWithheld& e) {
+        outcome = Outcome::pass();  // --build-only: judged up to the launch, which was not made
+        outcome.message = e.what();
     } catch (const InternalError& e) {
         outcome = Outcome::internalError(e.what());
     } catch (const BuildFailure& e) {

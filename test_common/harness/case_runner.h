@@ -14,7 +14,8 @@ struct RunSettings {
     uint64_t seed = 0;
     bool quick = false;
     std::string assets_dir, dump_dir;
-    bool core_only = false;  // --tier=core: a case a version gap makes device_specific is NotSupported
+    bool core_only = false;   // --tier=core: a case a version gap makes device_specific is NotSupported
+    bool build_only = false;  // --build-only: judged up to the launch, never launched (build_only_launch.h)
 };
 
 CaseResult runCase(const CaseSpec& spec, const Registry& registry, DeviceUnderTest& dut,

@@ -8,6 +8,7 @@
 #include "test_common/cl/driver_messages.h"
 #include "test_common/cl/phase_clock.h"
 #include "test_common/cl/program_cache.h"
+#include "test_common/harness/build_only_launch.h"
 
 namespace cts {
 
@@ -47,6 +48,17 @@ KernelHandle createKernel(RunContext& ctx, const std::string& module, const std:
     if (err != CL_SUCCESS)
         throw CaseFailure("clCreateKernel(\"" + kernel + "\") from " + module + ": " + clErrorName(err) +
                           (built.log.empty() ? "" : "\nbuild log:\n" + built.log));
+    // The driver's own count of the arguments, which clSetKernelArg checks indices against.
+    cl_uint num_args = 0;
+    err = clGetKernelInfo(handle, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, nullptr);
+    if (err != CL_SUCCESS)
+        throw CaseFailure("clGetKernelInfo(CL_KERNEL_NUM_ARGS) of kernel " + kernel + ": " +
+                          clErrorName(err));
+    auto args = signature->second->find(kernel);
+    if (args != signature->second->end() && num_args != args->second.size())
+        throw CaseFailure("kernel " + kernel + " of " + module + ": CL_KERNEL_NUM_ARGS reports " +
+                          std::to_string(num_args) + ", the module declares " +
+                          std::to_string(args->second.size()) + " arguments");
     return handle;
 }
 
@@ -125,6 +137,7 @@ void runNDRange(RunContext& ctx, cl_kernel kernel, cl_uint dims, const size_t* g
         if (!driver.empty()) msg += "\ndriver messages:\n" + driver;
         throw CaseFailure(msg);
     };
+    if (ctx.build_only) withholdLaunch(ctx, kernel, dims, local);
     // The launch's time, a failed one's too, is the case's kernel phase.
     const auto start = std::chrono::steady_clock::now();
     cl_int err = clEnqueueNDRangeKernel(ctx.queue, kernel, dims, nullptr, global, local, 0, nullptr, nullptr);

@@ -11,6 +11,7 @@ constexpr uint16_t Name = 5, TypeBool = 20, TypeInt = 21, TypeFloat = 22, TypeVe
                    FunctionEnd = 56;
 }  // namespace op
 constexpr uint32_t kExecutionModelKernel = 6;
+constexpr uint32_t kExecutionModeSubgroupSize = 35;
 
 std::string typeName(const SpirvModule& module, uint32_t id) {
     const SpirvInstruction* def = module.definition(id);
@@ -80,6 +81,17 @@ ModuleSignature moduleSignature(const SpirvModule& module) {
         }
     }
     return signature;
+}
+
+std::map<std::string, uint32_t> requiredSubGroupSizes(const SpirvModule& module) {
+    std::map<std::string, uint32_t> sizes;
+    for (const SpirvExecutionMode& mode : module.executionModes()) {
+        if (mode.is_id || mode.mode != kExecutionModeSubgroupSize || mode.literals.empty()) continue;
+        for (const SpirvEntryPoint& entry : module.entryPoints())
+            if (entry.function_id == mode.entry_point && entry.execution_model == kExecutionModelKernel)
+                sizes[entry.name] = mode.literals[0];
+    }
+    return sizes;
 }
 
 std::string describeSignature(const KernelSignature& args) {

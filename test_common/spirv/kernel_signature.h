@@ -3,6 +3,7 @@
 // reads it from the module it loads and refuses a disagreement (docs/assets.md, "The module table").
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ using ModuleSignature = std::map<std::string, KernelSignature>;  // entry point 
 
 // The signature of every OpEntryPoint Kernel of a parsed module.
 ModuleSignature moduleSignature(const SpirvModule& module);
+
+// Entry point name -> the sub-group size its OpExecutionMode SubgroupSize requires (kernels without one are
+// absent): what clGetKernelSubGroupInfo(CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL) must report.
+std::map<std::string, uint32_t> requiredSubGroupSizes(const SpirvModule& module);
 
 // "(out: global_buffer, n: uint)"
 std::string describeSignature(const KernelSignature& args);

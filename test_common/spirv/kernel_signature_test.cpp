@@ -61,5 +61,24 @@ TEST(KernelSignature, MismatchNamesTheKernelAndBothLists) {
               "the module has kernel second, which the manifest does not list");
 }
 
+// Two kernels: "wide" requires sub-group size 32 (OpExecutionMode SubgroupSize), "free" requires none; a
+// LocalSize mode on "free" is not a sub-group size.
+TEST(KernelSignature, RequiredSubGroupSizesFromTheSubgroupSizeMode) {
+    ModuleBuilder b;
+    const uint32_t void_t = b.newId(), fn_t = b.newId(), wide = b.newId(), free_fn = b.newId(),
+                   l1 = b.newId(), l2 = b.newId();
+    b.op(17, {4}).op(17, {6}).op(17, {58});  // OpCapability Addresses, Kernel, SubgroupDispatch
+    b.op(14, {2, 2});
+    b.op(15, ModuleBuilder::cat({{6, wide}, ModuleBuilder::str("wide")}));
+    b.op(15, ModuleBuilder::cat({{6, free_fn}, ModuleBuilder::str("free")}));
+    b.op(16, {wide, 35, 32});           // SubgroupSize 32
+    b.op(16, {free_fn, 17, 64, 1, 1});  // LocalSize 64 1 1
+    b.op(19, {void_t}).op(33, {fn_t, void_t});
+    b.op(54, {void_t, wide, 0, fn_t}).op(248, {l1}).op(253).op(56);
+    b.op(54, {void_t, free_fn, 0, fn_t}).op(248, {l2}).op(253).op(56);
+    std::map<std::string, uint32_t> sizes = requiredSubGroupSizes(SpirvModule::parse(b.words()));
+    EXPECT_EQ(sizes, (std::map<std::string, uint32_t>{{"wide", 32}}));
+}
+
 }  // namespace
 }  // namespace cts

@@ -133,4 +133,27 @@ std::string openDevice(const Options& options, DeviceUnderTest& dut) {
     return "";
 }
 
+namespace {
+
+// NEO's debug keys are integers (a missing or malformed value leaves the key at its default).
+long neoKey(const EnvLookup& env, const char* name) {
+    const char* v = env(name);
+    if (!v || !*v) return 0;
+    char* end = nullptr;
+    long n = std::strtol(v, &end, 0);
+    return *end == '\0' ? n : 0;
+}
+
+}  // namespace
+
+std::string nonExecutingDriverMode(const EnvLookup& env) {
+    // compute-runtime's CommandStreamReceiverType: 0 HW, 1 AUB, 2 TBX, 3 HW with AUB, 4 TBX with AUB. Only
+    // AUB executes nowhere (TBX runs on a simulator server, the others on the GPU).
+    if (neoKey(env, "NEOReadDebugKeys") == 0 || neoKey(env, "SetCommandStreamReceiver") != 1) return "";
+    return "NEOReadDebugKeys=1 with SetCommandStreamReceiver=1 puts Intel's compute-runtime in its "
+           "no-hardware "
+           "(AUB) mode, which builds but never runs a kernel: results would be meaningless; run with "
+           "--build-only (scripts/run_intel_gpu_nohw.sh does)";
+}
+
 }  // namespace cts

@@ -31,4 +31,10 @@ struct DeviceUnderTest {
 // (no platform, no platform of that name, index out of range, probe failure).
 std::string openDevice(const Options& options, DeviceUnderTest& dut);
 
+// "" unless the environment puts Intel's compute-runtime in a mode that executes no kernel: its debug keys
+// read (NEOReadDebugKeys=1) with SetCommandStreamReceiver=1, the AUB command stream receiver, which builds
+// and answers queries for a ProductFamilyOverride device without a GPU but never runs what is enqueued
+// (docs/intel_gpu_nohw.md). Then the reason a run that is not --build-only is refused, in one line.
+std::string nonExecutingDriverMode(const EnvLookup& env);
+
 }  // namespace cts

@@ -219,6 +219,7 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["icd_vendors"] = info.icd_vendors;
     doc["seed"] = info.seed;
     doc["quick"] = info.quick;
+    doc["build_only"] = info.build_only;
     doc["shard"] = {{"index", info.shard_index}, {"count", info.shard_count}};
     doc["selected"] = info.selected;
     PhaseTimes totals;  // the run's time by phase, summed over its cases
@@ -410,6 +411,7 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("device", info.device);
     prop("driver", info.driver);
     prop("runtime_package", info.runtime_package);
+    prop("build_only", info.build_only ? "true" : "false");
     if (!info.offline_compiler.empty()) {
         prop("offline_compiler", info.offline_compiler);
         prop("target", info.target);

@@ -102,6 +102,9 @@ struct RunInfo {
     SelectionRecord selection;
     std::vector<VersionGapNote> version_gaps;  // of the device or target; counted at the end of the run
     bool flake_fails = false;                  // --flake-fails: a Flake is a JUnit failure
+    // --build-only: no case launched a kernel; a Pass means built and kernel queries right
+    // (build_only_launch.h)
+    bool build_only = false;
 };
 
 // "run interrupted by SIGTERM: 3 of 5 selected case(s) not run"; "" when the run was not aborted.

@@ -177,6 +177,7 @@ StageResult openReportSinks(const std::string& program, int argc, char** argv, c
     info.command = recordedCommand(argc, argv, env.icd_env_from_user);
     info.seed = opt.seed;
     info.quick = opt.quick;
+    info.build_only = opt.build_only;
     info.flake_fails = opt.flake_fails;
     info.errors = run_errors;
     info.shard_index = opt.shard_index;

@@ -341,6 +341,17 @@ std::vector<OptionRow> makeTable() {
                    "dg2-g10, bmg, lnl-m, ptl, mtl), or a description file")
             .toRerun(2),
 
+        // Build only
+        flagOption("build-only", &Options::build_only)
+            .in("Build only (any OpenCL driver; docs/user_guide.md, \"Build-only runs\"):")
+            .helps("judge every selected case up to its kernel launch and never launch it:\n"
+                   "requirements from the device's queries, the module built, its kernels\n"
+                   "created, the kernel queries the case relies on (argument count, compiled\n"
+                   "sub-group size, work-group size for its local size); Pass = built and\n"
+                   "queries right, Fail = a core module rejected or a query wrong; api.* run")
+            .toWorker(13)
+            .toRerun(13),
+
         // Execution
         valueOption("seed", "N", "42", setSeed,
                     // Always: a worker or a rerun must mix in the run's seed, whichever way it was chosen.

@@ -268,6 +268,9 @@ std::string finishOptions(const OptionParse& p, const EnvLookup& env) {
     if (out.offline_compiler.empty() && !out.target.empty())
         return "--target=" + out.target +
                " is for --offline-compiler=PROGRAM (e.g. --offline-compiler=ocloc)";
+    if (!out.offline_compiler.empty() && out.build_only)
+        return "--build-only is for an OpenCL driver; --offline-compiler builds without running anyway: "
+               "drop --build-only";
     if (!out.offline_compiler.empty()) {
         // The offline mode opens no device: an option that picks or needs one would be silently ignored.
         const char* device = out.icd_system || !out.icd_file.empty() ? "--icd"

@@ -49,6 +49,9 @@ struct Options {
     // --offline-compiler=PROGRAM --target=NAME: build every selected case's module with Intel's offline
     // compiler for the target instead of running it (no OpenCL device); "" = not given.
     std::string offline_compiler, target;
+    // --build-only: every selected case is judged up to its kernel launch and never launched (build_only.h):
+    // requirements, the module's build, its kernels and the kernel queries the case relies on.
+    bool build_only = false;
 };
 
 // The per-case limit of --isolate without --timeout: a hang is then recorded, not waited on forever. The

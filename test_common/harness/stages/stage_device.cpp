@@ -1,6 +1,7 @@
 // Execute, first part: the device under test (or the offline target), the run's header and the waivers that
 // apply to it.
 #include <cstdio>
+#include <cstdlib>
 
 #include "test_common/harness/device/runtime_package.h"
 #include "test_common/harness/reports/run_reports.h"
@@ -25,6 +26,10 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
     if (o.quick) std::printf("quick run: not for conformance\n");
     if (o.extended) std::printf("extended run (includes extended cases): not for conformance\n");
     if (o.huge) std::printf("huge run: includes the cases tagged huge (buffers of several GiB)\n");
+    if (o.build_only)
+        std::printf(
+            "Build-only run: every module built and its kernel queries checked; no kernel launched, "
+            "no result compared\n");
     std::printf("Platform:  %s (%s)\n", d.platform_name.c_str(), d.platform_version.c_str());
     std::printf("Device:    %s [%s], %s\n", d.device_name.c_str(), typeName(d.type).c_str(),
                 d.device_version.c_str());
@@ -80,9 +85,14 @@ StageResult openDeviceUnderTest(const std::string& program, const Options& opt, 
     } catch (const std::exception& e) {
         dev_err = e.what();
     }
+    // A device that opened but will run nothing: refused before any case (one line, no hint below).
+    bool refused = false;
+    if (dev_err.empty() && !offline && !opt.build_only)
+        refused =
+            !(dev_err = nonExecutingDriverMode([](const char* name) { return std::getenv(name); })).empty();
     if (!dev_err.empty()) {
         std::fprintf(stderr, "%s: %s\n", program.c_str(), dev_err.c_str());
-        if (!opt.icd_system && opt.icd_file.empty() && !icd_env_from_user && icd_missing.empty())
+        if (!refused && !opt.icd_system && opt.icd_file.empty() && !icd_env_from_user && icd_missing.empty())
             std::fprintf(stderr,
                          "%s: the default is the reference device next to this program; "
                          "use --icd=system for the installed OpenCL drivers\n",
@@ -136,6 +146,8 @@ std::vector<Waiver> announceRun(const Options& opt, const RunEnvironment& env, c
         for (const auto& silent : dut.silent_drivers)
             std::printf("           no platform from %s\n", silent.c_str());
     }
+    if (opt.build_only)
+        log.note("build-only run: modules built and kernel queries checked, no kernel launched");
     // Said where a person looks first: a device that reports an extension below its SPIR-V version runs
     // that extension's cases as device_specific (version_gap.h).
     for (const auto& g : info.version_gaps) {

@@ -80,7 +80,7 @@ void executeCases(const std::string& program, const Options& opt, const RunEnvir
     const std::vector<std::string>& selected_names = selected.selected_names;
     LineLog& log = sinks.log;
     RunReports* reports = sinks.reports.get();
-    RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir, opt.core_only};
+    RunSettings settings{opt.seed, opt.quick, assets, opt.dump_dir, opt.core_only, opt.build_only};
     // The command that re-runs one case: same device, same environment choices, same seed.
     std::string rerun_prefix;
     for (const char* var : {"OCL_ICD_VENDORS", "REFDEV_PROFILE", "REFDEV_REPORT_AS", "REFDEV_FAULTS"}) {
@@ -225,6 +225,18 @@ void executeCases(const std::string& program, const Options& opt, const RunEnvir
                                          std::to_string(std::max(1u, usableCores() / jobs)));
             run.retry = &retry;
             run.case_limits = case_limits;
+            if (opt.build_only) {
+                // Each module built once in the run: no steal splits a module between two workers.
+                std::vector<PlanCase> all = planCases(loaded, selected.chosen);
+                std::map<std::string_view, uint32_t> numbers;
+                for (size_t i : run_index) {
+                    const std::string_view module = all[i].module;
+                    run.module_of.push_back(
+                        module.empty() ? 0
+                                       : numbers.emplace(module, static_cast<uint32_t>(numbers.size() + 1))
+                                             .first->second);
+                }
+            }
             runParallel(run, recorder);
         } else {
             runIsolated(run_names, worker, timeout, opt.seed, recorder, own_process, timeout_is_default,

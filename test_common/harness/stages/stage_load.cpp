@@ -218,7 +218,7 @@ StageResult loadCases(const std::string& program, const RunEnvironment& env,
 }
 
 int runWorker(const Options& opt, const RunEnvironment& env, const LoadedCases& loaded) {
-    RunSettings settings{opt.seed, opt.quick, env.assets, opt.dump_dir, opt.core_only};
+    RunSettings settings{opt.seed, opt.quick, env.assets, opt.dump_dir, opt.core_only, opt.build_only};
     DeviceUnderTest dut;
     std::string dev_err = openDevice(opt, dut);
     if (!dev_err.empty()) {

@@ -87,6 +87,8 @@ int verdict(const std::string& program, const Options& opt, const RunEnvironment
     if (!run_errors.empty())
         summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
     std::printf("%s\n", summary.c_str());
+    if (opt.build_only)
+        std::printf("build-only: a Pass is a module built with its kernel queries right; no kernel ran\n");
     std::printf("%s\n", phaseSummary(tally.phases).c_str());
     for (Tier t : {Tier::Core, Tier::DeviceSpecific}) {
         Tally tt = recorder.tally(t);

@@ -44,7 +44,7 @@ public:
         : run_(run),
           recorder_(recorder),
           slots_(std::max(1u, std::min<unsigned>(run.jobs, kMaxJobs))),
-          pool_(run.batches, slots_.size()) {
+          pool_(run.batches, slots_.size(), run.module_of) {
         for (size_t i = 0; i < slots_.size(); ++i) slots_[i].w.slot = i;
     }
 

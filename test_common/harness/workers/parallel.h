@@ -28,6 +28,8 @@ struct ParallelRun {
     uint64_t run_seed = 0;
     RetryBook* retry = nullptr;  // --retry: a Crash or Timeout runs again in a new worker (retry.h)
     CaseLimits case_limits;  // a case's own limit (a waiver's timeout_seconds, caseLimitSeconds); null: none
+    // A module number per selection index (0: none), or empty: no steal splits a module (WorkPool).
+    std::vector<uint32_t> module_of;
 };
 
 // Runs every batch; returns when each selected case has a result or the run was stopped (stopWorkers).

@@ -4,8 +4,8 @@
 
 namespace cts {
 
-WorkPool::WorkPool(const std::vector<Batch>& batches, size_t slots)
-    : queue_(batches.begin(), batches.end()), reserved_(slots) {}
+WorkPool::WorkPool(const std::vector<Batch>& batches, size_t slots, std::vector<uint32_t> module_of)
+    : queue_(batches.begin(), batches.end()), reserved_(slots), module_of_(std::move(module_of)) {}
 
 WorkPool::Chunk WorkPool::next(size_t slot, bool idle) {
     std::deque<size_t>& rest = reserved_.at(slot);
@@ -35,7 +35,21 @@ bool WorkPool::steal(size_t thief) {
         if (s != thief && (victim == thief || reserved_[s].size() > reserved_[victim].size())) victim = s;
     if (victim == thief || reserved_[victim].size() < kMinStealCases) return false;
     std::deque<size_t>& from = reserved_[victim];
-    const size_t keep = from.size() - from.size() / 2;
+    size_t keep = from.size() - from.size() / 2;
+    if (!module_of_.empty()) {
+        // The module boundary nearest the half, first towards the back; none: the rest is one module.
+        auto boundary = [&](size_t k) {
+            const uint32_t a = module_of_.at(from[k - 1]), b = module_of_.at(from[k]);
+            return a != b || a == 0;
+        };
+        size_t k = keep;
+        while (k < from.size() && !boundary(k)) ++k;
+        if (k == from.size())
+            for (k = keep; k > 0 && !boundary(k); --k) {
+            }
+        if (k == 0 || k == from.size()) return false;
+        keep = k;
+    }
     reserved_[thief].assign(from.begin() + static_cast<long>(keep), from.end());
     from.erase(from.begin() + static_cast<long>(keep), from.end());
     return true;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <vector>
 
@@ -21,7 +22,10 @@ inline constexpr size_t kMinStealCases = 8;
 
 class WorkPool {
 public:
-    WorkPool(const std::vector<Batch>& batches, size_t slots);
+    // `module_of` (optional): a module number per selection index (0: no module). When given, a steal never
+    // splits a module's cases between two workers, so every module is built once in the run (--build-only,
+    // where the builds are the run).
+    WorkPool(const std::vector<Batch>& batches, size_t slots, std::vector<uint32_t> module_of = {});
 
     struct Chunk {
         std::vector<size_t> cases;  // indices into the selection, in order; empty: nothing for the slot now
@@ -48,6 +52,7 @@ private:
 
     std::deque<Batch> queue_;
     std::vector<std::deque<size_t>> reserved_;  // per slot: the rest of its batch, not handed out yet
+    std::vector<uint32_t> module_of_;
 };
 
 }  // namespace cts

@@ -87,5 +87,28 @@ TEST(WorkPool, ALostWorkersCasesGoBackAheadOfEverythingElse) {
     EXPECT_EQ(other.unsent(), 0u);
 }
 
+// --build-only: with a module per case, a steal moves whole modules only (each module built once in the run),
+// at the boundary nearest the half, and none when the rest is one module.
+TEST(WorkPool, WithModulesAStealNeverSplitsAModule) {
+    // Cases 0..299: module 1 is cases 0..199, module 2 cases 200..239, module 3 cases 240..299.
+    std::vector<uint32_t> module_of(300);
+    for (size_t i = 0; i < 300; ++i) module_of[i] = i < 200 ? 1 : i < 240 ? 2 : 3;
+    WorkPool pool({batch(0, 300)}, 2, module_of);
+    ASSERT_EQ(pool.next(0, true).cases, range(0, kChunkCases));  // 236 left: 64..299, half at 182
+    // The nearest boundary at or after the half is 200: the thief takes modules 2 and 3 whole.
+    EXPECT_EQ(pool.next(1, true).cases, range(200, kChunkCases));
+    EXPECT_EQ(pool.next(0, false).cases, range(kChunkCases, kChunkCases));
+    EXPECT_EQ(pool.next(0, false).cases, range(2 * kChunkCases, kChunkCases));
+    EXPECT_EQ(pool.next(0, false).cases, range(3 * kChunkCases, 200 - 3 * kChunkCases));
+    // Slot 1 holds 264..299 (module 3 only): an idle slot 0 finds no boundary and takes nothing.
+    EXPECT_TRUE(pool.next(0, true).cases.empty());
+    EXPECT_EQ(pool.next(1, false).cases, range(264, 36));
+
+    // Without module numbers the same steal splits module 1 at the half.
+    WorkPool plain({batch(0, 300)}, 2);
+    plain.next(0, true);
+    EXPECT_EQ(plain.next(1, true).cases.front(), 182u);
+}
+
 }  // namespace
 }  // namespace cts
