@@ -27,9 +27,9 @@ readonly STAMP_NAME=.spirv_intel_cts_compute_runtime
 readonly CHECK_PRODUCT=bmg
 me=install_intel_compute_runtime.sh
 here="$(dirname "${BASH_SOURCE[0]}")"
-# shellcheck source=lib/sid_packages.sh
+# shellcheck source=scripts/lib/sid_packages.sh
 . "$here/lib/sid_packages.sh" || exit 1
-# shellcheck source=lib/intel_gpu_nohw.sh
+# shellcheck source=scripts/lib/intel_gpu_nohw.sh
 . "$here/lib/intel_gpu_nohw.sh" || exit 1
 readonly LIBDIR=$SID_LIBDIR
 

@@ -21,7 +21,7 @@ readonly OCLOC_PACKAGE=intel-ocloc OCLOC_VERSION=26.27.39122.14
 readonly IGC_PACKAGES=(libigc2 libigdfcl2) IGC_VERSION=2.40.14
 readonly STAMP_NAME=.spirv_intel_cts_ocloc
 me=install_intel_ocloc.sh
-# shellcheck source=lib/sid_packages.sh
+# shellcheck source=scripts/lib/sid_packages.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/sid_packages.sh" || exit 1
 # SID_RUNTIME_PACKAGES (libc6 libstdc++6 libgcc-s1 zlib1g) are every library the binaries and their dlopen-ed
 # IGC libraries need; the install checks that the unpacked loader resolves them all.

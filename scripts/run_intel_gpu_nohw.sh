@@ -18,7 +18,7 @@
 set -uo pipefail
 me=run_intel_gpu_nohw.sh
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=lib/intel_gpu_nohw.sh
+# shellcheck source=scripts/lib/intel_gpu_nohw.sh
 . "$root/scripts/lib/intel_gpu_nohw.sh" || exit 1
 readonly WAIVERS="$root/docs/waivers/compute-runtime-26.27.json"
 

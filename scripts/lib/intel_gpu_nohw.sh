@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/install_intel_compute_runtime.sh and scripts/run_intel_gpu_nohw.sh: the debug keys that
 # make Intel's GPU driver (compute-runtime 26.27, Debian sid's intel-opencl-icd) describe a GPU of one product
 # on a machine without one. Every device query and every program build is then the real driver's; nothing

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034,SC2154  # a library: the sourcing script sets `me` and uses the constants
 # Sourced by scripts/install_intel_ocloc.sh and scripts/install_intel_compute_runtime.sh: what the installers
 # of Debian sid's Intel packages share. A private apt (its own sources list, lists and downloads in a temporary
 # directory) fetches pinned packages, dpkg-deb -x unpacks them into DIR/root, and the unpacked loader must
