@@ -84,9 +84,37 @@ class InstallIntelOclocTest(TempFiles, unittest.TestCase):
                           "libigc2 2.40.14-1" % d, err)
             self.assertIn("OCL_DRIVER_VERSION: 26.27.039122", err)
             self.assertFalse(os.path.exists(os.path.join(d, "apt.log")))
-        # No query files are left behind.
+        # No query files are left behind; the install of an earlier version (no stamp) is now marked as the
+        # script's.
         self.assertEqual(sorted(n for n in os.listdir(d) if not n.startswith(".lock")),
-                         ["bin", "installed.txt", "root"])
+                         [".spirv_intel_cts_ocloc", "bin", "installed.txt", "root"])
+
+    def snapshot(self, d):
+        """Every path under d with its size and modification time: what the script must leave as it was."""
+        return sorted((os.path.relpath(os.path.join(root, n), d), os.lstat(os.path.join(root, n)).st_size,
+                       os.lstat(os.path.join(root, n)).st_mtime_ns)
+                      for root, dirs, files in os.walk(d) for n in dirs + files)
+
+    def test_a_directory_it_did_not_make_is_refused(self):
+        # Issue 44: --dir=$HOME removed ~/root and overwrote ~/bin/ocloc and ~/apt.log before anything was
+        # downloaded. A non-empty directory without the stamp (or an earlier install) is refused, untouched.
+        d = os.path.join(self.tmp.name, "home")
+        for name, text in (("root/mine.txt", "keep"), ("bin/ocloc", "#!/bin/sh\nexit 0\n"), ("apt.log", "mine")):
+            os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        before = self.snapshot(d)
+        for args, env in ((["--dir=" + d], {}), ([], {"INTEL_OCLOC_DIR": d})):
+            rc, out, err = self.run_script(*args, env_extra=dict(env, INTEL_OCLOC_MIRROR=UNREACHABLE))
+            self.assertEqual((rc, out), (2, ""), err)
+            self.assertEqual(err, "install_intel_ocloc.sh: error: %s is not empty and was not made by "
+                                  "install_intel_ocloc.sh (no .spirv_intel_cts_ocloc in it); choose a new or empty "
+                                  "--dir\n" % os.path.realpath(d))
+            self.assertEqual(self.snapshot(d), before)
+        f = self.write("plain_file", "x")
+        rc, out, err = self.run_script("--dir=" + f, "--mirror=" + UNREACHABLE)
+        self.assertEqual((rc, out, err), (2, "", "install_intel_ocloc.sh: error: --dir=%s exists and is not a "
+                                                 "directory\n" % f))
 
     @unittest.skipUnless(HAVE_APT, "apt-get, apt-cache, dpkg or dpkg-deb missing")
     def test_silent_wrapper_is_installed_again(self):
