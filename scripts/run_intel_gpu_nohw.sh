@@ -110,6 +110,10 @@ given --jobs || given --isolate || defaults+=(--jobs="$(nproc 2>/dev/null || ech
 mkdir -p "$out" || { echo "$me: error: cannot create $out" >&2; exit 1; }
 
 nohw_export_keys "$product"
+# --device-info: only the device's answers (what the suite reads of it), no run and no report.
+if given --device-info; then
+    exec "$copy" --icd="$icd" --assets-dir="$build/assets" "${runner_args[@]}"
+fi
 "$copy" --icd="$icd" --build-only --waiver-file="$WAIVERS" --fail-on-stale-waivers --fail-if-all-skipped \
     "${defaults[@]}" "${runner_args[@]}"
 status=$?

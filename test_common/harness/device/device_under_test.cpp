@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "test_common/harness/case.h"
 #include "test_common/harness/device/registered_drivers.h"
 #include "test_common/harness/device/runtime_package.h"
@@ -154,6 +156,49 @@ std::string nonExecutingDriverMode(const EnvLookup& env) {
            "no-hardware "
            "(AUB) mode, which builds but never runs a kernel: results would be meaningless; run with "
            "--build-only (scripts/run_intel_gpu_nohw.sh does)";
+}
+
+std::string deviceInfoJson(const DeviceInfo& d) {
+    nlohmann::ordered_json j;
+    j["platform_name"] = d.platform_name;
+    j["platform_version"] = d.platform_version;
+    j["device_name"] = d.device_name;
+    j["device_version"] = d.device_version;
+    j["driver_version"] = d.driver_version;
+    j["vendor"] = d.vendor;
+    j["vendor_id"] = d.vendor_id;
+    j["type"] = d.type;
+    nlohmann::ordered_json ext = nlohmann::ordered_json::array();
+    for (const auto& e : d.extensions)
+        ext.push_back({{"name", e.name},
+                       {"version", e.version_known ? std::to_string(e.major) + "." + std::to_string(e.minor) +
+                                                         "." + std::to_string(e.patch)
+                                                   : ""}});
+    j["extensions"] = ext;
+    j["il_versions"] = d.il_versions;
+    j["sub_group_sizes"] = d.sub_group_sizes;
+    j["address_bits"] = d.address_bits;
+    j["max_work_group_size"] = d.max_work_group_size;
+    j["image_support"] = d.image_support;
+    j["image2d_max_width"] = d.image2d_max_width;
+    j["image2d_max_height"] = d.image2d_max_height;
+    j["image_pitch_alignment"] = d.image_pitch_alignment;
+    j["image_base_address_alignment"] = d.image_base_address_alignment;
+    nlohmann::ordered_json formats = nlohmann::ordered_json::array();
+    for (const auto& f : d.image2d_rw_formats) formats.push_back({f.order, f.type});
+    j["image2d_rw_formats"] = formats;
+    j["fp16"] = d.fp16;
+    j["fp64"] = d.fp64;
+    j["int64"] = d.int64;
+    j["mem_base_addr_align_bits"] = d.mem_base_addr_align_bits;
+    j["max_num_sub_groups"] = d.max_num_sub_groups;
+    j["max_mem_alloc_size"] = d.max_mem_alloc_size;
+    j["global_mem_size"] = d.global_mem_size;
+    j["svm_capabilities"] = d.svm_capabilities;
+    j["has_spirv_queries"] = d.has_spirv_queries;
+    j["spirv_extensions"] = d.spirv_extensions;
+    j["spirv_capabilities"] = d.spirv_capabilities;
+    return j.dump(1);
 }
 
 }  // namespace cts

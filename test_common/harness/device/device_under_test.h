@@ -37,4 +37,8 @@ std::string openDevice(const Options& options, DeviceUnderTest& dut);
 // (docs/intel_gpu_nohw.md). Then the reason a run that is not --build-only is refused, in one line.
 std::string nonExecutingDriverMode(const EnvLookup& env);
 
+// --device-info: every field of the probe (DeviceInfo) as one JSON object, the extensions with their versions
+// ("" when CL_DEVICE_EXTENSIONS_WITH_VERSION does not give one), in the device's order.
+std::string deviceInfoJson(const DeviceInfo& d);
+
 }  // namespace cts

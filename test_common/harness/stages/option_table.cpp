@@ -351,6 +351,9 @@ std::vector<OptionRow> makeTable() {
                    "queries right, Fail = a core module rejected or a query wrong; api.* run")
             .toWorker(13)
             .toRerun(13),
+        flagOption("device-info", &Options::device_info)
+            .helps("print what the suite reads of the device (extensions and versions, IL and\n"
+                   "SPIR-V queries, sub-group sizes, fp16/fp64, images, limits) as JSON and exit"),
 
         // Execution
         valueOption("seed", "N", "42", setSeed,

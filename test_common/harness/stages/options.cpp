@@ -268,6 +268,8 @@ std::string finishOptions(const OptionParse& p, const EnvLookup& env) {
     if (out.offline_compiler.empty() && !out.target.empty())
         return "--target=" + out.target +
                " is for --offline-compiler=PROGRAM (e.g. --offline-compiler=ocloc)";
+    if (!out.offline_compiler.empty() && out.device_info)
+        return "--device-info prints what a driver's device answers; --offline-compiler opens none: drop one";
     if (!out.offline_compiler.empty() && out.build_only)
         return "--build-only is for an OpenCL driver; --offline-compiler builds without running anyway: "
                "drop --build-only";
@@ -311,13 +313,15 @@ std::string finishOptions(const OptionParse& p, const EnvLookup& env) {
     if (std::string e = checkReportFiles(out, json_from_env); !e.empty()) return e;
     // --list and --list-tags print and run nothing: a report option would be silently left unwritten (the
     // environment's CL_CONFORMANCE_RESULTS_FILENAME, set for the whole CI job, is left alone).
-    if (out.list || out.list_tags)
+    if (out.list || out.list_tags || out.device_info)
         for (const auto& [option, path] :
              {std::pair<const char*, std::string>{"--json", json_given ? out.json_file : ""},
               {"--junit", out.junit_file},
               {"--log", out.log_file}})
             if (!path.empty())
-                return std::string(out.list ? "--list" : "--list-tags") +
+                return std::string(out.list        ? "--list"
+                                   : out.list_tags ? "--list-tags"
+                                                   : "--device-info") +
                        " runs no case and writes no report: drop " + option + "=" + printable(path);
     return "";
 }

@@ -52,6 +52,8 @@ struct Options {
     // --build-only: every selected case is judged up to its kernel launch and never launched (build_only.h):
     // requirements, the module's build, its kernels and the kernel queries the case relies on.
     bool build_only = false;
+    // --device-info: print what the suite reads of the device (its probe, as JSON) and exit.
+    bool device_info = false;
 };
 
 // The per-case limit of --isolate without --timeout: a hang is then recorded, not waited on forever. The

@@ -87,7 +87,7 @@ StageResult openDeviceUnderTest(const std::string& program, const Options& opt, 
     }
     // A device that opened but will run nothing: refused before any case (one line, no hint below).
     bool refused = false;
-    if (dev_err.empty() && !offline && !opt.build_only)
+    if (dev_err.empty() && !offline && !opt.build_only && !opt.device_info)
         refused =
             !(dev_err = nonExecutingDriverMode([](const char* name) { return std::getenv(name); })).empty();
     if (!dev_err.empty()) {
@@ -104,6 +104,10 @@ StageResult openDeviceUnderTest(const std::string& program, const Options& opt, 
         reports->write("device");
         logWriteFailed(program, opt.log_file, log);
         return 1;
+    }
+    if (opt.device_info) {  // queries only: what the suite reads of the device, then the end of the run
+        std::printf("%s\n", deviceInfoJson(dut.info).c_str());
+        return 0;
     }
     return std::nullopt;
 }
