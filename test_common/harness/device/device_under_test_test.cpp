@@ -1,5 +1,6 @@
-// nonExecutingDriverMode: compute-runtime's no-hardware (AUB) mode is recognised from its debug keys only when
-// they are read, and only for the AUB command stream receiver (the others execute on a GPU or a simulator).
+// nonExecutingDriverMode: compute-runtime's no-hardware (AUB) mode is recognised from its debug keys only
+// when they are read, and only for the AUB command stream receiver (the others execute on a GPU or a
+// simulator).
 #include "test_common/harness/device/device_under_test.h"
 
 #include <gtest/gtest.h>
