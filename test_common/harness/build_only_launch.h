@@ -4,8 +4,9 @@
 // are checked against what the module and the case say:
 //   - CL_KERNEL_WORK_GROUP_SIZE is at least the case's local size (else the launch would be refused);
 //   - a kernel whose module declares OpExecutionMode SubgroupSize N: CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL
-//     is N (on a device reporting cl_intel_required_subgroup_size) and CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE
-//     for the case's local size is N; a kernel without one: that query names a size the device reports.
+//     is N (on a device reporting cl_intel_required_subgroup_size) and
+//     CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE for the case's local size is N; a kernel without one: that
+//     query names a size the device reports.
 // docs/user_guide.md, "Build-only runs".
 #pragma once
 
