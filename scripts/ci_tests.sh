@@ -23,6 +23,9 @@
 #      Intel's current one from Debian sid (IGC 2.40.14, scripts/install_intel_ocloc.sh) for pvc, bmg, lnl-m, ptl,
 #      dg2-g10 and mtl; an independent compile of the modules cross-checking each verdict (skipped, and said so,
 #      without the compiler)
+#      and Intel's GPU driver itself (compute-runtime 26.27 from Debian sid, no-hardware mode): the whole suite
+#      --build-only for bmg, pvc, dg2, mtl, lnl-m and ptl, and two cross-checks (the neo-26.27 imitation against
+#      its queries; its build verdicts against ocloc 26.27's), after the offline compilers in the same background job
 #   5. Intel's OpenCL CPU runtime (installed from PyPI): the whole suite with its waivers (one runner, --jobs;
 #      the "skip" entries' known crashes and hangs recorded Waived without running), the reproducers of its
 #      bugs, and the hidden-assumption check
@@ -90,7 +93,41 @@ offline_compilers() {
     else
         echo "=== ci: offline compiler (current ocloc): skipped: scripts/install_intel_ocloc.sh could not install it (its line above says why)"
     fi
+    intel_gpu_nohw
     printf '%s\n' "${failed[@]}" >build/ci/offline_compilers.failed
+}
+# Intel's GPU driver itself, compute-runtime 26.27 from Debian sid in its no-hardware mode (docs/intel_gpu_nohw.md;
+# scripts/install_intel_compute_runtime.sh, a cache directory, nothing system-wide): the whole suite --build-only
+# for each product it knows, with docs/waivers/compute-runtime-26.27.json and --fail-on-stale-waivers; then the
+# two cross-checks: the reference device's imitation of this driver (REFDEV_REPORT_AS=neo-26.27) against its
+# device queries, and its build verdict of every module against the offline judge's with ocloc 26.27 (the same
+# IGC) for the same target. Skipped, and said so, when sid's packages cannot be fetched.
+nohw_product() {  # PRODUCT: 77 (skipped, said why) counts as done
+    local status=0
+    scripts/run_intel_gpu_nohw.sh "$1" --no-install >"build/ci/nohw_$1.out" 2>&1 || status=$?
+    grep -E '^(Build-only run|Runtime:|Device:|[0-9]+ passed)' "build/ci/nohw_$1.out"
+    [ "$status" = 0 ] || tail -n 30 "build/ci/nohw_$1.out"
+    [ "$status" = 0 ] || [ "$status" = 77 ]
+}
+ok_or_skipped() {  # COMMAND...: 77 (skipped, said why: a report the archive could not give) counts as done
+    local status=0
+    "$@" || status=$?
+    [ "$status" = 0 ] || [ "$status" = 77 ]
+}
+intel_gpu_nohw() {
+    local install_start=$SECONDS p
+    if scripts/install_intel_compute_runtime.sh --print-icd >/dev/null; then
+        echo "=== ci: Intel's GPU driver (compute-runtime 26.27, no hardware) installed ($((SECONDS - install_start)) s)"
+        for p in bmg pvc dg2 mtl lnl-m ptl; do
+            step "Intel GPU driver without hardware: the suite --build-only on $p" nohw_product "$p"
+        done
+        step "Intel GPU driver without hardware: the reference device's neo-26.27 imitation answers as the driver" \
+            python3 scripts/driver_report_cross_check.py --build-dir build
+        step "Intel GPU driver without hardware: every module's build verdict equals ocloc 26.27's" \
+            ok_or_skipped python3 scripts/runtime_offline_cross_check.py --build-dir build --skip-missing
+    else
+        echo "=== ci: Intel GPU driver without hardware: skipped: scripts/install_intel_compute_runtime.sh could not install it (its line above says why)"
+    fi
 }
 
 
