@@ -94,16 +94,19 @@ TEST(DriverReport, Neo2627VersionExceptionsApplyByName) {
     ASSERT_GE(e.size(), 2u);
     EXPECT_EQ(std::make_tuple(e[e.size() - 2].major, e[e.size() - 2].minor), std::make_tuple(2u, 0u));
     EXPECT_EQ(std::make_tuple(e.back().major, e.back().minor, e.back().patch), std::make_tuple(0u, 9u, 1u));
-    // SPV_KHR_integer_dot_product follows the OpenCL extension, before SPV_INTEL_subgroups.
+    // SPV_KHR_integer_dot_product follows the OpenCL extension, before SPV_INTEL_subgroups (and the release's
+    // last row, SPV_INTEL_subgroup_buffer_prefetch).
     std::vector<std::string> s = reportedSpirvExtensions(p, neo());
-    ASSERT_EQ(s.size(), 2u);
+    ASSERT_EQ(s.size(), 3u);
     EXPECT_EQ(s[0], "SPV_KHR_integer_dot_product");
     EXPECT_EQ(s[1], "SPV_INTEL_subgroups");
+    EXPECT_EQ(s[2], "SPV_INTEL_subgroup_buffer_prefetch");
 }
 
 TEST(DriverReport, Neo2627SpirvQueriesLackTheNewExtensions) {
     const Profile& hpc = profile("xe_hpc");
-    EXPECT_EQ(reportedSpirvExtensions(hpc, neo()), std::vector<std::string>{"SPV_INTEL_subgroups"});
+    EXPECT_EQ(reportedSpirvExtensions(hpc, neo()),
+              (std::vector<std::string>{"SPV_INTEL_subgroups", "SPV_INTEL_subgroup_buffer_prefetch"}));
     const Profile& hpg = profile("xe_hpg");
     std::vector<std::string> hpg_expected;
     if (hpg.hasExtension("cl_intel_spirv_media_block_io")) hpg_expected.push_back("SPV_INTEL_media_block_io");
@@ -127,6 +130,22 @@ TEST(DriverReport, Neo2627SpirvQueriesLackTheNewExtensions) {
         EXPECT_FALSE(p.hasExtension("cl_ext_float_atomics")) << p.name;
     }
     EXPECT_EQ(reportedDeviceName(hpc, neo()), hpc.device_name + " (reporting as compute-runtime 26.27)");
+}
+
+// What the device advertises as the release does, it builds: every SPIR-V extension and capability the
+// neo-26.27 queries list is one the profile's loader accepts (e.g. SPV_INTEL_subgroup_buffer_prefetch, listed
+// with cl_intel_subgroup_buffer_prefetch, and SubgroupBufferPrefetchINTEL).
+TEST(DriverReport, Neo2627AdvertisesOnlyWhatTheDeviceBuilds) {
+    for (const Profile& p : allProfiles()) {
+        for (const std::string& e : reportedSpirvExtensions(p, neo()))
+            EXPECT_TRUE(p.hasSpirvExtension(e)) << p.name << " advertises " << e << " but refuses it";
+        for (uint32_t c : reportedSpirvCapabilities(p, neo()))
+            EXPECT_TRUE(p.buildsCapability(c))
+                << p.name << " advertises capability " << c << " but refuses it";
+        EXPECT_EQ(has(reportedSpirvExtensions(p, neo()), "SPV_INTEL_subgroup_buffer_prefetch"),
+                  p.hasExtension("cl_intel_subgroup_buffer_prefetch"))
+            << p.name;
+    }
 }
 
 }  // namespace

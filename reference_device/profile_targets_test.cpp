@@ -37,7 +37,9 @@ cts::TargetDescription description(const std::string& target) {
 // claim an extension it cannot execute.
 bool builtWithoutFamilyOf(const std::string& extension) {
 #ifndef REFDEV_HAVE_EXT_MATRIX_MULTIPLY_ACCUMULATE
-    if (extension.rfind("cl_intel_subgroup_matrix_multiply_accumulate", 0) == 0) return true;
+    if (extension.rfind("cl_intel_subgroup_matrix_multiply_accumulate", 0) == 0 ||
+        extension == "cl_intel_subgroup_split_matrix_multiply_accumulate")
+        return true;
 #endif
 #ifndef REFDEV_HAVE_EXT_MEDIA_BLOCK_IO
     if (extension == "cl_intel_spirv_media_block_io") return true;

@@ -73,7 +73,8 @@ def main():
         unbuilt.add("cl_intel_spirv_media_block_io")
     if args.mma == "OFF":
         unbuilt.update({"cl_intel_subgroup_matrix_multiply_accumulate",
-                        "cl_intel_subgroup_matrix_multiply_accumulate_tf32"})
+                        "cl_intel_subgroup_matrix_multiply_accumulate_tf32",
+                        "cl_intel_subgroup_split_matrix_multiply_accumulate"})
     errors = []
     for profile in args.profiles.split(","):
         if profile not in TARGETS:

@@ -26,7 +26,8 @@ check() {
     [ "$changed" -eq $((2 * ${4:-1})) ] || fail "$1: expected only the '$2' line to change: $(diff $clean $out)"
 }
 # Both the extensions and the capabilities line change.
-check spirv_queries_omit_new_extensions spirv_extensions 'spirv_extensions: SPV_INTEL_subgroups' 2
+check spirv_queries_omit_new_extensions spirv_extensions \
+    'spirv_extensions: SPV_INTEL_subgroups SPV_INTEL_subgroup_buffer_prefetch' 2
 REFDEV_FAULTS=spirv_queries_omit_new_extensions "$probe" "$module" >"$out" 2>&1
 grep "^spirv_capabilities:" "$out" | grep -Eq " (6228|6229|6230|6236)( |$)" &&
     fail "spirv_queries_omit_new_extensions: capabilities still listed"

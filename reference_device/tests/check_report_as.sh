@@ -23,7 +23,10 @@ grep -qx "device_name: RefDev Xe-HPC-like SPIR-V interpreter" "$out" || fail "sp
 REFDEV_REPORT_AS=neo-26.27 "$probe" "$module" >"$out" 2>&1 || fail "neo-26.27: probe exited $? ($(cat $out))"
 grep -qx "device_name: RefDev Xe-HPC-like SPIR-V interpreter (reporting as compute-runtime 26.27)" "$out" ||
     fail "neo-26.27: $(grep device_name $out)"
-grep -qx "spirv_extensions: SPV_INTEL_subgroups" "$out" || fail "neo-26.27: $(grep spirv_ext $out)"
+# The release lists SPV_INTEL_subgroup_buffer_prefetch with cl_intel_subgroup_buffer_prefetch (Xe-HPC reports it).
+grep -qx "spirv_extensions: SPV_INTEL_subgroups SPV_INTEL_subgroup_buffer_prefetch" "$out" ||
+    fail "neo-26.27: $(grep spirv_ext $out)"
+grep -q "^spirv_capabilities:.* 6220" "$out" || fail "neo-26.27: no SubgroupBufferPrefetchINTEL: $(grep spirv_cap $out)"
 grep "^spirv_capabilities:" "$out" | grep -Eq " (6228|6229|6230|6236)( |$)" &&
     fail "neo-26.27: 2D block IO or MMA capabilities listed: $(grep spirv_cap $out)"
 grep -q "^spirv_capabilities:.* 5568" "$out" || fail "neo-26.27: $(grep spirv_cap $out)"

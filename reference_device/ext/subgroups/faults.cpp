@@ -83,7 +83,7 @@ std::vector<FaultInfo> subgroupsFaults() {
          "on a device with SPV_INTEL_2d_block_io, OpSubgroupImageBlockReadINTEL is lowered to the untyped 2D "
          "block load, whose out-of-bounds elements read 0: 4-byte-texel reads beyond the image return 0 "
          "instead of the clamped edge texel (devices without 2D block IO keep the clamping image path)"},
-        // Local-memory block IO (cl_intel_subgroup_local_block_io: Workgroup Ptr; profile cpu reports it).
+        // Local-memory block IO (cl_intel_subgroup_local_block_io: Workgroup Ptr; every profile reports it).
         {"local_block_read_ignores_offset",
          "OpSubgroupBlockReadINTEL with a Workgroup Ptr reads from the start of the work-group's local "
          "memory: "

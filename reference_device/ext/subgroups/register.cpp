@@ -84,6 +84,12 @@ void registerSubgroupsOps(ExtOpTable& table) {
                UINT32_MAX,
                {kCapImageBlockIO},
                executeImageBlockWrite});
+    // Ptr, NumBytes and the grammar's optional Memory Operands (a mask and, for Aligned, its literal).
+    ExtOpInfo prefetch{
+        kOpBlockPrefetch,    "OpSubgroupBlockPrefetchINTEL", false, 2, 4, 2, {kCapBufferPrefetch},
+        executeBlockPrefetch};
+    prefetch.check = checkBlockPrefetch;
+    table.add(prefetch);
     table.addBuildFault(buildRejectsBlockIoSimd32);
     table.addBuildFault(buildRejectsHalfVectorShuffle);
 }

@@ -21,6 +21,9 @@ constexpr uint32_t kOpBlockRead = token(spv::Op::OpSubgroupBlockReadINTEL);
 constexpr uint32_t kOpBlockWrite = token(spv::Op::OpSubgroupBlockWriteINTEL);
 constexpr uint32_t kOpImageBlockRead = token(spv::Op::OpSubgroupImageBlockReadINTEL);
 constexpr uint32_t kOpImageBlockWrite = token(spv::Op::OpSubgroupImageBlockWriteINTEL);
+// SPV_INTEL_subgroup_buffer_prefetch (extends SPV_INTEL_subgroups: prefetch.cpp).
+constexpr uint32_t kCapBufferPrefetch = token(spv::Capability::SubgroupBufferPrefetchINTEL);
+constexpr uint32_t kOpBlockPrefetch = token(spv::Op::OpSubgroupBlockPrefetchINTEL);
 
 void executeShuffle(OpContext& ctx);
 void executeShuffleDown(OpContext& ctx);
@@ -30,6 +33,8 @@ void executeBlockRead(OpContext& ctx);
 void executeBlockWrite(OpContext& ctx);
 void executeImageBlockRead(OpContext& ctx);
 void executeImageBlockWrite(OpContext& ctx);
+void executeBlockPrefetch(OpContext& ctx);
+std::string checkBlockPrefetch(const ExtBuildView& view);
 
 // Planted compiler bugs, run at clBuildProgram (build_faults.cpp; ExtOpTable::addBuildFault).
 std::string buildRejectsBlockIoSimd32(const KernelBuildView& kernel, const Faults& faults);

@@ -623,13 +623,19 @@ TEST(SubgroupsOps, RegistrationMatchesGrammar) {
         size_t end = grammar.find("\"version\"", at);
         std::string entry = grammar.substr(at, end - at);
         EXPECT_NE(entry.find("\"opcode\" : " + std::to_string(info.opcode)), std::string::npos) << info.name;
-        // Operand entries after IdResultType / IdResult.
+        // Operand entries after IdResultType / IdResult; optional ones ("quantifier" : "?", e.g. the Memory
+        // Operands of OpSubgroupBlockPrefetchINTEL) are not required, and the op must take at least one of
+        // each.
         size_t operands = 0;
         for (size_t p = entry.find("\"kind\""); p != std::string::npos; p = entry.find("\"kind\"", p + 1))
             ++operands;
+        size_t optional = 0;
+        for (size_t p = entry.find("\"?\""); p != std::string::npos; p = entry.find("\"?\"", p + 1))
+            ++optional;
         size_t ids = (entry.find("IdResultType") != std::string::npos) +
                      (entry.find("\"IdResult\"") != std::string::npos);
-        EXPECT_EQ(operands - ids, info.min_operands) << info.name;
+        EXPECT_EQ(operands - ids - optional, info.min_operands) << info.name;
+        EXPECT_GE(info.max_operands, operands - ids) << info.name;
         EXPECT_EQ(info.has_result, ids == 2) << info.name;
     }
 }
