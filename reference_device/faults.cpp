@@ -37,6 +37,8 @@ std::vector<FaultInfo> coreFaults() {
         {"compile_sub_group_size_query_zero",
          "CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL reports 0 for a kernel with SubgroupSize"},
         {"kernel_num_args_plus_one", "CL_KERNEL_NUM_ARGS reports one argument more than the kernel has"},
+        {"kernel_arg_address_qualifier_private",
+         "CL_KERNEL_ARG_ADDRESS_QUALIFIER reports private for every argument, buffers included"},
         {"extension_version_2d_block_io_unreported",
          "CL_DEVICE_EXTENSIONS lists cl_intel_subgroup_2d_block_io, but CL_DEVICE_EXTENSIONS_WITH_VERSION "
          "(and "

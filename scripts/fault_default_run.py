@@ -39,6 +39,9 @@ EXEMPT = {
              "test_conformance/tests/runner_e2e.py (--isolate --timeout with REFDEV_FAULTS=hang)"),
     "crash": ("every kernel enqueue kills the process: it tests crash isolation, not a case",
               "test_conformance/tests/runner_e2e.py (--isolate with REFDEV_FAULTS=crash)"),
+    "kernel_arg_address_qualifier_private": (
+        "a kernel query only a --build-only run reads (an executing run binds buffers by the module table)",
+        "test_conformance/tests/build_only_e2e.py query_faults (--build-only with the fault)"),
     "build_rejects_half_vector_shuffle": (
         "a compiler rejecting device-specific modules only: they must become NotSupported, never fail",
         "the campaign of the family whose faults.cpp declares it (--expect-not-supported)"),

@@ -199,6 +199,8 @@ cl_int CL_API_CALL GetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_in
                 q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
             else if (a.kind == spirv::ArgKind::LocalBuffer)
                 q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+            if (thePlatform()->faults.has("kernel_arg_address_qualifier_private"))
+                q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
             return infoValue(size, value, ret, q);
         }
         case CL_KERNEL_ARG_ACCESS_QUALIFIER: {

@@ -1,6 +1,7 @@
 #include "test_common/harness/build_only_launch.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "test_common/cl/device_info.h"
@@ -25,6 +26,57 @@ std::string kernelName(cl_kernel kernel) {
     return name;
 }
 
+// The manifest's arguments of `name` (the module table), or null when no module of the case lists it.
+const KernelSignature* manifestArgs(const RunContext& ctx, const std::string& name) {
+    for (const auto& [module, signature] : ctx.module_signatures) {
+        if (!signature) continue;
+        auto kernel = signature->find(name);
+        if (kernel != signature->end()) return &kernel->second;
+    }
+    return nullptr;
+}
+
+// The address qualifier CL_KERNEL_ARG_ADDRESS_QUALIFIER must report for a module table type, 0 when the
+// type does not fix one (images, samplers, generic and other pointers).
+cl_kernel_arg_address_qualifier addressQualifierOf(const std::string& type) {
+    if (type == "global_buffer") return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    if (type == "local_buffer") return CL_KERNEL_ARG_ADDRESS_LOCAL;
+    if (type == "constant_buffer") return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    if (type.find("image") != std::string::npos || type == "sampler" || type == "generic_pointer" ||
+        type == "pointer" || type == "other")
+        return 0;
+    return CL_KERNEL_ARG_ADDRESS_PRIVATE;  // scalars and vectors are passed by value
+}
+
+// "" when every argument's address qualifier is the one its type in the module table fixes, else the first
+// that is not. A driver without argument information for the program (CL_KERNEL_ARG_INFO_NOT_AVAILABLE, which
+// OpenCL allows for a program not built from source with -cl-kernel-arg-info) is not asked further; *asked
+// tells whether it answered.
+std::string argumentQualifierProblem(cl_kernel kernel, const KernelSignature& args, bool* asked) {
+    *asked = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const cl_kernel_arg_address_qualifier want = addressQualifierOf(args[i].type);
+        if (!want) continue;
+        cl_kernel_arg_address_qualifier got = 0;
+        cl_int err = clGetKernelArgInfo(kernel, static_cast<cl_uint>(i), CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                        sizeof got, &got, nullptr);
+        if (err == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) return "";
+        if (err != CL_SUCCESS)
+            return "CL_KERNEL_ARG_ADDRESS_QUALIFIER query of argument " + std::to_string(i) + ": " +
+                   clErrorName(err);
+        *asked = true;
+        if (got != want) {
+            char text[64];
+            std::snprintf(text, sizeof text, "0x%X, expected 0x%X", static_cast<unsigned>(got),
+                          static_cast<unsigned>(want));
+            return "CL_KERNEL_ARG_ADDRESS_QUALIFIER of argument " + std::to_string(i) + " (" +
+                   (args[i].name.empty() ? std::string("<no OpName>") : args[i].name) + ": " + args[i].type +
+                   ") is " + text;
+        }
+    }
+    return "";
+}
+
 bool reportsSubGroups(const DeviceInfo& d) {
     return d.hasExtension("cl_khr_subgroups") || d.hasExtension("cl_intel_subgroups");
 }
@@ -38,6 +90,12 @@ std::string kernelQueryProblem(RunContext& ctx, cl_kernel kernel, cl_uint dims, 
     std::string done;
     auto note = [&done](const std::string& text) { done += (done.empty() ? "" : ", ") + text; };
 
+    if (const KernelSignature* args = manifestArgs(ctx, name)) {
+        bool asked = false;
+        std::string problem = argumentQualifierProblem(kernel, *args, &asked);
+        if (!problem.empty()) return what + ": " + problem;
+        note(asked ? "argument address qualifiers as declared" : "no argument information from the driver");
+    }
     cl_int err = CL_SUCCESS;
     size_t local_items = 0;
     if (local) {

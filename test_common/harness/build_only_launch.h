@@ -2,6 +2,9 @@
 // kernel (createKernel checked CL_KERNEL_NUM_ARGS against the module, as in every run), set its arguments and
 // made its buffers and images; in place of clEnqueueNDRangeKernel the kernel queries the launch relies on
 // are checked against what the module and the case say:
+//   - CL_KERNEL_ARG_ADDRESS_QUALIFIER of each argument is the one its type in the manifest's module table
+//   fixes
+//     (global, local, constant buffers; private for values), when the driver gives argument information;
 //   - CL_KERNEL_WORK_GROUP_SIZE is at least the case's local size (else the launch would be refused);
 //   - a kernel whose module declares OpExecutionMode SubgroupSize N: CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL
 //     is N (on a device reporting cl_intel_required_subgroup_size) and

@@ -79,7 +79,8 @@ def check_build_fault(runner, build, tmp):
 
 def check_query_faults(runner, build, tmp):
     for fault, words in (("compile_sub_group_size_query_zero", "CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL reports 0"),
-                         ("kernel_num_args_plus_one", "CL_KERNEL_NUM_ARGS reports")):
+                         ("kernel_num_args_plus_one", "CL_KERNEL_NUM_ARGS reports"),
+                         ("kernel_arg_address_qualifier_private", "CL_KERNEL_ARG_ADDRESS_QUALIFIER of argument 0")):
         rc, out, err, doc, _, _ = build_only_run(runner, tmp, fault, ["--jobs=2", "subgroups.shuffle.i32.*"],
                                                  {"REFDEV_FAULTS": fault})
         expect(doc, describe(rc, out, err))

@@ -6,9 +6,9 @@
 // - at build time, "Ptr must be a pointer to an integer type scalar in the CrossWorkgroup Storage Class" and
 //   "NumBytes must be a 32-bit integer type scalar whose Signedness operand is 0, and must come from a
 //   constant instruction" (a module breaking them fails clBuildProgram, the rule in the log);
-// - at run time, "Behavior is undefined unless Ptr and NumBytes are dynamically uniform for all invocations
-// in
-//   the subgroup" (NumBytes is a constant, so only Ptr can differ), reported as undefined behaviour.
+// - at run time, "Behavior is undefined unless Ptr and NumBytes are dynamically uniform for all
+//   invocations in the subgroup" (NumBytes is a constant, so only Ptr can differ), reported as undefined
+//   behaviour.
 //
 // TypeInfo carries no Signedness, so NumBytes' Signedness is left to the validator (OpenCL modules declare
 // their integer types with Signedness 0). A NumBytes that is not a power of two in [1, 64] is legal ("may be
