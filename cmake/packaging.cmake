@@ -8,6 +8,7 @@
 #   P/share/spirv_intel_cts/scripts/                 merge_results.py, compare_results.py, results_html.py,
 #                                                    fault_campaign.py, install_intel_cpu_runtime.sh and the
 #                                                    modules they import (report_io.py, failures_html.py)
+#   P/share/spirv_intel_cts/scripts/lib/installer.sh the shell library install_intel_cpu_runtime.sh sources
 #   P/share/doc/spirv_intel_cts/                     README.md, LICENSE, docs/*.md
 # The runner finds assets and the reference device relative to itself (test_common/harness/layout.h), so
 # no installed file holds a path of the build, staging or install tree. Unit-test programs are not
@@ -44,6 +45,8 @@ install(PROGRAMS scripts/merge_results.py scripts/compare_results.py scripts/res
         DESTINATION ${CTS_SHARE_DIR}/scripts)
 # Modules the scripts import from their own directory.
 install(FILES scripts/report_io.py scripts/failures_html.py DESTINATION ${CTS_SHARE_DIR}/scripts)
+# The library the installer sources from its own directory's lib/.
+install(FILES scripts/lib/installer.sh DESTINATION ${CTS_SHARE_DIR}/scripts/lib)
 install(FILES README.md LICENSE DESTINATION share/doc/spirv_intel_cts)
 install(DIRECTORY docs/ DESTINATION share/doc/spirv_intel_cts/docs FILES_MATCHING PATTERN "*.md")
 

@@ -64,21 +64,7 @@ dir="${INTEL_COMPUTE_RUNTIME_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/spirv_intel_ct
 mirror="${INTEL_COMPUTE_RUNTIME_MIRROR:-http://deb.debian.org/debian}"
 where_only=0
 print_icd=0
-for arg in "$@"; do
-    case "$arg" in
-        --dir=?*) dir="${arg#--dir=}" ;;
-        --mirror=?*) mirror="${arg#--mirror=}" ;;
-        --where) where_only=1 ;;
-        --print-icd) print_icd=1 ;;
-        --dir= | --dir) usage_error "--dir needs a value: --dir=DIR (see --help)" ;;
-        --mirror= | --mirror) usage_error "--mirror needs a value: --mirror=URL (see --help)" ;;
-        --help | -h)
-            usage
-            exit 0
-            ;;
-        *) usage_error "unknown argument '$arg' (see --help)" ;;
-    esac
-done
+inst_parse_options --dir=DIR:dir --mirror=URL:mirror --where:where_only --print-icd:print_icd -- "$@"
 sid_check_mirror "$mirror"
 
 # The driver library under DIR/root.
@@ -112,15 +98,6 @@ platform_of() {
         return 1
     }
     printf '%s\n' "$listing" | sed 's/^[ `|-]*//' | paste -sd';' | sed 's/;/; /g'
-}
-
-# Replaces a file only when its content differs, atomically.
-write_file() {
-    local path="$1" text="$2"
-    [ -f "$path" ] && [ "$(cat "$path")" = "$text" ] && return 0
-    mkdir -p "$(dirname "$path")" 2>/dev/null || fail "cannot create $(dirname "$path")"
-    { printf '%s\n' "$text" >"$path.tmp.$$"; } 2>/dev/null || fail "cannot write $path.tmp.$$"
-    mv -f "$path.tmp.$$" "$path" 2>/dev/null || fail "cannot replace $path"
 }
 
 # The .package line: the driver package and its Debian version, as installed.

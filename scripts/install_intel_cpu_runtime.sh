@@ -19,6 +19,10 @@ readonly REQUIREMENTS=("$PACKAGE==$VERSION" "intel-cmplr-lib-rt==$VERSION")
 readonly ICD_NAME=intel-cpu
 readonly STAMP_NAME=.spirv_intel_cts_cpu_runtime
 me=install_intel_cpu_runtime
+# shellcheck source=scripts/lib/installer.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/installer.sh" || exit 1
+inst_who="this script"
+inst_needs="a directory"
 
 usage() {
     cat <<EOF
@@ -43,38 +47,11 @@ is refused (exit 2): choose a new or empty DIR.
 EOF
 }
 
-fail() {
-    echo "$me: error: $*" >&2
-    exit 1
-}
-
-usage_error() {
-    echo "$me: error: $*" >&2
-    exit 2
-}
-
 dir="${INTEL_CPU_RUNTIME_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/spirv_intel_cts/$PACKAGE-$VERSION}"
 print_icd=0
-for arg in "$@"; do
-    case "$arg" in
-        --dir=?*) dir="${arg#--dir=}" ;;
-        --dir= | --dir) usage_error "--dir needs a directory: --dir=DIR (see --help)" ;;
-        --print-icd) print_icd=1 ;;
-        --help | -h)
-            usage
-            exit 0
-            ;;
-        *)
-            echo "$me: error: unknown argument '$arg' (see --help)" >&2
-            exit 2
-            ;;
-    esac
-done
-
+inst_parse_options --dir=DIR:dir --print-icd:print_icd -- "$@"
 # Progress and the summary: on standard output, unless standard output carries the .icd path alone.
-say() {
-    if [ "$print_icd" = 1 ]; then echo "$*" >&2; else echo "$*"; fi
-}
+inst_say_to_stderr=$print_icd
 
 # The runtime is built for x86_64 and refuses CPUs without SSE4.2; say so instead of failing in pip or the
 # loader.
@@ -85,26 +62,17 @@ grep -qw sse4_2 /proc/cpuinfo ||
     fail "Intel's OpenCL CPU runtime needs a CPU with SSE4.2 (no sse4_2 in the flags of /proc/cpuinfo)"
 command -v python3 >/dev/null 2>&1 || fail "python3 not found (needed for the venv and pip)"
 
-[ ! -e "$dir" ] || [ -d "$dir" ] || usage_error "--dir=$dir exists and is not a directory"
-mkdir -p "$dir" 2>/dev/null || fail "cannot create $dir"
-dir="$(cd "$dir" 2>/dev/null && pwd -P)" || fail "cannot enter $dir"
 # Whose directory: ours when it holds the stamp, or is empty (new), in which case the stamp claims it below.
-stamp="$dir/$STAMP_NAME"
-owned=0
-if [ -f "$stamp" ] || [ -z "$(ls -A "$dir" 2>/dev/null)" ]; then
-    owned=1
-fi
+inst_open_dir "$dir" "$STAMP_NAME"
+dir="$inst_dir"
+owned="$inst_owned"
 venv="$dir/venv"
 lib="$venv/lib/libintelocl.so"
 icd="$dir/icd/$ICD_NAME.icd"
 package_file="$dir/icd/$ICD_NAME.package"
 
-# Two runs sharing the cache (CI jobs on one machine) must not install into one venv at once. A directory not
-# ours is never installed into: no lock file is left in it.
-if [ "$owned" = 1 ] && command -v flock >/dev/null 2>&1; then
-    { exec 9>"$dir/.lock"; } 2>/dev/null || fail "cannot write $dir/.lock"
-    flock 9 || fail "cannot lock $dir/.lock"
-fi
+# A directory not ours is never installed into: no lock file is left in it.
+[ "$owned" = 1 ] && inst_lock_dir
 
 # Loads the library as an ICD loader does and prints the first platform's name; exits 1 with the reason when
 # it yields no platform. clIcdGetPlatformIDsKHR is looked up by name first and then through
@@ -158,18 +126,7 @@ installed() {
     done
 }
 
-# Replaces a file only when its content differs, atomically.
-write_file() {
-    local path="$1" text="$2"
-    [ -f "$path" ] && [ "$(cat "$path")" = "$text" ] && return 0
-    mkdir -p "$(dirname "$path")" 2>/dev/null || fail "cannot create $(dirname "$path")"
-    { printf '%s\n' "$text" >"$path.tmp.$$"; } 2>/dev/null || fail "cannot write $path.tmp.$$"
-    mv -f "$path.tmp.$$" "$path" 2>/dev/null || fail "cannot replace $path"
-}
-
-if [ "$owned" = 1 ] && [ ! -f "$stamp" ]; then
-    write_file "$stamp" "made by spirv_intel_cts scripts/$me.sh, which may replace $dir/venv"
-fi
+[ "$owned" = 1 ] && inst_write_stamp venv
 
 if installed; then
     state="already installed in $dir (nothing downloaded)"
@@ -180,8 +137,7 @@ elif [ "$owned" != 1 ]; then
         usage_error "$venv exists and was not made by this script (no $STAMP_NAME in $dir): it is neither" \
             "installed into nor replaced; choose a new or empty --dir"
     fi
-    usage_error "$dir is not empty and was not made by this script (no $STAMP_NAME in it); choose a new or" \
-        "empty --dir"
+    inst_refuse_dir
 else
     if ! "$venv/bin/python3" -m pip --version >/dev/null 2>&1; then
         # --clear: a venv left broken by an interrupted run is made again from scratch.

@@ -59,25 +59,7 @@ EOF
 dir="${INTEL_OCLOC_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/spirv_intel_cts/ocloc-sid}"
 mirror="${INTEL_OCLOC_MIRROR:-http://deb.debian.org/debian}"
 where_only=0
-for arg in "$@"; do
-    case "$arg" in
-        --dir=?*) dir="${arg#--dir=}" ;;
-        --where) where_only=1 ;;
-        --mirror=?*) mirror="${arg#--mirror=}" ;;
-        --dir= | --dir | --mirror= | --mirror)
-            echo "$me: error: ${arg%=} needs a value: ${arg%=}=$([ "${arg%=}" = --dir ] && echo DIR || echo URL) (see --help)" >&2
-            exit 2
-            ;;
-        --help | -h)
-            usage
-            exit 0
-            ;;
-        *)
-            echo "$me: error: unknown argument '$arg' (see --help)" >&2
-            exit 2
-            ;;
-    esac
-done
+inst_parse_options --dir=DIR:dir --mirror=URL:mirror --where:where_only -- "$@"
 sid_check_mirror "$mirror"
 
 if [ "$where_only" = 1 ]; then

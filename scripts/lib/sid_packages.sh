@@ -5,22 +5,18 @@
 # resolve every library they need. Nothing is installed system-wide and no root is needed.
 #
 # The sourcing script sets `me` (its name in messages) first. Functions that fail call fail (exit 1) or
-# usage_error (exit 2) with one line.
+# usage_error (exit 2) with one line (scripts/lib/installer.sh, which this file sources: the messages, options
+# and directory rule of every installer).
+
+# shellcheck source=scripts/lib/installer.sh
+. "$(dirname "${BASH_SOURCE[0]}")/installer.sh" || exit 1
+# Standard output carries the installed path alone; progress goes to standard error.
+inst_say_to_stderr=1
 
 readonly SID_LIBDIR=usr/lib/x86_64-linux-gnu
 # sid's Intel libraries need a newer glibc and libstdc++ than a stable system has: the runtime libraries come
 # from sid too and are found by the unpacked loader only.
 readonly SID_RUNTIME_PACKAGES=(libc6 libstdc++6 libgcc-s1 zlib1g)
-
-fail() {
-    echo "$me: error: $*" >&2
-    exit 1
-}
-usage_error() {
-    echo "$me: error: $*" >&2
-    exit 2
-}
-say() { echo "$*" >&2; }
 
 # MIRROR must be a URL apt can read.
 sid_check_mirror() {
@@ -40,29 +36,14 @@ sid_check_system() {
     done
 }
 
-# sid_claim_dir DIR STAMP_NAME [OWN_TEST]: makes DIR absolute in sid_dir and locks it, when DIR is the
-# script's: new, empty, holding STAMP_NAME, or one the function OWN_TEST (given the absolute path) recognises
-# as an install of an earlier version of the script. The stamp is then written, so later runs know it.
-# Anything else is refused with exit 2: the script replaces DIR/root and writes files in DIR, which must never
-# happen to someone's directory (--dir=$HOME).
+# sid_claim_dir DIR STAMP_NAME [OWN_TEST]: sets sid_dir (absolute) and locks it, when DIR is the script's
+# (inst_claim_dir: new, empty, holding STAMP_NAME, or one OWN_TEST recognises as an install of an earlier
+# version of the script). Anything else is refused with exit 2: the script replaces DIR/root and writes files
+# in DIR, which must never happen to someone's directory (--dir=$HOME).
 sid_claim_dir() {
-    local d="$1" stamp_name="$2" own_test="${3:-}"
-    [ ! -e "$d" ] || [ -d "$d" ] || usage_error "--dir=$d exists and is not a directory"
-    mkdir -p "$d" 2>/dev/null || fail "cannot create $d"
-    d="$(cd "$d" 2>/dev/null && pwd -P)" || fail "cannot enter $d"
-    if [ ! -f "$d/$stamp_name" ]; then
-        if [ -n "$(ls -A "$d" 2>/dev/null)" ] && ! { [ -n "$own_test" ] && "$own_test" "$d"; }; then
-            usage_error "$d is not empty and was not made by $me (no $stamp_name in it); choose a new or empty --dir"
-        fi
-        { printf 'made by spirv_intel_cts scripts/%s, which may replace %s/root\n' "$me" "$d" >"$d/$stamp_name"; } \
-            2>/dev/null || fail "cannot write $d/$stamp_name"
-    fi
-    sid_dir="$d"
-    # Two runs sharing the cache must not unpack into one directory at once.
-    if command -v flock >/dev/null 2>&1; then
-        { exec 9>"$sid_dir/.lock"; } 2>/dev/null || fail "cannot write $sid_dir/.lock"
-        flock 9 || fail "cannot lock $sid_dir/.lock"
-    fi
+    inst_claim_dir "$1" "$2" root "${3:-}"
+    sid_dir="$inst_dir"
+    inst_lock_dir
 }
 
 sid_work=""

