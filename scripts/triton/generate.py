@@ -30,9 +30,19 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.dirname(HERE))  # scripts/: spirv_signature (standard library only)
 
-import spirv_signature  # noqa: E402
+def _load_spirv_signature():
+    """scripts/spirv_signature.py (standard library only), loaded from its file: with scripts/ on sys.path,
+    this folder (scripts/triton/) would pass for the triton package when triton is not installed."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("spirv_signature", os.path.join(os.path.dirname(HERE),
+                                                                                  "spirv_signature.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+spirv_signature = _load_spirv_signature()
 
 TRITON_DISTRIBUTION, TRITON_VERSION = "triton-xpu", "3.3.0b1"
 DEFAULT_OUT = os.path.join(REPO, "spirv_new_assets", "triton")
