@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What CI runs (README's second command). Every step runs; the exit status is 1 if any failed.
-#   0. upstream SPIRV-Tools and SPIRV-Headers (scripts/install_spirv_tools.sh --if-needed)
+#   0. upstream SPIRV-Tools and SPIRV-Headers (scripts/install_spirv_tools.sh --if-needed); Triton's Intel backend
+#      (scripts/install_triton.sh) and the check that spirv_new_assets/triton/ regenerates byte for byte
 #   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks, and
 #      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg/.cpu 25 s
 #      each, building and launching mutated suite modules under those profiles, and refdev_icd_fuzz.xe_hpc/
@@ -31,7 +32,7 @@
 #      bugs, and the hidden-assumption check
 # Both builds use ccache when it is installed (a fresh clone of a tree built before on this machine rebuilds
 # only what changed); each step prints its time, each build its ccache hits and misses.
-# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_INTEL_CPU=1 step 5, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
+# Environment: CTS_CI_SKIP_ASAN=1 skips step 3, CTS_CI_SKIP_INTEL_CPU=1 step 5, CTS_CI_SKIP_CAMPAIGN=1 the fault campaign, CTS_CI_SKIP_TRITON=1 the Triton check, CTS_CI_SUITE_ARGS adds runner options (e.g. --quick).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -133,6 +134,16 @@ intel_gpu_nohw() {
 
 # Upstream SPIRV-Tools 2025.5 + SPIRV-Headers (PyPI, a venv under ~/.cache) when the system's are too old.
 step "install SPIRV-Tools (when the system's is older than 2025.1)" scripts/install_spirv_tools.sh --if-needed
+
+# Triton's Intel backend (PyPI triton-xpu 3.3.0b1, a venv under ~/.cache; docs/triton.md): the modules frozen in
+# spirv_new_assets/triton/ regenerate byte for byte. Skipped, and said so, when triton-xpu cannot be installed.
+if [ "${CTS_CI_SKIP_TRITON:-0}" != "1" ]; then
+    if scripts/install_triton.sh; then
+        step "Triton: spirv_new_assets/triton/ regenerates byte for byte" scripts/triton/check_frozen.py
+    else
+        echo "=== ci: Triton: skipped: scripts/install_triton.sh could not install triton-xpu (its line above says why)"
+    fi
+fi
 # ccache (when installed; scripts/debian_packages.txt lists it) keeps compiler outputs between CI runs on one
 # machine: keyed by the preprocessed source and the flags, with paths taken relative to the clone
 # (CCACHE_BASEDIR, CCACHE_NOHASHDIR), so a fresh clone of a tree this machine built before rebuilds only what
