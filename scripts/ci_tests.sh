@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # What CI runs (README's second command). Every step runs; the exit status is 1 if any failed.
-#   0. upstream SPIRV-Tools and SPIRV-Headers (scripts/install_spirv_tools.sh --if-needed); Triton's Intel backend
-#      (scripts/install_triton.sh) and the check that spirv_new_assets/triton/ regenerates byte for byte
+#   0. upstream SPIRV-Tools and SPIRV-Headers (scripts/install_spirv_tools.sh --if-needed)
 #   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks, and
 #      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg/.cpu 25 s
 #      each, building and launching mutated suite modules under those profiles, and refdev_icd_fuzz.xe_hpc/
@@ -26,7 +25,9 @@
 #      without the compiler)
 #      and Intel's GPU driver itself (compute-runtime 26.27 from Debian sid, no-hardware mode): the whole suite
 #      --build-only for bmg, pvc, dg2, mtl, lnl-m and ptl, and two cross-checks (the neo-26.27 imitation against
-#      its queries; its build verdicts against ocloc 26.27's), after the offline compilers in the same background job
+#      its queries; its build verdicts against ocloc 26.27's), after the offline compilers in the same background job;
+#      then Triton's Intel backend (scripts/install_triton.sh) and the check that spirv_new_assets/triton/
+#      regenerates byte for byte
 #   5. Intel's OpenCL CPU runtime (installed from PyPI): the whole suite with its waivers (one runner, --jobs;
 #      the "skip" entries' known crashes and hangs recorded Waived without running), the reproducers of its
 #      bugs, and the hidden-assumption check
@@ -95,6 +96,7 @@ offline_compilers() {
         echo "=== ci: offline compiler (current ocloc): skipped: scripts/install_intel_ocloc.sh could not install it (its line above says why)"
     fi
     intel_gpu_nohw
+    triton_frozen
     printf '%s\n' "${failed[@]}" >build/ci/offline_compilers.failed
 }
 # Intel's GPU driver itself, compute-runtime 26.27 from Debian sid in its no-hardware mode (docs/intel_gpu_nohw.md;
@@ -109,6 +111,16 @@ nohw_product() {  # PRODUCT: 77 (skipped, said why) counts as done
     grep -E '^(Build-only run|Runtime:|Device:|[0-9]+ passed)' "build/ci/nohw_$1.out"
     [ "$status" = 0 ] || tail -n 30 "build/ci/nohw_$1.out"
     [ "$status" = 0 ] || [ "$status" = 77 ]
+}
+# Triton's Intel backend (PyPI triton-xpu 3.3.0b1, a venv under ~/.cache; docs/triton.md): the modules frozen in
+# spirv_new_assets/triton/ regenerate byte for byte. Skipped, and said so, when triton-xpu cannot be installed.
+triton_frozen() {
+    [ "${CTS_CI_SKIP_TRITON:-0}" != "1" ] || return 0
+    if scripts/install_triton.sh >/dev/null; then
+        step "Triton: spirv_new_assets/triton/ regenerates byte for byte" scripts/triton/check_frozen.py
+    else
+        echo "=== ci: Triton: skipped: scripts/install_triton.sh could not install triton-xpu (its line above says why)"
+    fi
 }
 ok_or_skipped() {  # COMMAND...: 77 (skipped, said why: a report the archive could not give) counts as done
     local status=0
@@ -135,15 +147,6 @@ intel_gpu_nohw() {
 # Upstream SPIRV-Tools 2025.5 + SPIRV-Headers (PyPI, a venv under ~/.cache) when the system's are too old.
 step "install SPIRV-Tools (when the system's is older than 2025.1)" scripts/install_spirv_tools.sh --if-needed
 
-# Triton's Intel backend (PyPI triton-xpu 3.3.0b1, a venv under ~/.cache; docs/triton.md): the modules frozen in
-# spirv_new_assets/triton/ regenerate byte for byte. Skipped, and said so, when triton-xpu cannot be installed.
-if [ "${CTS_CI_SKIP_TRITON:-0}" != "1" ]; then
-    if scripts/install_triton.sh; then
-        step "Triton: spirv_new_assets/triton/ regenerates byte for byte" scripts/triton/check_frozen.py
-    else
-        echo "=== ci: Triton: skipped: scripts/install_triton.sh could not install triton-xpu (its line above says why)"
-    fi
-fi
 # ccache (when installed; scripts/debian_packages.txt lists it) keeps compiler outputs between CI runs on one
 # machine: keyed by the preprocessed source and the flags, with paths taken relative to the clone
 # (CCACHE_BASEDIR, CCACHE_NOHASHDIR), so a fresh clone of a tree this machine built before rebuilds only what
