@@ -4,16 +4,18 @@ any of it is a regression.
 
 Inputs are runner --json reports or merged shard reports (scripts/merge_results.py). A case's status is its
 "cases" status (Pass, Fail, NotSupported, InternalError, Crash, Timeout, Waived, Flake), NotRun when the report lists
-it in "not_run", absent when the report does not hold it at all; timings ("duration_ms", "phases",
+it in "not_run", Skipped for a Waived case a waiver's "skip" kept from running ("original_status": "NotRun"),
+absent when the report does not hold it at all; timings ("duration_ms", "phases",
 "phase_totals") are not compared: timing is not a verdict. A regression is
 - a case that passed in the baseline and does not pass in the new report: Fail, Crash, Timeout,
   InternalError, NotSupported, Flake (it failed before a --retry attempt passed; --allow=Pass:Flake accepts
-  it), NotRun or absent (a narrower selection loses cases: that is not a pass);
+  it), Skipped (a skip waiver keeps it from running: lost coverage; --allow=Pass:Skipped accepts it), NotRun or
+  absent (a narrower selection loses cases: that is not a pass);
 - a case that became Fail, Crash, Timeout or InternalError from any other status (NotSupported -> Fail, a
   waiver dropped: Waived -> Fail, a new case that fails).
-Pass -> Waived (a known driver bug a --waiver-file covers) is "newly waived": listed, not a regression unless
+Pass -> Waived (a known driver bug a --waiver-file covers, the case ran and failed) is "newly waived": listed, not a regression unless
 --no-new-waivers is given. --allow=FROM:TO[:PATTERN] (repeatable) accepts a change, e.g. a deliberate loss:
---allow=Pass:NotSupported:*.sg32.* ; FROM and TO are statuses, NotRun, absent or * (any); PATTERN uses
+--allow=Pass:NotSupported:*.sg32.* ; FROM and TO are statuses, Skipped, NotRun, absent or * (any); PATTERN uses
 the runner's case patterns (* and ? anywhere, a group or dotted prefix covers its subtree; default: every
 case). Allowed changes are listed apart.
 
@@ -49,11 +51,14 @@ import report_io  # noqa: E402  (same directory: the checked report loader, safe
 FAILING = ("Fail", "Crash", "Timeout", "InternalError")
 NOT_RUN = "NotRun"
 ABSENT = "absent"
-KNOWN = report_io.STATUSES + (NOT_RUN, ABSENT)
+# A Waived case a waiver's "skip" kept from running ("original_status": "NotRun"): not run, so a Pass that
+# became Skipped is lost coverage, unlike a Pass waived after it ran and failed.
+SKIPPED = "Skipped"
+KNOWN = report_io.STATUSES + (SKIPPED, NOT_RUN, ABSENT)
 SECTIONS = [
     ("regressions", "Regressions (Pass -> not Pass, or anything -> Fail/Crash/Timeout/InternalError)"),
     ("allowed", "Allowed changes (--allow)"),
-    ("waived", "Newly waived (Pass -> Waived)"),
+    ("waived", "Newly waived (Pass -> Waived after running)"),
     ("fixes", "Fixes (failing -> Pass)"),
     ("changed", "Other status changes"),
     ("not_supported", "NotSupported changes"),
@@ -72,7 +77,7 @@ def statuses(path):
     short = {"pass": "Pass", "skip": "NotSupported", "fail": "Fail"}
     out = {name: short.get(s, "Fail") for name, s in doc["results"].items()}
     for c in doc.get("cases", []):
-        out[c["name"]] = c["status"]
+        out[c["name"]] = SKIPPED if c.get("original_status") == "NotRun" else c["status"]
     for name in doc.get("not_run", []):
         out[name] = NOT_RUN
     return doc, out
@@ -270,8 +275,10 @@ def main(argv=None):
         return 2
     regressions = len(found["regressions"])
     changes = sum(len(r) for r in found.values())
-    print("compare_results: %s, %d newly waived, %d allowed, %d change(s) in all%s" % (
+    skipped = sum(1 for status in new.values() if status == SKIPPED)
+    print("compare_results: %s, %d newly waived%s, %d allowed, %d change(s) in all%s" % (
         "%d regression(s)" % regressions if regressions else "no regression", len(found["waived"]),
+        ", %d not run (skipped by a waiver)" % skipped if skipped else "",
         len(found["allowed"]), changes,
         "; %d run-level error(s) in the new report" % len(run_errors) if run_errors else ""))
     return 1 if regressions or run_errors or (args.fail_on_change and changes) else 0

@@ -17,6 +17,10 @@ not describe one whole run:
   runner read it, compared when both shards record it): a failure one shard waives would count against the other;
 - a shard missing from 0..N-1, the same shard I/N given twice, or shards of different N;
 - a case reported by two shards;
+- shards that report a version gap of one extension with other versions ("version_gaps": "reported",
+  "promised_from");
+- a shard selected with --run-skipped and one without (the selection record's "run_skipped"): the merged
+  stale-skip list would cover only part of the run;
 - a shard whose run was aborted (Ctrl-C, SIGTERM, a timeout without --isolate, no device): "aborted" is set
   and "not_run" lists the cases it never ran. --allow-aborted merges it anyway; the merged report then keeps
   the union of "not_run" and says which shards were aborted;
@@ -32,10 +36,12 @@ failure a --waiver-file covers) does not fail: its CTS word stays "fail", so its
 then passed on a --retry attempt) does not fail either, unless --flake-fails is given too, as with the runner. The merged
 "waivers" holds every shard's files and stale waivers, each once, and the files' "sha256". The output file is
 replaced atomically (written beside it, then renamed); without -o, or with -o -, the report goes to standard
-output. "version_gaps" counts the cases of every shard.
+output. "version_gaps" counts the cases of every shard. The cases a waiver's "skip" kept from running are counted
+apart ("waived_not_run" in the merged report, "Waived not run (skipped)" in the summary, a line with their share
+of the selection); --max-skipped-share=P makes the merge exit 1 when they are more than P percent of it.
 
 Usage: merge_results.py shard0.json shard1.json ... [-o merged.json|-] [--fail-on-failures [--flake-fails]]
-       [--allow-aborted]
+       [--allow-aborted] [--max-skipped-share=P]
 """
 
 import argparse
@@ -107,6 +113,7 @@ def check_one_run(docs):
         if a is not None and b is not None and a != b:
             raise MergeError("%s and %s are not shards of one run: waivers.sha256 differs (the same waiver files "
                              "held other contents: %s vs %s)" % (first_path, path, json.dumps(a), json.dumps(b)))
+    check_version_gaps(docs)
     count = first["shard"]["count"]
     seen = {}
     for path, doc in docs:
@@ -123,6 +130,26 @@ def check_one_run(docs):
             "s" if len(missing) > 1 else "", ", ".join(missing),
             ", ".join("%d/%d from %s" % (i, count, seen[i]) for i in sorted(seen))))
     return count
+
+
+def check_version_gaps(docs):
+    """Shards of one device report each version gap alike: the version reported and the one that promises
+    SPIR-V support."""
+    seen = {}
+    for path, doc in docs:
+        for g in doc.get("version_gaps", []):
+            versions = (g["reported"], g["promised_from"])
+            first = seen.setdefault(g["extension"], (path, versions))
+            if first[1] != versions:
+                raise MergeError("%s and %s are not shards of one run: version_gaps %s differs (reported %s, "
+                                 "promised from %s vs reported %s, promised from %s)" % (
+                                     first[0], path, g["extension"], json.dumps(first[1][0]),
+                                     json.dumps(first[1][1]), json.dumps(versions[0]), json.dumps(versions[1])))
+
+
+def skipped_cases(cases):
+    """The cases a waiver's skip recorded Waived without running ("original_status": "NotRun")."""
+    return sum(1 for c in cases if c["status"] == "Waived" and c.get("original_status") == "NotRun")
 
 
 def check_complete(path, doc, allow_aborted):
@@ -175,6 +202,7 @@ def merge(paths, allow_aborted=False):
             merged[key] = first[key]
     merged["shard"] = {"index": 0, "count": 1}  # the merge is the whole run
     merged["selected"] = sum(d["selected"] for _, d in docs)
+    merged["waived_not_run"] = skipped_cases(merged["cases"])
     merged["aborted"] = "; ".join(aborted) if aborted else None
     merged["not_run"] = sorted(not_run)
     merged["errors"] = [e for _, d in docs for e in d.get("errors", [])]
@@ -213,9 +241,12 @@ def phase_totals(cases):
 
 
 def tally(merged):
+    """Cases per status; a Waived case a skip kept from running is "Waived not run (skipped)", apart from the
+    cases waived after running."""
     counts = {}
     for c in merged["cases"]:
-        counts[c["status"]] = counts.get(c["status"], 0) + 1
+        key = c["status"] + (" not run (skipped)" if c.get("original_status") == "NotRun" else "")
+        counts[key] = counts.get(key, 0) + 1
     # Reports without "cases" details still carry the CTS words.
     if not merged["cases"]:
         for word in merged["results"].values():
@@ -232,9 +263,16 @@ def main(argv=None):
     ap.add_argument("--fail-on-failures", action="store_true",
                     help="exit 1 when a case is not Pass/NotSupported/Waived, a case was not run or a shard has "
                          "run-level errors")
+    ap.add_argument("--max-skipped-share", type=float, metavar="P",
+                    help="exit 1 when waiver skips kept more than P percent of the selected cases from running "
+                         "(as the runner's --max-skipped-share)")
     ap.add_argument("--allow-aborted", action="store_true",
                     help="merge shards whose run was aborted (their not-run cases are listed in \"not_run\")")
     args = ap.parse_args(argv)
+    if args.max_skipped_share is not None and not 0 <= args.max_skipped_share <= 100:
+        print("merge_results: --max-skipped-share=%g: expected a percentage, 0 <= P <= 100" % args.max_skipped_share,
+              file=sys.stderr)
+        return 2
     to_file = args.output not in (None, "-")  # "-" is standard output, the default
     try:
         if to_file:
@@ -259,7 +297,15 @@ def main(argv=None):
     bad = any(c["status"] not in good for c in merged["cases"]) or \
         any(w == "fail" for n, w in merged["results"].items() if n not in detailed) or \
         merged["errors"] or merged["not_run"]
-    return 1 if (args.fail_on_failures and bad) else 0
+    skipped = merged["waived_not_run"]
+    if skipped:
+        print("merge_results: %d of %d selected case(s) (%.1f%%) not run: skipped by waiver \"skip\" entries" % (
+            skipped, merged["selected"], 100.0 * skipped / max(merged["selected"], 1)), file=sys.stderr)
+    too_many = args.max_skipped_share is not None and skipped * 100 > args.max_skipped_share * merged["selected"]
+    if too_many:
+        print("merge_results: the skips cover more than the %g%% --max-skipped-share allows" % args.max_skipped_share,
+              file=sys.stderr)
+    return 1 if (args.fail_on_failures and bad) or too_many else 0
 
 
 if __name__ == "__main__":

@@ -30,10 +30,10 @@ REPORT_KEYS = {"cmd": (_STR,), "platform": (_STR,), "device": (_STR,), "driver":
                "results": (_DICT,), "cases": (_LIST,), "not_run": (_LIST,), "errors": (_LIST,),
                "shard": (_DICT,), "shards": (_LIST,), "cmds": (_LIST,), "waivers": (_DICT,),
                "selection": (_DICT,), "offline_compiler": (_DICT, None), "version_gaps": (_LIST,),
-               "phase_totals": (_DICT,), "build_only": (_BOOL,)}
+               "phase_totals": (_DICT,), "build_only": (_BOOL,), "waived_not_run": (_INT,)}
 SELECTION_KEYS = {"patterns": (_LIST,), "filter": (_STR,), "caselist_file": (_STR,), "exclude_file": (_STR,),
                   "tags": (_LIST,), "quick": (_BOOL,), "extended": (_BOOL,), "huge": (_BOOL,), "tier": (_STR,),
-                  "rerun_failed": (_STR,), "seed": (_INT,), "suite_version": (_STR,), "manifest_sha256": (_STR,)}
+                  "rerun_failed": (_STR,), "run_skipped": (_BOOL,), "seed": (_INT,), "suite_version": (_STR,), "manifest_sha256": (_STR,)}
 CASE_KEYS = {"name": (_STR,), "status": (_STR,), "message": (_STR,), "seed": (_INT,), "tier": (_STR,),
              "phase": (_STR, None), "build_log": (_STR,), "original_status": (_STR,), "waiver": (_DICT,),
              "mismatches": (_DICT,), "version_gaps": (_LIST,), "attempts": (_LIST,),
@@ -47,11 +47,20 @@ SHARD_ENTRY_KEYS = {"file": (_STR,), "cmd": (_STR,), "cases": (_INT,), "index": 
                     "selected": (_INT,), "not_run": (_INT,), "aborted": (_STR, None)}
 
 
+def is_invisible_format(ch):
+    """A bidi control (U+061C, U+200E/F, U+202A..U+202E, U+2066..U+2069), zero-width character (U+200B..U+200D,
+    U+2060..U+2064, U+FEFF) or line/paragraph separator (U+2028/9): invisible, yet it reorders, hides or breaks
+    the text around it (report.cpp, invisibleFormatAt)."""
+    o = ord(ch)
+    return o == 0x61c or 0x200b <= o <= 0x200f or 0x2028 <= o <= 0x202e or 0x2060 <= o <= 0x2069 or o == 0xfeff
+
+
 def printable(text):
     """text made safe to print on a terminal, in the runner's style (report.cpp, printable): a C0 control, DEL
     or C1 control (U+0080..U+009F, as its UTF-8 bytes) becomes \\xNN, a byte that was not UTF-8 (a file name
     decoded with surrogateescape) \\xNN of that byte, a lone surrogate (JSON allows "\\ud800") \\uNNNN; the
-    rest is kept. A file name or anything read from a report is untrusted: ESC, CSI (U+009B) or an OSC sequence
+    rest is kept but invisible format characters (is_invisible_format), written as the \\xNN of their UTF-8
+    bytes. A file name or anything read from a report is untrusted: ESC, CSI (U+009B) or an OSC sequence
     would be commands to the terminal. Bytes are decoded as UTF-8 first (invalid bytes escaped)."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "surrogateescape")
@@ -68,6 +77,8 @@ def printable(text):
             out.append("\\x%02x" % (o - 0xdc00))
         elif 0xd800 <= o <= 0xdfff:
             out.append("\\u%04x" % o)
+        elif is_invisible_format(ch):  # as its UTF-8 bytes, as the runner writes it
+            out.append("".join("\\x%02x" % b for b in ch.encode("utf-8")))
         else:
             out.append(ch)
     return "".join(out)
@@ -170,11 +181,22 @@ def _depth_ok(doc):
     return True
 
 
+def _refuse_duplicate_keys(pairs):
+    """An object with a key given twice is refused: JSON readers keep only the last ("cases" twice would hide the
+    first list, a Fail in it), as the runner refuses it in waiver files."""
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError("the key %s is given twice in one object" % json.dumps(key)[:60])
+        obj[key] = value
+    return obj
+
+
 def load_json(path, what="JSON file"):
-    """Any JSON document, checked for size and depth."""
+    """Any JSON document, checked for size and depth; an object with a key given twice is refused."""
     text = read_text(path, what)
     try:
-        doc = json.loads(text, parse_constant=_refuse_constant)
+        doc = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_refuse_duplicate_keys)
     except RecursionError:
         raise ReportError(path, "not a %s: JSON nested too deep" % what)
     except ValueError as e:
@@ -309,6 +331,37 @@ def _check_case(path, doc, c):
             c["name"], json.dumps(word), status, RESULT_WORD[status]))
 
 
+def _check_counts(path, doc):
+    """What the report says of itself adds up: "selected" covers its results and not-run cases, "waived_not_run"
+    counts the cases a waiver's skip kept from running, and each extension a case ran across a version gap for
+    is a top-level "version_gaps" entry counting at least those cases (an aborted run's reports are written
+    before the count)."""
+    cases = doc.get("cases", [])
+    if "selected" in doc and doc["selected"] < len(doc["results"]) + len(doc.get("not_run", [])):
+        raise ReportError(path, "\"selected\" is %d, fewer than its %d result(s) and %d not-run case(s)" % (
+            doc["selected"], len(doc["results"]), len(doc.get("not_run", []))))
+    skipped = sum(1 for c in cases if c.get("original_status") == "NotRun")
+    if "waived_not_run" in doc and "cases" in doc and doc["waived_not_run"] != skipped:
+        raise ReportError(path, "\"waived_not_run\" is %d but %d case(s) are Waived with \"original_status\": "
+                                "\"NotRun\"" % (doc["waived_not_run"], skipped))
+    counted = {}
+    for c in cases:
+        for ext in c.get("version_gaps", []):
+            counted[ext] = counted.get(ext, 0) + 1
+    top = {}
+    for g in doc.get("version_gaps", []):
+        if g["extension"] in top:
+            raise ReportError(path, "\"version_gaps\" lists %s twice" % g["extension"])
+        top[g["extension"]] = g["cases"]
+    for ext, n in sorted(counted.items()):
+        if ext not in top:
+            raise ReportError(path, "%d case(s) ran across a version gap of %s, which \"version_gaps\" does not "
+                                    "list" % (n, ext))
+        if top[ext] < n and not doc.get("aborted"):
+            raise ReportError(path, "\"version_gaps\" counts %d case(s) for %s but %d case(s) carry it" % (
+                top[ext], ext, n))
+
+
 def check_report(path, doc):
     """Raises ReportError unless doc has the shape of a runner (or merged) report: every key the runner writes
     with its type and range, anywhere in the report, and "results" agreeing with "cases"."""
@@ -388,6 +441,7 @@ def check_report(path, doc):
         for key in ("cases", "index", "count", "selected", "not_run"):
             if key in s:
                 _check_uint(path, "\"shards\" %d: \"%s\"" % (i, key), s[key], UINT64_MAX)
+    _check_counts(path, doc)
 
 
 def load_report(path):

@@ -5,7 +5,8 @@ The page has a header (platform, device, driver, runtime package, seed, quick/ex
 status), then one grid per top-level group: rows are the second level of the case name (the operation, e.g.
 shuffle_down), columns the third level (e.g. the type or element size), and each cell counts its cases by
 status, each status under its own word and colour (pass, fail, crash, timeout, error = InternalError, waived = a known failure a
---waiver-file covers, flake = failed and then passed on a --retry attempt, skip = NotSupported, other = an unknown
+--waiver-file covers, skipped = a case a waiver's "skip" kept from running (also counted in the header with its
+share of the selection), flake = failed and then passed on a --retry attempt, skip = NotSupported, other = an unknown
 status), the cell coloured red when any case did not pass (Fail, Crash, Timeout, InternalError), amber when a
 failure was waived, teal when a case was Flake, green when all passed, grey
 when none was supported. A table before the grids totals every group with one column per status. Wide grids
@@ -37,7 +38,10 @@ import report_io  # noqa: E402  (the checked report loader, safe outputs)
 import failures_html  # noqa: E402  (the grouped failure list with the mismatch pictures)
 
 # NotRun: a case an aborted run selected and never ran ("not_run"); shown with --allow-aborted only.
-STATUS_ORDER = ("Pass", "Flake", "Fail", "Crash", "Timeout", "InternalError", "Waived", "NotSupported", "NotRun")
+# Skipped: a Waived case a waiver's "skip" kept from running ("original_status": "NotRun"), counted apart from
+# the cases waived after they ran.
+STATUS_ORDER = ("Pass", "Flake", "Fail", "Crash", "Timeout", "InternalError", "Waived", "Skipped", "NotSupported",
+                "NotRun")
 BAD = ("Fail", "Crash", "Timeout", "InternalError", "NotRun")
 # Reports that carry only the CTS words ("results") and no "cases" details.
 WORD_STATUS = {"pass": "Pass", "skip": "NotSupported", "fail": "Fail"}
@@ -67,6 +71,7 @@ span.n { display: block; white-space: nowrap; margin: 1px 0; padding: 0 4px; bor
 .st-error { background: #1565c0; color: #fff; }
 .st-skip { background: #757575; color: #fff; }
 .st-waived { background: #f9a825; color: #000; } td.waived { background: #fbe3a0; }
+.st-skipped { background: #fff; color: #000; border: 1px dashed #f9a825; }
 .st-flake { background: #00838f; color: #fff; } td.flaky { background: #b2ebf2; }
 .st-other { background: #4e342e; color: #fff; }
 .st-notrun { background: #fff; color: #000; border: 1px dashed #c62828; }
@@ -74,7 +79,7 @@ span.n { display: block; white-space: nowrap; margin: 1px 0; padding: 0 4px; bor
 # The word (and CSS class st-WORD) under which each status is counted in a grid cell, in STATUS_ORDER; statuses
 # the runner does not write (a newer or foreign report) are counted as "other".
 STATUS_WORD = {"Pass": "pass", "Fail": "fail", "Crash": "crash", "Timeout": "timeout", "InternalError": "error",
-               "Waived": "waived", "NotSupported": "skip", "Flake": "flake", "NotRun": "notrun"}
+               "Waived": "waived", "Skipped": "skipped", "NotSupported": "skip", "Flake": "flake", "NotRun": "notrun"}
 
 
 def natural_key(text):
@@ -98,6 +103,7 @@ def load_reports(paths, allow_aborted=False):
     if not cases:
         cases = [{"name": n, "status": WORD_STATUS.get(w, "Fail"), "message": ""}
                  for n, w in sorted(doc["results"].items())]
+    cases = [dict(c, status="Skipped") if c.get("original_status") == "NotRun" else c for c in cases]
     cases += [{"name": n, "status": "NotRun", "message": "not run: the run was aborted (%s)" % doc.get("aborted")}
               for n in doc.get("not_run", [])]
     return doc, cases
@@ -106,7 +112,7 @@ def load_reports(paths, allow_aborted=False):
 def cell_kind(counts):
     if any(counts.get(s) for s in BAD):
         return "bad"
-    if counts.get("Waived"):  # a known failure (--waiver-file): not red, not green either
+    if counts.get("Waived") or counts.get("Skipped"):  # a known failure (--waiver-file): not red, not green either
         return "waived"
     if counts.get("Flake"):  # failed, then passed on a --retry attempt: not green
         return "flaky"
@@ -175,7 +181,7 @@ def totals_html(cases, row_of=case_group, row_title="group"):
         row[key] = row.get(key, 0) + 1
     # Waived and Flake columns only for runs that have them, like "other" only for unknown statuses.
     columns = [s for s in STATUS_ORDER
-               if s not in ("Waived", "Flake", "NotRun") or any(s in row for row in per_group.values())]
+               if s not in ("Waived", "Skipped", "Flake", "NotRun") or any(s in row for row in per_group.values())]
     if any("other" in row for row in per_group.values()):
         columns.append("other")
     head = "".join('<th class="st-%s">%s</th>' % (STATUS_WORD.get(s, "other"), s) for s in columns)
@@ -219,6 +225,10 @@ def render(doc, cases, title, open_failures=False, max_pictures=failures_html.MA
             ("Seed", doc.get("seed", "")),
             ("Quick", flag_text(doc, "quick")), ("Extended", flag_text(doc, "extended")),
             ("Command", doc.get("cmd", "")), ("Cases", "%d: %s" % (len(cases), total_text or "none"))]
+    if totals.get("Skipped"):  # loud: a skip can cover any share of a run
+        meta.append(("Not run (skipped)", "%d of %d selected case(s) (%.1f%%): recorded Waived without running by "
+                     "waiver \"skip\" entries" % (totals["Skipped"], doc.get("selected", len(cases)),
+                                                  100.0 * totals["Skipped"] / max(doc.get("selected", len(cases)), 1))))
     if doc.get("aborted"):
         meta.append(("Aborted", "%s: %d selected case(s) not run" % (doc["aborted"], len(doc.get("not_run", [])))))
     offline = doc.get("offline_compiler")

@@ -115,9 +115,13 @@ class MergeResultsTest(TempFiles, unittest.TestCase):
 
     def test_version_gap_counts_add_up_over_the_shards(self):
         gap = {"extension": "cl_intel_subgroup_2d_block_io", "reported": "1.0.0", "promised_from": "1.1.0"}
-        a = self.write("a.json", runner_shard([("2d_block_io.a", "Pass")], 0, 2, version_gaps=[dict(gap, cases=3)]))
-        b = self.write("b.json", runner_shard([("2d_block_io.b", "Pass")], 1, 2, version_gaps=[dict(gap, cases=4)]))
-        rc, merged, err = self.run_merge(a, b)
+        # Each report's count is the number of its cases that carry the gap (report_io checks it).
+        docs = [runner_shard([("2d_block_io.%s%d" % (s, i), "Pass") for i in range(n)], k, 2,
+                             version_gaps=[dict(gap, cases=n)]) for k, (s, n) in enumerate((("a", 3), ("b", 4)))]
+        for doc in docs:
+            for c in doc["cases"]:
+                c["version_gaps"] = [gap["extension"]]
+        rc, merged, err = self.run_merge(self.write("a.json", docs[0]), self.write("b.json", docs[1]))
         self.assertEqual(rc, 0, err)
         self.assertEqual(merged["version_gaps"], [dict(gap, cases=7)])
         rc, merged, err = self.run_merge(self.write("c.json", runner_shard([("api.z", "Pass")], 0, 1)))

@@ -201,10 +201,12 @@ class ResultsHtmlTest(ReportFiles, unittest.TestCase):
 
     def test_version_gaps_are_shown_first(self):
         gaps = [{"extension": "cl_intel_subgroup_2d_block_io", "reported": "1.0.0", "promised_from": "1.1.0",
-                 "cases": 1277}]
-        rc, text, err = self.run_tool(self.write("r.json", report(SYNTHETIC, version_gaps=gaps)))
+                 "cases": 1}]
+        doc = report(SYNTHETIC, version_gaps=gaps)
+        doc["cases"][0]["version_gaps"] = ["cl_intel_subgroup_2d_block_io"]  # the count is of such cases
+        rc, text, err = self.run_tool(self.write("r.json", doc))
         self.assertEqual(rc, 0, err)
-        self.assertIn("<li>cl_intel_subgroup_2d_block_io 1.0.0: SPIR-V support is promised from 1.1.0; its 1277 "
+        self.assertIn("<li>cl_intel_subgroup_2d_block_io 1.0.0: SPIR-V support is promised from 1.1.0; its 1 "
                       "case(s) ran as device_specific</li>", text)
         self.assertLess(text.index("Version gaps"), text.index("Totals"))
         rc, text, err = self.run_tool(self.write("d.json", report(SYNTHETIC)))

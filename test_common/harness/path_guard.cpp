@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -39,6 +40,23 @@ std::string readTextFile(const std::string& path, std::string* text, size_t max_
                " bytes an input file may have";
     *text = std::move(data);
     return "";
+}
+
+std::string followLinks(const std::string& path) {
+    std::string at = path;
+    for (int hops = 0; hops < 40; ++hops) {
+        struct stat st;
+        if (lstat(at.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        std::vector<char> target(static_cast<size_t>(st.st_size > 0 ? st.st_size : PATH_MAX) + 1);
+        ssize_t n = readlink(at.c_str(), target.data(), target.size());
+        if (n < 0 || static_cast<size_t>(n) >= target.size()) break;
+        std::string next(target.data(), static_cast<size_t>(n));
+        size_t slash = at.rfind('/');
+        if (!next.empty() && next[0] != '/' && slash != std::string::npos)
+            next = at.substr(0, slash + 1) + next;
+        at = next;
+    }
+    return at;
 }
 
 namespace {

@@ -19,6 +19,11 @@ constexpr size_t kMaxSmallFileBytes = size_t{1} << 20;  // one-line files: manif
 // goes through here.
 std::string readTextFile(const std::string& path, std::string* text, size_t max_bytes = kMaxInputFileBytes);
 
+// Where a chain of symbolic links starting at `path` ends, the last link's target also when it does not
+// exist yet (a dangling link: writing through it creates that file); `path` itself when it is no link. A
+// relative target is taken from its link's directory. At most 40 links are followed (a loop ends there).
+std::string followLinks(const std::string& path);
+
 // A file the run reads or writes, with the option (or role) that names it, for messages.
 struct RunFile {
     std::string option;  // "--json", "--waiver-file", "the manifest (--assets-dir)", ...

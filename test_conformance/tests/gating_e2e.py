@@ -18,8 +18,8 @@ from runner_e2e import (SKIP, CheckFailed, assets_args, describe, empty_vendors,
 HUGE_FAULTS = "offset_32bit_wrap,pitch_ignored"  # pitch_ignored fails the small cases, the wrap the huge ones
 HUGE_SUBSET = "2d_block_io.scale.*"
 SELECTION_KEYS = {"patterns": list, "filter": str, "caselist_file": str, "exclude_file": str, "tags": list,
-                  "quick": bool, "extended": bool, "huge": bool, "tier": str, "rerun_failed": str, "seed": int,
-                  "suite_version": str, "manifest_sha256": str}
+                  "quick": bool, "extended": bool, "huge": bool, "tier": str, "rerun_failed": str, "run_skipped": bool,
+                  "seed": int, "suite_version": str, "manifest_sha256": str}
 
 
 def refdev_assets_or_skip(build):

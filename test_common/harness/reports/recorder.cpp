@@ -108,7 +108,7 @@ std::vector<std::string> Recorder::buildFailures() const {
     std::vector<std::string> out;
     for (const auto& r : results_)
         if (r.phase == "build" && (r.status == Status::Fail || r.status == Status::Waived))
-            out.push_back("  " + r.name + ": " + firstErrorLine(r.build_log));
+            out.push_back("  " + r.name + ": " + printable(firstErrorLine(r.build_log)));
     return out;
 }
 
@@ -174,11 +174,12 @@ void Recorder::show(const CaseResult& r, bool log_start) {
     if (r.status != Status::Pass) {
         std::istringstream lines(r.message.empty() ? std::string("(no message)") : r.message);
         std::string line;
-        while (std::getline(lines, line)) std::printf("    %s\n", line.c_str());
+        // A driver's or compiler's text: escape sequences and invalid bytes are shown, never obeyed.
+        while (std::getline(lines, line)) std::printf("    %s\n", printable(line).c_str());
     }
     if (r.status == Status::Waived)
-        std::printf("    waived: %s (%s): %s\n", r.waiver_tracker.c_str(), waivedStatusName(r),
-                    r.waiver_reason.c_str());
+        std::printf("    waived: %s (%s): %s\n", printable(r.waiver_tracker).c_str(), waivedStatusName(r),
+                    printable(r.waiver_reason).c_str());
     if (bad) std::printf("    rerun: %s\n", rerun_(r.name).c_str());
     std::fflush(stdout);
 }

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -74,6 +75,18 @@ std::string Tally::summary() const {
     if (not_run_waived) s += " (" + std::to_string(not_run_waived) + " not run: a waiver skips them)";
     if (flaky) s += ", " + std::to_string(flaky) + " flaky";
     return s;
+}
+
+std::string skippedShareText(size_t skipped, size_t selected) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", selected ? 100.0 * skipped / selected : 0.0);
+    return std::to_string(skipped) + " of " + std::to_string(selected) + " selected case(s) (" + share +
+           ") skipped by waiver \"skip\" entries";
+}
+
+size_t waivedNotRun(const std::vector<CaseResult>& results) {
+    return static_cast<size_t>(
+        std::count_if(results.begin(), results.end(), [](const CaseResult& r) { return r.not_run; }));
 }
 
 const char* ctsResultWord(Status s) {
@@ -222,6 +235,8 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
     doc["build_only"] = info.build_only;
     doc["shard"] = {{"index", info.shard_index}, {"count", info.shard_count}};
     doc["selected"] = info.selected;
+    // Loud, beside "selected": a skip can keep any share of a run from running (the gate's exit policy).
+    doc["waived_not_run"] = waivedNotRun(results);
     PhaseTimes totals;  // the run's time by phase, summed over its cases
     for (const auto& r : results) totals += r.phases;
     doc["phase_totals"] = phasesJson(totals);
@@ -236,6 +251,7 @@ std::string jsonReport(const RunInfo& info, const std::vector<CaseResult>& resul
                         {"huge", sel.huge},
                         {"tier", sel.core_only ? "core" : "all"},
                         {"rerun_failed", sel.rerun_failed},
+                        {"run_skipped", sel.run_skipped},
                         {"seed", sel.seed},
                         {"suite_version", sel.suite_version},
                         {"manifest_sha256", sel.manifest_sha256}};
@@ -321,6 +337,23 @@ size_t xmlCharLength(const std::string& text, size_t i) {
 
 }  // namespace
 
+size_t invisibleFormatAt(std::string_view text, size_t i, uint32_t* code_point) {
+    auto at = [&](size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u; };
+    uint32_t cp = 0;
+    size_t n = 0;
+    if (at(0) == 0xd8 && at(1) == 0x9c) {
+        cp = 0x61c, n = 2;
+    } else if ((at(0) == 0xe2 && (at(1) == 0x80 || at(1) == 0x81) && at(2) >= 0x80 && at(2) <= 0xbf) ||
+               (at(0) == 0xef && at(1) == 0xbb && at(2) == 0xbf)) {
+        cp = ((at(0) & 0x0fu) << 12) | ((at(1) & 0x3fu) << 6) | (at(2) & 0x3fu), n = 3;
+        const bool invisible = (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+                               (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
+        if (!invisible) return 0;
+    }
+    if (n && code_point) *code_point = cp;
+    return n;
+}
+
 std::string printable(std::string_view text) {
     std::string out;
     out.reserve(text.size());
@@ -329,7 +362,7 @@ std::string printable(std::string_view text) {
         size_t n = c >= 0x80 ? xmlCharLength(std::string(text.substr(i, 4)), 0) : 1;
         // U+0080..U+009F (C2 80..C2 9F) are the C1 controls, terminal commands as much as ESC is.
         bool c1 = n == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0;
-        if (n == 0 || c1 || c < 0x20 || c == 0x7f) {
+        if (n == 0 || c1 || c < 0x20 || c == 0x7f || invisibleFormatAt(text, i)) {
             char buf[8];
             std::snprintf(buf, sizeof buf, "\\x%02x", c);
             out += buf;
@@ -423,6 +456,7 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("quick", info.quick ? "true" : "false");
     prop("shard", std::to_string(info.shard_index) + "/" + std::to_string(info.shard_count));
     prop("selected", std::to_string(info.selected));
+    prop("waived_not_run", std::to_string(waivedNotRun(results)));
     for (const auto& g : info.version_gaps) prop("version_gap." + g.extension, versionGapLine(g, true));
     // The selection record, lists as JSON arrays.
     const SelectionRecord& sel = info.selection;
@@ -437,6 +471,7 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
     prop("selection.huge", flag(sel.huge));
     prop("selection.tier", sel.core_only ? "core" : "all");
     prop("selection.rerun_failed", sel.rerun_failed);
+    prop("selection.run_skipped", flag(sel.run_skipped));
     prop("selection.seed", std::to_string(sel.seed));
     prop("selection.suite_version", sel.suite_version);
     prop("selection.manifest_sha256", sel.manifest_sha256);
@@ -663,19 +698,19 @@ void LineLog::flushLine(int printed) {
 
 void LineLog::start(const std::string& name) {
     if (!file_) return;
-    flushLine(std::fprintf(file_, "start\t%s\n", name.c_str()));
+    flushLine(std::fprintf(file_, "start\t%s\n", printable(name).c_str()));
 }
 
 void LineLog::finish(const CaseResult& r) {
     if (!file_) return;
-    flushLine(std::fprintf(file_, "%s\t%s\t%.0f ms\tseed=%llu\t%s\n", statusName(r.status), r.name.c_str(),
-                           r.duration_ms, static_cast<unsigned long long>(r.seed),
-                           oneLine(r.message).c_str()));
+    flushLine(std::fprintf(file_, "%s\t%s\t%.0f ms\tseed=%llu\t%s\n", statusName(r.status),
+                           printable(r.name).c_str(), r.duration_ms, static_cast<unsigned long long>(r.seed),
+                           printable(oneLine(r.message)).c_str()));
 }
 
 void LineLog::note(const std::string& text) {
     if (!file_) return;
-    flushLine(std::fprintf(file_, "note\t%s\n", oneLine(text).c_str()));
+    flushLine(std::fprintf(file_, "note\t%s\n", printable(oneLine(text)).c_str()));
 }
 
 }  // namespace cts

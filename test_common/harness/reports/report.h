@@ -62,6 +62,8 @@ struct SelectionRecord {
     bool quick = false, extended = false, huge = false;
     bool core_only = false;    // "tier": "core" (else "all")
     std::string rerun_failed;  // --rerun-failed's report
+    // --run-skipped: the cases of waiver "skip" entries ran; shards with and without it are not one run.
+    bool run_skipped = false;
     uint64_t seed = 0;
     std::string suite_version;    // the project version of this runner
     std::string manifest_sha256;  // of the assets' manifest.json (manifest.sha256 beside it)
@@ -107,6 +109,13 @@ struct RunInfo {
     bool build_only = false;
 };
 
+// "3 of 40 selected case(s) (7.5%) skipped by waiver \"skip\" entries": cases recorded Waived without
+// running, said in the header, the summary and the exit policy's note alike.
+std::string skippedShareText(size_t skipped, size_t selected);
+// How many results a waiver's "skip" recorded Waived without running (CaseResult::not_run): the JSON
+// report's "waived_not_run", the JUnit property of that name.
+size_t waivedNotRun(const std::vector<CaseResult>& results);
+
 // "run interrupted by SIGTERM: 3 of 5 selected case(s) not run"; "" when the run was not aborted.
 std::string abortMessage(const RunInfo& info);
 
@@ -147,6 +156,12 @@ std::string xmlEscape(const std::string& text);
 // sequence as the text \xNN, so a file's bytes or a variable's value can neither forge a line nor drive the
 // terminal.
 std::string printable(std::string_view text);
+
+// The length in bytes of the invisible format character at text[i], else 0: a bidi control (U+061C,
+// U+200E/F, U+202A..U+202E, U+2066..U+2069: they reorder the text around them, "Trojan Source"), a zero-width
+// character (U+200B..U+200D, U+2060..U+2064, U+FEFF) or a line or paragraph separator (U+2028, U+2029).
+// printable() writes them as \xNN too; waiver text refuses them. *code_point gets the character when not 0.
+size_t invisibleFormatAt(std::string_view text, size_t i, uint32_t* code_point = nullptr);
 
 // Quotes one word for a POSIX shell when needed.
 std::string shellQuote(const std::string& word);

@@ -333,13 +333,14 @@ TEST(Json, RecordsWhatSelectedTheCases) {
     i.selection.tags = {"regression"};
     i.selection.huge = true;
     i.selection.core_only = true;
+    i.selection.run_skipped = true;  // a --run-skipped shard is not a shard of a run without it
     i.selection.seed = 5;
     i.selection.suite_version = "0.1.0";
     i.selection.manifest_sha256 = std::string(64, 'a');
     auto doc = nlohmann::json::parse(jsonReport(i, sample()));
     EXPECT_EQ(doc["selection"], nlohmann::json::parse(R"({"patterns": ["subgroups", "2d_block_io.*"],
         "filter": "a.*-a.b", "caselist_file": "c.txt", "exclude_file": "", "tags": ["regression"],
-        "quick": false, "extended": false, "huge": true, "tier": "core", "rerun_failed": "", "seed": 5,
+        "quick": false, "extended": false, "huge": true, "tier": "core", "rerun_failed": "", "run_skipped": true, "seed": 5,
         "suite_version": "0.1.0", "manifest_sha256": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})"));
     EXPECT_EQ(doc["seed"], 5u);  // the older top-level fields stay
     EXPECT_EQ(doc["quick"], true);
@@ -348,6 +349,7 @@ TEST(Json, RecordsWhatSelectedTheCases) {
                              "value=\"[&quot;subgroups&quot;,&quot;2d_block_io.*&quot;]\"/>",
                              "<property name=\"selection.huge\" value=\"true\"/>",
                              "<property name=\"selection.tier\" value=\"core\"/>",
+                             "<property name=\"selection.run_skipped\" value=\"true\"/>",
                              "<property name=\"selection.suite_version\" value=\"0.1.0\"/>",
                              "<property name=\"selection.filter\" value=\"a.*-a.b\"/>"})
         EXPECT_NE(xml.find(prop), std::string::npos) << prop;
@@ -483,6 +485,38 @@ TEST(LineLog, RemembersAFailedWrite) {
     fine.start("a");
     fine.note("b");
     EXPECT_EQ(fine.error(), "");
+}
+
+// A driver's or compiler's message reaches the log escaped: no terminal command, no invalid byte, one line.
+TEST(LineLog, EscapesWhatTheDriverWrote) {
+    char path[] = "/tmp/linelog_test.XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    {
+        LineLog log;
+        log.attach(fdopen(fd, "w"));
+        log.finish({"api.a", Status::Fail,
+                    "error: \x1b]0;pwned\x07\x1b[2J \xff\xfe \xc2\x9b"
+                    "31m\nnext",
+                    1, 2});
+        log.note("tracker \xe2\x80\xae 1.24");
+    }
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::remove(path);
+    EXPECT_EQ(text.str(),
+              "Fail\tapi.a\t1 ms\tseed=2\terror: \\x1b]0;pwned\\x07\\x1b[2J \\xff\\xfe \\xc2\\x9b31m\\nnext\n"
+              "note\ttracker \\xe2\\x80\\xae 1.24\n");
+}
+
+TEST(Escape, InvisibleFormatCharactersArePrintedAsBytes) {
+    EXPECT_EQ(printable("a\u202eb\u200bc\u2028d\u2066e\ufeff"),
+              "a\\xe2\\x80\\xaeb\\xe2\\x80\\x8bc\\xe2\\x80\\xa8d\\xe2\\x81\\xa6e\\xef\\xbb\\xbf");
+    EXPECT_EQ(printable("caf\u00e9 \u2030"), "caf\u00e9 \u2030");  // visible characters stay
+    uint32_t cp = 0;
+    EXPECT_EQ(invisibleFormatAt("x\u061c", 1, &cp), 2u);
+    EXPECT_EQ(cp, 0x61cu);
 }
 
 TEST(Junit, TheCheckerRejectsBrokenXml) {

@@ -133,6 +133,7 @@ SelectionRecord selectionRecord(const Options& o, const std::string& manifest_sh
     r.huge = o.huge;
     r.core_only = o.core_only;
     r.rerun_failed = o.rerun_failed;
+    r.run_skipped = o.run_skipped;
     r.seed = o.seed;
     r.suite_version = CTS_SUITE_VERSION;
     r.manifest_sha256 = manifest_sha256;

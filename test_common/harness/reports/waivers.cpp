@@ -1,6 +1,7 @@
 #include "test_common/harness/reports/waivers.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 
@@ -140,6 +141,15 @@ std::string readEntry(const nlohmann::json& e, Waiver& w) {
                                    "0123456789ABCDEF"[text[i + 1] & 15]
                              : "code " + std::to_string(c)) +
                        "): one line of text";
+            // Invisible, yet they reorder (bidi controls), hide (zero-width) or break (U+2028) what a
+            // person reads next to them on the console, in the log and in the reports.
+            uint32_t cp = 0;
+            if (invisibleFormatAt(text, i, &cp)) {
+                char code[16];
+                std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(cp));
+                return std::string("\"") + key + "\" holds the invisible format character " + code +
+                       " (a bidi control, zero-width character or line separator): plain visible text only";
+            }
         }
     }
     w.tracker = e["tracker"].get<std::string>();

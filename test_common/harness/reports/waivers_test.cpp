@@ -165,6 +165,17 @@ TEST(Waivers, MalformedFilesNameTheLine) {
         {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"a\u0085b\", \"reason\": "
                 "\"r\"}\n  ]\n}\n",
          "w.json:4: \"tracker\" holds a control character (the C1 control U+0085)"},
+        // Invisible format characters reorder (U+202E), hide (U+200B) or break (U+2028) what is read beside
+        // them, in JSON escapes or raw.
+        {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
+                "\"fixed\\u202e 42.1\"}\n  ]\n}\n",
+         "w.json:4: \"reason\" holds the invisible format character U+202E"},
+        {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\u200b\", \"reason\": "
+                "\"r\"}\n  ]\n}\n",
+         "w.json:4: \"tracker\" holds the invisible format character U+200B"},
+        {head + "    {\"cases\": [\"a\"], \"device\": \"*\", \"tracker\": \"t\", \"reason\": "
+                "\"a\\u2028PASS\"}\n  ]\n}\n",
+         "w.json:4: \"reason\" holds the invisible format character U+2028"},
         // An entry without a device hid every failure of any driver the file was given to.
         {head + "    {\"cases\": [\"*\"], \"tracker\": \"t\", \"reason\": \"r\"}\n  ]\n}\n",
          "w.json:4: waiver entry lacks \"device\""},
@@ -393,6 +404,11 @@ TEST(Waivers, SkipEntries) {
     info.waiver_files = {"w.json"};
     EXPECT_NE(jsonReport(info, {r}).find("\"original_status\": \"NotRun\""), std::string::npos);
     EXPECT_NE(junitReport(info, {r}).find("waived: t (NotRun): not run: waiver"), std::string::npos);
+    // Counted where a gate looks: the JSON report's top level and a JUnit property.
+    EXPECT_NE(jsonReport(info, {r, ran}).find("\"waived_not_run\": 1,"), std::string::npos);
+    EXPECT_NE(junitReport(info, {r, ran}).find("<property name=\"waived_not_run\" value=\"1\"/>"),
+              std::string::npos);
+    EXPECT_EQ(skippedShareText(1, 8), "1 of 8 selected case(s) (12.5%) skipped by waiver \"skip\" entries");
 }
 
 TEST(Waivers, ReportsCarryTheWaiver) {

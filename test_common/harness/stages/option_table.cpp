@@ -205,6 +205,13 @@ std::string setRetry(OptionParse& p, const std::string& value) {
     return "";
 }
 
+std::string setMaxSkippedShare(OptionParse& p, const std::string& value) {
+    unsigned long long n = 0;
+    if (!parseUnsigned(value, n) || n > 100) return p.expected("a percentage, 0 <= P <= 100");
+    p.out.max_skipped_share = static_cast<int>(n);
+    return "";
+}
+
 std::string setTimeout(OptionParse& p, const std::string& value) {
     char* end = nullptr;
     errno = 0;
@@ -413,7 +420,15 @@ std::vector<OptionRow> makeTable() {
             .helps("crash-safe line log, flushed as each case starts and ends"),
         flagOption("fail-if-all-skipped", &Options::fail_if_all_skipped)
             .helps("exit 1 when no case passed (a shard left empty is fine; also\n"
-                   "CTS_FAIL_IF_ALL_SKIPPED=1, true, yes or on)"),
+                   "CTS_FAIL_IF_ALL_SKIPPED=1, true, yes or on), or when waiver \"skip\"\n"
+                   "entries keep more than 10% of the selection from running"),
+        valueOption("max-skipped-share", "P", "5", setMaxSkippedShare,
+                    [](const Options& o) {
+                        return some(o.max_skipped_share >= 0, std::to_string(o.max_skipped_share));
+                    })
+            .helps("exit 1 when waiver \"skip\" entries keep more than P percent of the\n"
+                   "selection from running (0 <= P <= 100; default 10 with\n"
+                   "--fail-if-all-skipped, else no limit)"),
 
         // Known failures
         listOption("waiver-file", "FILE", "waivers.json", &Options::waiver_files, "a file name")

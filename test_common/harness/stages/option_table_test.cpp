@@ -59,6 +59,7 @@ TEST(OptionTable, ParseEchoRoundTrip) {
         // The offline mode needs both of its options.
         if (option == "--offline-compiler") args.push_back("--target=pvc");
         if (option == "--target") args.push_back("--offline-compiler=ocloc");
+        if (option == "--run-skipped") args.push_back("--waiver-file=w.json");  // runs the skips of a file
         Options first;
         ASSERT_EQ(parse(args, first), "") << args[0];
         std::vector<std::string> echo = texts(echoOptions(first));

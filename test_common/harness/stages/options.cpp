@@ -48,7 +48,10 @@ std::string lexicalAbsolute(const std::string& path) {
 // exists (symbolic links included), else the resolved directory plus the name, else the path by text.
 // Empty for an existing path that is not a regular file (/dev/null, a terminal, a pipe): writing it twice
 // corrupts nothing, and a directory fails when opened.
-std::string reportFileIdentity(const std::string& path) {
+std::string reportFileIdentity(const std::string& given) {
+    // A dangling link names the file a write through it creates: --log=alink.json with alink.json -> a.json
+    // is --json=a.json's file before either exists.
+    const std::string path = followLinks(given);
     char resolved[PATH_MAX];
     struct stat st;
     if (stat(path.c_str(), &st) == 0) {
@@ -259,6 +262,8 @@ std::string finishOptions(const OptionParse& p, const EnvLookup& env) {
     if (!json_given && !out.list_json && !(v = var("CL_CONFORMANCE_RESULTS_FILENAME")).empty())
         out.json_file = v;
     if (out.quick && out.extended) return "--quick and --extended exclude each other";
+    if (out.run_skipped && out.waiver_files.empty())
+        return "--run-skipped runs the cases of waiver \"skip\" entries: it needs --waiver-file=FILE";
     if (out.isolate && out.timeout_seconds == 0) {
         out.timeout_seconds = kIsolateTimeoutSeconds;
         out.timeout_is_default = true;
@@ -343,6 +348,11 @@ std::string checkRunFiles(const Options& o, const std::string& assets_dir,
     std::vector<RunFile> files = optionInputs(o);
     files.insert(files.end(), reports.begin(), reports.end());
     return fileNamedLikeADump(o.dump_dir, files, case_names);
+}
+
+int maxSkippedShare(const Options& o) {
+    if (o.max_skipped_share >= 0) return o.max_skipped_share;
+    return o.fail_if_all_skipped ? kDefaultMaxSkippedShare : -1;
 }
 
 std::string usageText(const std::string& program) {

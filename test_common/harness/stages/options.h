@@ -44,6 +44,9 @@ struct Options {
     std::vector<std::string> waiver_files;  // --waiver-file (repeatable)
     bool fail_on_stale_waivers = false;
     bool run_skipped = false;  // --run-skipped: run the cases of "skip" waiver entries too
+    // --max-skipped-share=P: the run fails when "skip" waiver entries keep more than P percent of the
+    // selection from running; -1 = not given (then kDefaultMaxSkippedShare with --fail-if-all-skipped).
+    int max_skipped_share = -1;
     std::string rerun_failed;  // --rerun-failed=REPORT.json: the non-passing and not-run cases of REPORT
     bool seed_given = false;   // --seed was given (else --rerun-failed takes the report's seed)
     // --offline-compiler=PROGRAM --target=NAME: build every selected case's module with Intel's offline
@@ -61,6 +64,11 @@ struct Options {
 // driver"); 300 s leaves room for slow compilers and sanitizer builds, as scripts/run_intel_cpu.sh does.
 constexpr double kIsolateTimeoutSeconds = 300;
 constexpr unsigned kMaxRetries = 10;  // --retry=K
+// The share of the selection (percent) "skip" waiver entries may keep from running under
+// --fail-if-all-skipped without --max-skipped-share: a few known crashes and hangs, not a group.
+constexpr int kDefaultMaxSkippedShare = 10;
+// The share in effect (percent), or -1 when no limit applies.
+int maxSkippedShare(const Options& o);
 
 using EnvLookup = std::function<const char*(const char*)>;
 

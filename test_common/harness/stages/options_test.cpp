@@ -231,6 +231,16 @@ TEST(Options, ReportsOnOneFileAreAUsageError) {
         EXPECT_NE(err.find(c.path), std::string::npos) << err;
         EXPECT_EQ(err.find('\n'), std::string::npos) << err;
     }
+    // A dangling link names the file a write through it creates: alink.json -> a.json (neither exists yet),
+    // also through a chain of links.
+    ASSERT_EQ(symlink("a.json", (dir.path + "/alink.json").c_str()), 0);
+    ASSERT_EQ(symlink("alink.json", (dir.path + "/blink.json").c_str()), 0);
+    for (const char* link : {"/alink.json", "/blink.json"}) {
+        Options o;
+        std::string err = parse({"--json=" + dir.path + "/a.json", "--log=" + dir.path + link}, o);
+        EXPECT_NE(err.find("--json and --log both write " + dir.path + "/a.json"), std::string::npos)
+            << link << ": " << err;
+    }
     // The JSON report named by the environment clashes too, and the message says where it came from.
     FakeEnv env;
     env.vars = {{"CL_CONFORMANCE_RESULTS_FILENAME", "./x"}};
@@ -529,6 +539,31 @@ TEST(Options, HelpTextMentionsEveryOption) {
                             "--fail-on-stale-waivers",
                             "--rerun-failed"})
         EXPECT_NE(help.find(opt), std::string::npos) << opt;
+}
+
+// --run-skipped runs the cases of waiver "skip" entries: without a waiver file it would do nothing, silently.
+TEST(Options, RunSkippedNeedsAWaiverFile) {
+    Options o;
+    std::string err = parse({"--run-skipped"}, o);
+    EXPECT_NE(err.find("--run-skipped"), std::string::npos) << err;
+    EXPECT_NE(err.find("needs --waiver-file=FILE"), std::string::npos) << err;
+    EXPECT_EQ(parse({"--run-skipped", "--waiver-file=w.json"}, o), "");
+}
+
+// The share of the selection skips may keep from running: a percentage, 10 by default with
+// --fail-if-all-skipped, no limit otherwise.
+TEST(Options, MaxSkippedShare) {
+    Options o;
+    ASSERT_EQ(parse({}, o), "");
+    EXPECT_EQ(maxSkippedShare(o), -1);
+    ASSERT_EQ(parse({"--fail-if-all-skipped"}, o), "");
+    EXPECT_EQ(maxSkippedShare(o), kDefaultMaxSkippedShare);
+    ASSERT_EQ(parse({"--fail-if-all-skipped", "--max-skipped-share=25"}, o), "");
+    EXPECT_EQ(maxSkippedShare(o), 25);
+    ASSERT_EQ(parse({"--max-skipped-share=0"}, o), "");
+    EXPECT_EQ(maxSkippedShare(o), 0);
+    for (const char* bad : {"--max-skipped-share=101", "--max-skipped-share=-1", "--max-skipped-share=x"})
+        EXPECT_NE(parse({bad}, o).find("expected a percentage, 0 <= P <= 100"), std::string::npos) << bad;
 }
 
 TEST(Options, WaiverFiles) {

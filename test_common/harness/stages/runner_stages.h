@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "test_common/harness/case.h"
@@ -146,6 +148,12 @@ unsigned runJobs(const Options& opt);
 // Loads the selected cases' entries into the registry and chosen.sel (once): "" or the error that stops the
 // run.
 std::string loadSelectedEntries(const std::string& program, LoadedCases& loaded, ChosenCases& chosen);
+// The full CaseSpecs of the selected cases `want` picks: copies of those already loaded, else read through
+// the case index now (for a run whose workers read the rest); a load error goes to `error`, the cases that
+// loaded are returned.
+std::vector<CaseSpec> selectedEntriesOf(const LoadedCases& loaded, const ChosenCases& chosen,
+                                        const std::function<bool(std::string_view)>& want,
+                                        std::string& error);
 // Report sinks (run_reports.cpp): JSON, JUnit, dump directory and log checked and opened; interrupts. argc
 // and argv are the command the reports record.
 StageResult openReportSinks(const std::string& program, int argc, char** argv, const Options& opt,
@@ -185,6 +193,10 @@ struct ExitPolicyFacts {
     bool empty_shard = false;  // a shard left without cases (fewer cases than shards): fine, not all-skipped
     size_t flaky = 0;          // Tally::flaky
     bool flake_fails = false;  // --flake-fails: a Flake fails the run
+    // Cases a waiver's "skip" recorded Waived without running, of `selected`; the most allowed in percent of
+    // the selection (maxSkippedShare, -1: no limit).
+    size_t skipped_unrun = 0, selected = 0;
+    int max_skipped_share = -1;
 };
 struct ExitPolicy {
     int status = 0;

@@ -197,6 +197,28 @@ TEST(ExitPolicy, StaleWaiversAndAllSkippedFailOnlyWhenAsked) {
     EXPECT_EQ(exitPolicy(f).status, 0);
 }
 
+// A skip waiver of a whole group passed every check: skips above the stated share of the selection fail.
+TEST(ExitPolicy, SkipsAboveTheShareFail) {
+    ExitPolicyFacts f;
+    f.passed = 90;
+    f.selected = 100;
+    f.skipped_unrun = 10;
+    f.max_skipped_share = 10;
+    EXPECT_EQ(exitPolicy(f).status, 0);  // at the share
+    f.skipped_unrun = 11;
+    ExitPolicy p = exitPolicy(f);
+    EXPECT_EQ(p.status, 1);
+    ASSERT_EQ(p.notes.size(), 1u);
+    EXPECT_EQ(
+        p.notes[0].rfind("11 of 100 selected case(s) (11.0%) skipped by waiver \"skip\" entries: more than "
+                         "the 10% --max-skipped-share allows",
+                         0),
+        0u)
+        << p.notes[0];
+    f.max_skipped_share = -1;  // no limit asked for
+    EXPECT_EQ(exitPolicy(f).status, 0);
+}
+
 TEST(ExitPolicy, AnEmptyShardIsNotAllSkipped) {
     // More shards than cases leaves a shard empty, which the docs call fine; --fail-if-all-skipped used to
     // fail it.

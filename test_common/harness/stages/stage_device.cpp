@@ -2,6 +2,7 @@
 // apply to it.
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 #include "test_common/harness/device/runtime_package.h"
 #include "test_common/harness/reports/run_reports.h"
@@ -30,10 +31,12 @@ void printHeader(const DeviceInfo& d, const Options& o, size_t selected, size_t 
         std::printf(
             "Build-only run: every module built and its kernel queries checked; no kernel launched, "
             "no result compared\n");
-    std::printf("Platform:  %s (%s)\n", d.platform_name.c_str(), d.platform_version.c_str());
-    std::printf("Device:    %s [%s], %s\n", d.device_name.c_str(), typeName(d.type).c_str(),
-                d.device_version.c_str());
-    std::printf("Driver:    %s\n", d.driver_version.c_str());
+    // The driver's own strings: shown escaped (printable), never obeyed by the terminal.
+    std::printf("Platform:  %s (%s)\n", printable(d.platform_name).c_str(),
+                printable(d.platform_version).c_str());
+    std::printf("Device:    %s [%s], %s\n", printable(d.device_name).c_str(), typeName(d.type).c_str(),
+                printable(d.device_version).c_str());
+    std::printf("Driver:    %s\n", printable(d.driver_version).c_str());
     std::printf("Library:   %s\n", library.empty() ? "unknown" : library.c_str());
     std::printf("Runtime:   %s (%s)\n", runtime.name.empty() ? "unknown" : runtime.name.c_str(),
                 runtime.source.c_str());
@@ -91,7 +94,7 @@ StageResult openDeviceUnderTest(const std::string& program, const Options& opt, 
         refused =
             !(dev_err = nonExecutingDriverMode([](const char* name) { return std::getenv(name); })).empty();
     if (!dev_err.empty()) {
-        std::fprintf(stderr, "%s: %s\n", program.c_str(), dev_err.c_str());
+        std::fprintf(stderr, "%s: %s\n", program.c_str(), printable(dev_err).c_str());
         if (!refused && !opt.icd_system && opt.icd_file.empty() && !icd_env_from_user && icd_missing.empty())
             std::fprintf(stderr,
                          "%s: the default is the reference device next to this program; "
@@ -135,8 +138,9 @@ std::vector<Waiver> announceRun(const Options& opt, const RunEnvironment& env, c
         reports->setInfo(info, selected_names);
         std::printf("spirv_intel_cts: %zu of %zu cases selected", selected_names.size(), loaded.heads.size());
         if (opt.shard_count > 1) std::printf(" (shard %u/%u)", opt.shard_index, opt.shard_count);
-        std::printf(", seed %llu\n%s", static_cast<unsigned long long>(opt.seed),
-                    offlineHeader(offline_setup).c_str());
+        std::printf(", seed %llu\n", static_cast<unsigned long long>(opt.seed));
+        std::istringstream header(offlineHeader(offline_setup));  // holds the compiler's version text
+        for (std::string line; std::getline(header, line);) std::printf("%s\n", printable(line).c_str());
         std::printf("Assets:    %s\n", info.assets_dir.c_str());
     } else {
         RuntimePackage runtime = findRuntimePackage(dut.driver_library, opt.icd_file);
@@ -159,7 +163,7 @@ std::vector<Waiver> announceRun(const Options& opt, const RunEnvironment& env, c
         log.note("version gap: " + versionGapLine(g, false));
     }
     for (const auto& e : run_errors) {
-        std::printf("[ INTERR ] %s\n", e.c_str());
+        std::printf("[ INTERR ] %s\n", printable(e).c_str());
         log.note("internal error: " + e);
     }
     // Waiver entries for other devices are left out: they are neither applied nor stale here.
@@ -173,7 +177,7 @@ std::vector<Waiver> announceRun(const Options& opt, const RunEnvironment& env, c
                     waivers.size());
     for (const auto& w : waivers)
         if (w.every_device) {
-            std::printf("%s\n", everyDeviceWarning(w).c_str());
+            std::printf("%s\n", printable(everyDeviceWarning(w)).c_str());
             log.note(everyDeviceWarning(w));
         }
     if (opt.isolate && opt.timeout_is_default)

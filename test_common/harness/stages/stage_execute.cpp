@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "test_common/harness/case_runner.h"
@@ -64,6 +65,30 @@ bool runWithTimeout(const CaseSpec& spec, const Registry& registry, DeviceUnderT
     worker.join();
     out = shared->result;
     return true;
+}
+
+// The cases `want` picks that the device does not support (requirements and the family's checkSupport, as
+// runCase judges them; an entry that does not load counts as unsupported: its run reports why).
+std::set<std::string> unsupportedCases(const LoadedCases& loaded, const ChosenCases& selected,
+                                       const DeviceInfo& device, bool core_only,
+                                       const std::function<bool(std::string_view)>& want) {
+    std::string error;
+    std::set<std::string> out;
+    std::set<std::string> loaded_names;
+    for (const CaseSpec& spec : selectedEntriesOf(loaded, selected, want, error)) {
+        loaded_names.insert(spec.name);
+        Outcome o;
+        try {
+            o = checkCaseSupport(spec, loaded.registry, device, core_only);
+        } catch (const std::exception&) {
+            o = Outcome::internalError("support check failed");
+        }
+        if (o.status != Status::Pass) out.insert(spec.name);
+    }
+    if (!error.empty())
+        for (const auto* h : selected.chosen.cases)
+            if (want(h->name) && !loaded_names.count(std::string(h->name))) out.emplace(h->name);
+    return out;
 }
 
 }  // namespace
@@ -138,10 +163,16 @@ void executeCases(const std::string& program, const Options& opt, const RunEnvir
         };
     // "skip" entries: without --run-skipped their cases are recorded Waived without running (a known crash
     // or hang costs no worker and no timeout); the rest of the selection runs as it would without them.
+    // A case the device does not support is not skipped: it runs to its NotSupported and reason.
+    auto covered = [&](std::string_view name) {
+        const Waiver* w = opt.run_skipped ? nullptr : device_set.find(std::string(name));
+        return w && w->skip ? w : nullptr;  // the entry applyWaivers would name
+    };
+    const std::set<std::string> unsupported =
+        unsupportedCases(loaded, selected, offline ? offline_setup.device : dut.info, opt.core_only,
+                         [&](std::string_view name) { return covered(name) != nullptr; });
     auto skipping = [&](const std::string& name) -> const Waiver* {
-        if (opt.run_skipped) return nullptr;
-        const Waiver* w = device_set.find(name);  // the entry applyWaivers would name
-        return w && w->skip ? w : nullptr;
+        return unsupported.count(name) ? nullptr : covered(name);
     };
     // Records the case's result when a "skip" entry covers it; true when it did.
     auto recordSkipped = [&](const std::string& name) {
@@ -154,6 +185,10 @@ void executeCases(const std::string& program, const Options& opt, const RunEnvir
     for (size_t i = 0; i < selected_names.size(); ++i)
         if (!skipping(selected_names[i])) run_names.push_back(selected_names[i]), run_index.push_back(i);
     const bool any_skipped = run_names.size() != selected_names.size();
+    if (any_skipped)  // loud before anything runs: a skip can cover any share of the selection
+        std::printf(
+            "Skipped:   %s: recorded Waived without running (--run-skipped runs them)\n",
+            skippedShareText(selected_names.size() - run_names.size(), selected_names.size()).c_str());
     const unsigned jobs = runJobs(opt);
     // The plan of the selection stage, again without the skipped cases and with the own_process waivers
     // when there are any.

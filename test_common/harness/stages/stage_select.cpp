@@ -37,6 +37,30 @@ std::string loadSelectedEntries(const std::string& program, LoadedCases& loaded,
     return "";
 }
 
+std::vector<CaseSpec> selectedEntriesOf(const LoadedCases& loaded, const ChosenCases& chosen,
+                                        const std::function<bool(std::string_view)>& want,
+                                        std::string& error) {
+    std::vector<CaseSpec> out;
+    if (chosen.entries_loaded) {
+        for (const CaseSpec* c : chosen.sel.cases)
+            if (want(c->name)) out.push_back(*c);
+        return out;
+    }
+    std::vector<const IndexedCase*> indexed;
+    for (const CaseHead* h : chosen.chosen.cases) {
+        if (!want(h->name)) continue;
+        if (h->source < loaded.registry_heads)
+            out.push_back(loaded.registry.cases()[h->source]);
+        else
+            indexed.push_back(&loaded.index.cases[h->source - loaded.registry_heads]);
+    }
+    if (indexed.empty()) return out;
+    ManifestLoad load = loadIndexedCases(loaded.index, indexed, false);
+    if (!load.errors.empty()) error = load.errors.front();
+    for (auto& c : load.cases) out.push_back(std::move(c));
+    return out;
+}
+
 std::vector<PlanCase> planCases(const LoadedCases& loaded, const HeadSelection& chosen) {
     std::vector<PlanCase> out;
     out.reserve(chosen.cases.size());

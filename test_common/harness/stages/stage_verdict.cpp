@@ -27,6 +27,14 @@ ExitPolicy exitPolicy(const ExitPolicyFacts& f) {
         p.notes.push_back("no case passed and --fail-if-all-skipped is set");
         bad = true;
     }
+    if (f.max_skipped_share >= 0 && !f.empty_shard &&
+        f.skipped_unrun * 100 > static_cast<size_t>(f.max_skipped_share) * f.selected) {
+        p.notes.push_back(
+            skippedShareText(f.skipped_unrun, f.selected) + ": more than the " +
+            std::to_string(f.max_skipped_share) +
+            "% --max-skipped-share allows (a skip covers known crashes and hangs, not a group)");
+        bad = true;
+    }
     p.status = bad ? 1 : 0;
     return p;
 }
@@ -87,6 +95,9 @@ int verdict(const std::string& program, const Options& opt, const RunEnvironment
     if (!run_errors.empty())
         summary += ", " + std::to_string(run_errors.size()) + " run-level internal errors";
     std::printf("%s\n", summary.c_str());
+    if (tally.not_run_waived)
+        std::printf("not run: %s, recorded Waived (--run-skipped runs them)\n",
+                    skippedShareText(tally.not_run_waived, selected_names.size()).c_str());
     if (opt.build_only)
         std::printf("build-only: a Pass is a module built with its kernel queries right; no kernel ran\n");
     std::printf("%s\n", phaseSummary(tally.phases).c_str());
@@ -111,7 +122,7 @@ int verdict(const std::string& program, const Options& opt, const RunEnvironment
         for (const auto& name : flakes) std::printf("  %s\n", name.c_str());
     }
     for (const auto& line : info.stale_waivers) {
-        std::printf("%s\n", line.c_str());
+        std::printf("%s\n", printable(line).c_str());
         log.note(line);
     }
     ExitPolicyFacts facts;
@@ -127,6 +138,9 @@ int verdict(const std::string& program, const Options& opt, const RunEnvironment
     facts.empty_shard = selected_names.empty();
     facts.flaky = tally.flaky;
     facts.flake_fails = opt.flake_fails;
+    facts.skipped_unrun = tally.not_run_waived;
+    facts.selected = selected_names.size();
+    facts.max_skipped_share = maxSkippedShare(opt);
     ExitPolicy policy = exitPolicy(facts);
     for (const auto& note : policy.notes) std::printf("%s\n", note.c_str());
     if (aborted) {
