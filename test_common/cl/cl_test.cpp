@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "test_common/cl/build_log.h"
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/driver_messages.h"
 #include "test_common/cl/image_formats.h"
@@ -32,6 +33,25 @@ std::string errorOf(const std::string& path) {
         return e.what();
     }
     return "";
+}
+
+// Issue 45 #4: one cap for every build log, kept while it is read: the head, the size dropped, the tail.
+TEST(BuildLogCap, KeepsHeadAndTailAndSaysWhatWasDropped) {
+    EXPECT_EQ(capText("short log"), "short log");
+    std::string huge = "HEAD" + std::string(200u << 20, 'x') + "TAIL";
+    std::string kept = capText(huge);
+    EXPECT_EQ(kept.rfind("HEAD", 0), 0u);
+    EXPECT_EQ(kept.substr(kept.size() - 4), "TAIL");
+    EXPECT_NE(kept.find("\n[... 199 MB dropped ...]\n"), std::string::npos);
+    EXPECT_EQ(kept.size(),
+              kBuildLogHeadBytes + kBuildLogTailBytes + std::string("\n[... 199 MB dropped ...]\n").size());
+    // Read in pieces, the same text, with memory bounded by the cap.
+    CappedLog pieces;
+    for (size_t at = 0; at < huge.size(); at += 4093) pieces.append(huge.substr(at, 4093));
+    EXPECT_EQ(pieces.text(), kept);
+    EXPECT_EQ(capText(std::string(100, 'a') + std::string(100, 'b'), 10, 5),
+              std::string(10, 'a') + "\n[... 185 bytes dropped ...]\n" + std::string(5, 'b'));
+    EXPECT_EQ(sizeText(20480), "20 KB");
 }
 
 TEST(ProgramCacheFile, RejectsBadFilesNamingThem) {

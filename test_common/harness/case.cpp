@@ -4,6 +4,8 @@
 #include <sstream>
 #include <vector>
 
+#include "test_common/cl/build_log.h"
+
 namespace cts {
 
 const char* statusName(Status status) {
@@ -59,10 +61,11 @@ std::string firstErrorLine(const std::string& log) {
     }
     for (const char* word : {"error", "fail", "not supported", "unsupported"})
         for (const auto& line : lines)
-            if (lower(line).find(word) != std::string::npos) return line;
-    if (!lines.empty()) return lines.front();
+            if (lower(line).find(word) != std::string::npos)
+                return capText(line, kMessageLineHeadBytes, kMessageLineTailBytes);
+    if (!lines.empty()) return capText(lines.front(), kMessageLineHeadBytes, kMessageLineTailBytes);
     // Only the harness's prefix and remarks: the prefix names the CL error at least.
-    std::string first = log.substr(0, log.find('\n'));
+    std::string first = capText(log.substr(0, log.find('\n')), kMessageLineHeadBytes, kMessageLineTailBytes);
     return first.empty() ? std::string("(empty build log)") : first;
 }
 

@@ -146,6 +146,12 @@ TEST(BuildLog, FirstErrorLine) {
     EXPECT_EQ(firstErrorLine("clBuildProgram: CL_INVALID_BINARY"), "clBuildProgram: CL_INVALID_BINARY");
     EXPECT_EQ(firstErrorLine(""), "(empty build log)");
     EXPECT_EQ(firstErrorLine("a\nerror: b\nerror: c"), "error: b");
+    // Issue 45 #4: the line copied into every case's message is capped as a build log is.
+    const std::string line = firstErrorLine("error: " + std::string(1u << 20, 'x') + " end\nnext");
+    EXPECT_LT(line.size(), 1000u);
+    EXPECT_EQ(line.rfind("error: xxx", 0), 0u);
+    EXPECT_NE(line.find("KB dropped ...]"), std::string::npos) << line;
+    EXPECT_EQ(line.substr(line.size() - 4), " end");
     // ocloc 26.27's framing lines are skipped: the compiler's own line may carry no keyword.
     EXPECT_EQ(
         firstErrorLine("Compilation from IR - skipping loading of FCL\nFor PVC platform images should not be "

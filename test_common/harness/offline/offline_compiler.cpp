@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,10 +14,14 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
 
+#include "test_common/cl/build_log.h"
 #include "test_common/harness/reports/report.h"
 #include "test_common/harness/workers/worker_process.h"
 
@@ -51,6 +56,18 @@ void removeTree(const std::string& dir) {
     rmdir(dir.c_str());
 }
 
+// The temporary directories alive (TempDir), so an interrupted run can remove them (finishCompilerTempDirs).
+struct LiveDirs {
+    std::mutex mutex;
+    std::condition_variable gone;
+    std::set<std::string> paths;
+    bool closed = false;  // the run was interrupted: no new directory
+};
+LiveDirs& liveDirs() {
+    static LiveDirs* dirs = new LiveDirs;  // never destroyed: the interrupt thread may outlive main
+    return *dirs;
+}
+
 // A temporary directory, removed when this goes out of scope.
 class TempDir {
 public:
@@ -59,14 +76,23 @@ public:
         std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/spirv_intel_cts_ocloc.XXXXXX";
         std::vector<char> buf(pattern.begin(), pattern.end());
         buf.push_back('\0');
-        if (mkdtemp(buf.data()))
-            path_ = buf.data();
+        LiveDirs& live = liveDirs();
+        std::lock_guard<std::mutex> lock(live.mutex);
+        if (live.closed)
+            error_ = "the run was interrupted";
+        else if (mkdtemp(buf.data()))
+            live.paths.insert(path_ = buf.data());
         else
             error_ = std::string("cannot create a temporary directory from ") + pattern + ": " +
                      std::strerror(errno);
     }
     ~TempDir() {
-        if (!path_.empty()) removeTree(path_);
+        if (path_.empty()) return;
+        removeTree(path_);
+        LiveDirs& live = liveDirs();
+        std::lock_guard<std::mutex> lock(live.mutex);
+        live.paths.erase(path_);
+        live.gone.notify_all();
     }
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
@@ -80,12 +106,19 @@ private:
 struct ChildRun {
     bool started = false, timed_out = false;
     int wstatus = 0;
-    std::string output, error;
+    std::string output, error;  // output: as CappedLog keeps it
     double seconds = 0;
 };
 
-// Runs argv in `cwd` with stdout and stderr into one pipe, killing its process group at the time limit.
+// How long the output is still read after the compiler has exited: what it wrote just before. A child it
+// left running may hold the output open for ever; the compiler's own exit is the verdict.
+constexpr double kExitGraceSeconds = 1.0;
+
+// Runs argv in `cwd` with stdout and stderr into one pipe. The time limit holds until the child has exited
+// (not until its output ends: it may close it and hang). Its process group is killed at the limit and once it
+// has exited (whatever it left running).
 ChildRun runChild(const std::vector<std::string>& argv, const std::string& cwd, double timeout_seconds) {
+    using Clock = std::chrono::steady_clock;
     ChildRun run;
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0) {
@@ -95,7 +128,7 @@ ChildRun runChild(const std::vector<std::string>& argv, const std::string& cwd, 
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    auto start = std::chrono::steady_clock::now();
+    auto start = Clock::now();
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
@@ -121,37 +154,46 @@ ChildRun runChild(const std::vector<std::string>& argv, const std::string& cwd, 
         _exit(127);
     }
     setpgid(pid, pid);
-    setChildGroup(pid);
+    addChildGroup(pid);
     close(out[1]);
     run.started = true;
+    // Readable when the child has exited; without pidfds (Linux < 5.3) the loop looks every 10 ms.
+    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
     const auto deadline = start + std::chrono::duration<double>(timeout_seconds);
-    char buf[4096];
-    bool open = true;
-    while (open) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                          std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-            run.timed_out = true;
+    auto limit = deadline;  // the deadline, then the end of the grace after the exit
+    CappedLog kept;
+    std::vector<char> buf(64 * 1024);
+    bool open = true, exited = false;
+    for (;;) {
+        siginfo_t info{};
+        if (!exited && waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == pid) {
+            exited = true;  // not reaped yet: its group id cannot be reused before the kill below
+            limit = Clock::now() + std::chrono::duration<double>(kExitGraceSeconds);
+        }
+        if (exited && !open) break;
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(limit - Clock::now()).count();
+        if (left <= 0) {
+            run.timed_out = !exited;
             break;
         }
-        pollfd p{out[0], POLLIN, 0};
-        int r = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-        if (r < 0 && errno != EINTR) break;
-        if (r <= 0) continue;
-        ssize_t n = read(out[0], buf, sizeof buf);
+        if (pidfd < 0 && !exited) left = std::min<long long>(left, 10);
+        pollfd p[2] = {{open ? out[0] : -1, POLLIN, 0}, {exited ? -1 : pidfd, POLLIN, 0}};
+        if (poll(p, 2, static_cast<int>(std::min<long long>(left + 1, 1000))) <= 0 || !p[0].revents) continue;
+        ssize_t n = read(out[0], buf.data(), buf.size());
         if (n > 0)
-            run.output.append(buf, static_cast<size_t>(n));
+            kept.append(buf.data(), static_cast<size_t>(n));
         else if (n == 0 || errno != EINTR)
             open = false;
     }
-    if (run.timed_out) kill(-pid, SIGKILL);
-    close(out[0]);
-    // The output is closed: the compiler has ended or is about to; a timed-out one was killed above.
+    kill(-pid, SIGKILL);
+    removeChildGroup(pid);
     while (waitpid(pid, &run.wstatus, 0) < 0 && errno == EINTR) {
     }
-    if (run.timed_out) kill(-pid, SIGKILL);  // anything it started that outlived it
-    setChildGroup(0);
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    close(out[0]);
+    if (pidfd >= 0) close(pidfd);
+    run.output = kept.text();
+    run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return run;
 }
 
@@ -169,17 +211,68 @@ std::string trimmed(const std::string& text) {
     return text.substr(b, text.find_last_not_of(blank) - b + 1);
 }
 
-bool anyFileIn(const std::string& dir) {
+// What ocloc writes for a build: NAME_TARGET.bin, the device binary. A directory, a link, an empty file or
+// another file (a .spv or .gen it may write beside it) is no binary.
+bool deviceBinaryIn(const std::string& dir) {
     bool found = false;
     if (DIR* d = opendir(dir.c_str())) {
         while (dirent* e = readdir(d)) {
             std::string name = e->d_name;
-            if (name != "." && name != "..") found = true;
+            struct stat st;
+            if (name.size() > 4 && name.compare(name.size() - 4, 4, ".bin") == 0 &&
+                lstat((dir + "/" + name).c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+                found = true;
         }
         closedir(d);
     }
     return found;
 }
+
+// While the start-up queries run, no interrupt handler of the run is installed yet: an interrupt kills the
+// compiler's group, lets the query return (its temporary directory removed), then ends the process by the
+// same signal.
+volatile sig_atomic_t g_query_signal = 0;
+pid_t g_query_pid = 0;
+constexpr int kQuerySignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+extern "C" void onQueryInterrupt(int sig) {
+    if (g_query_signal || getpid() != g_query_pid) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    g_query_signal = sig;
+    stopWorkers(SIGKILL);  // the compiler's group, and any started from now on
+}
+
+class QueryInterrupts {
+public:
+    QueryInterrupts() {
+        g_query_pid = getpid();
+        for (size_t i = 0; i < std::size(kQuerySignals); ++i) {
+            installed_[i] =
+                sigaction(kQuerySignals[i], nullptr, &old_[i]) == 0 && old_[i].sa_handler != SIG_IGN;
+            if (!installed_[i]) continue;
+            struct sigaction sa {};
+            sa.sa_handler = onQueryInterrupt;
+            sigemptyset(&sa.sa_mask);
+            sigaction(kQuerySignals[i], &sa, nullptr);
+        }
+    }
+    ~QueryInterrupts() {
+        for (size_t i = 0; i < std::size(kQuerySignals); ++i)
+            if (installed_[i]) sigaction(kQuerySignals[i], &old_[i], nullptr);
+        if (int sig = g_query_signal) {
+            signal(sig, SIG_DFL);
+            raise(sig);
+        }
+    }
+    bool interrupted() const { return g_query_signal != 0; }
+
+private:
+    struct sigaction old_[std::size(kQuerySignals)]{};
+    bool installed_[std::size(kQuerySignals)] = {};
+};
 
 // One `ocloc query NAME`: the answer is the file NAME it writes in its working directory.
 std::string query(const std::string& path, const std::string& name, double timeout_seconds,
@@ -192,16 +285,30 @@ std::string query(const std::string& path, const std::string& name, double timeo
     if (run.timed_out) return quoted(argv) + ": no answer within " + secondsText(timeout_seconds);
     if (WIFSIGNALED(run.wstatus)) return quoted(argv) + ": " + signalText(WTERMSIG(run.wstatus));
     std::ifstream in(dir.path() + "/" + name);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text(256, '\0');  // a version; more is no answer
+    in.read(&text[0], static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(in.gcount()));
     answer = trimmed(text);
     if (WEXITSTATUS(run.wstatus) != 0 || answer.empty())
         return quoted(argv) + ": exit status " + std::to_string(WEXITSTATUS(run.wstatus)) +
                (answer.empty() ? ", no answer written" : "") +
-               (trimmed(run.output).empty() ? "" : ": " + oneLine(trimmed(run.output)));
+               (trimmed(run.output).empty()
+                    ? ""
+                    : ": " + oneLine(
+                                 capText(trimmed(run.output), kMessageLineHeadBytes, kMessageLineTailBytes)));
     return "";
 }
 
 }  // namespace
+
+void finishCompilerTempDirs(double seconds) {
+    LiveDirs& live = liveDirs();
+    std::unique_lock<std::mutex> lock(live.mutex);
+    live.closed = true;
+    live.gone.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return live.paths.empty(); });
+    signalChildGroups(SIGKILL);
+    for (const auto& path : live.paths) removeTree(path);
+}
 
 std::string signalText(int sig) {
     const char* name = strsignal(sig);
@@ -232,10 +339,12 @@ std::string findOfflineCompiler(const std::string& given, const std::string& sea
 }
 
 std::string queryOfflineCompiler(OfflineCompiler& out, double timeout_seconds) {
+    QueryInterrupts interrupts;
     std::string err = query(out.path, "OCL_DRIVER_VERSION", timeout_seconds, out.driver_version);
     if (!err.empty()) return err;
     std::string revision;
-    if (query(out.path, "NEO_REVISION", timeout_seconds, revision).empty()) out.neo_revision = revision;
+    if (!interrupts.interrupted() && query(out.path, "NEO_REVISION", timeout_seconds, revision).empty())
+        out.neo_revision = revision;
     return "";
 }
 
@@ -278,7 +387,7 @@ CompileResult compileModule(const OfflineCompiler& compiler, const std::string& 
     } else {
         // Success is the binary, not the word: an exit status 0 without one is not a build.
         result.kind =
-            anyFileIn(dir.path() + "/out") ? CompileResult::Kind::Built : CompileResult::Kind::Crashed;
+            deviceBinaryIn(dir.path() + "/out") ? CompileResult::Kind::Built : CompileResult::Kind::Crashed;
     }
     return result;
 }
@@ -370,7 +479,8 @@ std::vector<CompileResult> compileModules(const OfflineCompiler& compiler,
             CompileResult& r = results[pending[k]];
             if (state[k] == Section::NotReached) {
                 next.push_back(pending[k]);
-            } else if (state[k] == Section::Succeeded && anyFileIn(dir.path() + "/o" + std::to_string(k))) {
+            } else if (state[k] == Section::Succeeded &&
+                       deviceBinaryIn(dir.path() + "/o" + std::to_string(k))) {
                 r.kind = CompileResult::Kind::Built;
                 r.log = logs[k];
                 r.command = quoted(argv) + " (build " + std::to_string(k + 1) + ")";

@@ -26,7 +26,7 @@ std::string queryOfflineCompiler(OfflineCompiler& out, double timeout_seconds);
 
 struct CompileResult {
     enum class Kind {
-        Built,     // exit status 0 and a device binary written
+        Built,     // exit status 0 and a device binary written (a non-empty regular file *.bin)
         Rejected,  // exit status other than 0: the compiler refused the module (log says why)
         Crashed,   // ended by a signal, or exit 0 without a binary
         TimedOut,  // still running after the time limit (killed)
@@ -35,7 +35,7 @@ struct CompileResult {
     Kind kind = Kind::NotRun;
     int exit_status = 0;  // Rejected: the exit status
     int signal = 0;       // Crashed by a signal
-    std::string log;      // what the compiler wrote on stdout and stderr
+    std::string log;      // what the compiler wrote on stdout and stderr, capped (build_log.h)
     std::string command;  // the command line, shell-quoted (for messages)
     double seconds = 0;
 };
@@ -59,6 +59,10 @@ std::vector<CompileResult> compileModules(const OfflineCompiler& compiler,
                                           const std::vector<std::string>& module_paths,
                                           const std::string& target, const std::string& options,
                                           double timeout_seconds);
+
+// After an interrupt (the compilers' groups signalled): no temporary directory is made any more; waits up to
+// `seconds` for the compiles to end and remove theirs, then kills the compilers and removes what is left.
+void finishCompilerTempDirs(double seconds);
 
 // "signal 11 (Segmentation fault)".
 std::string signalText(int sig);

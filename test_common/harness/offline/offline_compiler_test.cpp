@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -88,6 +89,72 @@ TEST_F(FakeCompiler, AHangIsKilledWithWhatItStarted) {
     EXPECT_LT(seconds, 10.0);
 }
 
+// Issue 45 #2: a compiler that closes its output and then hangs (`exec ocloc "$@" >>log 2>&1` around a hung
+// ocloc) is still running: the time limit holds until it exits.
+TEST_F(FakeCompiler, AHangAfterClosingItsOutputIsATimeout) {
+    auto start = std::chrono::steady_clock::now();
+    CompileResult r = compile("exec >/dev/null 2>&1; sleep 30", 1);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.kind, CompileResult::Kind::TimedOut);
+    EXPECT_LT(seconds, 10.0);
+
+    OfflineCompiler c;
+    c.path = script("mute", "exec >/dev/null 2>&1; sleep 30");
+    start = std::chrono::steady_clock::now();
+    std::string err = queryOfflineCompiler(c, 1);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_NE(err.find("no answer within"), std::string::npos) << err;
+    EXPECT_LT(seconds, 10.0);
+}
+
+// Issue 45 #11: the compiler's own exit is its verdict, not the end of its output: a child it left behind
+// holding the output open makes no Timeout, and is killed.
+TEST_F(FakeCompiler, AnExitLeavingAChildHoldingTheOutputIsTheExitsVerdict) {
+    auto start = std::chrono::steady_clock::now();
+    CompileResult r = compile(
+        "mkdir -p \"$OUT\"; echo bin > \"$OUT/m_dg2-g10.bin\"; echo Build succeeded.\n"
+        "sleep 30 & echo $! > '" +
+            dir + "/child'",
+        5);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.kind, CompileResult::Kind::Built) << r.log;
+    EXPECT_LT(seconds, 4.0);
+    int child = 0;
+    std::ifstream(dir + "/child") >> child;
+    ASSERT_GT(child, 0);
+    bool gone = false;  // killed; init reaps it soon after
+    for (int i = 0; i < 200 && !gone; ++i) {
+        std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
+        std::string pid, comm, state;
+        gone = !(stat >> pid >> comm >> state) || state == "Z";
+        if (!gone) usleep(10000);
+    }
+    EXPECT_TRUE(gone) << "the compiler's child " << child << " still runs";
+}
+
+// Issue 45 #3: Pass needs a device binary: a non-empty regular *.bin file, not any entry of the out dir.
+TEST_F(FakeCompiler, AnEmptyDirectoryOrFileIsNoBinary) {
+    for (const char* made :
+         {"mkdir -p \"$OUT/m_dg2-g10.bin\"", "mkdir -p \"$OUT/sub\"",
+          "mkdir -p \"$OUT\"; : > \"$OUT/m_dg2-g10.bin\"",
+          "mkdir -p \"$OUT\"; echo x > \"$OUT/m_dg2-g10.txt\"",
+          "mkdir -p \"$OUT\"; echo x > /tmp/cts_bin_$$; ln -s /tmp/cts_bin_$$ \"$OUT/m.bin\""}) {
+        CompileResult r = compile(std::string(made) + "; echo Build succeeded.");
+        EXPECT_EQ(r.kind, CompileResult::Kind::Crashed) << made;
+    }
+    std::system("rm -f /tmp/cts_bin_*");
+}
+
+// Issue 45 #4: what is kept of the output is its head and tail, with the size dropped between them.
+TEST_F(FakeCompiler, AHugeOutputIsKeptHeadAndTail) {
+    CompileResult r =
+        compile("head -c 30000000 /dev/zero | tr '\\000' x; echo; echo 'error: the end'; exit 1");
+    EXPECT_EQ(r.kind, CompileResult::Kind::Rejected);
+    EXPECT_LT(r.log.size(), 100000u);
+    EXPECT_NE(r.log.find("[... 28 MB dropped ...]"), std::string::npos) << r.log.substr(32760, 80);
+    EXPECT_NE(r.log.find("error: the end"), std::string::npos);
+}
+
 TEST_F(FakeCompiler, QueriesReadTheFilesOclocWrites) {
     OfflineCompiler c;
     c.path = script("ocloc", "printf '22.43.24595\\000 ' > \"$2\"");
@@ -124,6 +191,7 @@ protected:
 case "$F" in
   *good*) mkdir -p "$OUT"; echo bin > "$OUT/m.bin"; echo Build succeeded.; ok=1;;
   *nobin*) echo Build succeeded.; ok=1;;
+  *emptydir*) mkdir -p "$OUT/m.bin"; echo Build succeeded.; ok=1;;
   *abort*) exit 10;;
   *) echo 'error: Block reads not supported in SIMD32'; ok=0;;
 esac
@@ -167,9 +235,9 @@ TEST_F(FakeMulti, ABatchSettlesItsBuildsAndTheRestAreCompiledAlone) {
     OfflineCompiler c;
     c.path = compiler();
     std::vector<std::string> paths = {module("good1.spv"), module("bad.spv"), module("good2.spv"),
-                                      module("nobin.spv")};
+                                      module("nobin.spv"), module("emptydir.spv")};
     std::vector<CompileResult> r = compileModules(c, paths, "mtl", "", 20);
-    ASSERT_EQ(r.size(), 4u);
+    ASSERT_EQ(r.size(), 5u);
     EXPECT_EQ(r[0].kind, CompileResult::Kind::Built);
     EXPECT_NE(r[0].command.find(" multi "), std::string::npos) << r[0].command;
     EXPECT_EQ(r[2].kind, CompileResult::Kind::Built);
@@ -179,8 +247,9 @@ TEST_F(FakeMulti, ABatchSettlesItsBuildsAndTheRestAreCompiledAlone) {
     EXPECT_NE(r[1].command.find("compile -spirv_input -file " + paths[1]), std::string::npos) << r[1].command;
     EXPECT_NE(r[1].log.find("Block reads not supported"), std::string::npos) << r[1].log;
     EXPECT_EQ(r[3].kind, CompileResult::Kind::Crashed);
+    EXPECT_EQ(r[4].kind, CompileResult::Kind::Crashed);  // a directory named *.bin is no binary (issue 45 #3)
     size_t batches = 0;
-    EXPECT_EQ(alone(&batches), (std::vector<std::string>{"bad.spv", "nobin.spv"}));
+    EXPECT_EQ(alone(&batches), (std::vector<std::string>{"bad.spv", "nobin.spv", "emptydir.spv"}));
     EXPECT_EQ(batches, 1u);
 }
 

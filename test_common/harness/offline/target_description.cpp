@@ -1,6 +1,7 @@
 #include "test_common/harness/offline/target_description.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -8,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/cl/build_log.h"
 #include "test_common/harness/json_input.h"
 #include "test_common/harness/path_guard.h"
 #include "test_common/harness/reports/waivers.h"
@@ -181,7 +183,13 @@ std::string parseInto(const json& doc, TargetDescription& t) {
     if (!doc["target"].is_string() || doc["target"].get<std::string>().empty())
         return "\"target\" must be the offline compiler's device name, e.g. \"dg2-g10\"";
     t.target = doc["target"].get<std::string>();
-    if (t.target.find_first_of(" \t\n/") != std::string::npos) return "\"target\" must be one word";
+    // It goes on ocloc's command line and into the quoted lines of `ocloc multi` command files.
+    if (!std::isalnum(static_cast<unsigned char>(t.target[0])) ||
+        t.target.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") !=
+            std::string::npos)
+        return "\"target\" must be one word of letters, digits, '.', '_' and '-' starting with a letter or "
+               "digit (ocloc's -device name, e.g. \"dg2-g10\"), not " +
+               capText(json(t.target).dump(-1, ' ', true, json::error_handler_t::replace), 64, 16);
     if (!doc["device_name"].is_string()) return "\"device_name\" must be a string";
     t.device_name = doc["device_name"].get<std::string>();
     if (doc.contains("vendor_id")) {

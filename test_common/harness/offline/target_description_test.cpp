@@ -160,6 +160,11 @@ TEST(TargetDescription, MalformedDescriptionsNameTheFileAndTheProblem) {
          "unknown key \"reported_spirv_extension\""},
         {[](auto& d) { d["max_mem_alloc_size"] = -1; }, "positive number or null"},
         {[](auto& d) { d["target"] = "dg2 g10"; }, "one word"},
+        // Issue 45 #18: a name outside ocloc's device-name grammar would reach its command line.
+        {[](auto& d) { d["target"] = "pvc\""; }, "letters, digits, '.', '_' and '-'"},
+        {[](auto& d) { d["target"] = "-device"; }, "starting with a letter or digit"},
+        {[](auto& d) { d["target"] = "pvc'"; }, "letters, digits"},
+        {[](auto& d) { d["target"] = "pvc\u00e9"; }, "not \"pvc\\u00e9\""},
     };
     for (const auto& b : bad) {
         nlohmann::json doc = minimal();

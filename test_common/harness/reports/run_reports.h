@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "test_common/harness/offline/offline_compiler.h"
 #include "test_common/harness/reports/recorder.h"
 #include "test_common/harness/reports/report.h"
 #include "test_common/harness/stages/options.h"
@@ -73,6 +74,7 @@ public:
         // Workers (and the offline compiler) get SIGINT or SIGTERM: a forwarded SIGQUIT would dump their
         // cores, and a SIGHUP means nothing more to them than "stop".
         stopIsolatedRun(sig == SIGINT ? SIGINT : SIGTERM);
+        finishCompilerTempDirs(2.0);  // the offline compiler's, which the process's end would leave
         std::lock_guard<std::mutex> lock(mutex_);
         if (written_) return;
         std::string name = sig == SIGINT    ? "SIGINT"

@@ -20,7 +20,8 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 std::atomic<pid_t> g_workers[kMaxJobs];  // the running workers (process group ids), 0 = none
-std::atomic<pid_t> g_child{0};           // setChildGroup
+// The offline compiler's process groups (addChildGroup): one per compile thread, --jobs of them at once.
+std::atomic<pid_t> g_children[kMaxJobs + 1];
 
 }  // namespace
 
@@ -122,12 +123,27 @@ void stopWorkers(int sig) {
         pid_t pid = w.load();
         if (pid > 0) kill(-pid, sig);
     }
-    if (pid_t child = g_child.load(); child > 0) kill(-child, sig);
+    signalChildGroups(sig);
 }
 
-void setChildGroup(pid_t pgid) {
-    g_child.store(pgid);
-    if (pgid > 0 && g_stop.load()) kill(-pgid, SIGKILL);  // stopped while it started
+void signalChildGroups(int sig) {
+    for (auto& c : g_children)
+        if (pid_t child = c.load(); child > 0) kill(-child, sig);
+}
+
+void addChildGroup(pid_t pgid) {
+    for (auto& c : g_children) {
+        pid_t none = 0;
+        if (c.compare_exchange_strong(none, pgid)) break;
+    }
+    if (g_stop.load()) kill(-pgid, SIGKILL);  // stopped while it started
+}
+
+void removeChildGroup(pid_t pgid) {
+    for (auto& c : g_children) {
+        pid_t mine = pgid;
+        if (c.compare_exchange_strong(mine, 0)) break;
+    }
 }
 
 bool workersStopped() {

@@ -54,10 +54,13 @@ std::string describeExit(int wstatus);
 // Async-signal-safe apart from the table read; callable from any thread.
 void stopWorkers(int sig);
 bool workersStopped();
-// The process group of a child that is not a worker (the offline compiler, one at a time), 0 = none:
-// stopWorkers() signals it too, so an interrupted run leaves none of the compiler's own children behind
-// (the parent-death signal reaches only the direct child).
-void setChildGroup(pid_t pgid);
+// The process groups of children that are not workers (the offline compiler, one per compile thread):
+// stopWorkers() signals them too, so an interrupted run leaves none of the compiler's own children behind
+// (the parent-death signal reaches only the direct child). Remove a group before reaping its leader.
+void addChildGroup(pid_t pgid);
+void removeChildGroup(pid_t pgid);
+// Sends `sig` to every child group added (async-signal-safe).
+void signalChildGroups(int sig);
 
 // The result a worker wrote after "R "; an unreadable one is an InternalError of the case `running`.
 CaseResult parseWorkerResult(const std::string& json, const std::string& running);
