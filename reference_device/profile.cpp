@@ -202,6 +202,18 @@ std::vector<Profile> makeProfiles() {
     cpu.local_mem_size = 256 * 1024;
     profiles.push_back(cpu);
 
+    // What Intel's GPU compiler builds from compiler output without the runtime reporting it: cache-control
+    // decorations (no effect on results here), kernel attributes (MaxWorkgroupSizeINTEL and the like) and
+    // VectorAnyINTEL vectors (1 and 32 components, which Triton's 2D block IO and MMA calls use).
+    for (Profile& p : profiles) {
+        if (p.cpu_device) continue;
+        p.compiler_spirv_extensions = {"SPV_INTEL_cache_controls", "SPV_INTEL_kernel_attributes",
+                                       "SPV_INTEL_vector_compute"};
+        p.compiler_capabilities = {token(spv::Capability::CacheControlsINTEL),
+                                   token(spv::Capability::KernelAttributesINTEL),
+                                   token(spv::Capability::VectorAnyINTEL)};
+    }
+
     // The extension families (reference_device/ext/<family>/profile.cpp), in family-name order.
     auto families = profileExtensions();
     std::sort(families.begin(), families.end(),
@@ -226,6 +238,12 @@ bool Profile::hasSpirvExtension(const std::string& ext) const {
     return std::find(spirv_extensions.begin(), spirv_extensions.end(), ext) != spirv_extensions.end();
 }
 
+bool Profile::buildsSpirvExtension(const std::string& ext) const {
+    return hasSpirvExtension(ext) ||
+           std::find(compiler_spirv_extensions.begin(), compiler_spirv_extensions.end(), ext) !=
+               compiler_spirv_extensions.end();
+}
+
 bool Profile::hasCapability(uint32_t cap) const {
     return std::find(spirv_capabilities.begin(), spirv_capabilities.end(), cap) != spirv_capabilities.end();
 }
@@ -234,7 +252,9 @@ bool Profile::buildsCapability(uint32_t cap) const {
     // Intel's compiler builds image instructions for Xe-HPC too (ocloc -device pvc accepts the suite's image
     // block IO modules); the device only has no image objects to bind to them.
     return hasCapability(cap) ||
-           std::find(kImageCapabilities.begin(), kImageCapabilities.end(), cap) != kImageCapabilities.end();
+           std::find(kImageCapabilities.begin(), kImageCapabilities.end(), cap) != kImageCapabilities.end() ||
+           std::find(compiler_capabilities.begin(), compiler_capabilities.end(), cap) !=
+               compiler_capabilities.end();
 }
 
 bool Profile::hasSubGroupSize(uint32_t size) const {

@@ -22,7 +22,12 @@ struct Profile {
     std::vector<ExtensionEntry> extensions;     // OpenCL extensions reported
     std::vector<std::string> spirv_extensions;  // OpExtension names the loader accepts
     std::vector<uint32_t> spirv_capabilities;   // OpCapability values reported (buildsCapability: accepted)
-    uint32_t mma_n = 0;                         // MMA N (0: no MMA)
+    // Accepted in a module but not reported, as Intel's GPU compiler builds them from compiler output
+    // (Triton's Intel backend declares them) while compute-runtime 26.27 lists none in
+    // CL_DEVICE_SPIRV_EXTENSIONS_KHR / CL_DEVICE_SPIRV_CAPABILITIES_KHR.
+    std::vector<std::string> compiler_spirv_extensions;
+    std::vector<uint32_t> compiler_capabilities;
+    uint32_t mma_n = 0;  // MMA N (0: no MMA)
     bool fp16 = true, fp64 = true, images = true;
     uint32_t max_work_group_size = 1024;  // CL_DEVICE_MAX_WORK_GROUP_SIZE (and each work-item size)
     uint64_t local_mem_size = 64 * 1024;  // CL_DEVICE_LOCAL_MEM_SIZE, bytes
@@ -30,7 +35,8 @@ struct Profile {
 
     bool hasExtension(const std::string& ext) const;
     bool hasSpirvExtension(const std::string& ext) const;
-    bool hasCapability(uint32_t cap) const;  // reported in CL_DEVICE_SPIRV_CAPABILITIES_KHR
+    bool buildsSpirvExtension(const std::string& ext) const;  // reported or compiler_spirv_extensions
+    bool hasCapability(uint32_t cap) const;                   // reported in CL_DEVICE_SPIRV_CAPABILITIES_KHR
     // Accepted in a module: the reported capabilities, and the image ones on a profile without images too.
     bool buildsCapability(uint32_t cap) const;
     bool hasSubGroupSize(uint32_t size) const;

@@ -2,7 +2,9 @@
 // Internal.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,8 +51,15 @@ public:
     uint32_t reg_size = 0;
     uint32_t opencl_std = UINT32_MAX;    // id of the OpenCL.std import
     std::vector<uint32_t> capabilities;  // declared by OpCapability
-    const RawInsn* in = nullptr;         // instruction being decoded
-    const Faults* faults = nullptr;      // planted faults of the build (build_faults.cpp), if any
+    std::map<uint32_t, std::string> import_names;
+    std::vector<uint32_t> ignored_sets;  // OpExtInstImport ids of debug-information sets
+    // The current instruction is an OpExtInst of a debug-information set (skipped).
+    bool ignoredExtInst() const {
+        return in->opcode == token(spv::Op::OpExtInst) && in->count > 3 &&
+               std::find(ignored_sets.begin(), ignored_sets.end(), in->w[3]) != ignored_sets.end();
+    }                                // LinkageAttributes ... Import: function id -> name
+    const RawInsn* in = nullptr;     // instruction being decoded
+    const Faults* faults = nullptr;  // planted faults of the build (build_faults.cpp), if any
     std::string log;
     int errors = 0;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "reference_device/spirv/builtins.h"
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/opcode_table.h"
 #include "reference_device/spirv/tokens.h"
@@ -35,6 +36,7 @@ struct Function {
     std::vector<uint32_t> params;
     std::vector<uint32_t> callees;
     uint8_t mark = 0;
+    bool has_body = false;  // a declaration (no OpLabel) is an import: builtins.cpp resolves calls to it
 };
 
 bool isTerminator(uint32_t op) {
@@ -89,6 +91,7 @@ bool FunctionDecoder::predefine(size_t first) {
         }
         if (op == token(spv::Op::OpLabel)) {
             c.ids[c.word(1)].what = IdDef::Label;
+            if (!fns.empty()) fns.back().has_body = true;
             continue;
         }
         const ExtOpInfo* ext = c.ext.find(op);  // before the core grammar, as in Loader::checkIds
@@ -200,6 +203,7 @@ bool FunctionDecoder::instruction(Function& fn) {
             if (c.ids[callee].what != IdDef::Function)
                 return c.fail("callee %" + std::to_string(callee) + " is not a function");
             Function& f = fns[fn_of_id[callee]];
+            if (!f.has_body) return decodeBuiltinCall(c, callee, f.params);
             uint32_t argc = c.words() - 4;
             if (argc != f.params.size())
                 return c.fail("passes " + std::to_string(argc) + " arguments to a function with " +
@@ -421,7 +425,7 @@ bool FunctionDecoder::run(size_t first) {
             terminated = false;
             continue;
         }
-        if (isSkipped(op)) continue;
+        if (isSkipped(op) || c.ignoredExtInst()) continue;
         if (terminated) return c.fail("instruction after the block's terminator");
         if (!instruction(*fn) && c.errors > 20) return false;
         if (isTerminator(op)) terminated = true;

@@ -281,7 +281,7 @@ bool Loader::moduleLevel(size_t* first_function) {
                 std::string name;
                 uint32_t next;
                 readString(r, 1, &name, &next);
-                if (!std::count(c.profile.spirv_extensions.begin(), c.profile.spirv_extensions.end(), name))
+                if (!c.profile.buildsSpirvExtension(name))
                     c.fail("extension " + name + " is not supported by this device (profile " +
                            c.profile.name + ")");
                 break;
@@ -290,8 +290,14 @@ bool Loader::moduleLevel(size_t* first_function) {
                 std::string name;
                 uint32_t next;
                 readString(r, 2, &name, &next);
-                if (name != "OpenCL.std")
-                    c.fail("extended instruction set \"" + name + "\" is not supported (only OpenCL.std)");
+                // Debug information (OpenCL.DebugInfo.100, NonSemantic.*) changes no result: its instructions
+                // are skipped wherever they stand.
+                if (name == "OpenCL.DebugInfo.100" || name.compare(0, 12, "NonSemantic.") == 0)
+                    c.ignored_sets.push_back(c.word(1));
+                else if (name != "OpenCL.std")
+                    c.fail("extended instruction set \"" + name +
+                           "\" is not supported (only OpenCL.std, and OpenCL.DebugInfo.100 and NonSemantic.* "
+                           "ignored)");
                 c.ids[c.word(1)].what = IdDef::ExtSet;
                 break;
             }
@@ -341,6 +347,13 @@ bool Loader::moduleLevel(size_t* first_function) {
             }
             case token(spv::Op::OpDecorate):
                 if (r.count >= 3) c.decorations.push_back({c.word(1), c.word(2), c.word(3)});
+                if (r.count >= 4 && c.word(2) == token(spv::Decoration::LinkageAttributes)) {
+                    std::string name;
+                    uint32_t next = 0;
+                    if (readString(r, 3, &name, &next) && next < r.count &&
+                        r.w[next] == token(spv::LinkageType::Import))
+                        c.import_names[c.word(1)] = name;
+                }
                 break;
             case token(spv::Op::OpDecorationGroup): c.ids[c.word(1)].what = IdDef::Group; break;
             case token(spv::Op::OpGroupDecorate):  // copy the group's decorations
@@ -367,6 +380,9 @@ bool Loader::moduleLevel(size_t* first_function) {
             case token(spv::Op::OpMemberDecorateString):
                 break;  // debug information, member/id/string decorations (none changes execution), OpNop
             case token(spv::Op::OpVariable): globalVariable(); break;
+            case token(spv::Op::OpExtInst):
+                if (!c.ignoredExtInst()) c.fail("is not allowed at module scope");
+                break;
             case token(spv::Op::OpFunction):
                 *first_function = i;
                 if (!memory_model) c.fail("no OpMemoryModel before the first function");

@@ -163,8 +163,13 @@ bool declareType(DecodeCtx& c) {
             const Type comp = c.type(e);
             if (comp.info.kind != K::Int && comp.info.kind != K::Float && comp.info.kind != K::Bool)
                 return c.fail("vector component type is not a scalar");
-            if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)
-                return c.fail("vector component count " + std::to_string(n) + " is not supported");
+            // VectorAnyINTEL (SPV_INTEL_vector_compute) allows any count; Intel's compiler takes 1 and 32,
+            // which Triton's 2D block IO and MMA calls use.
+            const bool any = std::count(c.capabilities.begin(), c.capabilities.end(),
+                                        token(spv::Capability::VectorAnyINTEL)) > 0;
+            if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16 && !(any && (n == 1 || n == 32)))
+                return c.fail("vector component count " + std::to_string(n) + " is not supported" +
+                              (n == 1 || n == 32 ? " (without capability VectorAnyINTEL)" : ""));
             Type& t = newType(c, id, K::Vector);
             t.info.component_kind = comp.info.kind;
             t.info.component_bits = comp.info.component_bits;
@@ -301,7 +306,11 @@ bool declareType(DecodeCtx& c) {
 static bool placeConstituent(DecodeCtx& c, const Type& t, uint32_t k, uint32_t src, uint8_t* dst) {
     uint32_t st = c.valueType(src, "constituent");
     if (st == UINT32_MAX) return false;
-    if (!c.ids[src].constant) return c.fail("constituent is not a constant");
+    // OpUndef is a valid constituent of a composite constant (SPIR-V 2.16.1 lists it among the constant
+    // instructions a constituent may come from); its bytes stay zero.
+    const bool undef =
+        c.ids[src].def < c.raw.size() && c.raw[c.ids[src].def].opcode == token(spv::Op::OpUndef);
+    if (!c.ids[src].constant && !undef) return c.fail("constituent is not a constant");
     uint32_t want = UINT32_MAX, off = 0;
     switch (t.info.kind) {
         case K::Vector:

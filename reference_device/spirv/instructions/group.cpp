@@ -2,7 +2,9 @@
 // scope) and extension instructions from the ExtOpTable (through an OpContext).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
+#include "reference_device/spirv/builtins.h"
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/half.h"
 #include "reference_device/spirv/interp.h"
@@ -537,31 +539,77 @@ bool decodeExtOp(DecodeCtx& c) {
             return c.fail("needs capability " + std::to_string(info->capabilities[0]) +
                           ", which the module does not declare");
     }
+    const uint32_t first = info->has_result ? 3 : 1;
+    std::vector<BuiltinOperand> operands;
+    std::vector<uint32_t> ids;
+    for (uint32_t k = 0; first + k < c.words(); ++k) {
+        const uint32_t w = c.word(first + k);
+        if (k >= info->first_literal) {
+            operands.push_back({BuiltinOperand::Kind::Literal, w});
+        } else {
+            operands.push_back({BuiltinOperand::Kind::Argument, uint32_t(ids.size())});
+            ids.push_back(w);
+        }
+    }
+    decodeExtOpOperands(c, info, info->has_result ? c.word(2) : 0, operands, ids);
+    return true;
+}
+
+// The 32-bit integer type constants synthesised for a built-in call are read as: the module's own when it
+// declares one, else one added to the module's types.
+static uint32_t int32TypeIndex(DecodeCtx& c) {
+    for (uint32_t t = 0; t < c.m.types.size(); ++t) {
+        const TypeInfo& info = c.m.types[t].info;
+        if (info.kind == K::Int && info.component_bits == 32) return t;
+    }
+    c.m.types.emplace_back();
+    Type& t = c.m.types.back();
+    t.info.kind = t.info.component_kind = K::Int;
+    t.info.component_bits = 32;
+    t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 4;
+    t.name = "uint";
+    return uint32_t(c.m.types.size() - 1);
+}
+
+bool decodeExtOpOperands(DecodeCtx& c, const ExtOpInfo* info, uint32_t result_id,
+                         const std::vector<BuiltinOperand>& operands,
+                         const std::vector<uint32_t>& argument_ids) {
     Insn in = c.start(Kind::ExtOp);
-    uint32_t first = 1;
     in.b = UINT32_MAX;
     if (info->has_result) {
-        in.b = c.ids[c.word(2)].type;
-        in.res = c.reg(c.word(2));
-        first = 3;
+        in.b = c.ids[result_id].type;
+        in.res = c.reg(result_id);
     }
-    in.n = c.words() - first;
+    in.n = uint32_t(operands.size());
     in.aux = uint32_t(c.m.aux.size());
     ExtBuildView view;
     view.result = in.b == UINT32_MAX ? nullptr : &c.type(in.b).info;
     view.profile = &c.profile;
     for (uint32_t k = 0; k < in.n; ++k) {
-        uint32_t w = c.word(first + k);
-        if (k >= info->first_literal) {
-            c.m.aux.insert(c.m.aux.end(), {w, UINT32_MAX});
+        const BuiltinOperand& op = operands[k];
+        if (op.kind == BuiltinOperand::Kind::Literal) {
+            c.m.aux.insert(c.m.aux.end(), {op.value, UINT32_MAX});
             view.operand_types.push_back(nullptr);
             view.int_constant.push_back(false);
             view.int_value.push_back(0);
-            view.literal.push_back(w);
+            view.literal.push_back(op.value);
             continue;
         }
+        if (op.kind == BuiltinOperand::Kind::Constant) {
+            const uint32_t t = int32TypeIndex(c);
+            const uint32_t reg = c.allocReg(4);
+            std::memcpy(c.m.reg_init.data() + reg, &op.value, 4);
+            if (k < 32) in.c |= 1u << k;
+            c.m.aux.insert(c.m.aux.end(), {reg, t});
+            view.operand_types.push_back(&c.type(t).info);
+            view.int_constant.push_back(true);
+            view.int_value.push_back(op.value);
+            view.literal.push_back(0);
+            continue;
+        }
+        const uint32_t w = argument_ids[op.value];
         uint32_t t = c.valueType(w);
-        if (t == UINT32_MAX) return true;
+        if (t == UINT32_MAX) return false;
         if (c.ids[w].constant && k < 32) in.c |= 1u << k;
         c.m.aux.insert(c.m.aux.end(), {c.reg(w), t});
         uint64_t value = 0;
@@ -574,6 +622,7 @@ bool decodeExtOp(DecodeCtx& c) {
     if (info->check)
         if (std::string why = info->check(view); !why.empty()) return c.fail(why);
     // Which instance of this opcode in module order (OpContext::siteOrdinal).
+    in.opcode = uint16_t(info->opcode);
     in.sub = uint16_t(std::count_if(c.m.code.begin(), c.m.code.end(), [&](const Insn& i) {
         return i.kind == Kind::ExtOp && i.opcode == in.opcode;
     }));
