@@ -180,6 +180,20 @@ class Target:
         return out
 
 
+def has_binary(out):
+    """A device binary was written: a non-empty regular *.bin file in `out`, the runner's rule (an empty
+    directory, a 0-byte file or any other entry is not one; offline_compiler.cpp)."""
+    try:
+        entries = os.listdir(out)
+    except OSError:
+        return False
+    for name in entries:
+        path = os.path.join(out, name)
+        if name.endswith(".bin") and os.path.isfile(path) and not os.path.islink(path) and os.path.getsize(path) > 0:
+            return True
+    return False
+
+
 def compile_module(ocloc, module, target):
     """(accepted, first error line) from a compile of its own."""
     with tempfile.TemporaryDirectory(prefix="cts_cross_check_") as d:
@@ -187,7 +201,7 @@ def compile_module(ocloc, module, target):
         p = subprocess.run([ocloc, "compile", "-spirv_input", "-file", module, "-device", target, "-out_dir", out],
                            cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
                            errors="replace", timeout=TIMEOUT)
-        built = p.returncode == 0 and os.path.isdir(out) and bool(os.listdir(out))
+        built = p.returncode == 0 and has_binary(out)
         error = next((l.strip() for l in p.stdout.splitlines() if "error" in l.lower()), p.stdout.strip()[:200])
         return built, ("" if built else error)
 
@@ -195,7 +209,7 @@ def compile_module(ocloc, module, target):
 def compile_batch(ocloc, modules, target):
     """{module: (accepted, first error line)}, as compile_module says, from `ocloc multi` runs over the modules.
 
-    A module is accepted when its section of the output says "Build succeeded." and its out dir holds a file; one
+    A module is accepted when its section of the output says "Build succeeded." and its out dir holds a binary; one
     whose build failed, or during which ocloc died or hung, is compiled on its own (compile_module); those ocloc
     never came to go to another run, and all of them on their own when a run came to none. A module whose path
     cannot go in a command line (ocloc's only quoting is "..." or '...') is compiled on its own."""
@@ -224,7 +238,7 @@ def compile_batch(ocloc, modules, target):
                 out = os.path.join(d, "o%d" % k)
                 if k not in sections:
                     rest.append(m)
-                elif "Build succeeded." in sections[k] and os.path.isdir(out) and os.listdir(out):
+                elif "Build succeeded." in sections[k] and has_binary(out):
                     results[m] = (True, "")
                 else:
                     single.append(m)

@@ -19,6 +19,7 @@ if [ "$1" = query ]; then printf '9.9.9\\000 ' > "$2"; exit 0; fi
 build() {
   prev=; for a in "$@"; do [ "$prev" = -out_dir ] && OUT="$a"; [ "$prev" = -file ] && F="$a"; prev="$a"; done
   case "$F" in
+    *nobin*) mkdir -p "$OUT/sub"; : > "$OUT/$BIN";;
     *good*) mkdir -p "$OUT"; echo bin > "$OUT/$BIN";;
     *) echo 'error: Block reads not supported in SIMD32'; return 245;;
   esac
@@ -284,6 +285,11 @@ class BatchTest(TempFiles, unittest.TestCase):
         self.assertEqual([b for b, _ in batch], [True, False, True, False, True])
         self.assertEqual(set(e for _, e in batch), {"", "error: Block reads not supported in SIMD32"})
         self.assertEqual(calls.count("multi"), 1)
+
+    def test_an_empty_directory_or_file_is_no_binary(self):
+        # "Build succeeded." with only a subdirectory and a 0-byte .bin written: not built, alone or in a batch.
+        batch, calls = self.check(["a_good.spv", "b_nobin.spv"], ["b_nobin.spv"])
+        self.assertEqual([b for b, _ in batch], [True, False])
 
     def test_a_module_that_ends_the_run_is_compiled_on_its_own_and_the_rest_in_another_run(self):
         batch, calls = self.check(["a_good.spv", "b_bad.spv", "c_good_abort.spv", "d_good.spv", "e_bad.spv",
