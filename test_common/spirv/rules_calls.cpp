@@ -29,7 +29,8 @@ constexpr uint32_t kLinkageImport = 1;
 std::string demangledName(const std::string& mangled) {
     if (mangled.compare(0, 2, "_Z") != 0) return "";
     size_t i = 2, length = 0;
-    while (i < mangled.size() && mangled[i] >= '0' && mangled[i] <= '9') length = length * 10 + (mangled[i++] - '0');
+    while (i < mangled.size() && mangled[i] >= '0' && mangled[i] <= '9')
+        length = length * 10 + (mangled[i++] - '0');
     if (i == 2 || length == 0 || i + length > mangled.size()) return "";
     return mangled.substr(i, length);
 }
@@ -39,12 +40,13 @@ bool importedExtensionBuiltin(const std::string& link_name) {
     const std::string name = demangledName(link_name);
     const std::string prefix = "intel_sub_group_";
     if (name.compare(0, prefix.size(), prefix) != 0) return false;
-    return name.compare(prefix.size(), 9, "2d_block_") == 0 || name.find("_matrix_mad_k") != std::string::npos;
+    return name.compare(prefix.size(), 9, "2d_block_") == 0 ||
+           name.find("_matrix_mad_k") != std::string::npos;
 }
 
 void checkCalls(const SpirvModule& module, std::vector<Violation>& out) {
     std::map<uint32_t, std::string> names;
-    std::set<uint32_t> declared_only;  // functions without a block: OpFunction, parameters, OpFunctionEnd
+    std::set<uint32_t> declared_only;    // functions without a block: OpFunction, parameters, OpFunctionEnd
     std::set<uint32_t> builtin_imports;  // imported as a 2D block IO or matrix-mad built-in
     uint32_t current = 0;
     bool has_body = false;
@@ -56,7 +58,8 @@ void checkCalls(const SpirvModule& module, std::vector<Violation>& out) {
                    inst.words[2] == kDecorationLinkageAttributes) {
             size_t next = 0;
             const std::string link = decodeLiteralString(inst.words, 3, inst.offset, &next);
-            if (next < inst.words.size() && inst.words[next] == kLinkageImport && importedExtensionBuiltin(link))
+            if (next < inst.words.size() && inst.words[next] == kLinkageImport &&
+                importedExtensionBuiltin(link))
                 builtin_imports.insert(inst.words[1]);
         } else if (inst.opcode == kOpFunction) {
             current = inst.result_id;

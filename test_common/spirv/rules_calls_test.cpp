@@ -17,8 +17,8 @@ struct Built {
     uint32_t call_offset = 0;
 };
 
-// A kernel calling one helper of type uint(uint); with_body false leaves the helper a declaration. A non-empty
-// import_name decorates the helper LinkageAttributes <import_name> Import.
+// A kernel calling one helper of type uint(uint); with_body false leaves the helper a declaration. A
+// non-empty import_name decorates the helper LinkageAttributes <import_name> Import.
 Built build(bool with_body, const std::string& import_name = "") {
     ModuleBuilder b;
     uint32_t void_t = b.newId(), u32 = b.newId(), kfn_t = b.newId(), hfn_t = b.newId(), helper = b.newId(),
@@ -28,7 +28,8 @@ Built build(bool with_body, const std::string& import_name = "") {
     b.op(14, {2, 2});                       // Physical64 OpenCL
     b.op(15, ModuleBuilder::cat({{6, kernel}, ModuleBuilder::str("test")}));
     b.op(5, ModuleBuilder::cat({{helper}, ModuleBuilder::str("intel_sub_group_shuffle")}));
-    if (!import_name.empty()) b.op(71, ModuleBuilder::cat({{helper, 41}, ModuleBuilder::str(import_name), {1}}));
+    if (!import_name.empty())
+        b.op(71, ModuleBuilder::cat({{helper, 41}, ModuleBuilder::str(import_name), {1}}));
     b.op(19, {void_t}).op(21, {u32, 32, 0}).op(33, {kfn_t, void_t}).op(33, {hfn_t, u32, u32});
     b.op(43, {u32, one, 1});
     b.op(54, {u32, helper, 0, hfn_t}).op(55, {u32, param});
