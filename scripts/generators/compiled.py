@@ -15,6 +15,7 @@ Case names: compiled.<o0|o2>.<op>.<type>.v<n>.sg<S>[.<variant>].<shape>.
 """
 
 import hashlib
+import importlib.util
 import os
 import subprocess
 
@@ -202,13 +203,115 @@ def media_cases(emit, cc, level):
                                     "sg_size=%d" % sg, "images"], tier="core")
 
 
+def _generator(name):
+    """A sibling generator (2d_block_io.py, workloads.py) as a module: its shapes, variants and tokens."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location("cts_compiled_uses_" + name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# 2D block IO and matrix mad: llvm-spirv-15 knows neither SPV_INTEL_2d_block_io nor the MMA extension, so their
+# OpenCL C built-ins stay calls of imported functions (docs/compiled.md, "Imported built-ins").
+BLOCK_2D_BUILTIN = {"load": "read", "load_transform": "read_transform", "load_transpose": "read_transpose",
+                    "store": "write", "prefetch": "prefetch"}
+# (op, element bytes, width, height, count): table shapes of cl_intel_subgroup_2d_block_io at sub-group size 16.
+BLOCK_2D_SHAPES = [("load", 2, 16, 8, 1), ("load", 1, 32, 8, 2), ("load_transform", 2, 16, 16, 1),
+                   ("load_transform", 1, 16, 32, 1), ("load_transpose", 4, 8, 16, 1), ("store", 4, 16, 8, 1),
+                   ("store", 2, 16, 8, 1), ("prefetch", 2, 16, 8, 1)]
+# The variants of the 2d_block_io family's sweep these shapes run: inside, partly outside right, below, at the
+# bottom-right corner, at a negative (top-left) coordinate, several sub-groups; a transform load also the
+# Memory Height ending inside a packed row group.
+BLOCK_2D_VARIANTS = ("coord_interior", "coord_right_edge", "coord_bottom_edge", "coord_corner", "coord_negative",
+                     "multi_subgroup")
+
+
+def block_2d_name(op, e, w, h, c):
+    return "intel_sub_group_2d_block_%s_%db_%dr%dx%dc" % (BLOCK_2D_BUILTIN[op], 8 * e, h, w, c)
+
+
+def block_2d_cases(emit, cc, level, b2d):
+    requires = [b2d.EXT_TOKEN, "min_sg_size=16", "sg_size=16", "spirv=%s" % SPIRV_VERSION]
+    for op, e, w, h, c in BLOCK_2D_SHAPES:
+        access = "load" if op == "prefetch" else op
+        lane_bytes, tb = b2d.lane_layout(access, e, w, h, c)
+        n = lane_bytes // tb
+        t = b2d.TYPE_NAME[tb]
+        defines = {"BUILTIN": block_2d_name(access, e, w, h, c), "WRITE": int(op == "store"),
+                   "PREFETCH": int(op == "prefetch"), "T": t, "N": n, "VEC": t + str(n), "SG": 16,
+                   "POISON": b2d.POISON[tb]}
+        if op == "prefetch":
+            defines["PREFETCH_BUILTIN"] = block_2d_name("prefetch", e, w, h, c)
+        module = cc.module("block_2d.cl", level, defines,
+                           "compiled/%s/block_2d_%s_e%d_w%d_h%d_c%d" % (level, op, e, w, h, c),
+                           "%s as a call of the imported built-in" % block_2d_name(op, e, w, h, c))
+        for variant, params in b2d.variants(op, e, w, h, c):
+            if variant not in BLOCK_2D_VARIANTS and not variant.startswith("vnni_group_cut_"):
+                continue
+            params = dict(params, op=op, element_size=e, block_width=w, block_height=h, block_count=c,
+                          lane_bytes=lane_bytes)
+            if op == "prefetch":
+                params.update(load_element_size=e, load_block_width=w, load_block_height=h, load_block_count=c)
+            emit.case("compiled.%s.block_2d.%s.e%d.w%d.h%d.c%d.%s" % (level, op, e, w, h, c, variant), "2d_block_io",
+                      module, "test", params=params, requires=requires, tier=b2d.tier(op, e, w, h, c))
+
+
+# (format, matrix-mad built-in)
+MAD_BUILTIN = {"fp16_fp32": "intel_sub_group_f16_f16_matrix_mad_k16",
+               "bf16_fp32": "intel_sub_group_bf16_bf16_matrix_mad_k16"}
+MMA_TOKEN = "ext=cl_intel_subgroup_matrix_multiply_accumulate@1.1"
+
+
+def gemm_cases(emit, cc, level, wl):
+    """The Triton-style GEMM tile (gemm_2d.cl) on the workloads_gemm_2d family, at its sizes (not multiples of
+    the tile: edge tiles need the loads' zero fill and the store's dropped elements)."""
+    for fmt, prefetch in (("fp16_fp32", False), ("fp16_fp32", True), ("bf16_fp32", False)):
+        variant = "prefetch" if prefetch else "plain"
+        module = cc.module("gemm_2d.cl", level, {"MAD": MAD_BUILTIN[fmt], "PREFETCH_NEXT": int(prefetch), "SG": 16,
+                                                 "T": "uint", "N": 1, "VEC": "uint"},
+                           "compiled/%s/gemm_2d_%s_%s" % (level, fmt, variant),
+                           "GEMM tile 8 x 16 (%s%s) through imported 2D block IO and matrix-mad built-ins"
+                           % (fmt, ", prefetch" if prefetch else ""))
+        m, n, k = wl.SIZES_16[fmt]
+        for data in ("exact", "random"):
+            params = dict(format=fmt, signed=False, b_layout="row_major", prefetch=prefetch, epilogue=False,
+                          data=data, m=m, n=n, k=k, sub_groups_per_work_group=2)
+            emit.case("compiled.%s.gemm_2d.%s.b_row_major.%s.%s" % (level, fmt, variant, data), "workloads_gemm_2d",
+                      module, "test", params=params, requires=wl.HPC_REQ + ["sg_size=16", "spirv=%s" % SPIRV_VERSION],
+                      tier=wl.TIER)
+
+
+def mma_cases(emit, cc, level):
+    """The matrix-mad built-ins chained over K (mma.cl) on the matrix_multiply_accumulate family's chained
+    kernel shape, M = 8."""
+    for fmt in ("fp16_fp32", "bf16_fp32"):
+        module = cc.module("mma.cl", level, {"MAD": MAD_BUILTIN[fmt], "SG": 16, "T": "uint", "N": 1, "VEC": "uint"},
+                           "compiled/%s/mma_%s_chained" % (level, fmt),
+                           "%s chained over K as a call of the imported built-in" % MAD_BUILTIN[fmt])
+        elem = fmt.split("_")[0]
+        # The family's chained float cases take exact data (every order of the sums gives the same bits).
+        for shape, (wgs, sgs, steps) in (("chained", (1, 1, 4)), ("chained.wg2_sg2", (2, 2, 3))):
+            scenario, data = "chained", "exact"
+            params = dict(n=16, k=16, a=elem, b=elem, a_signed=False, b_signed=False, c="fp32", result="fp32", m=8,
+                          work_groups=wgs, sub_groups_per_work_group=sgs, steps=steps, outputs=1, scenario=scenario,
+                          data=data)
+            emit.case("compiled.%s.mma.n16.%s.m8.%s.%s" % (level, fmt, shape, data), "matrix_multiply_accumulate",
+                      module, "test", params=params, requires=[MMA_TOKEN, "min_sg_size=16", "sg_size=16",
+                                                               "spirv=%s" % SPIRV_VERSION], tier="core")
+
+
 def generate(emit):
     cc = Compiler(emit)
     if not cc.available():
         return
+    b2d, wl = _generator("2d_block_io"), _generator("workloads")
     for level in LEVELS:
         shuffle_cases(emit, cc, level)
         block_io_cases(emit, cc, level)
         image_block_io_cases(emit, cc, level)
         media_cases(emit, cc, level)
+        block_2d_cases(emit, cc, level, b2d)
+        gemm_cases(emit, cc, level, wl)
+        mma_cases(emit, cc, level)
     cc.prune()

@@ -2,6 +2,8 @@
 // without one (what a compiler leaves for a built-in it did not translate) is reported at the call.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "test_common/spirv/module_builder.h"
 #include "test_common/spirv/rules.h"
 
@@ -15,8 +17,9 @@ struct Built {
     uint32_t call_offset = 0;
 };
 
-// A kernel calling one helper of type uint(uint); with_body false leaves the helper a declaration.
-Built build(bool with_body) {
+// A kernel calling one helper of type uint(uint); with_body false leaves the helper a declaration. A
+// non-empty import_name decorates the helper LinkageAttributes <import_name> Import.
+Built build(bool with_body, const std::string& import_name = "") {
     ModuleBuilder b;
     uint32_t void_t = b.newId(), u32 = b.newId(), kfn_t = b.newId(), hfn_t = b.newId(), helper = b.newId(),
              param = b.newId(), hlabel = b.newId(), kernel = b.newId(), label = b.newId(), one = b.newId(),
@@ -25,6 +28,8 @@ Built build(bool with_body) {
     b.op(14, {2, 2});                       // Physical64 OpenCL
     b.op(15, ModuleBuilder::cat({{6, kernel}, ModuleBuilder::str("test")}));
     b.op(5, ModuleBuilder::cat({{helper}, ModuleBuilder::str("intel_sub_group_shuffle")}));
+    if (!import_name.empty())
+        b.op(71, ModuleBuilder::cat({{helper, 41}, ModuleBuilder::str(import_name), {1}}));
     b.op(19, {void_t}).op(21, {u32, 32, 0}).op(33, {kfn_t, void_t}).op(33, {hfn_t, u32, u32});
     b.op(43, {u32, one, 1});
     b.op(54, {u32, helper, 0, hfn_t}).op(55, {u32, param});
@@ -49,6 +54,20 @@ TEST(CallsRules, CallOfADeclarationIsReportedAtTheCall) {
     EXPECT_EQ(v[0].rule, "call.declared_only");
     EXPECT_EQ(v[0].word_offset, built.call_offset);
     EXPECT_NE(v[0].message.find("intel_sub_group_shuffle"), std::string::npos) << v[0].message;
+}
+
+// llvm-spirv keeps the 2D block IO and matrix-mad built-ins as imports; drivers resolve them by name.
+TEST(CallsRules, ImportedTwoDBlockAndMatrixMadBuiltinsPass) {
+    for (const char* name : {"_Z41intel_sub_group_2d_block_read_16b_8r16x1cPU3AS1viiiDv2_iPt",
+                             "_Z38intel_sub_group_f16_f16_matrix_mad_k16Dv8_sDv8_iDv8_f"})
+        EXPECT_TRUE(checkModule(SpirvModule::parse(build(false, name).words)).empty()) << name;
+}
+
+// Any other import (a shuffle, an unmangled name, a name past its length) is still reported.
+TEST(CallsRules, OtherImportsAreReported) {
+    for (const char* name : {"_Z23intel_sub_group_shufflejj", "intel_sub_group_2d_block_read_16b_8r16x1c",
+                             "_Z99intel_sub_group_2d_block_read"})
+        EXPECT_EQ(checkModule(SpirvModule::parse(build(false, name).words)).size(), 1u) << name;
 }
 
 }  // namespace
