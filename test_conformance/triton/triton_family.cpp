@@ -17,6 +17,7 @@
 #include <random>
 
 #include "test_common/harness/kernel_util.h"
+#include "test_common/harness/mismatch.h"
 #include "test_common/harness/param_fields.h"
 #include "test_conformance/families.h"
 #include "test_conformance/triton/families.h"
