@@ -123,6 +123,31 @@ class Emitter:
             self.modules[relpath] = {"text": text, "origin": origin}
         return relpath + ".spv"
 
+    def binary_module(self, relpath, data, argument_names, val_exception=None, origin=None):
+        """A module taken as compiler output, byte for byte (spirv_new_assets/triton/): copied, not assembled.
+        argument_names: {kernel: [name, ...]}, the names its unnamed parameters take in the module table (a
+        compiler's launch facts). val_exception: {"description": str, "pattern": regex}: a spirv-val rejection
+        whose whole output matches the pattern is the documented one; any other rejection stops the build."""
+        origin = origin or self.origin
+        if not isinstance(relpath, str) or not _RELPATH_RE.match(relpath):
+            self._fail("module path %r must be lowercase [a-z0-9_] folders/name without extension" % (relpath,),
+                       origin)
+        if not isinstance(data, bytes) or len(data) < 20 or len(data) % 4 or data[:4] != b"\x03\x02\x23\x07":
+            self._fail("module %r: not a little-endian SPIR-V binary" % relpath, origin)
+        prior = self.modules.get(relpath)
+        if prior is not None and prior.get("binary") != data:
+            self._fail("module %r emitted twice with different contents (first by %s)" % (relpath, prior["origin"]),
+                       origin)
+        if prior is None:
+            import spirv_signature
+            try:
+                kernels = set(spirv_signature.module_signatures(data))
+            except spirv_signature.SignatureError as e:
+                self._fail("module %r: %s" % (relpath, e), origin)
+            self.modules[relpath] = {"text": None, "binary": data, "origin": origin, "kernels": kernels,
+                                     "argument_names": dict(argument_names), "val_exception": val_exception}
+        return relpath + ".spv"
+
     def case(self, name, family, module, kernel, params=None, requires=None, tags=None, origin=None, tier=None):
         origin = origin or self.origin
         where = "case %r" % (name,)
@@ -142,7 +167,8 @@ class Emitter:
                            origin)
             if not isinstance(kernel, str) or not _KERNEL_RE.match(kernel):
                 self._fail("%s: kernel %r is not an identifier" % (where, kernel), origin)
-            if kernel not in entry_points(self.modules[module[:-4]]["text"]):
+            m = self.modules[module[:-4]]
+            if kernel not in (m["kernels"] if m.get("binary") else entry_points(m["text"])):
                 self._fail("%s: module %s has no OpEntryPoint Kernel named %r" % (where, module, kernel), origin)
         elif kernel:
             self._fail("%s: kernel %r given without a module" % (where, kernel), origin)

@@ -163,13 +163,13 @@ bool declareType(DecodeCtx& c) {
             const Type comp = c.type(e);
             if (comp.info.kind != K::Int && comp.info.kind != K::Float && comp.info.kind != K::Bool)
                 return c.fail("vector component type is not a scalar");
-            // VectorAnyINTEL (SPV_INTEL_vector_compute) allows any count; Intel's compiler takes 1 and 32,
-            // which Triton's 2D block IO and MMA calls use.
+            // VectorAnyINTEL (SPV_INTEL_vector_compute) allows any count; Intel's compiler takes 1, 32 and
+            // 64, which Triton's 2D block IO and MMA calls use (64: its 64x128 and 256x256 GEMM tiles).
             const bool any = std::count(c.capabilities.begin(), c.capabilities.end(),
                                         token(spv::Capability::VectorAnyINTEL)) > 0;
-            if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16 && !(any && (n == 1 || n == 32)))
+            if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16 && !(any && (n == 1 || n == 32 || n == 64)))
                 return c.fail("vector component count " + std::to_string(n) + " is not supported" +
-                              (n == 1 || n == 32 ? " (without capability VectorAnyINTEL)" : ""));
+                              (n == 1 || n == 32 || n == 64 ? " (without capability VectorAnyINTEL)" : ""));
             Type& t = newType(c, id, K::Vector);
             t.info.component_kind = comp.info.kind;
             t.info.component_bits = comp.info.component_bits;

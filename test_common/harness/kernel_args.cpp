@@ -4,6 +4,7 @@ namespace cts {
 namespace {
 
 bool fits(const std::string& host_type, const std::string& arg_type) {
+    if (host_type == "local") return arg_type == "local_buffer";
     if (host_type == "memory")
         return arg_type == "global_buffer" || arg_type == "constant_buffer" ||
                arg_type.rfind("image", 0) == 0;
@@ -33,6 +34,12 @@ cl_uint KernelArgs::indexOf(const std::string& name, const std::string& host_typ
         return cl_uint(i);
     }
     throw InternalError(where_ + " has no argument '" + name + "': it has " + describeSignature(args_));
+}
+
+void KernelArgs::setLocal(const std::string& name, size_t bytes) {
+    cl_uint index = indexOf(name, "local");
+    checkCl(clSetKernelArg(kernel_, index, bytes, nullptr), "clSetKernelArg(" + name + ", local)");
+    set_[index] = true;
 }
 
 void KernelArgs::setSvm(const std::string& name, const void* ptr) {

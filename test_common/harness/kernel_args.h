@@ -35,6 +35,8 @@ public:
         checkCl(clSetKernelArg(kernel_, index, sizeof(T), &value), "clSetKernelArg(" + name + ")");
         set_[index] = true;
     }
+    // A local_buffer argument: `bytes` of Workgroup memory per work-group (clSetKernelArg with no value).
+    void setLocal(const std::string& name, size_t bytes);
     // A pointer argument bound to (a pointer into) a shared virtual memory allocation.
     void setSvm(const std::string& name, const void* ptr);
     // Throws InternalError naming every argument not set yet.

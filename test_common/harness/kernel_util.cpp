@@ -12,7 +12,8 @@
 
 namespace cts {
 
-KernelHandle createKernel(RunContext& ctx, const std::string& module, const std::string& kernel) {
+KernelHandle createKernel(RunContext& ctx, const std::string& module, const std::string& kernel,
+                          const std::string& options) {
     // A manifest entry without these is the harness's problem, not the device's.
     if (module.empty())
         throw InternalError("case '" + ctx.case_name +
@@ -36,7 +37,7 @@ KernelHandle createKernel(RunContext& ctx, const std::string& module, const std:
     if (!disagreement.empty())
         throw InternalError("module " + module + " disagrees with the manifest's module table: " +
                             disagreement + " (rebuild the assets target)");
-    const BuiltProgram& built = ctx.programs.get(path, hash->second);
+    const BuiltProgram& built = ctx.programs.get(path, hash->second, options);
     if (!built.built) {
         std::string msg = "build of " + module + " failed: " + built.log;
         std::string driver = takeDriverMessages(ctx);

@@ -18,8 +18,10 @@ namespace cts {
 // Empty module or kernel name, module without a hash in ctx.module_hashes or signatures in
 // ctx.module_signatures, missing/corrupt module file, one whose hash differs from the manifest's or whose
 // kernel signatures disagree with the manifest's module table: throws InternalError naming it. Build failure
-// or a kernel the built program lacks: throws CaseFailure with the build log.
-KernelHandle createKernel(RunContext& ctx, const std::string& module, const std::string& kernel);
+// or a kernel the built program lacks: throws CaseFailure with the build log. `options` go to clBuildProgram
+// (the build options a compiler records with its module, e.g. Triton's -cl-intel-256-GRF-per-thread).
+KernelHandle createKernel(RunContext& ctx, const std::string& module, const std::string& kernel,
+                          const std::string& options = "");
 
 // A device buffer with guard bands of `guard_bytes` on each side, all filled with the repeating
 // `poison` byte pattern. The kernel sees only the middle `bytes` (a sub-buffer), so a write outside it

@@ -101,12 +101,29 @@ std::string describeSignature(const KernelSignature& args) {
     return text + ")";
 }
 
+namespace {
+
+// The same types in the same order, and the same names where the module has them. A parameter without an
+// OpName (compiler output frozen as it was emitted: spirv_new_assets/triton/) takes the name the asset build
+// gave it from the compiler's launch facts; the asset build refuses unnamed parameters in every module it
+// assembles (docs/assets.md, "The module table").
+bool sameArguments(const KernelSignature& manifest, const KernelSignature& module) {
+    if (manifest.size() != module.size()) return false;
+    for (size_t i = 0; i < manifest.size(); ++i) {
+        if (manifest[i].type != module[i].type) return false;
+        if (!module[i].name.empty() && manifest[i].name != module[i].name) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 std::string signatureMismatch(const ModuleSignature& manifest, const ModuleSignature& module) {
     for (const auto& [kernel, args] : manifest) {
         auto it = module.find(kernel);
         if (it == module.end())
             return "the manifest lists kernel " + kernel + ", the module has no such entry point";
-        if (it->second != args)
+        if (!sameArguments(args, it->second))
             return "kernel " + kernel + ": the manifest lists " + describeSignature(args) +
                    ", the module has " + describeSignature(it->second);
     }

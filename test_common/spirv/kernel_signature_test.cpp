@@ -56,6 +56,10 @@ TEST(KernelSignature, MismatchNamesTheKernelAndBothLists) {
     ModuleSignature other_kernel = {{"main", module.at("test")}};
     EXPECT_EQ(signatureMismatch(other_kernel, module),
               "the manifest lists kernel main, the module has no such entry point");
+    // A parameter without an OpName (frozen compiler output) takes the manifest's name, not another type.
+    ModuleSignature unnamed = {{"test", {{"", "global_buffer"}, {"", "uint"}}}};
+    EXPECT_EQ(signatureMismatch(module, unnamed), "");
+    EXPECT_NE(signatureMismatch(retyped, unnamed), "");
     ModuleSignature more = {{"test", module.at("test")}, {"second", {}}};
     EXPECT_EQ(signatureMismatch(module, more),
               "the module has kernel second, which the manifest does not list");
