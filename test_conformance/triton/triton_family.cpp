@@ -204,6 +204,80 @@ public:
     }
 };
 
+// copy: out[i] = x[i] bit for bit, i < n_elements.
+Outcome runCopy(RunContext& ctx, const RowsParams& p, KernelArgs& args, std::mt19937_64& rng,
+                std::uniform_real_distribution<float>& dist) {
+    const uint32_t n = p.n_elements.value_or(0);
+    std::vector<float> x(n);
+    for (float& v : x) v = dist(rng);
+    GuardedBuffer in(ctx, size_t(n) * 4, 4096, kPoison), out(ctx, size_t(n) * 4, 4096, kPoison);
+    in.write(x.data(), x.size() * 4);
+    args.set("out_ptr", out.mem());
+    args.set("in_ptr", in.mem());
+    args.set("n_elements", cl_uint(n));
+    launch(ctx, args, p, cdiv(n, p.block));
+    const std::vector<uint8_t> got = out.read();
+    MismatchLog log("out[i] = x[i], i < n_elements: bit for bit");
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t want, have;
+        std::memcpy(&want, &x[i], 4);
+        std::memcpy(&have, got.data() + size_t(i) * 4, 4);
+        log.checked();
+        if (want != have) log.add("out[" + std::to_string(i) + "]", want, have, 4);
+    }
+    for (const GuardedBuffer* g : {&in, &out})
+        if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+    return log.outcome();
+}
+
+// Row max (exact), row sum (within n * eps * sum |x|) or softmax (within (n + 16) * eps of each value) of
+// each row of x against what the kernel wrote.
+void checkRows(const RowsParams& p, const std::vector<float>& x, const std::vector<uint8_t>& got,
+               MismatchLog& log) {
+    const uint32_t rows = p.rows.value_or(0), cols = p.cols.value_or(0), stride = p.row_stride.value_or(0);
+    const bool softmax = p.kind == "softmax";
+    for (uint32_t r = 0; r < rows; ++r) {
+        const float* row = &x[size_t(r) * stride];
+        double mx = -INFINITY, sum = 0, abs_sum = 0;
+        for (uint32_t c = 0; c < cols; ++c) {
+            mx = std::max(mx, double(row[c]));
+            sum += row[c];
+            abs_sum += std::fabs(row[c]);
+        }
+        if (!softmax) {
+            const float have = loadFloat(got.data() + size_t(r) * 4);
+            const double bound = p.kind == "row_max" ? 0.0 : double(cols) * kEps * abs_sum;
+            log.checked();
+            if (!(std::fabs(double(have) - (p.kind == "row_max" ? mx : sum)) <= bound)) {
+                const float want = float(p.kind == "row_max" ? mx : sum);
+                uint32_t wb, hb;
+                std::memcpy(&wb, &want, 4);
+                std::memcpy(&hb, &have, 4);
+                log.addFloat("out[" + std::to_string(r) + "] (bound " + fmt(bound) + ")", want, have, wb, hb,
+                             4);
+            }
+            continue;
+        }
+        double denom = 0;
+        for (uint32_t c = 0; c < cols; ++c) denom += std::exp(double(row[c]) - mx);
+        for (uint32_t c = 0; c < cols; ++c) {
+            const double want = std::exp(double(row[c]) - mx) / denom;
+            const float have = loadFloat(got.data() + (size_t(r) * stride + c) * 4);
+            const double bound = (double(cols) + 16) * kEps * want;
+            log.checked();
+            if (!(std::fabs(double(have) - want) <= bound)) {
+                const float wf = float(want);
+                uint32_t wb, hb;
+                std::memcpy(&wb, &wf, 4);
+                std::memcpy(&hb, &have, 4);
+                log.addFloat(
+                    "out[" + std::to_string(r) + "][" + std::to_string(c) + "] (bound " + fmt(bound) + ")",
+                    want, have, wb, hb, 4);
+            }
+        }
+    }
+}
+
 class RowsFamily : public Family {
 public:
     std::string name() const override { return "triton.rows"; }
@@ -217,29 +291,7 @@ public:
         std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
         KernelHandle kernel = createKernel(ctx, spec.module, spec.kernel, p.build_options);
         KernelArgs args(kernel, spec);
-        if (p.kind == "copy") {
-            const uint32_t n = p.n_elements.value_or(0);
-            std::vector<float> x(n);
-            for (float& v : x) v = dist(rng);
-            GuardedBuffer in(ctx, size_t(n) * 4, 4096, kPoison), out(ctx, size_t(n) * 4, 4096, kPoison);
-            in.write(x.data(), x.size() * 4);
-            args.set("out_ptr", out.mem());
-            args.set("in_ptr", in.mem());
-            args.set("n_elements", cl_uint(n));
-            launch(ctx, args, p, cdiv(n, p.block));
-            const std::vector<uint8_t> got = out.read();
-            MismatchLog log("out[i] = x[i], i < n_elements: bit for bit");
-            for (uint32_t i = 0; i < n; ++i) {
-                uint32_t want, have;
-                std::memcpy(&want, &x[i], 4);
-                std::memcpy(&have, got.data() + size_t(i) * 4, 4);
-                log.checked();
-                if (want != have) log.add("out[" + std::to_string(i) + "]", want, have, 4);
-            }
-            for (const GuardedBuffer* g : {&in, &out})
-                if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
-            return log.outcome();
-        }
+        if (p.kind == "copy") return runCopy(ctx, p, args, rng, dist);
         const uint32_t rows = p.rows.value_or(0), cols = p.cols.value_or(0),
                        stride = p.row_stride.value_or(0);
         std::vector<float> x(size_t(rows) * stride, std::nanf(""));  // the gaps are NaN: reading one shows
@@ -262,46 +314,7 @@ public:
         MismatchLog log(p.kind == "row_max"   ? "out[r] = max_c x[r][c]: exact"
                         : p.kind == "row_sum" ? "out[r] = sum_c x[r][c] within n * eps * sum_c |x[r][c]|"
                                               : "softmax within (n + 16) * eps of each value");
-        for (uint32_t r = 0; r < rows; ++r) {
-            const float* row = &x[size_t(r) * stride];
-            double mx = -INFINITY, sum = 0, abs_sum = 0;
-            for (uint32_t c = 0; c < cols; ++c) {
-                mx = std::max(mx, double(row[c]));
-                sum += row[c];
-                abs_sum += std::fabs(row[c]);
-            }
-            if (!softmax) {
-                const float have = loadFloat(got.data() + size_t(r) * 4);
-                const double bound = p.kind == "row_max" ? 0.0 : double(cols) * kEps * abs_sum;
-                log.checked();
-                if (!(std::fabs(double(have) - (p.kind == "row_max" ? mx : sum)) <= bound)) {
-                    const float want = float(p.kind == "row_max" ? mx : sum);
-                    uint32_t wb, hb;
-                    std::memcpy(&wb, &want, 4);
-                    std::memcpy(&hb, &have, 4);
-                    log.addFloat("out[" + std::to_string(r) + "] (bound " + fmt(bound) + ")", want, have, wb,
-                                 hb, 4);
-                }
-                continue;
-            }
-            double denom = 0;
-            for (uint32_t c = 0; c < cols; ++c) denom += std::exp(double(row[c]) - mx);
-            for (uint32_t c = 0; c < cols; ++c) {
-                const double want = std::exp(double(row[c]) - mx) / denom;
-                const float have = loadFloat(got.data() + (size_t(r) * stride + c) * 4);
-                const double bound = (double(cols) + 16) * kEps * want;
-                log.checked();
-                if (!(std::fabs(double(have) - want) <= bound)) {
-                    const float wf = float(want);
-                    uint32_t wb, hb;
-                    std::memcpy(&wb, &wf, 4);
-                    std::memcpy(&hb, &have, 4);
-                    log.addFloat("out[" + std::to_string(r) + "][" + std::to_string(c) + "] (bound " +
-                                     fmt(bound) + ")",
-                                 want, have, wb, hb, 4);
-                }
-            }
-        }
+        checkRows(p, x, got, log);
         if (softmax) checkPadding(got, rows, size_t(cols) * 4, size_t(stride) * 4, "out", log);
         for (const GuardedBuffer* g : {&in, &out})
             if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
