@@ -240,8 +240,14 @@ cl_int CL_API_CALL GetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel
     if (!liveKernel(k)) return CL_INVALID_KERNEL;
     if (d != nullptr && !isDevice(d)) return CL_INVALID_DEVICE;
     switch (name) {
-        case CL_KERNEL_WORK_GROUP_SIZE:
-            return infoValue<size_t>(size, value, ret, maxWorkGroupSize(*thePlatform()->profile));
+        case CL_KERNEL_WORK_GROUP_SIZE: {
+            // The device's limit, or the kernel's MaxWorkgroupSizeINTEL (the product of its sizes) when
+            // smaller.
+            size_t limit = maxWorkGroupSize(*thePlatform()->profile);
+            const uint32_t* m = k->info->max_work_group_size;
+            if (m[0] && m[1] && m[2]) limit = std::min(limit, size_t(m[0]) * m[1] * m[2]);
+            return infoValue<size_t>(size, value, ret, limit);
+        }
         case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
             std::vector<size_t> v(k->info->reqd_work_group_size, k->info->reqd_work_group_size + 3);
             return infoArray(size, value, ret, v);

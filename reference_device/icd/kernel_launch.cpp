@@ -5,6 +5,7 @@
 // process.
 #include "reference_device/icd/kernel_launch.h"
 
+#include <algorithm>
 #include <csignal>
 #include <mutex>
 #include <set>
@@ -131,6 +132,7 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
     }
     const uint32_t* reqd = k->info->reqd_work_group_size;
     const bool has_reqd = reqd[0] || reqd[1] || reqd[2];
+    const uint32_t* max_wg = k->info->max_work_group_size;
     if (local) {
         size_t product = 1;
         for (cl_uint i = 0; i < dims; ++i) {
@@ -138,6 +140,8 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
             if (local[i] > maxWorkGroupSize(*thePlatform()->profile)) return CL_INVALID_WORK_ITEM_SIZE;
             product *= local[i];
             if (has_reqd && local[i] != reqd[i]) return CL_INVALID_WORK_GROUP_SIZE;
+            if (max_wg[i] && local[i] > max_wg[i])
+                return CL_INVALID_WORK_GROUP_SIZE;  // MaxWorkgroupSizeINTEL
         }
         if (product > maxWorkGroupSize(*thePlatform()->profile)) return CL_INVALID_WORK_GROUP_SIZE;
         for (cl_uint i = 0; i < dims; ++i) range.local[i] = local[i];
@@ -204,8 +208,9 @@ void chooseLocalSize(cl_kernel k, cl_uint dims, const size_t* global, size_t* lo
         return;
     }
     size_t budget = kDefaultGroupLimit;
+    const uint32_t* max_wg = k->info->max_work_group_size;  // MaxWorkgroupSizeINTEL, zeros when absent
     for (cl_uint i = 0; i < dims; ++i) {
-        local[i] = largestDivisorAtMost(global[i], budget);
+        local[i] = largestDivisorAtMost(global[i], max_wg[i] ? std::min<size_t>(budget, max_wg[i]) : budget);
         budget /= local[i];
         if (budget == 0) budget = 1;
     }

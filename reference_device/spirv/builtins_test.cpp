@@ -302,6 +302,26 @@ TEST(CompilerOutput, ExtrasBuildAndRunOnGpuProfiles) {
     }
 }
 
+// MaxWorkgroupSizeINTEL 64 1 1 reaches the kernel's info, which the ICD enforces at enqueue
+// (CL_INVALID_WORK_GROUP_SIZE above 64) and reports as CL_KERNEL_WORK_GROUP_SIZE; a size of 0 is refused.
+TEST(CompilerOutput, MaxWorkgroupSizeReachesTheKernelInfo) {
+    const Profile& profile = *findProfile("xe_hpc");
+    const std::vector<uint32_t> words = assemble14(extrasText());
+    BuildResult b = buildModule(words.data(), words.size(), profile);
+    ASSERT_TRUE(b.module) << b.log;
+    const std::vector<KernelInfo>& infos = kernels(*b.module);
+    ASSERT_EQ(infos.size(), 1u);
+    EXPECT_EQ(infos[0].max_work_group_size[0], 64u);
+    EXPECT_EQ(infos[0].max_work_group_size[1], 1u);
+    EXPECT_EQ(infos[0].max_work_group_size[2], 1u);
+    const std::vector<uint32_t> zero =
+        assemble14(replaceAll(extrasText(), "MaxWorkgroupSizeINTEL 64 1 1", "MaxWorkgroupSizeINTEL 64 0 1"));
+    BuildResult z = buildModule(zero.data(), zero.size(), profile);
+    EXPECT_FALSE(z.module);
+    EXPECT_NE(z.log.find("MaxWorkgroupSizeINTEL needs three sizes of at least 1"), std::string::npos)
+        << z.log;
+}
+
 TEST(CompilerOutput, CpuProfileRefusesTheCompilerExtensions) {
     const std::vector<uint32_t> words = assemble14(extrasText());
     BuildResult b = buildModule(words.data(), words.size(), *findProfile("cpu"));

@@ -18,6 +18,7 @@ constexpr uint32_t kAddressingPhysical64 = token(spv::AddressingModel::Physical6
 constexpr uint32_t kMemoryModelOpenCL = token(spv::MemoryModel::OpenCL);
 constexpr uint32_t kModeLocalSize = token(spv::ExecutionMode::LocalSize);
 constexpr uint32_t kModeSubgroupSize = token(spv::ExecutionMode::SubgroupSize);
+constexpr uint32_t kModeMaxWorkgroupSize = token(spv::ExecutionMode::MaxWorkgroupSizeINTEL);
 
 std::string hexWord(uint32_t v) {
     char buf[16];
@@ -333,6 +334,8 @@ bool Loader::moduleLevel(size_t* first_function) {
                     }
                 } else if (md.mode == kModeLocalSize && r.count < 6) {
                     c.fail("LocalSize needs three operands");
+                } else if (md.mode == kModeMaxWorkgroupSize && (r.count < 6 || !md.a || !md.b || !md.c)) {
+                    c.fail("MaxWorkgroupSizeINTEL needs three sizes of at least 1");
                 }
                 modes_.push_back(md);
                 break;
@@ -536,6 +539,11 @@ bool Loader::reflect() {
                 info.reqd_work_group_size[0] = md.a;
                 info.reqd_work_group_size[1] = md.b;
                 info.reqd_work_group_size[2] = md.c;
+            }
+            if (md.mode == kModeMaxWorkgroupSize) {
+                info.max_work_group_size[0] = md.a;
+                info.max_work_group_size[1] = md.b;
+                info.max_work_group_size[2] = md.c;
             }
         }
         for (const KernelParam& p : k.params) {

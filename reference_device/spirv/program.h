@@ -29,6 +29,10 @@ struct KernelInfo {
     std::vector<KernelArgInfo> args;
     uint32_t required_sub_group_size = 0;          // OpExecutionMode SubgroupSize, 0 when absent
     uint32_t reqd_work_group_size[3] = {0, 0, 0};  // LocalSize execution mode, zeros when absent
+    // MaxWorkgroupSizeINTEL (SPV_INTEL_kernel_attributes): the largest work-group in each dimension the
+    // kernel may be launched with, zeros when absent. Enforced at enqueue (CL_INVALID_WORK_GROUP_SIZE) and
+    // reported by CL_KERNEL_WORK_GROUP_SIZE.
+    uint32_t max_work_group_size[3] = {0, 0, 0};
 };
 
 class Module;  // opaque: a validated, pre-decoded SPIR-V module
