@@ -174,6 +174,49 @@ def generate(emit):
         self.assertIn("module subgroups/bad_val (from scripts/generators/bad_val.py; text in ", out)
         self.assertIn("spirv-val --target-env opencl2.2 failed", out)
 
+    def test_a_binary_module_passes_only_the_documented_validator_rejection(self):
+        # A compiler's module taken byte for byte (emit.binary_module, as spirv_new_assets/triton/): spirv-val's
+        # rejection of a vector length VectorAnyINTEL allows is the documented exception; a module rejected for
+        # anything else (here an OpFunction without a block terminator) stops the build, exception or not.
+        body = """               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability VectorAnyINTEL
+               OpExtension "SPV_INTEL_vector_compute"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %test "test"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %v1int = OpTypeVector %uint 1
+         %fn = OpTypeFunction %void
+       %test = OpFunction %void None %fn
+      %entry = OpLabel
+RET               OpFunctionEnd
+"""
+        for name, text in (("vec1", body.replace("RET", "               OpReturn\n")),
+                           ("noret", body.replace("      %v1int = OpTypeVector %uint 1\n", "").replace("RET", ""))):
+            asm, spv = os.path.join(self.tmp, name + ".spvasm"), os.path.join(self.src, name + ".spv")
+            with open(asm, "w") as f:
+                f.write(text)
+            subprocess.run([SPIRV_AS, "--target-env", "spv1.2", asm, "-o", spv], check=True)
+        generator = """
+import os
+EXC = {"description": "VectorAnyINTEL vector lengths",
+       "pattern": r"error: line \\d+: Illegal number of components \\((?!(?:2|3|4|8|16)\\))\\d+\\) for TypeVector\\n"
+                  r"\\s*%\\S+ = OpTypeVector %\\S+ \\d+"}
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+def generate(emit):
+    for name in NAMES:
+        with open(os.path.join(ROOT, name + ".spv"), "rb") as f:
+            module = emit.binary_module("subgroups/" + name, f.read(), {"test": []}, val_exception=EXC)
+        emit.case("subgroups.bin_" + name, "f", module, "test", tier="core")
+"""
+        self.add_generator("binary.py", "NAMES = ['vec1']\n" + generator)
+        self.build(rule_check=False)
+        self.add_generator("binary.py", "NAMES = ['vec1', 'noret']\n" + generator)
+        out = self.build(expect_ok=False, rule_check=False)
+        self.assertIn("subgroups/noret", out)
+        self.assertIn("not the documented exception: VectorAnyINTEL vector lengths", out)
+
     def test_modules_of_spirv_1_2_are_validated_in_the_opencl_env_float16_included(self):
         # SPIRV-Tools 2025.5's opencl2.2 env accepts Float16 (OpenCL accepts it with cl_khr_fp16); 2023.1's did
         # not, and the fp16 modules were validated in the plain spv1.2 env then. Now every module of SPIR-V 1.2
