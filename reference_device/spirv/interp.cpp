@@ -180,10 +180,23 @@ void runLane(GroupRun& g, Lane& lane) {
                 std::memcpy(regs + in.res, regs + in.a, in.n);
                 ++pc;
                 break;
+            case Kind::ExtractDynamic:
+            case Kind::InsertDynamic: {
+                // SPIR-V: "Behavior is undefined if Index's value is ... greater than or equal to the number of
+                // components in Vector".
+                const uint64_t index = dynamicIndex(in, regs);
+                if (index >= in.n) {
+                    g.fail(lane, in,
+                           "undefined behaviour: index " + std::to_string(index) +
+                               " is out of range for a vector of " + std::to_string(in.n) + " components");
+                    goto stop;
+                }
+                execComposite(in, m, regs);
+                ++pc;
+                break;
+            }
             case Kind::CompositeConstruct:
             case Kind::Shuffle:
-            case Kind::ExtractDynamic:
-            case Kind::InsertDynamic:
             case Kind::CompositeInsert:
                 execComposite(in, m, regs);
                 ++pc;

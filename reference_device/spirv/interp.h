@@ -113,6 +113,8 @@ void execInteger(const Insn& in, uint8_t* regs);
 void execFloat(const Insn& in, uint8_t* regs);
 void execConversion(const Insn& in, uint8_t* regs);
 void execComposite(const Insn& in, const Module& m, uint8_t* regs);
+// The index operand of OpVectorExtractDynamic / OpVectorInsertDynamic, read as unsigned.
+uint64_t dynamicIndex(const Insn& in, const uint8_t* regs);
 bool execMemory(const Insn& in, GroupRun& g, Lane& lane);
 bool execAtomic(const Insn& in, GroupRun& g, Lane& lane);
 bool execOclStd(const Insn& in, GroupRun& g, Lane& lane);

@@ -50,6 +50,10 @@ uint32_t walk(DecodeCtx& c, uint32_t type, uint32_t first, uint32_t* offset) {
 
 }  // namespace
 
+uint64_t dynamicIndex(const Insn& in, const uint8_t* regs) {
+    return readIndex(regs, in.kind == Kind::ExtractDynamic ? in.b : in.c, in.flags);
+}
+
 void execComposite(const Insn& in, const Module& m, uint8_t* regs) {
     switch (in.kind) {
         case Kind::CompositeConstruct: {
@@ -70,17 +74,13 @@ void execComposite(const Insn& in, const Module& m, uint8_t* regs) {
             std::memcpy(regs + in.res, tmp, in.n * in.width);
             break;
         }
-        case Kind::ExtractDynamic: {
-            uint64_t i = readIndex(regs, in.b, in.flags);
-            // An out-of-range index gives an undefined value: zero here.
-            if (i < in.n)
-                std::memmove(regs + in.res, regs + in.a + i * in.width, in.width);
-            else
-                std::memset(regs + in.res, 0, in.width);
+        case Kind::ExtractDynamic: {  // the interpreter has reported an out-of-range index
+            uint64_t i = dynamicIndex(in, regs);
+            if (i < in.n) std::memmove(regs + in.res, regs + in.a + i * in.width, in.width);
             break;
         }
         case Kind::InsertDynamic: {
-            uint64_t i = readIndex(regs, in.c, in.flags);
+            uint64_t i = dynamicIndex(in, regs);
             std::memmove(regs + in.res, regs + in.a, size_t(in.n) * in.width);
             if (i < in.n) std::memmove(regs + in.res + i * in.width, regs + in.b, in.width);
             break;
