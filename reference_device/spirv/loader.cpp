@@ -195,8 +195,13 @@ bool Loader::checkIds() {
                     if (have) useId(k++);
                     break;
                 case 'I':
-                case 'G':
                 case 'Q':
+                    while (k < r.count) useId(k++);
+                    break;
+                case 'G':
+                    // The mask is a literal; every operand it announces is an id, and the flag-only bits
+                    // (SignExtend, ZeroExtend, Nontemporal, ...) announce none.
+                    if (have) ++k;
                     while (k < r.count) useId(k++);
                     break;
                 case 'R':

@@ -200,6 +200,24 @@ TEST(Loader, RejectsValidButUnsupportedInstruction) {
     expectRejected(r, "is not supported by this device");
 }
 
+// Image operands: the mask word is a literal, and SignExtend, ZeroExtend (SPIR-V 1.4) and Nontemporal (1.6)
+// take no operand, so only Lod's id follows 0x1002; the loader then reaches the instruction itself.
+TEST(Loader, ImageOperandFlagsAreNotReadAsIds) {
+    std::vector<uint32_t> w = assembleFixture("image_operands.spvasm");
+    const size_t at = findInstruction(w, token(spv::Op::OpImageRead));
+    ASSERT_NE(at, 0u);
+    ASSERT_EQ(w[at + 5], 0x1002u);
+    Profile p = testProfile();
+    p.spirv_capabilities.push_back(token(spv::Capability::ImageBasic));
+    for (uint32_t mask : {0x1002u, 0x2002u, 0x4002u, 0x2u}) {
+        w[at + 5] = mask;
+        BuildResult r = buildModule(w.data(), w.size(), p);
+        EXPECT_EQ(r.log.find("outside the id bound"), std::string::npos) << "mask " << mask << ":\n" << r.log;
+        expectRejected(r, "OpImageRead (word " + std::to_string(at) + ")");
+        expectRejected(r, "is not supported by this device");
+    }
+}
+
 TEST(Loader, RejectsRecursion) {
     std::string text =
         replaced(baseText(), "%gid_var = OpVariable", "%fnv = OpTypeFunction %void\n%gid_var = OpVariable");

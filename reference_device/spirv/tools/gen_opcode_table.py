@@ -7,7 +7,7 @@ a compact operand-shape string read by the loader:
   t result type   r result id   i id   j optional id   I ids to the end   l literal word   o optional word
   s literal string   S optional string   L literal words to the end   P (literal,id) pairs   Q (id,id) pairs
   R (id,literal) pairs   x ext-inst number followed by ids   M memory access (optional, may carry literals)
-  E enum that may carry literal parameters (rest literal)   G image operands (optional, rest ids)"""
+  E enum that may carry literal parameters (rest literal)   G image operands (optional mask, then ids)"""
 import json, sys
 if len(sys.argv) != 3:
     sys.exit('usage: gen_opcode_table.py <spirv.core.grammar.json> <output.cpp>')
