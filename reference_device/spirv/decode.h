@@ -48,6 +48,7 @@ public:
     std::vector<Decoration> decorations;
     std::vector<std::string> names;  // by id
     uint32_t bound = 0;
+    uint32_t version = 0;  // the header's version word: 0x00010400 for SPIR-V 1.4
     uint32_t reg_size = 0;
     uint32_t opencl_std = UINT32_MAX;    // id of the OpenCL.std import
     std::vector<uint32_t> capabilities;  // declared by OpCapability

@@ -182,8 +182,8 @@ void runLane(GroupRun& g, Lane& lane) {
                 break;
             case Kind::ExtractDynamic:
             case Kind::InsertDynamic: {
-                // SPIR-V: "Behavior is undefined if Index's value is ... greater than or equal to the number of
-                // components in Vector".
+                // SPIR-V: "Behavior is undefined if Index's value is ... greater than or equal to the number
+                // of components in Vector".
                 const uint64_t index = dynamicIndex(in, regs);
                 if (index >= in.n) {
                     g.fail(lane, in,

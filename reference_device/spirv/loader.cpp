@@ -91,6 +91,7 @@ bool Loader::parse(const uint32_t* words, size_t count) {
                  " is not supported (this device accepts 1.0 to 1.4)\n";
         return false;
     }
+    c.version = words[1];
     c.bound = words[3];
     if (c.bound == 0 || c.bound > kMaxBound) {
         c.log += "module: id bound " + std::to_string(c.bound) + " is out of range (1.." +

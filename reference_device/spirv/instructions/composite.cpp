@@ -1,5 +1,5 @@
 // Composites and vectors: OpCompositeConstruct/Extract/Insert, OpVectorShuffle, OpVectorExtractDynamic,
-// OpVectorInsertDynamic, OpCopyObject. Register layout: vectors packed, structs/arrays in memory layout.
+// OpVectorInsertDynamic, OpCopyObject, OpCopyLogical. Register layout: vectors packed, structs/arrays in memory layout.
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/interp.h"
 #include "reference_device/spirv/tokens.h"
@@ -46,6 +46,29 @@ uint32_t walk(DecodeCtx& c, uint32_t type, uint32_t first, uint32_t* offset) {
         type = t;
     }
     return type;
+}
+
+// OpCopyLogical: appends to aux one (source offset, destination offset, bytes) copy per leaf of two types that
+// logically match (SPIR-V 2.2.x "Logically Match": arrays of one length, structs of one member count, leaves
+// of one type); false when they do not.
+bool logicalCopies(DecodeCtx& c, uint32_t dst_type, uint32_t dst, uint32_t src_type, uint32_t src, uint32_t* n) {
+    const Type &d = c.type(dst_type), &s = c.type(src_type);
+    if (d.info.kind == K::Array || d.info.kind == K::Struct) {
+        if (s.info.kind != d.info.kind) return false;
+        const uint32_t count = d.info.kind == K::Array ? d.length : uint32_t(d.members.size());
+        if (count != (s.info.kind == K::Array ? s.length : uint32_t(s.members.size()))) return false;
+        for (uint32_t k = 0; k < count; ++k) {
+            uint32_t dt, doff, st, soff;
+            if (!member(c, d, k, &dt, &doff) || !member(c, s, k, &st, &soff) ||
+                !logicalCopies(c, dt, dst + doff, st, src + soff, n))
+                return false;
+        }
+        return true;
+    }
+    if (s.info.kind == K::Array || s.info.kind == K::Struct || !sameShape(d, s)) return false;
+    c.m.aux.insert(c.m.aux.end(), {src, dst, d.reg_size});
+    ++*n;
+    return true;
 }
 
 }  // namespace
@@ -98,7 +121,7 @@ bool decodeComposite(DecodeCtx& c) {
     if (op != token(spv::Op::OpVectorExtractDynamic) && op != token(spv::Op::OpVectorInsertDynamic) &&
         op != token(spv::Op::OpVectorShuffle) && op != token(spv::Op::OpCompositeConstruct) &&
         op != token(spv::Op::OpCompositeExtract) && op != token(spv::Op::OpCompositeInsert) &&
-        op != token(spv::Op::OpCopyObject))
+        op != token(spv::Op::OpCopyObject) && op != token(spv::Op::OpCopyLogical))
         return false;
     const uint32_t rti = c.ids[c.word(2)].type;
     const Type& rt = c.type(rti);
@@ -111,6 +134,20 @@ bool decodeComposite(DecodeCtx& c) {
             if (!sameShape(c.type(ta), rt)) return c.fail("operand type does not match the result type");
             in.a = c.reg(c.word(3));
             in.n = rt.reg_size;
+            break;
+        }
+        case token(spv::Op::OpCopyLogical): {
+            if (c.version < 0x00010400)
+                return c.fail("needs SPIR-V 1.4; the module is SPIR-V 1." + std::to_string((c.version >> 8) & 0xff));
+            uint32_t ta = c.valueType(c.word(3));
+            if (ta == UINT32_MAX) return true;
+            if (c.type(ta).id == rt.id) return c.fail("result type is the operand's type (use OpCopyObject)");
+            // A leaf-by-leaf copy, as OpCompositeConstruct runs it: the two layouts may differ.
+            in.kind = Kind::CompositeConstruct;
+            in.aux = uint32_t(c.m.aux.size());
+            in.n = 0;
+            if (!logicalCopies(c, rti, 0, ta, c.reg(c.word(3)), &in.n))
+                return c.fail("operand type does not logically match the result type");
             break;
         }
         case token(spv::Op::OpCompositeExtract): {

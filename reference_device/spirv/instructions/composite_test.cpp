@@ -1,4 +1,5 @@
-// Composite family: dynamic vector indexing (an out-of-range index is undefined behaviour the device reports).
+// Composite family: dynamic vector indexing (an out-of-range index is undefined behaviour the device reports)
+// and OpCopyLogical (SPIR-V 1.4).
 #include "reference_device/spirv/test_util.h"
 
 namespace refdev::spirv::test {
@@ -41,6 +42,26 @@ TEST(InterpComposite, VectorDynamicOutOfRangeIsUndefinedBehaviour) {
             << r.error;
         EXPECT_EQ(out[0], 0xdeadbeefu);
     }
+}
+
+TEST(InterpComposite, CopyLogicalCopiesMemberByMember) {
+    auto m = build(assembleFixture("copy_logical.spvasm"));
+    ASSERT_TRUE(m);
+    std::vector<uint32_t> in = {11, 22, 33, 44, 55, 66}, out(6, 0xdeadbeef);
+    LaunchResult r = run(*m, "copy_logical", {buffer(in), buffer(out)}, range1(1, 1));
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(out, in);
+}
+
+// OpCopyLogical is core from SPIR-V 1.4; spirv-val refuses it in an older module, and so does the device.
+TEST(InterpComposite, CopyLogicalIsRefusedBeforeSpirv14) {
+    std::vector<uint32_t> w = assembleFixture("copy_logical.spvasm");
+    ASSERT_GT(w.size(), 5u);
+    w[1] = 0x00010300;
+    BuildResult r = buildModule(w.data(), w.size(), testProfile());
+    EXPECT_FALSE(r.module);
+    EXPECT_NE(r.log.find("OpCopyLogical (word "), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("needs SPIR-V 1.4; the module is SPIR-V 1.3"), std::string::npos) << r.log;
 }
 
 }  // namespace
