@@ -1,5 +1,6 @@
 // Composites and vectors: OpCompositeConstruct/Extract/Insert, OpVectorShuffle, OpVectorExtractDynamic,
-// OpVectorInsertDynamic, OpCopyObject, OpCopyLogical. Register layout: vectors packed, structs/arrays in memory layout.
+// OpVectorInsertDynamic, OpCopyObject, OpCopyLogical. Register layout: vectors packed, structs/arrays in
+// memory layout.
 #include "reference_device/spirv/decode.h"
 #include "reference_device/spirv/interp.h"
 #include "reference_device/spirv/tokens.h"
@@ -48,10 +49,11 @@ uint32_t walk(DecodeCtx& c, uint32_t type, uint32_t first, uint32_t* offset) {
     return type;
 }
 
-// OpCopyLogical: appends to aux one (source offset, destination offset, bytes) copy per leaf of two types that
-// logically match (SPIR-V 2.2.x "Logically Match": arrays of one length, structs of one member count, leaves
-// of one type); false when they do not.
-bool logicalCopies(DecodeCtx& c, uint32_t dst_type, uint32_t dst, uint32_t src_type, uint32_t src, uint32_t* n) {
+// OpCopyLogical: appends to aux one (source offset, destination offset, bytes) copy per leaf of two types
+// that logically match (SPIR-V 2.2.x "Logically Match": arrays of one length, structs of one member count,
+// leaves of one type); false when they do not.
+bool logicalCopies(DecodeCtx& c, uint32_t dst_type, uint32_t dst, uint32_t src_type, uint32_t src,
+                   uint32_t* n) {
     const Type &d = c.type(dst_type), &s = c.type(src_type);
     if (d.info.kind == K::Array || d.info.kind == K::Struct) {
         if (s.info.kind != d.info.kind) return false;
@@ -138,7 +140,8 @@ bool decodeComposite(DecodeCtx& c) {
         }
         case token(spv::Op::OpCopyLogical): {
             if (c.version < 0x00010400)
-                return c.fail("needs SPIR-V 1.4; the module is SPIR-V 1." + std::to_string((c.version >> 8) & 0xff));
+                return c.fail("needs SPIR-V 1.4; the module is SPIR-V 1." +
+                              std::to_string((c.version >> 8) & 0xff));
             uint32_t ta = c.valueType(c.word(3));
             if (ta == UINT32_MAX) return true;
             if (c.type(ta).id == rt.id) return c.fail("result type is the operand's type (use OpCopyObject)");
