@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace refdev {
@@ -14,12 +15,14 @@ struct ExtensionEntry {
 };
 
 struct Profile {
-    std::string name;                           // "xe_hpc", "xe_hpg", "xe2", "xe3", "xe_lpg", "cpu"
-    std::string class_name;                     // the real device class it stands for
-    std::string device_name;                    // shown by clinfo
-    std::vector<uint32_t> sub_group_sizes;      // ascending; CL_DEVICE_SUB_GROUP_SIZES_INTEL
-    uint32_t default_sub_group_size = 16;       // used when a kernel has no SubgroupSize execution mode
-    std::vector<ExtensionEntry> extensions;     // OpenCL extensions reported
+    std::string name;                        // "xe_hpc", "xe_hpg", "xe2", "xe3", "xe_lpg", "cpu"
+    std::string class_name;                  // the real device class it stands for
+    std::string device_name;                 // shown by clinfo
+    std::vector<uint32_t> sub_group_sizes;   // ascending; CL_DEVICE_SUB_GROUP_SIZES_INTEL
+    uint32_t default_sub_group_size = 16;    // used when a kernel has no SubgroupSize execution mode
+    std::vector<ExtensionEntry> extensions;  // OpenCL extensions reported
+    // What the real class reports but this device cannot honour, so it does not report it: {extension, why}.
+    std::vector<std::pair<std::string, std::string>> withheld_extensions;
     std::vector<std::string> spirv_extensions;  // OpExtension names the loader accepts
     std::vector<uint32_t> spirv_capabilities;   // OpCapability values reported (buildsCapability: accepted)
     // Accepted in a module but not reported, as Intel's GPU compiler builds them from compiler output

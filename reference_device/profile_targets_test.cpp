@@ -52,13 +52,21 @@ std::string versionText(uint32_t a, uint32_t b, uint32_t c) {
     return std::to_string(a) + "." + std::to_string(b) + "." + std::to_string(c);
 }
 
-// Both lists of {extension: version} agree, but for what this build lacks; `what` names the two sides.
-void expectSameExtensions(const std::vector<ExtensionEntry>& reported,
+bool withholds(const Profile& p, const std::string& extension) {
+    for (const auto& w : p.withheld_extensions)
+        if (w.first == extension) return true;
+    return false;
+}
+
+// Both lists of {extension: version} agree, but for what this build lacks and what the profile withholds
+// (profile.h: the class reports it, the device cannot honour it).
+void expectSameExtensions(const Profile& p, const std::vector<ExtensionEntry>& reported,
                           const std::vector<cts::ExtensionVersion>& described, const std::string& what) {
     std::map<std::string, std::string> profile_ext, target_ext;
     for (const ExtensionEntry& e : reported) profile_ext[e.name] = versionText(e.major, e.minor, e.patch);
     for (const auto& e : described)
-        if (!builtWithoutFamilyOf(e.name)) target_ext[e.name] = versionText(e.major, e.minor, e.patch);
+        if (!builtWithoutFamilyOf(e.name) && !withholds(p, e.name))
+            target_ext[e.name] = versionText(e.major, e.minor, e.patch);
     for (const auto& [name, v] : profile_ext) {
         auto it = target_ext.find(name);
         if (it == target_ext.end())
@@ -111,8 +119,25 @@ TEST(ProfileTargets, SubGroupSizesFp16Fp64AndImagesAreTheClasses) {
 
 TEST(ProfileTargets, ExtensionsAndVersionsAreTheClasses) {
     for (const auto& [p, t] : profileTargets()) {
-        expectSameExtensions(p->extensions, t.extensions, p->name + " vs " + t.file);
+        expectSameExtensions(*p, p->extensions, t.extensions, p->name + " vs " + t.file);
     }
+}
+
+// A withheld extension is one the class reports (else the entry is stale), the profile does not report, and
+// the reason names what the device cannot do.
+TEST(ProfileTargets, WithheldExtensionsAreTheClassesAndNotReported) {
+    size_t withheld = 0;
+    for (const auto& [p, t] : profileTargets()) {
+        for (const auto& [name, why] : p->withheld_extensions) {
+            ++withheld;
+            EXPECT_FALSE(p->hasExtension(name)) << p->name << " withholds and reports " << name;
+            EXPECT_FALSE(why.empty()) << p->name << ": " << name << " withheld without a reason";
+            bool described = false;
+            for (const auto& e : t.extensions) described = described || e.name == name;
+            EXPECT_TRUE(described) << p->name << " withholds " << name << ", which " << t.file << " lacks";
+        }
+    }
+    EXPECT_GT(withheld, 0u) << "no profile withholds cl_khr_subgroups (profile.cpp)";
 }
 
 // The shipped driver whose report REFDEV_REPORT_AS=neo-26.27 copies: compute-runtime 26.27, whose compiler is
@@ -141,7 +166,7 @@ TEST(ProfileTargets, AsShippedExtensionsAndVersionsAreTheReleases) {
         const cts::CompilerRelease* r = release(t, kNeoRelease);
         ASSERT_NE(r, nullptr) << t.file << " has no \"compilers\" section \"" << kNeoRelease << "\"";
         ASSERT_TRUE(r->has_extensions) << t.file << " " << kNeoRelease << ": no \"extensions\"";
-        expectSameExtensions(reportedExtensions(p, neo), r->extensions,
+        expectSameExtensions(p, reportedExtensions(p, neo), r->extensions,
                              p.name + " reporting as " + kNeoReport + " vs " + t.file + " " + kNeoRelease);
     }
 }

@@ -58,10 +58,12 @@ struct ClassFacts {
 const ClassFacts& classFacts(const std::string& profile) {
     static const std::map<std::string, ClassFacts> facts = {
         // sizes           fp64   images khr_sg 2D     tf32   media
-        {"xe_hpc", {{16, 32}, true, false, true, true, true, false}},
+        // cl_khr_subgroups: the GPU classes that report it are withheld from it (profile.cpp: no independent
+        // forward progress of sub-groups on this device).
+        {"xe_hpc", {{16, 32}, true, false, false, true, true, false}},
         {"xe_hpg", {{8, 16, 32}, false, true, false, false, false, true}},
-        {"xe2", {{16, 32}, true, true, true, true, true, false}},
-        {"xe3", {{16, 32}, true, true, true, true, true, false}},
+        {"xe2", {{16, 32}, true, true, false, true, true, false}},
+        {"xe3", {{16, 32}, true, true, false, true, true, false}},
         {"xe_lpg", {{8, 16, 32}, true, true, false, false, false, true}},
         {"cpu", {{4, 8, 16, 32, 64}, true, true, false, false, false, false, true}},
     };
@@ -131,6 +133,14 @@ TEST_F(ApiTest, ExtensionStringMatchesExtensionsWithVersion) {
     const ClassFacts& f = classFacts(profile);
     EXPECT_EQ(names.count("cl_khr_fp64") == 1, f.fp64) << profile;
     EXPECT_EQ(names.count("cl_khr_subgroups") == 1, f.khr_subgroups) << profile;
+    // cl_khr_subgroups requires independent forward progress; a device without it must not claim the
+    // extension.
+    cl_bool ifp = CL_TRUE;
+    ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof(ifp), &ifp,
+                              nullptr),
+              CL_SUCCESS);
+    EXPECT_TRUE(ifp == CL_TRUE || names.count("cl_khr_subgroups") == 0)
+        << profile << ": cl_khr_subgroups reported with independent forward progress false";
     EXPECT_EQ(names.count("cl_khr_image2d_from_buffer") == 1, f.images) << profile;
     EXPECT_EQ(names.count("cl_intel_subgroup_2d_block_io") == 1, f.block_2d) << profile;
     EXPECT_EQ(names.count("cl_intel_subgroup_matrix_multiply_accumulate") == 1, hasMma(profile)) << profile;

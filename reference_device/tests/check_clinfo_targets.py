@@ -9,7 +9,8 @@ between the profile and the query code fails here.
 usage: check_clinfo_targets.py ICD_DIR TARGETS_DIR [--media ON|OFF] [--mma ON|OFF] [--profiles a,b,...]
 
 A described extension is expected with its version, except those of a family the build lacks (--media,
---mma OFF). A reported extension must be one of the description's "extensions" or "other_extensions"
+--mma OFF) and those a requirement the device does not meet rules out (WITHHELD: the device must show that it
+does not meet it, else the extension is expected). A reported extension must be one of the description's "extensions" or "other_extensions"
 (a device never claims what its class lacks). Exit 0 when every profile matches, 1 otherwise, 2 for bad input.
 """
 
@@ -24,6 +25,12 @@ import sys
 # mapping for the Profile objects).
 TARGETS = {"xe_hpc": ["pvc"], "xe_hpg": ["dg2-g10"], "xe2": ["bmg", "lnl-m"], "xe3": ["ptl"],
            "xe_lpg": ["mtl"], "cpu": ["runtime/intel-cpu"]}
+
+# An extension the class reports that requires what clinfo shows the device lacks: {extension: (what clinfo
+# shows, why)}. cl_khr_subgroups requires independent forward progress of sub-groups (reference_device/
+# profile.cpp withholds it: the interpreter runs a work-group's sub-groups one after another).
+WITHHELD = {"cl_khr_subgroups": (r"^    Sub-group independent forward progress +No$",
+                                 "requires independent forward progress, which the device reports false")}
 
 
 def clinfo(icd_dir, profile):
@@ -57,6 +64,7 @@ def device_facts(text):
         elif extensions:
             break
     facts["extensions"] = extensions
+    facts["withheld"] = {name for name, (shown, _) in WITHHELD.items() if re.search(shown, device, re.M)}
     return facts
 
 
@@ -98,7 +106,8 @@ def main():
             for key in ("fp64", "fp16"):
                 if facts[key] != desc[key]:
                     errors.append(f"{where}: {key} {facts[key]} != {desc[key]}")
-            described = {k: v for k, v in desc["extensions"].items() if k not in unbuilt}
+            described = {k: v for k, v in desc["extensions"].items()
+                         if k not in unbuilt and k not in facts["withheld"]}
             allowed = set(desc["extensions"]) | set(desc.get("other_extensions", []))
             for name, version in sorted(described.items()):
                 got = facts["extensions"].get(name)
@@ -106,6 +115,8 @@ def main():
                     errors.append(f"{where}: lacks {name} {version}")
                 elif got != version:
                     errors.append(f"{where}: {name} is {got}, the class reports {version}")
+            for name in sorted(set(facts["extensions"]) & facts["withheld"]):
+                errors.append(f"{where}: reports {name}, which {WITHHELD[name][1]}")
             for name in sorted(set(facts["extensions"]) - allowed):
                 errors.append(f"{where}: reports {name}, which the class lacks")
         print(f"{profile}: sizes {facts['sub_group_sizes']}, {len(facts['extensions'])} extensions, "

@@ -66,6 +66,17 @@ class CheckClinfoTargets(unittest.TestCase):
         self.assertIn("image support True != False", r.stdout)
         self.assertIn("fp64 True != False", r.stdout)
 
+    def test_withheld_only_where_clinfo_shows_the_requirement_unmet(self):
+        # cl_khr_subgroups is excused only while clinfo shows independent forward progress "No"; with "Yes"
+        # the extension is expected again.
+        sys.path.insert(0, HERE)
+        import check_clinfo_targets as ct
+        text = ct.clinfo(ICD_DIR, "xe_hpc")
+        self.assertEqual(ct.device_facts(text)["withheld"], {"cl_khr_subgroups"})
+        shown = text.replace("independent forward progress        No", "independent forward progress        Yes")
+        self.assertNotEqual(shown, text, "clinfo's forward-progress line changed: update WITHHELD")
+        self.assertEqual(ct.device_facts(shown)["withheld"], set())
+
 
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1])
