@@ -28,6 +28,11 @@ std::vector<FaultInfo> coreFaults() {
         {"use_host_ptr_map_stale",
          "CL_MEM_USE_HOST_PTR buffers are cached in device storage and clEnqueueMapBuffer returns host_ptr "
          "without copying the latest bits there (clEnqueueReadBuffer is right)"},
+        // Memory layout (reference_device/spirv/launch.cpp): caught by the API test AlignmentTest under
+        // REFDEV_FAULTS (reference_device/tests/CMakeLists.txt).
+        {"alignment_decoration_ignored",
+         "private, local and constant variables and __local argument buffers are 16-byte aligned only: "
+         "Alignment decorations and the 32- to 128-byte alignment of long4..long16 are not honoured"},
         // Query faults (reference_device/icd): driver bugs in what the device reports, not in execution.
         {"spirv_queries_omit_new_extensions",
          "CL_DEVICE_SPIRV_EXTENSIONS_KHR / _CAPABILITIES_KHR omit SPV_INTEL_2d_block_io and "

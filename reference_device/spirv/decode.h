@@ -79,6 +79,10 @@ public:
     uint32_t reg(uint32_t id) const { return ids[id].reg; }
     bool intConstant(uint32_t id, uint64_t* value) const;
     bool decorated(uint32_t id, uint32_t decoration, uint32_t* value = nullptr) const;
+    // Alignment of variable `id`'s storage: its Alignment decoration, the pointee's OpenCL C alignment or
+    // `floor`, the largest; raises Module::var_align to it. 0 (logged) for a decoration that is not a power
+    // of two in 1..4096.
+    uint32_t variableAlign(uint32_t id, const Type& pointee, uint32_t floor);
 
     uint32_t allocReg(uint32_t bytes);
     // Result of the current instruction: defines its register and returns the type index.

@@ -238,7 +238,8 @@ bool FunctionDecoder::instruction(Function& fn) {
             if (c.word(3) != 7)
                 return c.fail("variables inside a function must use the Function storage class");
             const Type& pointee = c.type(ptr.elem);
-            uint32_t align = std::max<uint32_t>(pointee.mem_align, 8);
+            const uint32_t align = c.variableAlign(c.word(2), pointee, 8);
+            if (!align) return false;
             uint32_t off = (c.m.private_size + align - 1) / align * align;
             c.m.private_size = off + std::max<uint32_t>(pointee.mem_size, 1);
             insn.kind = Kind::Variable;
@@ -404,7 +405,8 @@ bool FunctionDecoder::run(size_t first) {
                     if (t.info.kind == K::Pointer &&
                         t.info.storage_class == token(spv::StorageClass::Function) && t.elem != kNone) {
                         const Type& pointee = c.type(t.elem);
-                        uint32_t align = std::max<uint32_t>(pointee.mem_align, 8);
+                        const uint32_t align = c.variableAlign(p, pointee, 8);
+                        if (!align) return false;
                         kp.byval_offset = (c.m.private_size + align - 1) / align * align;
                         c.m.private_size = kp.byval_offset + pointee.mem_size;
                     }

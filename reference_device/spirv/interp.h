@@ -46,6 +46,7 @@ struct LaunchShared {
     const Profile* profile = nullptr;
     std::vector<Region> buffers;    // buffer arguments and constant data
     std::vector<ImageDesc> images;  // image arguments (registers hold pointers to these)
+    uint8_t* constants = nullptr;   // the module's constant data, copied to an aligned arena (launch.cpp)
     std::mutex atomic_mutex;        // serializes atomics across work-groups
     std::atomic<bool> stop{false};
     std::mutex error_mutex;

@@ -12,11 +12,32 @@ size_t alignUp(size_t v, size_t a) {
     return (v + a - 1) / a * a;
 }
 
+// Zero-filled bytes that start at a multiple of `align` plus `skew` (the planted fault
+// alignment_decoration_ignored skews by 16: only 16-byte alignment, never 32), reused from one assign to the
+// next. std::vector storage is aligned for max_align_t only; variables ask up to kMaxVariableAlign.
+class Arena {
+public:
+    uint8_t* assign(size_t size, size_t align, size_t skew) {
+        if (raw_.size() < size + align + skew) raw_.resize(size + align + skew);
+        uint8_t* p = raw_.data() + (alignUp(uintptr_t(raw_.data()), align) - uintptr_t(raw_.data())) + skew;
+        std::memset(p, 0, size);
+        return p;
+    }
+
+private:
+    std::vector<uint8_t> raw_;
+};
+
+// The planted fault alignment_decoration_ignored: arenas 16-byte aligned only.
+size_t arenaSkew(const Faults& faults) {
+    return faults.has("alignment_decoration_ignored") ? 16 : 0;
+}
+
 // Per-thread storage for the lanes of one work-group, reused from group to group.
 struct Workspace {
-    std::vector<uint8_t> lane_memory;
+    Arena lane_memory;
     std::vector<Lane> lanes;
-    std::vector<uint8_t> local;
+    Arena local;
     std::vector<uint8_t> active;
 };
 
@@ -42,7 +63,9 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
         lanes *= g.local_dims[d];
     }
     g.lane_count = uint32_t(lanes);
-    // local memory: Workgroup variables, then each local-buffer argument
+    // local memory: Workgroup variables, then each local-buffer argument, aligned for the largest OpenCL C
+    // type (long16, 128 bytes) whatever its pointee
+    const size_t skew = arenaSkew(*s_.faults);
     size_t local_size = m.local_static_size;
     std::vector<size_t> local_offsets(args_.size(), 0);
     for (size_t i = 0; i < args_.size(); ++i)
@@ -51,14 +74,14 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
             local_offsets[i] = local_size;
             local_size += args_[i].size;
         }
-    ws.local.assign(std::max<size_t>(local_size, 1), 0);
-    g.local = ws.local.data();
+    g.local = ws.local.assign(std::max<size_t>(local_size, 1), std::max<size_t>(m.var_align, 128), skew);
     g.local_size = local_size;
 
+    // Per lane: private arena (first, at the module's variable alignment), registers, built-ins, frames.
     const size_t reg_bytes = alignUp(m.reg_init.size(), 16), priv_bytes = alignUp(m.private_size, 16);
     const size_t frame_bytes = alignUp(sizeof(Frame) * m.call_depth, 16);
-    const size_t stride = reg_bytes + priv_bytes + builtin::BlockSize + frame_bytes;
-    ws.lane_memory.assign(stride * lanes, 0);
+    const size_t stride = alignUp(priv_bytes + reg_bytes + builtin::BlockSize + frame_bytes, m.var_align);
+    uint8_t* lane_memory = ws.lane_memory.assign(stride * lanes, m.var_align, skew);
     ws.lanes.assign(lanes, Lane{});
     g.lanes = ws.lanes.data();
 
@@ -67,10 +90,9 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
     const size_t enqueued = r.local[0] * r.local[1] * r.local[2];
     for (size_t i = 0; i < lanes; ++i) {
         Lane& l = ws.lanes[i];
-        uint8_t* base = ws.lane_memory.data() + i * stride;
-        l.regs = base;
-        l.priv = base + reg_bytes;
-        l.builtins = l.priv + priv_bytes;
+        l.priv = lane_memory + i * stride;
+        l.regs = l.priv + priv_bytes;
+        l.builtins = l.regs + reg_bytes;
         l.frames = reinterpret_cast<Frame*>(l.builtins + builtin::BlockSize);
         l.local_index = uint32_t(i);
         l.sub_group = uint32_t(i / sg_size);
@@ -115,7 +137,7 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
             switch (v.space) {
                 case GlobalSpace::Builtin: p = b + v.offset; break;
                 case GlobalSpace::Workgroup: p = g.local + v.offset; break;
-                case GlobalSpace::Constant: p = const_cast<uint8_t*>(m.const_data.data()) + v.offset; break;
+                case GlobalSpace::Constant: p = s_.constants + v.offset; break;
                 case GlobalSpace::Private:
                     p = l.priv + v.offset;
                     if (v.init_reg != UINT32_MAX) std::memcpy(p, m.reg_init.data() + v.init_reg, v.init_size);
@@ -295,10 +317,15 @@ LaunchResult launch(const Module& module, const std::string& kernel, const std::
             return {false, who + "argument " + std::to_string(i) + " has " + std::to_string(a.bytes.size()) +
                                " bytes, the parameter needs " + std::to_string(info->args[i].size)};
     }
-    if (!module.const_data.empty())
-        s.buffers.push_back(Region{uint64_t(uintptr_t(module.const_data.data())),
-                                   uint64_t(uintptr_t(module.const_data.data())) + module.const_data.size(),
-                                   false});
+    // The constant data of the launch, at the module's variable alignment (the module's own bytes are aligned
+    // for max_align_t only).
+    Arena constants;
+    s.constants = constants.assign(module.const_data.size(), module.var_align, arenaSkew(faults));
+    if (!module.const_data.empty()) {
+        std::memcpy(s.constants, module.const_data.data(), module.const_data.size());
+        s.buffers.push_back(Region{uint64_t(uintptr_t(s.constants)),
+                                   uint64_t(uintptr_t(s.constants)) + module.const_data.size(), false});
+    }
     const size_t total = s.groups[0] * s.groups[1] * s.groups[2];
     if (threads == 0) threads = defaultThreadCount();
     std::vector<Workspace> spaces(

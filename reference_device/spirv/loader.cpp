@@ -452,6 +452,7 @@ bool Loader::globalVariable() {
             return c.fail("initializer type does not match the pointee");
     }
     auto alignUp = [](uint32_t v, uint32_t a) { return (v + a - 1) / a * a; };
+    uint32_t align = 0;
     switch (storage) {
         case token(spv::StorageClass::Input): {
             uint32_t which = 0;
@@ -469,14 +470,16 @@ bool Loader::globalVariable() {
         }
         case token(spv::StorageClass::Workgroup):
             g.space = GlobalSpace::Workgroup;
-            g.offset = alignUp(c.m.local_static_size, std::max<uint32_t>(pointee.mem_align, 16));
+            if (!(align = c.variableAlign(id, pointee, 16))) return false;
+            g.offset = alignUp(c.m.local_static_size, align);
             c.m.local_static_size = g.offset + pointee.mem_size;
             break;
         case token(spv::StorageClass::UniformConstant): {  // constant data with an initializer
             if (init == UINT32_MAX)
                 return c.fail("UniformConstant variable without an initializer is not supported");
             g.space = GlobalSpace::Constant;
-            g.offset = alignUp(uint32_t(c.m.const_data.size()), std::max<uint32_t>(pointee.mem_align, 16));
+            if (!(align = c.variableAlign(id, pointee, 16))) return false;
+            g.offset = alignUp(uint32_t(c.m.const_data.size()), align);
             c.m.const_data.resize(g.offset + pointee.mem_size, 0);
             std::memcpy(c.m.const_data.data() + g.offset, c.m.reg_init.data() + c.reg(init),
                         c.type(init_type).reg_size);
@@ -484,7 +487,8 @@ bool Loader::globalVariable() {
         }
         case token(spv::StorageClass::Private):
             g.space = GlobalSpace::Private;
-            g.offset = alignUp(c.m.private_size, std::max<uint32_t>(pointee.mem_align, 16));
+            if (!(align = c.variableAlign(id, pointee, 16))) return false;
+            g.offset = alignUp(c.m.private_size, align);
             c.m.private_size = g.offset + pointee.mem_size;
             if (init != UINT32_MAX) {
                 g.init_reg = c.reg(init);

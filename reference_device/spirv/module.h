@@ -164,6 +164,10 @@ enum : uint32_t {
 };
 }
 
+// The largest Alignment decoration a variable may ask (a page): every lane's private arena is padded to the
+// module's largest variable alignment.
+constexpr uint32_t kMaxVariableAlign = 4096;
+
 class Module {
 public:
     std::vector<KernelInfo> kernel_infos;
@@ -173,9 +177,13 @@ public:
     std::vector<EdgeCopy> copies;
     std::vector<Edge> edges;
     std::deque<Type> types;
-    std::vector<uint8_t> reg_init;    // initial register file (constants)
-    uint32_t private_size = 0;        // per-lane private arena bytes
-    uint32_t local_static_size = 0;   // Workgroup variables
+    std::vector<uint8_t> reg_init;   // initial register file (constants)
+    uint32_t private_size = 0;       // per-lane private arena bytes
+    uint32_t local_static_size = 0;  // Workgroup variables
+    // The largest alignment of a Function, Private, Workgroup or UniformConstant variable: launch() starts
+    // each of those arenas at a multiple of it, so that offsets aligned within an arena are aligned
+    // addresses.
+    uint32_t var_align = 16;
     uint32_t call_depth = 1;          // deepest call chain + 1
     std::vector<uint8_t> const_data;  // UniformConstant variables with initializers
     std::vector<GlobalVar> globals;

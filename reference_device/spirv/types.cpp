@@ -97,6 +97,20 @@ bool DecodeCtx::decorated(uint32_t id, uint32_t decoration, uint32_t* value) con
     return false;
 }
 
+uint32_t DecodeCtx::variableAlign(uint32_t id, const Type& pointee, uint32_t floor) {
+    uint32_t align = std::max(pointee.mem_align, floor), asked = 0;
+    if (decorated(id, token(spv::Decoration::Alignment), &asked)) {
+        if (asked == 0 || (asked & (asked - 1)) || asked > kMaxVariableAlign) {
+            fail("Alignment " + std::to_string(asked) + " of %" + std::to_string(id) +
+                 " is not a power of two in 1.." + std::to_string(kMaxVariableAlign));
+            return 0;
+        }
+        align = std::max(align, asked);
+    }
+    m.var_align = std::max(m.var_align, align);
+    return align;
+}
+
 uint32_t DecodeCtx::allocReg(uint32_t bytes) {
     uint32_t off = alignUp(reg_size, 8);
     reg_size = off + std::max<uint32_t>(bytes, 1);

@@ -9,7 +9,8 @@ import unittest
 from common import SCRIPTS_DIR, TempFiles
 
 CAMPAIGN = os.path.join(SCRIPTS_DIR, "fault_campaign.py")
-EXEMPT = ["hang", "crash", "build_rejects_half_vector_shuffle", "kernel_arg_address_qualifier_private"]
+EXEMPT = ["hang", "crash", "build_rejects_half_vector_shuffle", "kernel_arg_address_qualifier_private",
+          "alignment_decoration_ignored"]
 
 # FAKE_RESULTS maps "clean", "FAULT" or "FAULT@PROFILE" (optionally "+quick" for --quick runs) to
 # {case: [status, duration_ms]}; every run appends "FAULT PROFILE ARGS" to FAKE_LOG.
@@ -103,7 +104,8 @@ class DefaultRun(TempFiles, unittest.TestCase):
 
     def test_a_stale_exemption_fails_the_check(self):
         results = dict(self.CLEAN, grp_fault={"grp.a": ["Fail", 1.0]})
-        rc, out, _ = self.check(results, ["grp_fault", "crash", "build_rejects_half_vector_shuffle"])
+        rc, out, _ = self.check(results, ["grp_fault", "crash", "build_rejects_half_vector_shuffle",
+                                          "alignment_decoration_ignored"])
         self.assertEqual(rc, 1, out)
         self.assertIn("stale exemption(s), the device lists no such fault: hang", out)
 
