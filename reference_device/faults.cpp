@@ -28,6 +28,9 @@ std::vector<FaultInfo> coreFaults() {
         {"use_host_ptr_map_stale",
          "CL_MEM_USE_HOST_PTR buffers are cached in device storage and clEnqueueMapBuffer returns host_ptr "
          "without copying the latest bits there (clEnqueueReadBuffer is right)"},
+        // Core OpenCL C built-ins (reference_device/spirv/instructions): caught by the device's own tests.
+        {"async_copy_stride_ignored",
+         "async_work_group_strided_copy (OpGroupAsyncCopy) copies contiguously, as if its stride were 1"},
         // Query faults (reference_device/icd): driver bugs in what the device reports, not in execution.
         {"spirv_queries_omit_new_extensions",
          "CL_DEVICE_SPIRV_EXTENSIONS_KHR / _CAPABILITIES_KHR omit SPV_INTEL_2d_block_io and "
