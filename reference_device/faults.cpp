@@ -33,6 +33,9 @@ std::vector<FaultInfo> coreFaults() {
         {"alignment_decoration_ignored",
          "private, local and constant variables and __local argument buffers are 16-byte aligned only: "
          "Alignment decorations and the 32- to 128-byte alignment of long4..long16 are not honoured"},
+        // Core OpenCL C built-ins (reference_device/spirv/instructions): caught by the device's own tests.
+        {"async_copy_stride_ignored",
+         "async_work_group_strided_copy (OpGroupAsyncCopy) copies contiguously, as if its stride were 1"},
         // Query faults (reference_device/icd): driver bugs in what the device reports, not in execution.
         {"spirv_queries_omit_new_extensions",
          "CL_DEVICE_SPIRV_EXTENSIONS_KHR / _CAPABILITIES_KHR omit SPV_INTEL_2d_block_io and "

@@ -236,7 +236,7 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_EXTENSIONS: return str(platform.extensions);
         case CL_DEVICE_EXTENSIONS_WITH_VERSION:
             return infoArray(size, value, size_ret, extensionsWithVersion(prof, report, platform.faults));
-        case CL_DEVICE_PRINTF_BUFFER_SIZE: return sz(1 << 20);
+        case CL_DEVICE_PRINTF_BUFFER_SIZE: return sz(spirv::kPrintfBufferSize);
         case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return b(CL_TRUE);
         case CL_DEVICE_PARENT_DEVICE: return infoValue<cl_device_id>(size, value, size_ret, nullptr);
         case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return u(0);

@@ -2,11 +2,12 @@
 // the interpreter fails the command with CL_OUT_OF_RESOURCES, a negative event status, and a message to the
 // context's pfn_notify and stderr. So does a work-item exceeding REFDEV_BRANCH_BUDGET taken branches: the
 // device's hang check (a GPU driver's TDR), so that a kernel that loops forever fails instead of hanging the
-// process.
+// process. What the kernel's printf calls wrote goes to stdout when the kernel has run.
 #include "reference_device/icd/kernel_launch.h"
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -172,6 +173,11 @@ cl_int CL_API_CALL EnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint
     spirv::LaunchResult result =
         spirv::launch(*k->program->module, k->info->name, args, range, *platform.profile, platform.faults,
                       platform.threads, platform.branch_budget);
+    // The kernel ran to completion here: its printf output is flushed now, as at clFinish.
+    if (!result.printf_output.empty()) {
+        std::fwrite(result.printf_output.data(), 1, result.printf_output.size(), stdout);
+        std::fflush(stdout);
+    }
     if (!result.ok) {
         // The interpreter's message already names the kernel, instruction and work-item.
         std::string message = result.error;

@@ -124,6 +124,8 @@ bool decodeAtomic(DecodeCtx& ctx);
 bool decodeOclStd(DecodeCtx& ctx);
 bool decodeGroup(DecodeCtx& ctx);
 bool decodeExtOp(DecodeCtx& ctx);
+bool decodeAsyncCopy(DecodeCtx& ctx);          // OpGroupAsyncCopy, OpGroupWaitEvents (called by decodeGroup)
+bool decodePrintf(DecodeCtx& ctx, Insn insn);  // OpenCL.std printf (called by decodeOclStd)
 
 // Module-level parts of the loader.
 bool declareType(DecodeCtx& ctx);      // OpType*: true when handled

@@ -311,6 +311,7 @@ void runLane(GroupRun& g, Lane& lane) {
             case Kind::SubgroupBarrier:
             case Kind::GroupOp:
             case Kind::ExtOp:
+            case Kind::AsyncCopy:
                 lane.state = LaneState::AtCollective;
                 lane.pc = pc;
                 return;

@@ -56,6 +56,10 @@ struct LaunchShared {
     size_t groups[3] = {1, 1, 1};
     uint32_t sub_group_size = 16;
     uint64_t branch_budget = 0;  // per work-item; 0: unlimited
+    // printf: bytes kept so far (at most kPrintfBufferSize) and each work-group's output by linear id.
+    std::atomic<size_t> printf_bytes{0};
+    std::mutex printf_mutex;
+    std::map<uint64_t, std::string> printf_output;
 };
 
 // One work-group being executed by one thread.
@@ -73,6 +77,7 @@ struct GroupRun {
     std::string error;
     // OpContext::faultState of each sub-group (keyed by its first lane); planted faults only.
     std::map<const Lane*, std::array<uint64_t, 4>> fault_state;  // 4: OpContext::kFaultStateSlots
+    std::string printf_output;  // this work-group's printf output, handed to LaunchShared when it ends
 
     // Records the first error of this group, prefixed with kernel, instruction and work-item.
     void fail(const Lane& lane, const Insn& insn, const std::string& what);
@@ -119,6 +124,9 @@ uint64_t dynamicIndex(const Insn& in, const uint8_t* regs);
 bool execMemory(const Insn& in, GroupRun& g, Lane& lane);
 bool execAtomic(const Insn& in, GroupRun& g, Lane& lane);
 bool execOclStd(const Insn& in, GroupRun& g, Lane& lane);
+bool execPrintf(const Insn& in, GroupRun& g, Lane& lane);  // instructions/printf.cpp
+// OpGroupAsyncCopy at `pc`, once for the whole work-group (every work-item waits there).
+bool execAsyncCopy(GroupRun& g, uint32_t pc);
 
 // Runs one lane until it reaches a collective, returns from the kernel, or fails.
 void runLane(GroupRun& g, Lane& lane);

@@ -33,6 +33,12 @@ size_t arenaSkew(const Faults& faults) {
     return faults.has("alignment_decoration_ignored") ? 16 : 0;
 }
 
+// Instructions every work-item of the work-group must reach before any goes on: the group scheduler runs
+// them, not the sub-group's.
+bool workGroupWide(Kind kind) {
+    return kind == Kind::Barrier || kind == Kind::AsyncCopy;
+}
+
 // Per-thread storage for the lanes of one work-group, reused from group to group.
 struct Workspace {
     Arena lane_memory;
@@ -193,7 +199,7 @@ void GroupScheduler::runSubGroup(GroupRun& g, Lane* sg, uint32_t count, Workspac
         // The lowest lane waiting at a sub-group collective picks the instruction to execute next.
         uint32_t pc = UINT32_MAX;
         for (uint32_t i = 0; i < count && pc == UINT32_MAX; ++i)
-            if (sg[i].state == LaneState::AtCollective && m.code[sg[i].pc].kind != Kind::Barrier)
+            if (sg[i].state == LaneState::AtCollective && !workGroupWide(m.code[sg[i].pc].kind))
                 pc = sg[i].pc;
         if (pc == UINT32_MAX) return;
         for (uint32_t i = 0; i < count; ++i)
@@ -231,23 +237,30 @@ void GroupScheduler::run(size_t group_linear, Workspace& ws) {
         }
         if (!waiting) break;
         const Insn& barrier = g.m->code[waiting->pc];
+        const std::string what = barrier.kind == Kind::AsyncCopy ? "async copy" : "barrier";
         for (uint32_t i = 0; i < g.lane_count && !g.failed; ++i) {
             const Lane& l = g.lanes[i];
             if (l.state == LaneState::Done)
                 g.fail(*waiting, barrier,
-                       "undefined behaviour: barrier reached by only part of the work-group (" +
+                       "undefined behaviour: " + what + " reached by only part of the work-group (" +
                            g.workItem(l).substr(10) + " returned without reaching it)");
             else if (l.pc != waiting->pc)
                 g.fail(l, g.m->code[l.pc],
-                       "undefined behaviour: barrier reached by only part of the work-group "
-                       "(this work-item waits at a different barrier than word " +
+                       "undefined behaviour: " + what +
+                           " reached by only part of the work-group "
+                           "(this work-item waits at a different barrier than word " +
                            std::to_string(barrier.word) + ")");
         }
         if (g.failed) break;
+        if (barrier.kind == Kind::AsyncCopy && !execAsyncCopy(g, waiting->pc)) break;
         for (uint32_t i = 0; i < g.lane_count; ++i) {
             g.lanes[i].state = LaneState::Running;
             g.lanes[i].pc += 1;
         }
+    }
+    if (!g.printf_output.empty()) {
+        std::lock_guard<std::mutex> lock(s_.printf_mutex);
+        s_.printf_output[group_linear] = std::move(g.printf_output);
     }
     if (g.failed) {
         std::lock_guard<std::mutex> lock(s_.error_mutex);
@@ -334,8 +347,13 @@ LaunchResult launch(const Module& module, const std::string& kernel, const std::
     parallelFor(
         unsigned(spaces.size()), total, [&](size_t i, unsigned w) { sched.run(i, spaces[w]); },
         [&] { return s.stop.load(std::memory_order_relaxed); });
-    if (s.error_group != UINT64_MAX) return {false, s.error};
-    return {true, ""};
+    LaunchResult result;
+    for (auto& [group, text] : s.printf_output) result.printf_output += text;
+    if (s.error_group != UINT64_MAX) {
+        result.ok = false;
+        result.error = s.error;
+    }
+    return result;
 }
 
 }  // namespace refdev::spirv

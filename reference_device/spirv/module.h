@@ -30,6 +30,7 @@ enum class Kind : uint16_t {
     SubgroupBarrier,
     GroupOp,
     ExtOp,
+    AsyncCopy,  // OpGroupAsyncCopy: all work-items of the work-group wait here, then it copies once
     // families
     IntBinary,
     IntUnary,

@@ -73,7 +73,15 @@ struct NDRange {
 struct LaunchResult {
     bool ok = true;
     std::string error;  // undefined behaviour or trap: names the kernel, the instruction and the work-item
+    // What the kernel's printf calls wrote (also when the launch failed): work-group by work-group in linear
+    // order, each work-item's calls in its order. The API layer writes it to stdout when the command
+    // completes.
+    std::string printf_output;
 };
+
+// CL_DEVICE_PRINTF_BUFFER_SIZE: the bytes of printf output one launch keeps; a printf whose output does not
+// fit any more writes nothing and returns -1.
+constexpr size_t kPrintfBufferSize = size_t(1) << 20;
 
 // Runs every work-group (in parallel on `threads` threads; 0 = hardware concurrency). Bounds-checks every
 // memory access against the buffers passed in `args`, local memory and private memory.

@@ -422,6 +422,8 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
 
 bool decodeGroup(DecodeCtx& c) {
     const uint32_t op = c.in->opcode;
+    if (op == token(spv::Op::OpGroupAsyncCopy) || op == token(spv::Op::OpGroupWaitEvents))
+        return decodeAsyncCopy(c);  // async_copy.cpp
     const bool barrier = op == token(spv::Op::OpControlBarrier) || op == token(spv::Op::OpMemoryBarrier);
     const bool group =
         (op >= token(spv::Op::OpGroupAll) && op <= token(spv::Op::OpGroupSMax)) ||

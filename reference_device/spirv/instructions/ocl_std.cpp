@@ -1,6 +1,6 @@
 // OpenCL.std extended instructions (OpExtInst): integer and float built-ins, select/bitselect, geometric
-// helpers, vloadn/vstoren and the half load/store family. Floats compute in double (long double where the
-// result must be exact) and round once to the result type.
+// helpers, vloadn/vstoren, the half load/store family and prefetch (printf is in printf.cpp). Floats compute
+// in double (long double where the result must be exact) and round once to the result type.
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -26,7 +26,8 @@ enum Shape : uint8_t {
     StoreHalf,
     Geometric,
     ScalarInt,
-    PtrOut
+    PtrOut,
+    Printf
 };
 
 int64_t sext(uint64_t v, unsigned bits) {
@@ -422,6 +423,7 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane) {
             }
             return true;
         }
+        case Printf: return execPrintf(in, g, lane);
         default: return true;
     }
 }
@@ -432,6 +434,22 @@ bool decodeOclStd(DecodeCtx& c) {
     const uint32_t number = c.word(4);
     Insn in = c.start(Kind::OclStd);
     in.sub = uint16_t(number);
+    if (number == OpenCLLIB::Printf) {
+        in.flags = Printf;
+        return decodePrintf(c, in);  // printf.cpp
+    }
+    if (number == OpenCLLIB::Prefetch) {
+        // prefetch(const __global gentype* p, size_t num_elements): a hint with no effect here, so nothing
+        // is emitted; only its operands are checked.
+        if (c.words() != 7) return c.fail("prefetch takes a pointer and a number of elements");
+        const uint32_t pt = c.valueType(c.word(5), "pointer"), nt = c.valueType(c.word(6), "num_elements");
+        if (pt == UINT32_MAX || nt == UINT32_MAX) return false;
+        if (c.type(pt).info.kind != K::Pointer ||
+            c.type(pt).info.storage_class != token(spv::StorageClass::CrossWorkgroup))
+            return c.fail("prefetch's pointer is not a CrossWorkgroup (global) pointer");
+        if (c.type(nt).info.kind != K::Int) return c.fail("prefetch's num_elements is not an integer");
+        return true;
+    }
     const bool has_literal = number == OpenCLLIB::Vloadn || number == OpenCLLIB::Vload_halfn ||
                              number == OpenCLLIB::Vloada_halfn || number == OpenCLLIB::Vstore_half_r ||
                              number == OpenCLLIB::Vstore_halfn_r || number == OpenCLLIB::Vstorea_halfn_r;
