@@ -28,6 +28,10 @@ std::vector<FaultInfo> coreFaults() {
         {"use_host_ptr_map_stale",
          "CL_MEM_USE_HOST_PTR buffers are cached in device storage and clEnqueueMapBuffer returns host_ptr "
          "without copying the latest bits there (clEnqueueReadBuffer is right)"},
+        // Image faults (spirv/instructions/image_sampler.cpp): caught by the device's own API tests.
+        {"sampler_clamp_to_edge_as_clamp",
+         "samplers with CLK_ADDRESS_CLAMP_TO_EDGE address as CLK_ADDRESS_CLAMP: coordinates past the image's "
+         "edge read the border colour instead of the edge texel"},
         // Query faults (reference_device/icd): driver bugs in what the device reports, not in execution.
         {"spirv_queries_omit_new_extensions",
          "CL_DEVICE_SPIRV_EXTENSIONS_KHR / _CAPABILITIES_KHR omit SPV_INTEL_2d_block_io and "

@@ -120,6 +120,7 @@ bool decodeAtomic(DecodeCtx& ctx);
 bool decodeOclStd(DecodeCtx& ctx);
 bool decodeGroup(DecodeCtx& ctx);
 bool decodeExtOp(DecodeCtx& ctx);
+bool decodeImage(DecodeCtx& ctx);
 
 // Module-level parts of the loader.
 bool declareType(DecodeCtx& ctx);      // OpType*: true when handled

@@ -118,6 +118,7 @@ uint64_t dynamicIndex(const Insn& in, const uint8_t* regs);
 bool execMemory(const Insn& in, GroupRun& g, Lane& lane);
 bool execAtomic(const Insn& in, GroupRun& g, Lane& lane);
 bool execOclStd(const Insn& in, GroupRun& g, Lane& lane);
+bool execImage(const Insn& in, GroupRun& g, Lane& lane);
 
 // Runs one lane until it reaches a collective, returns from the kernel, or fails.
 void runLane(GroupRun& g, Lane& lane);
