@@ -40,8 +40,18 @@ struct Axis {
     float a = 0;
 };
 
+// The fractional part; 0 for NaN and infinities (whose texel indices are outside the image anyway).
 float frac(float v) {
-    return v - std::floor(v);
+    const float f = v - std::floor(v);
+    return f >= 0.0f && f < 1.0f ? f : 0.0f;
+}
+
+// floor(v) as an index. Coordinates far outside any image (and NaN) become an index outside it: the cast of
+// such a float is undefined in C++, and every addressing mode treats the index as past an edge anyway.
+int64_t index(float v) {
+    const float f = std::floor(v);
+    constexpr float kFar = 1073741824.0f;  // 2^30
+    return f >= -kFar && f <= kFar ? int64_t(f) : -int64_t(kFar);
 }
 
 Axis axis(float s, int64_t size, const Sampler& smp, uint32_t addressing) {
@@ -56,13 +66,13 @@ Axis axis(float s, int64_t size, const Sampler& smp, uint32_t addressing) {
             u = std::fabs(s - m) * w;
         }
         if (smp.filter == kNearest) {
-            r.i0 = int64_t(std::floor(u));
+            r.i0 = index(u);
             if (addressing == kRepeat && r.i0 > size - 1) r.i0 -= size;
             if (addressing == kMirroredRepeat) r.i0 = std::min(r.i0, size - 1);
             r.i1 = r.i0;
             return r;
         }
-        r.i0 = int64_t(std::floor(u - 0.5f));
+        r.i0 = index(u - 0.5f);
         r.i1 = r.i0 + 1;
         r.a = frac(u - 0.5f);
         if (addressing == kRepeat) {
@@ -76,9 +86,9 @@ Axis axis(float s, int64_t size, const Sampler& smp, uint32_t addressing) {
     }
     const float u = smp.normalized ? s * w : s;
     if (smp.filter == kNearest) {
-        r.i0 = r.i1 = int64_t(std::floor(u));
+        r.i0 = r.i1 = index(u);
     } else {
-        r.i0 = int64_t(std::floor(u - 0.5f));
+        r.i0 = index(u - 0.5f);
         r.i1 = r.i0 + 1;
         r.a = frac(u - 0.5f);
     }
@@ -151,7 +161,7 @@ bool sampleImage(const Insn& in, GroupRun& g, Lane& lane) {
     }
     int64_t layer = 0;
     if (s.arrayed) {  // the layer is never normalized: rounded to nearest even and clamped
-        layer = int64_t(std::rint(coord[s.spatial]));
+        layer = index(std::rint(coord[s.spatial]));
         layer = std::min(std::max<int64_t>(layer, 0), int64_t(d->array_size) - 1);
     }
     Axis ax[3];

@@ -279,6 +279,13 @@ TEST_F(Image, NearestSamplingAddressingModes) {
             EXPECT_EQ(out[4 * i + 3], 1.0f);  // alpha of R, and of R's border colour
         }
     }
+    // NaN and coordinates beyond any image read the border in CLAMP (no index is made of them).
+    std::vector<float> far = {NAN, 0, 0, 0, 1e30f, 0, 0, 0, -INFINITY, 0, 0, 0};
+    std::vector<float> far_out(12, 5.0f);
+    LaunchResult fr =
+        launchN("sample_1d", {img.arg(), sampler(kClamp, true, kLinear), buffer(far), buffer(far_out)}, 3);
+    ASSERT_TRUE(fr.ok) << fr.error;
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(far_out[4 * i], 0.0f) << i;
     // Unnormalized coordinates count texels.
     coords = {5.5f, 0, 0, 0, 2.99f, 0, 0, 0};
     std::vector<float> out(8);
