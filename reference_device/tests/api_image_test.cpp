@@ -151,6 +151,16 @@ TEST_F(ImageApiTest, ThreeDimensionalRegionsCopiesAndMaps) {
                                 nullptr, &err),
               nullptr);
     EXPECT_EQ(err, CL_INVALID_VALUE);  // a 3D map needs the slice pitch
+    // A fill of the box (1..2, 1..2, 1) leaves its neighbours.
+    const cl_uint color[4] = {77, 0, 0, 0};
+    const size_t fo[3] = {1, 1, 1}, fr[3] = {2, 2, 1};
+    ASSERT_EQ(clEnqueueFillImage(queue_, vol, color, fo, fr, 0, nullptr, nullptr), CL_SUCCESS);
+    ASSERT_EQ(clEnqueueReadImage(queue_, vol, CL_TRUE, origin, whole, 0, 0, all.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(all[12 + 4 + 1], 77u);
+    EXPECT_EQ(all[12 + 8 + 2], 77u);
+    EXPECT_EQ(all[12 + 4 + 3], 1012u + 4 + 3);
+    EXPECT_EQ(all[4 + 1], 1012u + 4 + 1);  // slice 0 (the buffer's copy) untouched
     ASSERT_EQ(clFinish(queue_), CL_SUCCESS);
 }
 
