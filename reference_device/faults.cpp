@@ -36,6 +36,10 @@ std::vector<FaultInfo> coreFaults() {
         // Core OpenCL C built-ins (reference_device/spirv/instructions): caught by the device's own tests.
         {"async_copy_stride_ignored",
          "async_work_group_strided_copy (OpGroupAsyncCopy) copies contiguously, as if its stride were 1"},
+        // Image faults (spirv/instructions/image_sampler.cpp): caught by the device's own API tests.
+        {"sampler_clamp_to_edge_as_clamp",
+         "samplers with CLK_ADDRESS_CLAMP_TO_EDGE address as CLK_ADDRESS_CLAMP: coordinates past the image's "
+         "edge read the border colour instead of the edge texel"},
         // Query faults (reference_device/icd): driver bugs in what the device reports, not in execution.
         {"spirv_queries_omit_new_extensions",
          "CL_DEVICE_SPIRV_EXTENSIONS_KHR / _CAPABILITIES_KHR omit SPV_INTEL_2d_block_io and "

@@ -72,7 +72,15 @@ std::vector<uint32_t> commonCapabilities() {
             kSubgroupImageBlockIOINTEL};
 }
 
-const std::vector<uint32_t> kImageCapabilities = {kImageBasic, kImageReadWrite, kLiteralSampler};
+// The OpenCL SPIR-V environment's image capabilities: 2D and 3D images (ImageBasic), read_write images,
+// literal samplers, and 1D and 1D buffer images, sampled and not.
+const std::vector<uint32_t> kImageCapabilities = {kImageBasic,
+                                                  kImageReadWrite,
+                                                  kLiteralSampler,
+                                                  token(spv::Capability::Sampled1D),
+                                                  token(spv::Capability::Image1D),
+                                                  token(spv::Capability::SampledBuffer),
+                                                  token(spv::Capability::ImageBuffer)};
 
 // Extensions every profile reports: the ones the suite looks at that Intel's runtime reports on every class
 // (test_conformance/targets/*.json; profile_targets_test.cpp checks each profile against its description).

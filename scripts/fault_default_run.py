@@ -42,6 +42,10 @@ EXEMPT = {
     "kernel_arg_address_qualifier_private": (
         "a kernel query only a --build-only run reads (an executing run binds buffers by the module table)",
         "test_conformance/tests/build_only_e2e.py query_faults (--build-only with the fault)"),
+    "sampler_clamp_to_edge_as_clamp": (
+        "an OpenCL image sampler fault: the suite's cases (the four Intel extensions) sample no image",
+        "ctest refdev.<profile>.sampler_clamp_to_edge_as_clamp (ImageKernelTest.SamplerArgumentsAddressAndFilter "
+        "under the fault, xe_hpg, xe2 and cpu)"),
     "build_rejects_half_vector_shuffle": (
         "a compiler rejecting device-specific modules only: they must become NotSupported, never fail",
         "the campaign of the family whose faults.cpp declares it (--expect-not-supported)"),

@@ -57,6 +57,16 @@ inline cl_sampler liveSampler(cl_sampler s) {
 // The one platform and its device (null when platform initialisation refused: bad REFDEV_* variable).
 cl_platform_id thePlatform();
 cl_device_id theDevice();
+// A live memory object of one of the six image types.
+inline bool isImageType(cl_mem_object_type t) {
+    return t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+           t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D ||
+           t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
+}
+inline cl_mem liveImage(cl_mem m) {
+    return liveMem(m) && isImageType(m->type) ? m : nullptr;
+}
+
 inline bool isDevice(cl_device_id d) {
     return d != nullptr && d == theDevice();
 }

@@ -177,9 +177,9 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return image_sz(kImage2dMaxSize);
         case CL_DEVICE_IMAGE3D_MAX_WIDTH:
         case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-        case CL_DEVICE_IMAGE3D_MAX_DEPTH: return image_sz(2048);
-        case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return image_sz(65536);
-        case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return image_sz(2048);
+        case CL_DEVICE_IMAGE3D_MAX_DEPTH: return image_sz(kImage3dMaxSize);
+        case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return image_sz(kImageMaxBufferSize);
+        case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return image_sz(kImageMaxArraySize);
         case CL_DEVICE_IMAGE_SUPPORT: return b(prof.images ? CL_TRUE : CL_FALSE);
         case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return image_u(kImagePitchAlignment);
         case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return image_u(kImageBaseAddressAlignment);

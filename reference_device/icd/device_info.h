@@ -20,7 +20,10 @@ inline cl_ulong localMemSize(const Profile& p) {
     return p.local_mem_size;
 }
 
-constexpr size_t kImage2dMaxSize = 16384;
+constexpr size_t kImage2dMaxSize = 16384;        // also the width limit of 1D images and 1D arrays
+constexpr size_t kImage3dMaxSize = 2048;         // width, height and depth
+constexpr size_t kImageMaxArraySize = 2048;      // layers of 1D and 2D arrays
+constexpr size_t kImageMaxBufferSize = 65536;    // texels of a 1D image from a buffer
 constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes; sub-buffer origins must be multiples of it
 // Large enough for 2D block IO past 2^32 bytes (the huge cases), as devices of the Xe-HPC class allow; the
 // storage is allocated lazily (memory.cpp), so only the pages a kernel or a transfer touches cost memory.

@@ -1,44 +1,83 @@
-// 2D image commands: read, write, copy, fill, copies between images and buffers, map.
-#include <cmath>
-
+// Image commands for every image type: read, write, copy, fill, copies between images and buffers, map.
 #include "reference_device/icd/common.h"
+#include "reference_device/texel_conversion.h"
 
 namespace refdev::icd {
 
 namespace {
 
 cl_int checkImage(cl_command_queue q, cl_mem m) {
-    if (!liveMem(m) || m->type != CL_MEM_OBJECT_IMAGE2D) return CL_INVALID_MEM_OBJECT;
+    if (!liveImage(m)) return CL_INVALID_MEM_OBJECT;
     if (m->context != q->context) return CL_INVALID_CONTEXT;
     return CL_SUCCESS;
 }
 
-// origin/region in texels; a 2D image needs origin[2] == 0 and region[2] == 1.
+// Extent of dimension d of the API's origin/region for this image type: a 1D array has its layers in
+// dimension 1, a 2D array in dimension 2.
+size_t extent(cl_mem m, int d) {
+    const cl_image_desc& i = m->desc;
+    switch (d) {
+        case 0: return i.image_width;
+        case 1:
+            if (m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) return i.image_array_size;
+            return m->type == CL_MEM_OBJECT_IMAGE1D || m->type == CL_MEM_OBJECT_IMAGE1D_BUFFER
+                       ? 1
+                       : i.image_height;
+        default:
+            if (m->type == CL_MEM_OBJECT_IMAGE2D_ARRAY) return i.image_array_size;
+            return m->type == CL_MEM_OBJECT_IMAGE3D ? i.image_depth : 1;
+    }
+}
+
+// origin/region in texels (layers for arrays); dimensions the image lacks need origin 0 and region 1.
 cl_int checkRegion(cl_mem m, const size_t* origin, const size_t* region) {
     if (!origin || !region) return CL_INVALID_VALUE;
-    if (region[0] == 0 || region[1] == 0 || region[2] != 1 || origin[2] != 0) return CL_INVALID_VALUE;
-    if (origin[0] > m->desc.image_width || region[0] > m->desc.image_width - origin[0])
-        return CL_INVALID_VALUE;
-    if (origin[1] > m->desc.image_height || region[1] > m->desc.image_height - origin[1])
-        return CL_INVALID_VALUE;
+    for (int d = 0; d < 3; ++d) {
+        const size_t e = extent(m, d);
+        if (region[d] == 0 || origin[d] > e || region[d] > e - origin[d]) return CL_INVALID_VALUE;
+    }
     return CL_SUCCESS;
 }
 
-uint8_t* texelAddress(cl_mem m, size_t x, size_t y) {
-    return m->data + y * m->desc.image_row_pitch + x * m->texel_bytes;
+// Byte offset of row y of slice z in linear memory: a 1D array's layers (API dimension 1) are slices.
+size_t linearOffset(cl_mem m, size_t y, size_t z, size_t row_pitch, size_t slice_pitch) {
+    return m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? y * slice_pitch : y * row_pitch + z * slice_pitch;
 }
 
-// Copies a region between an image and linear memory with `pitch` bytes per row.
-void imageRows(cl_mem m, const size_t* origin, const size_t* region, uint8_t* linear, size_t pitch,
-               bool to_image) {
-    size_t row_bytes = region[0] * m->texel_bytes;
-    for (size_t y = 0; y < region[1]; ++y) {
-        uint8_t* img = texelAddress(m, origin[0], origin[1] + y);
-        if (to_image)
-            std::memmove(img, linear + y * pitch, row_bytes);
-        else
-            std::memmove(linear + y * pitch, img, row_bytes);
-    }
+uint8_t* texelAddress(cl_mem m, size_t x, size_t y, size_t z) {
+    return m->data + linearOffset(m, y, z, m->desc.image_row_pitch, m->desc.image_slice_pitch) +
+           x * m->texel_bytes;
+}
+
+// Host pitches of a region: tightly packed where 0 is given. False for pitches too small for the region.
+bool hostPitches(cl_mem m, const size_t* region, size_t* row_pitch, size_t* slice_pitch) {
+    const size_t min_row = region[0] * m->texel_bytes;
+    if (*row_pitch == 0) *row_pitch = min_row;
+    const bool layered = m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY || m->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                         m->type == CL_MEM_OBJECT_IMAGE3D;
+    const size_t min_slice = m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? *row_pitch : *row_pitch * region[1];
+    if (*slice_pitch == 0 && layered) *slice_pitch = min_slice;
+    return *row_pitch >= min_row && (*slice_pitch == 0 || *slice_pitch >= min_slice);
+}
+
+// Copies a region between an image and linear memory laid out with the given pitches.
+void imageRows(cl_mem m, const size_t* origin, const size_t* region, uint8_t* linear, size_t row_pitch,
+               size_t slice_pitch, bool to_image) {
+    const size_t row_bytes = region[0] * m->texel_bytes;
+    for (size_t z = 0; z < region[2]; ++z)
+        for (size_t y = 0; y < region[1]; ++y) {
+            uint8_t* img = texelAddress(m, origin[0], origin[1] + y, origin[2] + z);
+            uint8_t* lin = linear + linearOffset(m, y, z, row_pitch, slice_pitch);
+            if (to_image)
+                std::memmove(img, lin, row_bytes);
+            else
+                std::memmove(lin, img, row_bytes);
+        }
+}
+
+// Packed bytes of a region (image <-> buffer copies).
+size_t packedBytes(cl_mem m, const size_t* region) {
+    return region[0] * region[1] * region[2] * m->texel_bytes;
 }
 
 bool hostCanRead(cl_mem m) {
@@ -56,12 +95,9 @@ cl_int imageTransfer(cl_command_queue q, cl_mem m, bool read, const size_t* orig
     if (cl_int e = checkImage(q, m)) return e;
     if (cl_int e = checkRegion(m, origin, region)) return e;
     if (!ptr) return CL_INVALID_VALUE;
-    size_t min_pitch = region[0] * m->texel_bytes;
-    if (row_pitch == 0) row_pitch = min_pitch;
-    if (row_pitch < min_pitch || (slice_pitch != 0 && slice_pitch < row_pitch * region[1]))
-        return CL_INVALID_VALUE;
+    if (!hostPitches(m, region, &row_pitch, &slice_pitch)) return CL_INVALID_VALUE;
     if (read ? !hostCanRead(m) : !hostCanWrite(m)) return CL_INVALID_OPERATION;
-    imageRows(m, origin, region, static_cast<uint8_t*>(ptr), row_pitch, !read);
+    imageRows(m, origin, region, static_cast<uint8_t*>(ptr), row_pitch, slice_pitch, !read);
     completeCommand(q, read ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE, start, CL_SUCCESS, ev);
     return CL_SUCCESS;
 }
@@ -94,15 +130,20 @@ cl_int CL_API_CALL EnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, 
         return CL_IMAGE_FORMAT_MISMATCH;
     if (cl_int e = checkRegion(src, so, region)) return e;
     if (cl_int e = checkRegion(dst, dO, region)) return e;
-    if (src->data == dst->data) {
-        bool disjoint = so[0] + region[0] <= dO[0] || dO[0] + region[0] <= so[0] ||
-                        so[1] + region[1] <= dO[1] || dO[1] + region[1] <= so[1];
+    if (src == dst) {
+        bool disjoint = false;
+        for (int d = 0; d < 3; ++d) disjoint |= so[d] + region[d] <= dO[d] || dO[d] + region[d] <= so[d];
         if (!disjoint) return CL_MEM_COPY_OVERLAP;
     }
-    std::vector<uint8_t> tmp(region[0] * region[1] * src->texel_bytes);
-    size_t pitch = region[0] * src->texel_bytes;
-    imageRows(src, so, region, tmp.data(), pitch, false);
-    imageRows(dst, dO, region, tmp.data(), pitch, true);
+    // Through packed rows: source and destination may be of different types (a 2D image into a 3D slice).
+    std::vector<uint8_t> tmp(packedBytes(src, region));
+    const size_t row = region[0] * src->texel_bytes, slice = row * region[1];
+    for (size_t z = 0; z < region[2]; ++z)
+        for (size_t y = 0; y < region[1]; ++y) {
+            uint8_t* t = tmp.data() + z * slice + y * row;
+            std::memcpy(t, texelAddress(src, so[0], so[1] + y, so[2] + z), row);
+            std::memcpy(texelAddress(dst, dO[0], dO[1] + y, dO[2] + z), t, row);
+        }
     completeCommand(q, CL_COMMAND_COPY_IMAGE, start, CL_SUCCESS, ev);
     return CL_SUCCESS;
 }
@@ -117,9 +158,10 @@ cl_int CL_API_CALL EnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl_m
     if (!liveMem(dst) || dst->type != CL_MEM_OBJECT_BUFFER) return CL_INVALID_MEM_OBJECT;
     if (dst->context != q->context) return CL_INVALID_CONTEXT;
     if (cl_int e = checkRegion(src, origin, region)) return e;
-    size_t bytes = region[0] * region[1] * src->texel_bytes;
+    size_t bytes = packedBytes(src, region), row = 0, slice = 0;
     if (dst_offset > dst->size || bytes > dst->size - dst_offset) return CL_INVALID_VALUE;
-    imageRows(src, origin, region, dst->data + dst_offset, region[0] * src->texel_bytes, false);
+    hostPitches(src, region, &row, &slice);
+    imageRows(src, origin, region, dst->data + dst_offset, row, slice, false);
     completeCommand(q, CL_COMMAND_COPY_IMAGE_TO_BUFFER, start, CL_SUCCESS, ev);
     return CL_SUCCESS;
 }
@@ -134,83 +176,12 @@ cl_int CL_API_CALL EnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl_m
     if (src->context != q->context) return CL_INVALID_CONTEXT;
     if (cl_int e = checkImage(q, dst)) return e;
     if (cl_int e = checkRegion(dst, origin, region)) return e;
-    size_t bytes = region[0] * region[1] * dst->texel_bytes;
+    size_t bytes = packedBytes(dst, region), row = 0, slice = 0;
     if (src_offset > src->size || bytes > src->size - src_offset) return CL_INVALID_VALUE;
-    imageRows(dst, origin, region, src->data + src_offset, region[0] * dst->texel_bytes, true);
+    hostPitches(dst, region, &row, &slice);
+    imageRows(dst, origin, region, src->data + src_offset, row, slice, true);
     completeCommand(q, CL_COMMAND_COPY_BUFFER_TO_IMAGE, start, CL_SUCCESS, ev);
     return CL_SUCCESS;
-}
-
-uint16_t floatToHalf(float f) {
-    uint32_t x;
-    std::memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    int32_t exp = int32_t((x >> 23) & 0xff) - 127 + 15;
-    uint32_t mant = x & 0x7fffffu;
-    if (((x >> 23) & 0xff) == 0xff) return uint16_t(sign | 0x7c00u | (mant ? 0x200u : 0));
-    if (exp >= 31) return uint16_t(sign | 0x7c00u);
-    if (exp <= 0) {
-        if (exp < -10) return uint16_t(sign);
-        mant |= 0x800000u;
-        uint32_t shift = uint32_t(14 - exp);
-        uint32_t half = mant >> shift, rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-        if (rem > mid || (rem == mid && (half & 1))) ++half;
-        return uint16_t(sign | half);
-    }
-    uint32_t half = sign | uint32_t(exp) << 10 | mant >> 13;
-    uint32_t rem = mant & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (half & 1)))
-        ++half;  // round to nearest even (may carry into exp)
-    return uint16_t(half);
-}
-
-// Converts a fill colour (float4, int4 or uint4 as the data type demands) into one texel.
-void encodeTexel(const cl_image_format& f, const void* color, uint8_t* out) {
-    const auto* fc = static_cast<const float*>(color);
-    const auto* ic = static_cast<const int32_t*>(color);
-    const auto* uc = static_cast<const uint32_t*>(color);
-    int channels = f.image_channel_order == CL_R ? 1 : f.image_channel_order == CL_RG ? 2 : 4;
-    for (int c = 0; c < channels; ++c) {
-        int src = (f.image_channel_order == CL_BGRA) ? (c == 0 ? 2 : c == 2 ? 0 : c) : c;  // stored B,G,R,A
-        auto clampf = [](float v, float lo, float hi) {
-            return std::isnan(v) ? 0.0f : std::fmin(std::fmax(v, lo), hi);
-        };
-        switch (f.image_channel_data_type) {
-            case CL_UNORM_INT8: out[c] = uint8_t(std::lrint(clampf(fc[src], 0, 1) * 255)); break;
-            case CL_SNORM_INT8: out[c] = uint8_t(int8_t(std::lrint(clampf(fc[src], -1, 1) * 127))); break;
-            case CL_UNORM_INT16: {
-                uint16_t v = uint16_t(std::lrint(clampf(fc[src], 0, 1) * 65535));
-                std::memcpy(out + 2 * c, &v, 2);
-                break;
-            }
-            case CL_SNORM_INT16: {
-                int16_t v = int16_t(std::lrint(clampf(fc[src], -1, 1) * 32767));
-                std::memcpy(out + 2 * c, &v, 2);
-                break;
-            }
-            case CL_HALF_FLOAT: {
-                uint16_t v = floatToHalf(fc[src]);
-                std::memcpy(out + 2 * c, &v, 2);
-                break;
-            }
-            case CL_FLOAT: std::memcpy(out + 4 * c, &fc[src], 4); break;
-            case CL_SIGNED_INT8: out[c] = uint8_t(int8_t(std::min(127, std::max(-128, ic[src])))); break;
-            case CL_SIGNED_INT16: {
-                int16_t v = int16_t(std::min(32767, std::max(-32768, ic[src])));
-                std::memcpy(out + 2 * c, &v, 2);
-                break;
-            }
-            case CL_SIGNED_INT32: std::memcpy(out + 4 * c, &ic[src], 4); break;
-            case CL_UNSIGNED_INT8: out[c] = uint8_t(std::min(255u, uc[src])); break;
-            case CL_UNSIGNED_INT16: {
-                uint16_t v = uint16_t(std::min(65535u, uc[src]));
-                std::memcpy(out + 2 * c, &v, 2);
-                break;
-            }
-            case CL_UNSIGNED_INT32: std::memcpy(out + 4 * c, &uc[src], 4); break;
-            default: break;
-        }
-    }
 }
 
 cl_int CL_API_CALL EnqueueFillImage(cl_command_queue q, cl_mem m, const void* color, const size_t* origin,
@@ -221,11 +192,16 @@ cl_int CL_API_CALL EnqueueFillImage(cl_command_queue q, cl_mem m, const void* co
     if (cl_int e = checkImage(q, m)) return e;
     if (!color) return CL_INVALID_VALUE;
     if (cl_int e = checkRegion(m, origin, region)) return e;
+    // The colour is float4, int4 or uint4 as the channel type reads: the words a kernel would write.
     uint8_t texel[16] = {};
-    encodeTexel(m->format, color, texel);
-    for (size_t y = 0; y < region[1]; ++y)
-        for (size_t x = 0; x < region[0]; ++x)
-            std::memcpy(texelAddress(m, origin[0] + x, origin[1] + y), texel, m->texel_bytes);
+    uint32_t words[4];
+    std::memcpy(words, color, sizeof(words));
+    encodeTexel(m->format.image_channel_order, m->format.image_channel_data_type, words, texel);
+    for (size_t z = 0; z < region[2]; ++z)
+        for (size_t y = 0; y < region[1]; ++y)
+            for (size_t x = 0; x < region[0]; ++x)
+                std::memcpy(texelAddress(m, origin[0] + x, origin[1] + y, origin[2] + z), texel,
+                            m->texel_bytes);
     completeCommand(q, CL_COMMAND_FILL_IMAGE, start, CL_SUCCESS, ev);
     return CL_SUCCESS;
 }
@@ -251,12 +227,15 @@ void* CL_API_CALL EnqueueMapImage(cl_command_queue q, cl_mem m, cl_bool, cl_map_
     if (((flags & CL_MAP_READ) && !hostCanRead(m)) ||
         ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !hostCanWrite(m)))
         return fail(CL_INVALID_OPERATION);
+    const bool layered = m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY || m->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                         m->type == CL_MEM_OBJECT_IMAGE3D;
+    if (layered && !slice_pitch) return fail(CL_INVALID_VALUE);
     *row_pitch = m->desc.image_row_pitch;
-    if (slice_pitch) *slice_pitch = 0;
+    if (slice_pitch) *slice_pitch = layered ? m->desc.image_slice_pitch : 0;
     ++m->map_count;
     completeCommand(q, CL_COMMAND_MAP_IMAGE, start, CL_SUCCESS, ev);
     if (err) *err = CL_SUCCESS;
-    return texelAddress(m, origin[0], origin[1]);
+    return texelAddress(m, origin[0], origin[1], origin[2]);
 }
 
 }  // namespace

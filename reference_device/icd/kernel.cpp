@@ -106,7 +106,17 @@ cl_int setImageArg(KernelArgSlot& slot, const spirv::KernelArgInfo& info, size_t
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
     if (!value) return CL_INVALID_ARG_VALUE;
     cl_mem m = *static_cast<const cl_mem*>(value);
-    if (!liveMem(m) || m->type != CL_MEM_OBJECT_IMAGE2D) return CL_INVALID_MEM_OBJECT;
+    if (!liveImage(m)) return CL_INVALID_MEM_OBJECT;
+    // The image's type must be the parameter's (an image2d_t parameter takes a 2D image only).
+    static const std::pair<const char*, cl_mem_object_type> kTypes[] = {
+        {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+        {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+        {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+        {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+        {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+        {"image3d_t", CL_MEM_OBJECT_IMAGE3D}};
+    for (const auto& [name, type] : kTypes)
+        if (info.type_name == name && m->type != type) return CL_INVALID_ARG_VALUE;
     // A read_only image argument cannot take a write-only image, nor write_only a read-only one.
     if ((info.access == 0 && (m->flags & CL_MEM_WRITE_ONLY)) ||
         (info.access == 1 && (m->flags & CL_MEM_READ_ONLY)))

@@ -70,9 +70,13 @@ cl_int marshalArgs(cl_kernel k, std::vector<spirv::ArgValue>* out) {
             if (v.kind == spirv::ArgKind::Image) {
                 cl_mem m = slot.mem;
                 v.image.data = m->data;
+                v.image.image_type = m->type;
                 v.image.width = m->desc.image_width;
-                v.image.height = m->desc.image_height;
+                v.image.height = std::max<size_t>(m->desc.image_height, 1);
+                v.image.depth = std::max<size_t>(m->desc.image_depth, 1);
+                v.image.array_size = std::max<size_t>(m->desc.image_array_size, 1);
                 v.image.row_pitch = m->desc.image_row_pitch;
+                v.image.slice_pitch = m->desc.image_slice_pitch;
                 v.image.texel_bytes = m->texel_bytes;
                 v.image.channel_order = m->format.image_channel_order;
                 v.image.channel_type = m->format.image_channel_data_type;
@@ -95,13 +99,15 @@ cl_int marshalArgs(cl_kernel k, std::vector<spirv::ArgValue>* out) {
         }
         if (slot.sampler) {
             if (!liveSampler(slot.sampler)) return CL_INVALID_KERNEL_ARGS;
-            // Sampler arguments carry the SPIR-V sampler operands as three little-endian words:
-            // addressing mode (SPIR-V SamplerAddressingMode), normalized (0/1), filter (SamplerFilterMode).
-            uint32_t words[3] = {uint32_t(slot.sampler->addressing - CL_ADDRESS_NONE),
-                                 slot.sampler->normalized_coords ? 1u : 0u,
-                                 uint32_t(slot.sampler->filter - CL_FILTER_NEAREST)};
-            v.bytes.assign(reinterpret_cast<uint8_t*>(words),
-                           reinterpret_cast<uint8_t*>(words) + sizeof(words));
+            // A sampler argument is the 8-byte value an OpConstantSampler has (spirv/types.cpp): byte 0 the
+            // SPIR-V SamplerAddressingMode, byte 1 normalized (0/1), byte 2 the SamplerFilterMode, bit 32
+            // set.
+            const uint64_t word = uint64_t(slot.sampler->addressing - CL_ADDRESS_NONE) |
+                                  uint64_t(slot.sampler->normalized_coords ? 1 : 0) << 8 |
+                                  uint64_t(slot.sampler->filter - CL_FILTER_NEAREST) << 16 |
+                                  uint64_t(1) << 32;
+            v.bytes.assign(reinterpret_cast<const uint8_t*>(&word),
+                           reinterpret_cast<const uint8_t*>(&word) + sizeof(word));
         }
         out->push_back(std::move(v));
     }

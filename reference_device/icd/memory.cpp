@@ -1,4 +1,4 @@
-// Memory objects (buffers, sub-buffers, 2D images incl. images from buffers) and samplers.
+// Memory objects (buffers, sub-buffers, images of every type incl. images from buffers) and samplers.
 #include <sys/mman.h>
 
 #include <cstdlib>
@@ -163,6 +163,97 @@ cl_mem CL_API_CALL CreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffer_
     return m;
 }
 
+// The size limits of each image type: CL_INVALID_IMAGE_SIZE when a dimension is 0 or past the device's
+// limit, CL_INVALID_IMAGE_DESCRIPTOR for an unknown type.
+cl_int checkImageSize(const cl_image_desc& d) {
+    auto within = [](size_t v, size_t max) { return v >= 1 && v <= max; };
+    bool ok = false;
+    switch (d.image_type) {
+        case CL_MEM_OBJECT_IMAGE1D: ok = within(d.image_width, kImage2dMaxSize); break;
+        case CL_MEM_OBJECT_IMAGE1D_BUFFER: ok = within(d.image_width, kImageMaxBufferSize); break;
+        case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+            ok = within(d.image_width, kImage2dMaxSize) && within(d.image_array_size, kImageMaxArraySize);
+            break;
+        case CL_MEM_OBJECT_IMAGE2D:
+            ok = within(d.image_width, kImage2dMaxSize) && within(d.image_height, kImage2dMaxSize);
+            break;
+        case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+            ok = within(d.image_width, kImage2dMaxSize) && within(d.image_height, kImage2dMaxSize) &&
+                 within(d.image_array_size, kImageMaxArraySize);
+            break;
+        case CL_MEM_OBJECT_IMAGE3D:
+            ok = within(d.image_width, kImage3dMaxSize) && within(d.image_height, kImage3dMaxSize) &&
+                 within(d.image_depth, kImage3dMaxSize);
+            break;
+        default: return CL_INVALID_IMAGE_DESCRIPTOR;
+    }
+    return ok ? CL_SUCCESS : CL_INVALID_IMAGE_SIZE;
+}
+
+// The descriptor as the image keeps it: the dimensions its type has (others 0, as clGetImageInfo answers),
+// and the pitches of its storage (given with a host pointer, else packed). False for pitches the rules
+// refuse (too small, not a multiple of the texel or row).
+bool settleImageDesc(cl_image_desc* d, size_t texel, bool host_ptr) {
+    const cl_mem_object_type t = d->image_type;
+    const bool one_d =
+        t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER || t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    const bool layered =
+        t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
+    if (one_d) d->image_height = 0;
+    if (t != CL_MEM_OBJECT_IMAGE3D) d->image_depth = 0;
+    if (t != CL_MEM_OBJECT_IMAGE1D_ARRAY && t != CL_MEM_OBJECT_IMAGE2D_ARRAY) d->image_array_size = 0;
+    if (!layered) d->image_slice_pitch = 0;
+    if (!host_ptr && (d->image_row_pitch != 0 || d->image_slice_pitch != 0)) return false;
+    if (d->image_row_pitch == 0) d->image_row_pitch = d->image_width * texel;
+    if (d->image_row_pitch < d->image_width * texel || d->image_row_pitch % texel != 0) return false;
+    if (!layered) return true;
+    const size_t slice =
+        t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? d->image_row_pitch : d->image_row_pitch * d->image_height;
+    if (d->image_slice_pitch == 0) d->image_slice_pitch = slice;
+    return d->image_slice_pitch >= slice && d->image_slice_pitch % d->image_row_pitch == 0;
+}
+
+// Bytes of an image's storage with the settled descriptor.
+size_t imageBytes(const cl_image_desc& d) {
+    switch (d.image_type) {
+        case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+        case CL_MEM_OBJECT_IMAGE2D_ARRAY: return d.image_slice_pitch * d.image_array_size;
+        case CL_MEM_OBJECT_IMAGE3D: return d.image_slice_pitch * d.image_depth;
+        case CL_MEM_OBJECT_IMAGE2D: return d.image_row_pitch * d.image_height;
+        default: return d.image_row_pitch;
+    }
+}
+
+// An image viewing a buffer's storage: cl_khr_image2d_from_buffer for 2D, and 1D buffer images. The
+// buffer's host-pointer and (unless given) host-access flags carry over.
+cl_int viewBuffer(cl_mem m, cl_mem buffer, cl_mem_flags flags, void* host_ptr, size_t texel) {
+    cl_image_desc& d = m->desc;
+    if (!liveMem(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER) return CL_INVALID_IMAGE_DESCRIPTOR;
+    if (host_ptr || (flags & kHostPtrFlags)) return CL_INVALID_VALUE;
+    if (d.image_type == CL_MEM_OBJECT_IMAGE2D) {
+        size_t pitch = d.image_row_pitch ? d.image_row_pitch : d.image_width * texel;
+        if (pitch < d.image_width * texel || pitch % (kImagePitchAlignment * texel) != 0 ||
+            pitch * d.image_height > buffer->size)
+            return CL_INVALID_IMAGE_DESCRIPTOR;
+        if (reinterpret_cast<uintptr_t>(buffer->data) % (kImageBaseAddressAlignment * texel) != 0)
+            return CL_INVALID_IMAGE_DESCRIPTOR;
+        d.image_row_pitch = pitch;
+        m->size = pitch * d.image_height;
+    } else {
+        if (d.image_row_pitch != 0 || d.image_width * texel > buffer->size)
+            return CL_INVALID_IMAGE_DESCRIPTOR;
+        d.image_row_pitch = m->size = d.image_width * texel;
+        d.image_height = 0;
+    }
+    d.image_depth = d.image_array_size = d.image_slice_pitch = 0;
+    m->flags = flags | (buffer->flags & (kHostPtrFlags | (flags & kHostAccessFlags ? 0 : kHostAccessFlags)));
+    m->data = buffer->data;
+    m->host_ptr = buffer->host_ptr;
+    m->buffer = buffer;
+    retainObject(buffer);
+    return CL_SUCCESS;
+}
+
 cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properties* props, cl_mem_flags flags,
                                              const cl_image_format* format, const cl_image_desc* desc,
                                              void* host_ptr, cl_int* err) {
@@ -184,14 +275,6 @@ cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properti
     if (bitCount(flags & kAccessFlags) > 1 || bitCount(flags & kHostAccessFlags) > 1)
         return fail(CL_INVALID_VALUE);
     if (!format) return fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
-    if (desc->image_type != CL_MEM_OBJECT_IMAGE2D) {
-        // Only 2D images are implemented (docs/reference_device.md).
-        bool known =
-            desc->image_type == CL_MEM_OBJECT_IMAGE1D || desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-            desc->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-            desc->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY || desc->image_type == CL_MEM_OBJECT_IMAGE3D;
-        return fail(known ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_IMAGE_DESCRIPTOR);
-    }
     size_t texel = texelBytes(*format);
     if (texel == 0) {
         bool valid_order = format->image_channel_order >= CL_R && format->image_channel_order <= CL_ABGR;
@@ -200,70 +283,36 @@ cl_mem CL_API_CALL CreateImageWithProperties(cl_context c, const cl_mem_properti
         return fail(valid_order && valid_type ? CL_IMAGE_FORMAT_NOT_SUPPORTED
                                               : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
     }
+    if (cl_int e = checkImageSize(*desc)) return fail(e);
     if (desc->num_mip_levels != 0 || desc->num_samples != 0) return fail(CL_INVALID_IMAGE_DESCRIPTOR);
-    if (desc->image_width == 0 || desc->image_height == 0 || desc->image_width > kImage2dMaxSize ||
-        desc->image_height > kImage2dMaxSize)
-        return fail(CL_INVALID_IMAGE_SIZE);
-    size_t pitch = desc->image_row_pitch;
+    // Only 2D and 1D buffer images view a buffer (no cl_khr_image2d_from_image); a 1D buffer image needs one.
+    const bool views_buffer =
+        desc->image_type == CL_MEM_OBJECT_IMAGE2D || desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    if ((buffer && !views_buffer) || (!buffer && desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER))
+        return fail(CL_INVALID_IMAGE_DESCRIPTOR);
     auto* m = new _cl_mem;
     m->context = c;
-    m->type = CL_MEM_OBJECT_IMAGE2D;
+    m->type = desc->image_type;
     m->format = *format;
     m->desc = *desc;
     m->texel_bytes = texel;
     m->properties = std::move(plist);
+    cl_int e = CL_SUCCESS;
     if (buffer) {
-        // cl_khr_image2d_from_buffer: the image views the buffer's storage with the given row pitch.
-        if (!liveMem(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER) {
-            delete m;
-            return fail(CL_INVALID_IMAGE_DESCRIPTOR);
-        }
-        if (host_ptr || (flags & kHostPtrFlags)) {
-            delete m;
-            return fail(CL_INVALID_VALUE);
-        }
-        if (pitch == 0) pitch = desc->image_width * texel;
-        if (pitch < desc->image_width * texel || pitch % (kImagePitchAlignment * texel) != 0 ||
-            pitch * desc->image_height > buffer->size) {
-            delete m;
-            return fail(CL_INVALID_IMAGE_DESCRIPTOR);
-        }
-        if (reinterpret_cast<uintptr_t>(buffer->data) % (kImageBaseAddressAlignment * texel) != 0) {
-            delete m;
-            return fail(CL_INVALID_IMAGE_DESCRIPTOR);
-        }
-        m->flags =
-            flags | (buffer->flags & (kHostPtrFlags | (flags & kHostAccessFlags ? 0 : kHostAccessFlags)));
-        m->data = buffer->data;
-        m->host_ptr = buffer->host_ptr;
-        m->buffer = buffer;
-        m->size = pitch * desc->image_height;
-        retainObject(buffer);
-    } else {
-        if (cl_int e = checkFlags(flags, host_ptr)) {
-            delete m;
-            return fail(e);
-        }
-        if (host_ptr == nullptr && pitch != 0) {
-            delete m;
-            return fail(CL_INVALID_IMAGE_DESCRIPTOR);
-        }
-        if (pitch == 0) pitch = desc->image_width * texel;
-        if (pitch < desc->image_width * texel || pitch % texel != 0) {
-            delete m;
-            return fail(CL_INVALID_IMAGE_DESCRIPTOR);
-        }
-        m->flags = flags;
-        m->size = pitch * desc->image_height;
-        if (cl_int e = attachStorage(m, host_ptr, m->size)) {
-            delete m;
-            return fail(e);
+        e = viewBuffer(m, buffer, flags, host_ptr, texel);
+    } else if (!(e = checkFlags(flags, host_ptr))) {
+        if (!settleImageDesc(&m->desc, texel, host_ptr != nullptr)) {
+            e = CL_INVALID_IMAGE_DESCRIPTOR;
+        } else {
+            m->flags = flags;
+            m->size = imageBytes(m->desc);
+            e = m->size > kMaxMemAlloc ? CL_INVALID_IMAGE_SIZE : attachStorage(m, host_ptr, m->size);
         }
     }
-    m->desc.image_row_pitch = pitch;
-    m->desc.image_depth = 1;
-    m->desc.image_array_size = 1;
-    m->desc.image_slice_pitch = 0;
+    if (e) {
+        delete m;
+        return fail(e);
+    }
     retainObject(c);
     registerObject(m);
     if (err) *err = CL_SUCCESS;
@@ -285,10 +334,17 @@ cl_mem CL_API_CALL CreateImage2D(cl_context c, cl_mem_flags flags, const cl_imag
     return CreateImageWithProperties(c, nullptr, flags, format, &desc, host_ptr, err);
 }
 
-cl_mem CL_API_CALL CreateImage3D(cl_context c, cl_mem_flags, const cl_image_format*, size_t, size_t, size_t,
-                                 size_t, size_t, void*, cl_int* err) {
-    if (err) *err = liveContext(c) ? CL_IMAGE_FORMAT_NOT_SUPPORTED : CL_INVALID_CONTEXT;
-    return nullptr;
+cl_mem CL_API_CALL CreateImage3D(cl_context c, cl_mem_flags flags, const cl_image_format* format,
+                                 size_t width, size_t height, size_t depth, size_t row_pitch,
+                                 size_t slice_pitch, void* host_ptr, cl_int* err) {
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE3D;
+    desc.image_width = width;
+    desc.image_height = height;
+    desc.image_depth = depth;
+    desc.image_row_pitch = row_pitch;
+    desc.image_slice_pitch = slice_pitch;
+    return CreateImageWithProperties(c, nullptr, flags, format, &desc, host_ptr, err);
 }
 
 cl_int CL_API_CALL GetSupportedImageFormats(cl_context c, cl_mem_flags flags, cl_mem_object_type type,
@@ -298,13 +354,11 @@ cl_int CL_API_CALL GetSupportedImageFormats(cl_context c, cl_mem_flags flags, cl
     if (!liveContext(c)) return CL_INVALID_CONTEXT;
     if (flags & ~kKnownFlags) return CL_INVALID_VALUE;
     if (num_entries == 0 && formats) return CL_INVALID_VALUE;
-    const bool known = type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE3D ||
-                       type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE1D ||
-                       type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
-    if (!known) return CL_INVALID_VALUE;
+    if (!isImageType(type)) return CL_INVALID_VALUE;
     std::vector<cl_image_format> list;
-    // A device without images supports no format (OpenCL 3.0: the call succeeds with none).
-    if (type == CL_MEM_OBJECT_IMAGE2D && imagesSupported(c)) list = supportedImageFormats();
+    // Every image type has the same formats, for every access. A device without images supports no format
+    // (OpenCL 3.0: the call succeeds with none).
+    if (imagesSupported(c)) list = supportedImageFormats();
     if (num_formats) *num_formats = cl_uint(list.size());
     if (formats)
         for (size_t i = 0; i < list.size() && i < num_entries; ++i) formats[i] = list[i];
@@ -357,16 +411,17 @@ cl_int CL_API_CALL GetMemObjectInfo(cl_mem m, cl_mem_info name, size_t size, voi
 
 cl_int CL_API_CALL GetImageInfo(cl_mem m, cl_image_info name, size_t size, void* value, size_t* ret) {
     Lock lock(apiMutex());
-    if (!liveMem(m) || m->type != CL_MEM_OBJECT_IMAGE2D) return CL_INVALID_MEM_OBJECT;
+    if (!liveImage(m)) return CL_INVALID_MEM_OBJECT;
+    // The settled descriptor has 0 for the dimensions and slice pitch the type lacks.
     switch (name) {
         case CL_IMAGE_FORMAT: return infoValue(size, value, ret, m->format);
         case CL_IMAGE_ELEMENT_SIZE: return infoValue(size, value, ret, m->texel_bytes);
         case CL_IMAGE_ROW_PITCH: return infoValue(size, value, ret, m->desc.image_row_pitch);
-        case CL_IMAGE_SLICE_PITCH: return infoValue<size_t>(size, value, ret, 0);
+        case CL_IMAGE_SLICE_PITCH: return infoValue(size, value, ret, m->desc.image_slice_pitch);
         case CL_IMAGE_WIDTH: return infoValue(size, value, ret, m->desc.image_width);
         case CL_IMAGE_HEIGHT: return infoValue(size, value, ret, m->desc.image_height);
-        case CL_IMAGE_DEPTH: return infoValue<size_t>(size, value, ret, 0);
-        case CL_IMAGE_ARRAY_SIZE: return infoValue<size_t>(size, value, ret, 0);
+        case CL_IMAGE_DEPTH: return infoValue(size, value, ret, m->desc.image_depth);
+        case CL_IMAGE_ARRAY_SIZE: return infoValue(size, value, ret, m->desc.image_array_size);
         case CL_IMAGE_BUFFER: return infoValue(size, value, ret, m->buffer);
         case CL_IMAGE_NUM_MIP_LEVELS:
         case CL_IMAGE_NUM_SAMPLES: return infoValue<cl_uint>(size, value, ret, 0);

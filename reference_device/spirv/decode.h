@@ -126,6 +126,7 @@ bool decodeGroup(DecodeCtx& ctx);
 bool decodeExtOp(DecodeCtx& ctx);
 bool decodeAsyncCopy(DecodeCtx& ctx);          // OpGroupAsyncCopy, OpGroupWaitEvents (called by decodeGroup)
 bool decodePrintf(DecodeCtx& ctx, Insn insn);  // OpenCL.std printf (called by decodeOclStd)
+bool decodeImage(DecodeCtx& ctx);
 
 // Module-level parts of the loader.
 bool declareType(DecodeCtx& ctx);      // OpType*: true when handled

@@ -263,8 +263,9 @@ bool FunctionDecoder::instruction(Function& fn) {
     }
     // A family decoder returns false both for "not mine" and after logging an error.
     const int errors_before = c.errors;
-    for (bool (*decode)(DecodeCtx&) : {decodeInteger, decodeFloat, decodeConversion, decodeComposite,
-                                       decodeMemory, decodeAtomic, decodeOclStd, decodeGroup, decodeExtOp}) {
+    for (bool (*decode)(DecodeCtx&) :
+         {decodeInteger, decodeFloat, decodeConversion, decodeComposite, decodeMemory, decodeAtomic,
+          decodeOclStd, decodeGroup, decodeExtOp, decodeImage}) {
         if (decode(c)) return true;
         if (c.errors != errors_before) return false;
     }

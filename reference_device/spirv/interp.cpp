@@ -235,6 +235,10 @@ void runLane(GroupRun& g, Lane& lane) {
                 if (!execOclStd(in, g, lane)) goto stop;
                 ++pc;
                 break;
+            case Kind::Image:
+                if (!execImage(in, g, lane)) goto stop;
+                ++pc;
+                break;
             case Kind::MemoryBarrier: ++pc; break;  // lanes run one at a time: memory is always coherent
             case Kind::Branch:
                 if (lane.branch_budget && --lane.branch_budget == 0) goto budget;

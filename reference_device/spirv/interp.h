@@ -127,6 +127,7 @@ bool execOclStd(const Insn& in, GroupRun& g, Lane& lane);
 bool execPrintf(const Insn& in, GroupRun& g, Lane& lane);  // instructions/printf.cpp
 // OpGroupAsyncCopy at `pc`, once for the whole work-group (every work-item waits there).
 bool execAsyncCopy(GroupRun& g, uint32_t pc);
+bool execImage(const Insn& in, GroupRun& g, Lane& lane);
 
 // Runs one lane until it reaches a collective, returns from the kernel, or fails.
 void runLane(GroupRun& g, Lane& lane);

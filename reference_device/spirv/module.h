@@ -57,6 +57,7 @@ enum class Kind : uint16_t {
     OclStd,
     Atomic,
     MemoryBarrier,
+    Image,  // image instructions (instructions/image.cpp)
     // frequent scalar forms with their own case in the main loop
     IAdd32,
     ISub32,

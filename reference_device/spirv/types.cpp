@@ -205,6 +205,7 @@ bool declareType(DecodeCtx& c) {
             uint32_t dim = c.word(3);
             t.name = dim < 6 ? dims[dim] : "";
             if (c.word(5) && dim == 1) t.name = "image2d_array_t";
+            if (c.word(5) && dim == 0) t.name = "image1d_array_t";
             return true;
         }
         case token(spv::Op::OpTypeSampler):
@@ -224,8 +225,10 @@ bool declareType(DecodeCtx& c) {
             return true;
         }
         case token(spv::Op::OpTypeSampledImage): {
+            const uint32_t image = sub(2);
             Type& t = newType(c, id, K::SampledImage);
             t.info.byte_size = t.reg_size = t.mem_size = t.mem_align = 16;
+            t.elem = image;  // the image type (image instructions read its dimensionality)
             return true;
         }
         case token(spv::Op::OpTypeArray): {
