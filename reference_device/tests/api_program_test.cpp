@@ -2,8 +2,9 @@
 // (clSetProgramSpecializationConstant), clCompileProgram + clLinkProgram of SPIR-V modules with Linkage,
 // OpenCL C source through clang-15 + llvm-spirv-15, and the compiler/linker queries a FULL_PROFILE device
 // must answer alike. Kernels run only on the real interpreter; the stand-in checks the API.
-// SpecConstantTest.ValuesReachTheKernel also runs under REFDEV_FAULTS=spec_constant_ignored (CMakeLists.txt),
-// where it expects the defaults the fault leaves.
+// SpecConstantTest.ValuesReachTheKernel, DoubleWhereTheDeviceHasFp64 and DerivedByOpSpecConstantOp also run
+// under REFDEV_FAULTS=spec_constant_ignored (CMakeLists.txt), where they expect the defaults the fault
+// leaves.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -95,6 +96,25 @@ TEST_F(SpecConstantTest, ValuesReachTheKernel) {
     if (faultActive("spec_constant_ignored"))  // the planted fault: every default stays
         want = {1, 2, 3, 4, 0x3fc00000u, 0x3c00, 1, 0, 4, 3};
     EXPECT_EQ(out, want);
+    clReleaseProgram(p);
+}
+
+// OpSpecConstantOp results are computed from the specialised values, not the defaults (n = 4, flag = false
+// give {13, 100, 8}).
+TEST_F(SpecConstantTest, DerivedByOpSpecConstantOp) {
+    cl_program p = ilProgram("spec_constant_op.spv");
+    const cl_uint n = 10;
+    const cl_uchar on = 1;
+    EXPECT_EQ(clSetProgramSpecializationConstant(p, 1, sizeof n, &n), CL_SUCCESS);
+    EXPECT_EQ(clSetProgramSpecializationConstant(p, 2, 1, &on), CL_SUCCESS);
+    ASSERT_EQ(clBuildProgram(p, 1, &device_, "", nullptr, nullptr), CL_SUCCESS) << buildLog(p);
+    if (standIn()) {
+        clReleaseProgram(p);
+        GTEST_SKIP() << "the stand-in interpreter runs no kernels";
+    }
+    std::vector<cl_uint> want = {31, 10, 20};
+    if (faultActive("spec_constant_ignored")) want = {13, 100, 8};
+    EXPECT_EQ(run<cl_uint>(p, "derived", 3), want);
     clReleaseProgram(p);
 }
 
