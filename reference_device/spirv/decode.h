@@ -125,8 +125,8 @@ bool decodeGroup(DecodeCtx& ctx);
 bool decodeExtOp(DecodeCtx& ctx);
 
 // Module-level parts of the loader.
-bool declareType(DecodeCtx& ctx);      // OpType*: true when handled
-bool declareConstant(DecodeCtx& ctx);  // OpConstant*, OpSpecConstant*, OpUndef at module scope
+bool declareType(DecodeCtx& ctx);            // OpType*: true when handled
+bool declareConstant(DecodeCtx& ctx);        // OpConstant*, OpSpecConstant*, OpUndef at module scope
 bool declareSpecConstantOp(DecodeCtx& ctx);  // spec_constant_op.cpp
 bool decodeFunctions(DecodeCtx& ctx, size_t first_raw);
 // Runs the table's planted build faults on every kernel of a module that otherwise built; false (with the

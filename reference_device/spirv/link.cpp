@@ -1,7 +1,8 @@
 // linkModules (program.h): merges SPIR-V modules into one, renumbering each module's ids past the previous
-// ones and resolving LinkageAttributes Import declarations against Export definitions by name. Works on
-// words with the core grammar's operand shapes (opcode_table.h) and the extension table; the merged module is
-// then built like any other, so the loader checks what the linker leaves alone (types, calls, capabilities).
+// ones, resolving LinkageAttributes Import declarations against Export definitions by name and declaring
+// identical types and constants once (mergeDuplicates). Works on words with the core grammar's operand shapes
+// (opcode_table.h) and the extension table; the merged module is then built like any other, so the loader
+// checks what the linker leaves alone (types, calls, capabilities).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -77,6 +78,7 @@ private:
     std::unordered_map<uint32_t, uint32_t> redirect_;  // global id -> the id that replaces it
     std::set<uint32_t> dropped_;                       // global ids whose definitions are left out
     std::vector<std::vector<uint8_t>> skip_;           // per module, per instruction: left out
+    std::set<uint32_t> merged_;  // global ids of types and constants replaced by an identical earlier one
 
     bool parse(size_t m, const std::vector<uint32_t>& words);
     bool operands(size_t m, LinkInsn& insn, const std::map<uint32_t, uint32_t>& widths,
@@ -92,6 +94,7 @@ private:
     }
     std::vector<Linkage> linkages();
     void drop(const Linkage& l);
+    void mergeDuplicates();
     bool fail(const std::string& why) {
         log += "error: " + why + "\n";
         return false;
@@ -288,6 +291,76 @@ bool isSection(uint32_t op, std::initializer_list<spv::Op> ops) {
     return false;
 }
 
+bool isMergeable(uint32_t op) {
+    // Types (OpTypeForwardPointer declares rather than defines) and constants; spec constants keep their
+    // SpecIds apart, OpUndef and variables are distinct by definition.
+    return (op >= token(spv::Op::OpTypeVoid) && op < token(spv::Op::OpTypeForwardPointer)) ||
+           (op >= token(spv::Op::OpConstantTrue) && op <= token(spv::Op::OpConstantNull));
+}
+
+// Two declarations are one when their opcodes, literal words, operand ids (after the merges before them)
+// and decorations agree; a struct's OpName counts too, since it names the type the kernel reflection
+// reports. spirv-val refuses two declarations of one non-aggregate type, and a call across modules needs
+// the parameter types to be the same ids. Ids decorated through a group or with OpDecorateId, and pointer
+// types declared by OpTypeForwardPointer, are left as they are.
+void Linker::mergeDuplicates() {
+    std::map<std::vector<uint32_t>, uint32_t> seen;  // key -> the global id kept
+    for (size_t m = 0; m < in_.size(); ++m) {
+        const Input& input = in_[m];
+        std::map<uint32_t, std::vector<std::vector<uint32_t>>> decorations;  // local id -> sorted below
+        std::map<uint32_t, std::vector<uint32_t>> names;
+        std::set<uint32_t> unmergeable;
+        for (size_t i = 0; i < input.first_function; ++i) {
+            const LinkInsn& insn = input.insns[i];
+            const uint32_t op = insn.op;
+            if (insn.count < 2) continue;
+            if (isSection(op, {spv::Op::OpDecorate, spv::Op::OpMemberDecorate, spv::Op::OpDecorateString,
+                               spv::Op::OpMemberDecorateString})) {
+                std::vector<uint32_t> d{op};
+                d.insert(d.end(), insn.w + 2, insn.w + insn.count);
+                decorations[insn.w[1]].push_back(std::move(d));
+            } else if (op == token(spv::Op::OpName)) {
+                names[insn.w[1]].assign(insn.w + 2, insn.w + insn.count);
+            } else if (op == token(spv::Op::OpDecorateId) || op == token(spv::Op::OpTypeForwardPointer)) {
+                unmergeable.insert(insn.w[1]);
+            } else if (op == token(spv::Op::OpGroupDecorate) || op == token(spv::Op::OpGroupMemberDecorate)) {
+                const uint32_t stride = op == token(spv::Op::OpGroupDecorate) ? 1 : 2;
+                for (uint32_t k = 2; k < insn.count; k += stride) unmergeable.insert(insn.w[k]);
+            }
+        }
+        for (size_t i = 0; i < input.first_function; ++i) {
+            const LinkInsn& insn = input.insns[i];
+            if (skip_[m][i] || !insn.result || !isMergeable(insn.op)) continue;
+            const uint32_t local = insn.w[insn.result_at];
+            if (unmergeable.count(local)) continue;
+            std::vector<uint32_t> key{insn.op, insn.count};
+            for (uint32_t k = 1; k < insn.count; ++k) {
+                if (k == insn.result_at) continue;
+                const bool is_id = std::find(insn.ids.begin(), insn.ids.end(), k) != insn.ids.end();
+                key.push_back(is_id ? mapped(global(m, insn.w[k])) : insn.w[k]);
+            }
+            auto d = decorations.find(local);
+            if (d != decorations.end()) {
+                std::sort(d->second.begin(), d->second.end());
+                for (const std::vector<uint32_t>& one : d->second) {
+                    key.push_back(uint32_t(one.size()));
+                    key.insert(key.end(), one.begin(), one.end());
+                }
+            }
+            key.push_back(UINT32_MAX);  // decorations end
+            auto n = names.find(local);
+            if (insn.op == token(spv::Op::OpTypeStruct) && n != names.end())
+                key.insert(key.end(), n->second.begin(), n->second.end());
+            const uint32_t id = global(m, local);
+            auto [it, fresh] = seen.emplace(std::move(key), id);
+            if (fresh) continue;
+            redirect_[id] = it->second;
+            merged_.insert(id);
+            skip_[m][i] = 1;
+        }
+    }
+}
+
 bool Linker::run(const std::vector<std::vector<uint32_t>>& modules, bool library,
                  std::vector<uint32_t>* out) {
     if (modules.empty()) return fail("no modules to link");
@@ -347,6 +420,7 @@ bool Linker::run(const std::vector<std::vector<uint32_t>>& modules, bool library
         drop(l);
     }
     if (!ok) return false;
+    mergeDuplicates();
 
     // Extended instruction sets: one import per name.
     std::map<std::string, uint32_t> sets;
@@ -399,8 +473,9 @@ bool Linker::run(const std::vector<std::vector<uint32_t>>& modules, bool library
             } else if (isSection(op, {spv::Op::OpString, spv::Op::OpSource, spv::Op::OpSourceContinued,
                                       spv::Op::OpSourceExtension, spv::Op::OpName, spv::Op::OpMemberName,
                                       spv::Op::OpModuleProcessed})) {
-                if (op == token(spv::Op::OpName) && insn.count >= 2 && dropped_.count(global(m, insn.w[1])))
-                    continue;
+                if ((op == token(spv::Op::OpName) || op == token(spv::Op::OpMemberName)) && insn.count >= 2 &&
+                    (dropped_.count(global(m, insn.w[1])) || merged_.count(global(m, insn.w[1]))))
+                    continue;  // names a declaration that was resolved or merged
                 emit(section[Debug], m, insn);
             } else if (isSection(op, {spv::Op::OpDecorate, spv::Op::OpMemberDecorate,
                                       spv::Op::OpDecorationGroup, spv::Op::OpGroupDecorate,
@@ -421,8 +496,9 @@ bool Linker::run(const std::vector<std::vector<uint32_t>>& modules, bool library
                     continue;
                 }
                 if (op != token(spv::Op::OpDecorationGroup) && insn.count >= 2 &&
-                    dropped_.count(global(m, insn.w[1])))
-                    continue;  // decorates a declaration that was resolved
+                    (dropped_.count(global(m, insn.w[1])) || merged_.count(global(m, insn.w[1]))))
+                    continue;  // decorates a declaration that was resolved, or merged with one that has the
+                               // same decorations
                 emit(section[Annotation], m, insn);
             } else {
                 emit(section[Global], m, insn);  // types, constants, variables, OpLine, OpUndef

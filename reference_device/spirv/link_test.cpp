@@ -97,6 +97,36 @@ const char* kImporter = R"(
                OpFunctionEnd
 )";
 
+// Assembled for SPIR-V 1.2, the newest the OpenCL 2.2 environment of spirv-val takes.
+std::vector<uint32_t> assemble12(const std::string& text) {
+    return assembleWith(std::string(REFDEV_SPIRV_AS) + " --target-env spv1.2", text);
+}
+
+// spirv-val's verdict on a linked module for OpenCL 2.2: "" when valid, else its message.
+std::string validate(const std::vector<uint32_t>& words) {
+    char path[] = "/tmp/refdev_link_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return "mkstemp failed";
+    FILE* f = fdopen(fd, "wb");
+    fwrite(words.data(), 4, words.size(), f);
+    fclose(f);
+    const std::string cmd = std::string(REFDEV_SPIRV_VAL) + " --target-env opencl2.2 " + path + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string msg;
+    char buf[256];
+    while (p && fgets(buf, sizeof buf, p)) msg += buf;
+    const int rc = p ? pclose(p) : -1;
+    std::remove(path);
+    return rc == 0 ? "" : msg.empty() ? "spirv-val failed" : msg;
+}
+
+size_t countOpcode(const std::vector<uint32_t>& w, spv::Op op) {
+    size_t n = 0;
+    for (size_t pos = 5; pos < w.size() && (w[pos] >> 16); pos += w[pos] >> 16)
+        n += (w[pos] & 0xffff) == token(op);
+    return n;
+}
+
 TEST(Link, ImportsResolveAcrossModulesAndRun) {
     LinkResult r = linkModules({assemble(kImporter), assemble(kExporter)}, false);
     ASSERT_FALSE(r.words.empty()) << r.log;
@@ -158,6 +188,134 @@ TEST(Link, MalformedInputIsAnError) {
     EXPECT_NE(r.log.find("module 1: instruction at word 5 has a bad word count"), std::string::npos) << r.log;
     EXPECT_FALSE(linkModules({{1, 2, 3}}, false).log.empty());
     EXPECT_FALSE(linkModules({}, false).log.empty());
+}
+
+// Both modules declare uint, ulong, the two function types and uint constants: the linked module has each
+// once, so spirv-val accepts it (it refuses two declarations of one non-aggregate type).
+TEST(Link, IdenticalTypesAndConstantsAreDeclaredOnce) {
+    LinkResult r = linkModules({assemble12(kImporter), assemble12(kExporter)}, false);
+    ASSERT_FALSE(r.words.empty()) << r.log;
+    EXPECT_EQ(validate(r.words), "");
+    EXPECT_EQ(countOpcode(r.words, spv::Op::OpTypeInt), 2u);
+    EXPECT_EQ(countOpcode(r.words, spv::Op::OpTypeFunction), 3u);  // uint(uint), uint(ulong), void(uint*)
+    auto m = build(r.words);
+    ASSERT_TRUE(m);
+    std::vector<uint32_t> out(3, 0);
+    ASSERT_TRUE(run(*m, "k", {buffer(out)}, range1(1, 1)).ok);
+    EXPECT_EQ(out, (std::vector<uint32_t>{0, 7, 2}));
+}
+
+// Module 1 of the decoration cases: k(out) stores sum(&s) of a Function-scope struct {uchar, uint} = {1, 2};
+// sum is module 2's. "; DECORATIONS" is replaced by each case's decorations of %s and %const_2.
+const char* kStructUser = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int8
+               OpCapability Linkage
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpDecorate %sum LinkageAttributes "sum" Import
+; DECORATIONS
+       %void = OpTypeVoid
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+          %s = OpTypeStruct %uchar %uint
+        %p_s = OpTypePointer Function %s
+      %p_out = OpTypePointer CrossWorkgroup %uint
+     %fn_sum = OpTypeFunction %uint %p_s
+       %fn_k = OpTypeFunction %void %p_out
+    %uchar_1 = OpConstant %uchar 1
+    %const_2 = OpConstant %uint 2
+         %sv = OpConstantComposite %s %uchar_1 %const_2
+        %sum = OpFunction %uint None %fn_sum
+          %x = OpFunctionParameter %p_s
+               OpFunctionEnd
+          %k = OpFunction %void None %fn_k
+        %out = OpFunctionParameter %p_out
+      %entry = OpLabel
+        %var = OpVariable %p_s Function %sv
+          %r = OpFunctionCall %uint %sum %var
+               OpStore %out %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+
+// Module 2: sum(p) = p->a + p->b + 2 with its own declarations of the struct and the constant 2.
+const char* kStructSum = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int8
+               OpCapability Linkage
+               OpMemoryModel Physical64 OpenCL
+               OpDecorate %sum LinkageAttributes "sum" Export
+; DECORATIONS
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+          %s = OpTypeStruct %uchar %uint
+        %p_s = OpTypePointer Function %s
+   %p_uchar = OpTypePointer Function %uchar
+    %p_uint = OpTypePointer Function %uint
+     %fn_sum = OpTypeFunction %uint %p_s
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+    %const_2 = OpConstant %uint 2
+        %sum = OpFunction %uint None %fn_sum
+          %p = OpFunctionParameter %p_s
+          %e = OpLabel
+         %pa = OpInBoundsAccessChain %p_uchar %p %uint_0
+         %pb = OpInBoundsAccessChain %p_uint %p %uint_1
+          %a = OpLoad %uchar %pa Aligned 1
+          %b = OpLoad %uint %pb Aligned 4
+         %aw = OpUConvert %uint %a
+          %t = OpIAdd %uint %aw %b
+          %u = OpIAdd %uint %t %const_2
+               OpReturnValue %u
+               OpFunctionEnd
+)";
+
+std::vector<uint32_t> decorated(const char* text, const std::string& decorations) {
+    std::string s = text;
+    s.replace(s.find("; DECORATIONS"), std::string("; DECORATIONS").size(), decorations);
+    return assemble12(s);
+}
+
+// A constant is merged only with one of the same decorations; the linked module stays valid either way.
+TEST(Link, ConstantsWithOtherDecorationsStayApart) {
+    for (bool same : {true, false}) {
+        SCOPED_TRACE(same ? "same decorations" : "different decorations");
+        LinkResult r = linkModules({decorated(kStructUser, "OpDecorate %const_2 Alignment 4"),
+                                    decorated(kStructSum, same ? "OpDecorate %const_2 Alignment 4"
+                                                               : "OpDecorate %const_2 Alignment 8")},
+                                   false);
+        ASSERT_FALSE(r.words.empty()) << r.log;
+        EXPECT_EQ(validate(r.words), "");
+        // uchar 1, uint 0, uint 1 and uint 2, twice when the decorations differ
+        EXPECT_EQ(countOpcode(r.words, spv::Op::OpConstant), same ? 4u : 5u);
+        EXPECT_EQ(countOpcode(r.words, spv::Op::OpTypeStruct), 1u);
+        // the Export's LinkageAttributes and one Alignment per constant 2 kept
+        EXPECT_EQ(countOpcode(r.words, spv::Op::OpDecorate), same ? 2u : 3u);
+        auto m = build(r.words);
+        ASSERT_TRUE(m);
+        std::vector<uint32_t> out(1, 0);
+        ASSERT_TRUE(run(*m, "k", {buffer(out)}, range1(1, 1)).ok);
+        EXPECT_EQ(out[0], 5u);
+    }
+}
+
+// Two CPacked declarations of the struct are one type, with one CPacked: the packed layout both sides use.
+TEST(Link, DecoratedStructsWithTheSameDecorationsAreOne) {
+    LinkResult r = linkModules(
+        {decorated(kStructUser, "OpDecorate %s CPacked"), decorated(kStructSum, "OpDecorate %s CPacked")},
+        false);
+    ASSERT_FALSE(r.words.empty()) << r.log;
+    EXPECT_EQ(validate(r.words), "");
+    EXPECT_EQ(countOpcode(r.words, spv::Op::OpTypeStruct), 1u);
+    EXPECT_EQ(countOpcode(r.words, spv::Op::OpDecorate), 2u);  // CPacked, LinkageAttributes
+    auto m = build(r.words);
+    ASSERT_TRUE(m);
+    std::vector<uint32_t> out(1, 0);
+    ASSERT_TRUE(run(*m, "k", {buffer(out)}, range1(1, 1)).ok);
+    EXPECT_EQ(out[0], 5u);
 }
 
 }  // namespace

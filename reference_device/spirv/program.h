@@ -54,7 +54,8 @@ BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile&
 // Linking (clLinkProgram): merges SPIR-V modules into one, each module's ids renumbered past the previous
 // ones, capabilities, extensions and extended-instruction imports merged. A function or variable declared
 // with LinkageAttributes "name" Import is replaced by the definition another module gives "name" with Export
-// (or LinkOnceODR, one definition kept). Errors, one "error: ..." line each: malformed modules, two Export
+// (or LinkOnceODR, one definition kept). Structurally identical types and constants with the same decorations
+// are declared once. Errors, one "error: ..." line each: malformed modules, two Export
 // definitions of a name, an import whose export is of another kind or parameter count, different memory
 // models and, unless `library` (-create-library), an import no module exports that is not an OpenCL C
 // built-in the build resolves (isImportedBuiltin). The merged module is not validated beyond that: build it.
