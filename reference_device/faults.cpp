@@ -19,6 +19,10 @@ std::vector<FaultInfo> coreFaults() {
          "the first launch in the process of a kernel whose FNV-1a hash of (module, kernel name) is 0 mod 8 "
          "reports success but runs nothing; every later launch of it is correct"},
         {"read_back_corrupt", "clEnqueueReadBuffer flips the lowest bit of the last byte it reads"},
+        // Program faults (reference_device/icd/program.cpp): caught by the device's API tests.
+        {"spec_constant_ignored",
+         "clSetProgramSpecializationConstant succeeds but the build keeps every specialization constant's "
+         "default value"},
         // Memory-object faults (reference_device/icd): what a driver gets wrong binding memory other than a
         // plain buffer; caught by the block IO families' memory-object cases.
         {"sub_buffer_origin_rounded_to_page",

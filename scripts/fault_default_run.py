@@ -46,6 +46,10 @@ EXEMPT = {
         "an OpenCL image sampler fault: the suite's cases (the four Intel extensions) sample no image",
         "ctest refdev.<profile>.sampler_clamp_to_edge_as_clamp (ImageKernelTest.SamplerArgumentsAddressAndFilter "
         "under the fault, xe_hpg, xe2 and cpu)"),
+    "spec_constant_ignored": (
+        "a core OpenCL feature (specialization constants) no case of the four extensions' suite uses",
+        "the device's API test SpecConstantTest.ValuesReachTheKernel under REFDEV_FAULTS (ctest "
+        "refdev.<profile>.spec_constant_ignored)"),
     "build_rejects_half_vector_shuffle": (
         "a compiler rejecting device-specific modules only: they must become NotSupported, never fail",
         "the campaign of the family whose faults.cpp declares it (--expect-not-supported)"),

@@ -207,8 +207,10 @@ cl_int deviceInfo(const _cl_platform_id& platform, cl_device_info name, size_t s
         case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return sz(1);
         case CL_DEVICE_ENDIAN_LITTLE: return b(CL_TRUE);
         case CL_DEVICE_AVAILABLE: return b(CL_TRUE);
-        case CL_DEVICE_COMPILER_AVAILABLE: return b(CL_FALSE);  // SPIR-V only: no OpenCL C compiler
-        case CL_DEVICE_LINKER_AVAILABLE: return b(CL_FALSE);
+        // A FULL_PROFILE device must have both: OpenCL C goes through clang-15 + llvm-spirv-15 (a build
+        // without them fails naming the tool), linking is the device's own (program_link.cpp).
+        case CL_DEVICE_COMPILER_AVAILABLE: return b(CL_TRUE);
+        case CL_DEVICE_LINKER_AVAILABLE: return b(CL_TRUE);
         case CL_DEVICE_EXECUTION_CAPABILITIES: return bits(CL_EXEC_KERNEL);
         case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: return bits(CL_QUEUE_PROFILING_ENABLE);
         case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: return bits(0);

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -116,8 +117,13 @@ struct _cl_program : refdev::icd::ObjectBase {
     _cl_program() : ObjectBase(refdev::icd::Kind::Program) {}
     cl_context context = nullptr;
     std::vector<uint8_t> il;  // CreateProgramWithIL
-    std::string source;       // CreateProgramWithSource (never compiled: no compiler)
+    std::string source;       // CreateProgramWithSource (compiled to SPIR-V by clang, program_source.cpp)
     bool from_source = false;
+    bool linked = false;                                  // created by clLinkProgram: neither source nor IL
+    std::map<cl_uint, std::vector<uint8_t>> spec_values;  // clSetProgramSpecializationConstant
+    // clCompileProgram's object or a -create-library link: SPIR-V words clLinkProgram takes as input.
+    std::vector<uint32_t> object;
+    cl_program_binary_type binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
     cl_build_status status = CL_BUILD_NONE;
     std::string options, log;
     std::shared_ptr<const refdev::spirv::Module> module;

@@ -1,14 +1,10 @@
-// Programs: SPIR-V only. clCreateProgramWithIL + clBuildProgram run the interpreter's loader with the
-// platform's profile; OpenCL C source is accepted but never builds (no compiler: CL_COMPILER_NOT_AVAILABLE).
-#include "reference_device/icd/common.h"
+// Programs: creation, clBuildProgram, queries and specialization constants. IL programs build with the
+// interpreter's loader under the platform's profile; OpenCL C source is compiled to SPIR-V first
+// (program_source.cpp); clCompileProgram and clLinkProgram are in program_link.cpp.
+#include "reference_device/icd/program_internal.h"
+#include "reference_device/icd/spec_constants.h"
 
 namespace refdev::icd {
-
-namespace {
-
-const char* const kNoCompilerLog =
-    "The reference device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE); it builds "
-    "SPIR-V programs only: use clCreateProgramWithIL.";
 
 cl_program newProgram(cl_context c) {
     auto* p = new _cl_program;
@@ -17,6 +13,45 @@ cl_program newProgram(cl_context c) {
     registerObject(p);
     return p;
 }
+
+cl_int checkDeviceList(cl_uint num_devices, const cl_device_id* devices) {
+    if ((num_devices == 0) != (devices == nullptr)) return CL_INVALID_VALUE;
+    for (cl_uint i = 0; i < num_devices; ++i)
+        if (!isDevice(devices[i])) return CL_INVALID_DEVICE;
+    return CL_SUCCESS;
+}
+
+bool specializedWords(cl_program p, std::vector<uint32_t>* words) {
+    if (p->il.size() % 4 != 0) {
+        p->log = "SPIR-V module size " + std::to_string(p->il.size()) + " bytes is not a multiple of 4";
+        return false;
+    }
+    words->resize(p->il.size() / 4);
+    std::memcpy(words->data(), p->il.data(), p->il.size());
+    // Planted fault: the values clSetProgramSpecializationConstant recorded never reach the module.
+    if (!thePlatform()->faults.has("spec_constant_ignored")) *words = specialize(*words, p->spec_values);
+    return true;
+}
+
+cl_int buildExecutable(cl_program p, const std::vector<uint32_t>& words, cl_int failure) {
+    p->module.reset();
+    p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+    // The platform's faults: a planted compiler bug may reject a valid module here (REFDEV_FAULTS).
+    spirv::BuildResult result =
+        spirv::buildModule(words.data(), words.size(), *thePlatform()->profile, thePlatform()->faults);
+    p->log += result.log;
+    if (!result.module) {
+        if (p->log.empty()) p->log = "SPIR-V module rejected (no reason given)";
+        p->status = CL_BUILD_ERROR;
+        return failure;
+    }
+    p->module = std::move(result.module);
+    p->status = CL_BUILD_SUCCESS;
+    p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    return CL_SUCCESS;
+}
+
+namespace {
 
 cl_program CL_API_CALL CreateProgramWithIL(cl_context c, const void* il, size_t length, cl_int* err) {
     Lock lock(apiMutex());
@@ -95,39 +130,26 @@ cl_program CL_API_CALL CreateProgramWithBuiltInKernels(cl_context c, cl_uint, co
     return nullptr;
 }
 
-cl_int checkDeviceList(cl_uint num_devices, const cl_device_id* devices) {
-    if ((num_devices == 0) != (devices == nullptr)) return CL_INVALID_VALUE;
-    for (cl_uint i = 0; i < num_devices; ++i)
-        if (!isDevice(devices[i])) return CL_INVALID_DEVICE;
-    return CL_SUCCESS;
-}
-
 cl_int build(cl_program p) {
+    p->log.clear();
+    p->object.clear();
+    std::vector<uint32_t> words;
     if (p->from_source) {
-        p->status = CL_BUILD_ERROR;
-        p->log = kNoCompilerLog;
-        return CL_COMPILER_NOT_AVAILABLE;
-    }
-    p->module.reset();
-    if (p->il.size() % 4 != 0) {
-        p->status = CL_BUILD_ERROR;
-        p->log = "SPIR-V module size " + std::to_string(p->il.size()) + " bytes is not a multiple of 4";
-        return CL_BUILD_PROGRAM_FAILURE;
-    }
-    std::vector<uint32_t> words(p->il.size() / 4);
-    std::memcpy(words.data(), p->il.data(), p->il.size());
-    // The platform's faults: a planted compiler bug may reject a valid module here (REFDEV_FAULTS).
-    spirv::BuildResult result =
-        spirv::buildModule(words.data(), words.size(), *thePlatform()->profile, thePlatform()->faults);
-    p->log = result.log;
-    if (!result.module) {
-        if (p->log.empty()) p->log = "SPIR-V module rejected (no reason given)";
+        cl_int e = compileSource(p->source, p->options, {}, CL_BUILD_PROGRAM_FAILURE,
+                                 CL_INVALID_BUILD_OPTIONS, &words, &p->log);
+        if (e != CL_SUCCESS) {
+            p->module.reset();
+            p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+            p->status = CL_BUILD_ERROR;
+            return e;
+        }
+    } else if (!specializedWords(p, &words)) {
+        p->module.reset();
+        p->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
         p->status = CL_BUILD_ERROR;
         return CL_BUILD_PROGRAM_FAILURE;
     }
-    p->module = std::move(result.module);
-    p->status = CL_BUILD_SUCCESS;
-    return CL_SUCCESS;
+    return buildExecutable(p, words, CL_BUILD_PROGRAM_FAILURE);
 }
 
 cl_int CL_API_CALL BuildProgram(cl_program p, cl_uint num_devices, const cl_device_id* devices,
@@ -137,30 +159,13 @@ cl_int CL_API_CALL BuildProgram(cl_program p, cl_uint num_devices, const cl_devi
     if (!liveProgram(p)) return CL_INVALID_PROGRAM;
     if (cl_int e = checkDeviceList(num_devices, devices)) return e;
     if (!notify && user_data) return CL_INVALID_VALUE;
-    if (p->attached_kernels) return CL_INVALID_OPERATION;
-    // Options only affect OpenCL C compilation; they are recorded for CL_PROGRAM_BUILD_OPTIONS.
+    if (p->attached_kernels || p->linked)
+        return CL_INVALID_OPERATION;  // a linked program has no source or IL
+    // Options affect OpenCL C compilation only; they are recorded for CL_PROGRAM_BUILD_OPTIONS.
     p->options = options ? options : "";
     cl_int e = build(p);
     if (notify) notify(p, user_data);
     return e;
-}
-
-cl_int CL_API_CALL CompileProgram(cl_program p, cl_uint num_devices, const cl_device_id* devices, const char*,
-                                  cl_uint, const cl_program*, const char**,
-                                  void(CL_CALLBACK*)(cl_program, void*), void*) {
-    Lock lock(apiMutex());
-    if (!liveProgram(p)) return CL_INVALID_PROGRAM;
-    if (cl_int e = checkDeviceList(num_devices, devices)) return e;
-    p->status = CL_BUILD_ERROR;
-    p->log = kNoCompilerLog;
-    return CL_COMPILER_NOT_AVAILABLE;  // separate compilation needs a compiler; use clBuildProgram
-}
-
-cl_program CL_API_CALL LinkProgram(cl_context c, cl_uint, const cl_device_id*, const char*, cl_uint,
-                                   const cl_program*, void(CL_CALLBACK*)(cl_program, void*), void*,
-                                   cl_int* err) {
-    if (err) *err = liveContext(c) ? CL_LINKER_NOT_AVAILABLE : CL_INVALID_CONTEXT;
-    return nullptr;
 }
 
 cl_int CL_API_CALL RetainProgram(cl_program p) {
@@ -219,18 +224,27 @@ cl_int CL_API_CALL GetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_
         case CL_PROGRAM_BUILD_OPTIONS: return infoString(size, value, ret, p->options);
         case CL_PROGRAM_BUILD_LOG: return infoString(size, value, ret, p->log);
         case CL_PROGRAM_BINARY_TYPE:
-            return infoValue<cl_program_binary_type>(
-                size, value, ret,
-                p->module ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE);
+            return infoValue<cl_program_binary_type>(size, value, ret, p->binary_type);
         case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return infoValue<size_t>(size, value, ret, 0);
         default: return CL_INVALID_VALUE;
     }
 }
 
-cl_int CL_API_CALL SetProgramSpecializationConstant(cl_program p, cl_uint, size_t, const void*) {
+cl_int CL_API_CALL SetProgramSpecializationConstant(cl_program p, cl_uint spec_id, size_t spec_size,
+                                                    const void* spec_value) {
     Lock lock(apiMutex());
     if (!liveProgram(p)) return CL_INVALID_PROGRAM;
-    return p->from_source ? CL_INVALID_PROGRAM : CL_INVALID_SPEC_ID;  // specialization is not implemented
+    if (p->from_source || p->linked || p->il.empty()) return CL_INVALID_PROGRAM;  // IL programs only
+    if (!spec_value) return CL_INVALID_VALUE;
+    std::vector<uint32_t> words(p->il.size() / 4);
+    std::memcpy(words.data(), p->il.data(), words.size() * 4);
+    const auto decls = specConstants(words);
+    auto it = decls.find(spec_id);
+    if (it == decls.end()) return CL_INVALID_SPEC_ID;
+    if (spec_size != it->second.size) return CL_INVALID_VALUE;  // the declared type's size; 1 for a bool
+    const auto* bytes = static_cast<const uint8_t*>(spec_value);
+    p->spec_values[spec_id].assign(bytes, bytes + spec_size);  // applied by the next build or compile
+    return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL SetProgramReleaseCallback(cl_program p, void(CL_CALLBACK*)(cl_program, void*), void*) {

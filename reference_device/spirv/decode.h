@@ -25,6 +25,8 @@ struct IdDef {
     What what = None;
     bool constant = false;
     bool has_int = false;        // scalar integer constant with a known value
+    bool address = false;        // a module-scope variable's pointer, or a constant computed from one (known
+                                 // per work-item at launch)
     uint32_t type = UINT32_MAX;  // TypeId: own type index; Value: its type index
     uint32_t reg = UINT32_MAX;   // Value: register offset
     uint32_t def = UINT32_MAX;   // index of the defining raw instruction
@@ -54,6 +56,7 @@ public:
     std::vector<uint32_t> capabilities;  // declared by OpCapability
     std::map<uint32_t, std::string> import_names;
     std::vector<uint32_t> ignored_sets;  // OpExtInstImport ids of debug-information sets
+    std::vector<Insn> launch_constants;  // OpSpecConstantOp results that need variable addresses
     // The current instruction is an OpExtInst of a debug-information set (skipped).
     bool ignoredExtInst() const {
         return in->opcode == token(spv::Op::OpExtInst) && in->count > 3 &&
@@ -129,8 +132,9 @@ bool decodePrintf(DecodeCtx& ctx, Insn insn);  // OpenCL.std printf (called by d
 bool decodeImage(DecodeCtx& ctx);
 
 // Module-level parts of the loader.
-bool declareType(DecodeCtx& ctx);      // OpType*: true when handled
-bool declareConstant(DecodeCtx& ctx);  // OpConstant*, OpSpecConstant*, OpUndef at module scope
+bool declareType(DecodeCtx& ctx);            // OpType*: true when handled
+bool declareConstant(DecodeCtx& ctx);        // OpConstant*, OpSpecConstant*, OpUndef at module scope
+bool declareSpecConstantOp(DecodeCtx& ctx);  // spec_constant_op.cpp
 bool decodeFunctions(DecodeCtx& ctx, size_t first_raw);
 // Runs the table's planted build faults on every kernel of a module that otherwise built; false (with the
 // errors first in the log) when one rejects it.

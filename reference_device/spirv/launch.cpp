@@ -183,6 +183,12 @@ bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
                     break;
             }
         }
+        if (m.launch_constants_pc != UINT32_MAX) {  // constants computed from this work-item's addresses
+            l.pc = m.launch_constants_pc;
+            runLane(g, l);
+            l.pc = k.entry_pc;
+            l.state = LaneState::Running;
+        }
     }
     return true;
 }

@@ -441,12 +441,15 @@ bool Loader::globalVariable() {
     const Type& pointee = c.type(pt.elem);
     uint32_t id = c.word(2);
     c.defineResult(c.word(1));
+    c.ids[id].address = true;
     GlobalVar g{GlobalSpace::Private, c.reg(id), 0};
     uint32_t init = c.words() > 4 ? c.word(4) : UINT32_MAX;
     uint32_t init_type = UINT32_MAX;
     if (init != UINT32_MAX) {
         init_type = c.valueType(init, "initializer");
         if (init_type == UINT32_MAX) return false;
+        if (c.ids[init].address)
+            return c.fail("initializer depends on a variable's address, known only at launch: not supported");
         if (!c.ids[init].constant) return c.fail("initializer is not a constant");
         if (!sameShape(c.type(init_type), pointee))
             return c.fail("initializer type does not match the pointee");
@@ -602,6 +605,13 @@ bool Loader::run(const uint32_t* words, size_t count) {
     moduleLevel(&first_function);
     if (c.errors) return false;
     if (!decodeFunctions(c, first_function)) return false;
+    if (!c.launch_constants.empty()) {
+        c.m.launch_constants_pc = uint32_t(c.m.code.size());
+        c.m.code.insert(c.m.code.end(), c.launch_constants.begin(), c.launch_constants.end());
+        Insn ret;
+        ret.kind = Kind::Return;
+        c.m.code.push_back(ret);
+    }
     // Per-work-item state is allocated for every lane of a work-group: keep it within what a device has.
     constexpr uint32_t kMaxPrivateBytes = 1u << 20, kMaxLocalBytes = 1u << 20, kMaxRegisterBytes = 1u << 24;
     if (c.m.private_size > kMaxPrivateBytes)

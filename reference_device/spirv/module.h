@@ -192,6 +192,9 @@ public:
     std::vector<uint32_t> type_of_reg_dummy;
     const ExtOpTable* ext_table = nullptr;
     std::vector<const ExtOpInfo*> ext_infos;  // Insn::aux of ExtOp -> [info index, ...]
+    // OpSpecConstantOp results computed from variable addresses: code run by every work-item at launch, up to
+    // a Return, before its kernel starts. UINT32_MAX when there are none.
+    uint32_t launch_constants_pc = UINT32_MAX;
 
     const Kernel* findKernel(const std::string& name) const {
         for (const Kernel& k : kernels)

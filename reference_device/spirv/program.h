@@ -51,6 +51,22 @@ BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile&
 BuildResult buildModule(const uint32_t* words, size_t word_count, const Profile& profile,
                         const Faults& faults);
 
+// Linking (clLinkProgram): merges SPIR-V modules into one, each module's ids renumbered past the previous
+// ones, capabilities, extensions and extended-instruction imports merged. A function or variable declared
+// with LinkageAttributes "name" Import is replaced by the definition another module gives "name" with Export
+// (or LinkOnceODR, one definition kept). Structurally identical types and constants with the same decorations
+// are declared once. Errors, one "error: ..." line each: malformed modules, two Export
+// definitions of a name, an import whose export is of another kind or parameter count, different memory
+// models and, unless `library` (-create-library), an import no module exports that is not an OpenCL C
+// built-in the build resolves (isImportedBuiltin). The merged module is not validated beyond that: build it.
+struct LinkResult {
+    std::vector<uint32_t> words;  // empty on failure
+    std::string log;
+};
+LinkResult linkModules(const std::vector<std::vector<uint32_t>>& modules, bool library);
+// True when an Import-linkage function of this (mangled) name is resolved by the build as a built-in.
+bool isImportedBuiltin(const std::string& mangled);
+
 const std::vector<KernelInfo>& kernels(const Module& module);
 // Sub-group size a kernel runs with on this profile (SubgroupSize mode, else the profile default).
 uint32_t subGroupSize(const Module& module, const std::string& kernel, const Profile& profile);

@@ -327,6 +327,9 @@ static bool placeConstituent(DecodeCtx& c, const Type& t, uint32_t k, uint32_t s
     // instructions a constituent may come from); its bytes stay zero.
     const bool undef =
         c.ids[src].def < c.raw.size() && c.raw[c.ids[src].def].opcode == token(spv::Op::OpUndef);
+    if (c.ids[src].address)
+        return c.fail("constituent %" + std::to_string(src) +
+                      " depends on a variable's address, known only at launch: not supported in a composite");
     if (!c.ids[src].constant && !undef) return c.fail("constituent is not a constant");
     uint32_t want = UINT32_MAX, off = 0;
     switch (t.info.kind) {
@@ -364,7 +367,7 @@ bool declareConstant(DecodeCtx& c) {
         case token(spv::Op::OpSpecConstantFalse):
         case token(spv::Op::OpSpecConstant):
         case token(spv::Op::OpSpecConstantComposite): break;
-        case token(spv::Op::OpSpecConstantOp): return c.fail("OpSpecConstantOp is not supported");
+        case token(spv::Op::OpSpecConstantOp): declareSpecConstantOp(c); return true;
         default: return false;
     }
     uint32_t t = c.defineResult(c.word(1));

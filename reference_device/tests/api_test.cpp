@@ -213,7 +213,7 @@ TEST_F(ApiTest, SpirvQueriesListProfileExtensionsAndCapabilities) {
 TEST_F(ApiTest, DeviceLimitsForTheSuite) {
     cl_bool b = CL_TRUE;
     ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_COMPILER_AVAILABLE, sizeof(b), &b, nullptr), CL_SUCCESS);
-    EXPECT_EQ(b, CL_FALSE);
+    EXPECT_EQ(b, CL_TRUE);  // FULL_PROFILE: OpenCL C through clang-15 (api_program_test.cpp)
     // Xe-HPC has no OpenCL images: every image limit is 0 there (OpenCL 3.0); the others' are 16384 x 16384.
     const ClassFacts& f = classFacts(profileName());
     const bool images = f.images;
@@ -320,17 +320,22 @@ TEST_F(ApiTest, NullHandlesGiveTheSpecErrors) {
     EXPECT_EQ(clFinish(nullptr), CL_INVALID_COMMAND_QUEUE);
 }
 
-TEST_F(ApiTest, SourceProgramsFailWithCompilerNotAvailable) {
-    const char* src = "kernel void k(global int* p) { p[0] = 1; }";
+// A source program that does not compile: the compiler's messages (or the missing tool) in the log, no
+// kernel.
+TEST_F(ApiTest, SourceWithAnErrorFailsWithTheCompilersLog) {
+    const char* src = "kernel void k(global int* p) { p[0] = undeclared_name; }";
     cl_int err = CL_SUCCESS;
     cl_program p = clCreateProgramWithSource(context_, 1, &src, nullptr, &err);
     ASSERT_EQ(err, CL_SUCCESS);
-    EXPECT_EQ(clBuildProgram(p, 1, &device_, "", nullptr, nullptr), CL_COMPILER_NOT_AVAILABLE);
+    EXPECT_EQ(clBuildProgram(p, 1, &device_, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
     cl_build_status status = CL_BUILD_NONE;
     ASSERT_EQ(clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_STATUS, sizeof(status), &status, nullptr),
               CL_SUCCESS);
     EXPECT_EQ(status, CL_BUILD_ERROR);
-    EXPECT_NE(buildLog(p).find("no OpenCL C compiler"), std::string::npos) << buildLog(p);
+    const std::string log = buildLog(p);
+    EXPECT_TRUE(log.find("undeclared_name") != std::string::npos ||
+                log.find("not installed") != std::string::npos)
+        << log;
     EXPECT_EQ(clCreateKernel(p, "k", &err), nullptr);
     EXPECT_EQ(err, CL_INVALID_PROGRAM_EXECUTABLE);
     EXPECT_EQ(clReleaseProgram(p), CL_SUCCESS);

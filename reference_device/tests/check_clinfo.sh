@@ -19,7 +19,8 @@ expect() { grep -q "$1" "$out" || fail "missing: $1"; }
 expect "Platform Version *OpenCL 3.0 RefDev $REFDEV_PROFILE"
 expect "Device Version *OpenCL 3.0"
 [ "$REFDEV_PROFILE" = cpu ] || { expect "Device Type *GPU$"; expect "Max work group size *1024$"; }
-expect "Compiler Available *No"
+expect "Compiler Available *Yes"
+expect "Linker Available *Yes"
 expect "IL version *SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
 expect "cl_khr_il_program"
 expect "cl_khr_spirv_queries"

@@ -165,4 +165,19 @@ LaunchResult launch(const Module& m, const std::string& kernel, const std::vecto
     return launch(m, kernel, args, range, p, f, threads);
 }
 
+// Linking is the interpreter's: the stand-in passes one module through (clCompileProgram, a link of one
+// object) and refuses more.
+LinkResult linkModules(const std::vector<std::vector<uint32_t>>& modules, bool) {
+    LinkResult r;
+    if (modules.size() == 1)
+        r.words = modules[0];
+    else
+        r.log = "error: the stand-in interpreter does not link several modules\n";
+    return r;
+}
+
+bool isImportedBuiltin(const std::string&) {
+    return false;
+}
+
 }  // namespace refdev::spirv

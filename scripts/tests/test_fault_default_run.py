@@ -10,7 +10,8 @@ from common import SCRIPTS_DIR, TempFiles
 
 CAMPAIGN = os.path.join(SCRIPTS_DIR, "fault_campaign.py")
 EXEMPT = ["hang", "crash", "build_rejects_half_vector_shuffle", "kernel_arg_address_qualifier_private",
-          "alignment_decoration_ignored", "async_copy_stride_ignored", "sampler_clamp_to_edge_as_clamp"]
+          "alignment_decoration_ignored", "async_copy_stride_ignored", "sampler_clamp_to_edge_as_clamp",
+          "spec_constant_ignored"]
 
 # FAKE_RESULTS maps "clean", "FAULT" or "FAULT@PROFILE" (optionally "+quick" for --quick runs) to
 # {case: [status, duration_ms]}; every run appends "FAULT PROFILE ARGS" to FAKE_LOG.
