@@ -64,6 +64,7 @@ struct Linkage {
     size_t module = 0;
     bool function = false;  // else a variable
     bool has_body = false;
+    bool builtin = false;  // a variable decorated BuiltIn: the device provides it
     uint32_t params = 0;
     size_t first = 0, last = 0;  // instruction range of the function or the variable
 };
@@ -240,8 +241,12 @@ std::vector<Linkage> Linker::linkages() {
     for (size_t m = 0; m < in_.size(); ++m) {
         const Input& input = in_[m];
         std::map<uint32_t, size_t> def;  // id -> instruction index (functions and module-scope variables)
+        std::set<uint32_t> builtins;     // ids decorated BuiltIn
         for (size_t i = 0; i < input.insns.size(); ++i) {
             const LinkInsn& insn = input.insns[i];
+            if (insn.op == token(spv::Op::OpDecorate) && insn.count >= 3 &&
+                insn.w[2] == token(spv::Decoration::BuiltIn))
+                builtins.insert(insn.w[1]);
             if ((insn.op == token(spv::Op::OpFunction) || insn.op == token(spv::Op::OpVariable)) &&
                 insn.count >= 3 && !def.count(insn.w[2]))
                 def[insn.w[2]] = i;
@@ -260,6 +265,7 @@ std::vector<Linkage> Linker::linkages() {
             if (d == def.end()) continue;  // decorates something else: nothing to link
             l.first = l.last = d->second;
             l.function = input.insns[d->second].op == token(spv::Op::OpFunction);
+            l.builtin = !l.function && builtins.count(insn.w[1]);
             if (l.function) {
                 size_t i = d->second + 1;
                 for (; i < input.insns.size() && input.insns[i].op != token(spv::Op::OpFunctionEnd); ++i) {
@@ -398,6 +404,9 @@ bool Linker::run(const std::vector<std::vector<uint32_t>>& modules, bool library
         if (it == defined.end()) {
             if (library) continue;
             if (l.function && isImportedBuiltin(l.name)) continue;  // the build resolves it (builtins.cpp)
+            // An imported built-in variable (llvm-spirv's `__spirv_GlobalInvocationId` Import): the device
+            // provides it whatever its linkage name.
+            if (l.builtin) continue;
             ok = fail("unresolved import \"" + l.name + "\" (" + (l.function ? "function" : "variable") +
                       " of module " + std::to_string(l.module + 1) +
                       "): no input exports it and it is not a built-in of this device");

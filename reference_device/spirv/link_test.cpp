@@ -47,7 +47,8 @@ const char* kExporter = R"(
                OpFunctionEnd
 )";
 
-// Module 1: k(out) stores scale(gid), pick(2^32 + 5) and u_max(gid, 2) (its own OpenCL.std import).
+// Module 1: k(out) stores scale(gid), pick(2^32 + 5) and u_max(gid, 2) (its own OpenCL.std import). The
+// global id is imported by name as llvm-spirv emits it: a built-in variable no module exports.
 const char* kImporter = R"(
                OpCapability Addresses
                OpCapability Kernel
@@ -57,6 +58,7 @@ const char* kImporter = R"(
                OpMemoryModel Physical64 OpenCL
                OpEntryPoint Kernel %k "k" %gid
                OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid LinkageAttributes "__spirv_GlobalInvocationId" Import
                OpDecorate %scale LinkageAttributes "scale" Import
                OpDecorate %pick LinkageAttributes "pick" Import
        %void = OpTypeVoid
@@ -146,6 +148,8 @@ TEST(Link, AloneTheImporterDoesNotBuild) {
     EXPECT_TRUE(r.words.empty());
     EXPECT_NE(r.log.find("unresolved import \"scale\" (function of module 1)"), std::string::npos) << r.log;
     EXPECT_NE(r.log.find("unresolved import \"pick\""), std::string::npos) << r.log;
+    EXPECT_EQ(r.log.find("__spirv_GlobalInvocationId"), std::string::npos)
+        << "a built-in variable: " << r.log;
     // A library keeps the imports for a later link.
     LinkResult lib = linkModules({assemble(kImporter)}, true);
     EXPECT_FALSE(lib.words.empty()) << lib.log;

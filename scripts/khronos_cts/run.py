@@ -22,12 +22,14 @@ fails; 1 otherwise (an unexpected failure, or a listed one that passes: the entr
 
 import argparse
 import concurrent.futures
+import glob
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import shutil
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -78,9 +80,27 @@ def load_expected(path):
         fail_usage("%s is not a readable expected-results list: %s" % (path, e))
 
 
+def spirv_tools_bin(given):
+    """The folder with spirv-val, which the CTS calls by name to validate the modules it compiles offline:
+    --spirv-tools-bin, else PATH's, else the prefix scripts/install_spirv_tools.sh installs."""
+    if given:
+        folders = [given]
+    elif shutil.which("spirv-val"):
+        return None
+    else:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folders = sorted(glob.glob(os.path.join(cache, "spirv_intel_cts", "spirv-tools-*", "prefix", "bin")))
+    for folder in reversed(folders):
+        if os.access(os.path.join(folder, "spirv-val"), os.X_OK):
+            return os.path.abspath(folder)
+    fail_usage("spirv-val not found (on PATH, in --spirv-tools-bin, or installed by scripts/install_spirv_tools.sh)")
+
+
 def run_one(path, binary, name, profile, args, workdir):
     env = dict(os.environ, OCL_ICD_VENDORS=os.path.join(os.path.abspath(args.build_dir), "icd"),
                REFDEV_PROFILE=profile)
+    if args.tools_bin:
+        env["PATH"] = args.tools_bin + os.pathsep + env.get("PATH", "")
     env.pop("OCL_ICD_FILENAMES", None)
     results = os.path.join(workdir, "%s.%s.%s.json" % (binary, profile, name))
     env["CL_CONFORMANCE_RESULTS_FILENAME"] = results
@@ -122,6 +142,8 @@ def main(argv):
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=float, default=300.0)
     ap.add_argument("--json", help="write every result here")
+    ap.add_argument("--spirv-tools-bin", help="the folder with spirv-val (default: PATH's, else the one "
+                    "scripts/install_spirv_tools.sh installed)")
     args = ap.parse_args(argv)
     if not args.cts_build:
         fail_usage("--cts-build is required: this runs only against a CTS checkout built as docs/khronos_cts.md "
@@ -132,6 +154,7 @@ def main(argv):
         fail_usage("%s/icd/refdev.icd is missing: build the project first" % args.build_dir)
     if args.jobs < 1 or args.timeout <= 0:
         fail_usage("--jobs and --timeout must be positive")
+    args.tools_bin = spirv_tools_bin(args.spirv_tools_bin)
     expected = load_expected(args.expected)["expected_failures"]
     profiles = args.profile or ["xe_hpc", "cpu"]
     binaries = args.binary or list(BINARIES)
