@@ -175,9 +175,12 @@ def main(argv):
     counts = {}
     with tempfile.TemporaryDirectory(prefix="khronos_cts_") as workdir, \
             concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [(w, pool.submit(run_one, *w, args, workdir)) for w in work]
-        for (path, binary, name, profile), fut in futures:
+        futures = {pool.submit(run_one, *w, args, workdir): w for w in work}
+        for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            path, binary, name, profile = futures[fut]
             result, seconds, output = fut.result()
+            print("[%d/%d] %s %s [%s]: %s (%.1f s)" % (done, len(work), binary, name, profile, result, seconds),
+                  file=sys.stderr, flush=True)
             reason = expected.get(binary, {}).get(profile, {}).get(name)
             if result in ("pass", "skip"):
                 verdict = "stale expectation" if reason and result == "pass" else "ok"
@@ -197,6 +200,7 @@ def main(argv):
                     ("pass", "fail", "skip", "crash", "timeout", "no result")}
             print("%-15s %-7s %s" % (binary, profile, ", ".join("%s %d" % kv for kv in part.items() if kv[1])))
     if args.json:
+        records.sort(key=lambda r: (r["binary"], r["profile"], r["test"]))
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(records, f, indent=1)
     print("khronos_cts: %s" % ("every result as expected" if ok else "results differ from expected.json"))

@@ -1,0 +1,130 @@
+"""scripts/khronos_cts/run.py against a stand-in CTS build: a script that lists sub-tests and writes the
+CTS's results file, failing the sub-tests named in STAND_IN_FAIL for the profile in REFDEV_PROFILE. The
+verdicts: an unexpected failure, an expected one, a stale expectation, a crash; and the bad-input refusals.
+The offline compiler gets its own checks (usage errors, device info turning features off)."""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import unittest
+
+from common import SCRIPTS_DIR, TempFiles
+
+RUN = os.path.join(SCRIPTS_DIR, "khronos_cts", "run.py")
+COMPILE = os.path.join(SCRIPTS_DIR, "khronos_cts", "offline_compile.py")
+
+STAND_IN = r'''#!/usr/bin/env python3
+import json, os, sys
+names = ["alpha", "beta", "gamma"]
+if sys.argv[1] == "--help":
+    print("usage...\nTest names:\n" + "\n".join(names))
+    sys.exit(0)
+name = sys.argv[1]
+failing = os.environ.get("STAND_IN_FAIL", "").split(",")
+if name == "gamma" and os.environ.get("STAND_IN_CRASH"):
+    os.kill(os.getpid(), 11)
+result = "fail" if os.environ["REFDEV_PROFILE"] + ":" + name in failing else "pass"
+if name == "beta" and os.environ["REFDEV_PROFILE"] == "cpu":
+    result = "skip"
+with open(os.environ["CL_CONFORMANCE_RESULTS_FILENAME"], "w") as f:
+    json.dump({"cmd": "test_basic", "results": {name: result}}, f)
+sys.exit(1 if result == "fail" else 0)
+'''
+
+
+class KhronosCts(TempFiles, unittest.TestCase):
+    def setUp(self):
+        super().setUp()
+        self.cts = os.path.join(self.tmp.name, "cts")
+        folder = os.path.join(self.cts, "test_conformance", "spirv_new")
+        os.makedirs(folder)
+        binary = os.path.join(folder, "test_spirv_new")
+        with open(binary, "w") as f:
+            f.write(STAND_IN)
+        os.chmod(binary, os.stat(binary).st_mode | stat.S_IXUSR)
+        self.build = os.path.join(self.tmp.name, "build")
+        os.makedirs(os.path.join(self.build, "icd"))
+        self.write("build/icd/refdev.icd", "/nonexistent/libRefDevOpenCL.so\n")
+        self.tools = os.path.join(self.tmp.name, "tools")
+        os.makedirs(self.tools)
+        val = os.path.join(self.tools, "spirv-val")
+        with open(val, "w") as f:
+            f.write("#!/bin/sh\nexit 0\n")
+        os.chmod(val, 0o755)
+
+    def run_cts(self, expected, env=None, *extra):
+        path = self.write("expected.json", {"cts_commit": "x", "expected_failures": expected})
+        return subprocess.run([sys.executable, RUN, "--cts-build", self.cts, "--build-dir", self.build,
+                               "--binary", "test_spirv_new", "--expected", path, "--jobs", "2",
+                               "--spirv-tools-bin", self.tools] + list(extra),
+                              capture_output=True, text=True, env=dict(os.environ, **(env or {})))
+
+    def test_all_pass_and_skip_is_as_expected(self):
+        r = self.run_cts({})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("test_spirv_new  xe_hpc  pass 3", r.stdout)
+        self.assertIn("test_spirv_new  cpu     pass 2, skip 1", r.stdout)
+
+    def test_an_unexpected_failure_fails(self):
+        r = self.run_cts({}, {"STAND_IN_FAIL": "cpu:alpha"})
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("test_spirv_new alpha [cpu]: fail (UNEXPECTED)", r.stdout)
+
+    def test_an_expected_failure_passes_and_a_stale_one_fails(self):
+        reason = {"test_spirv_new": {"cpu": {"alpha": "the profile does not claim it"}}}
+        r = self.run_cts(reason, {"STAND_IN_FAIL": "cpu:alpha"})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = self.run_cts(reason)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("alpha [cpu]: pass (stale expectation)", r.stdout)
+
+    def test_a_crash_is_a_failure(self):
+        r = self.run_cts({}, {"STAND_IN_CRASH": "1"}, "--profile", "xe_hpc")
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("gamma [xe_hpc]: crash (UNEXPECTED)", r.stdout)
+
+    def test_bad_input_is_exit_2(self):
+        r = subprocess.run([sys.executable, RUN], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--cts-build is required", r.stderr)
+        r = self.run_cts({"test_spirv_new": {"cpu": {"delta": "no such sub-test"}}})
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("names sub-tests test_spirv_new has not: delta", r.stderr)
+        r = self.run_cts({"test_spirv_new": {"cpu": {"alpha": ""}}})
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not a readable expected-results list", r.stderr)
+        r = subprocess.run([sys.executable, RUN, "--cts-build", self.tmp.name, "--build-dir", self.build,
+                            "--binary", "test_basic", "--spirv-tools-bin", self.tools],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("test_basic not found", r.stderr)
+
+
+class OfflineCompile(TempFiles, unittest.TestCase):
+    def test_usage_errors(self):
+        r = subprocess.run([sys.executable, COMPILE, "--source", "a.cl"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--output is missing", r.stderr)
+        r = subprocess.run([sys.executable, COMPILE, "--source=a", "--output=b", "--cl-device-info=c",
+                            "--mode=binary"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("only spir-v", r.stderr)
+
+    def test_device_info_turns_features_off(self):
+        sys.path.insert(0, os.path.join(SCRIPTS_DIR, "khronos_cts"))
+        import offline_compile
+        info = offline_compile.device_info(self.write("info.txt", 'CL_DEVICE_EXTENSIONS="cl_khr_fp16"\n'
+                                                      "CL_DEVICE_IMAGE_SUPPORT=0\n"))
+        options = offline_compile.clang_options(info, ["-cl-std=CL2.0", "-cl-intel-greater-than-4GB-buffer-required"])
+        self.assertIn("-cl_khr_fp64", options[0])
+        self.assertIn("-__opencl_c_images", options[0])
+        self.assertEqual(options[1:], ["-cl-std=CL2.0"])
+        info = offline_compile.device_info(self.write("info2.txt", 'CL_DEVICE_EXTENSIONS="cl_khr_fp64"\n'
+                                                      "CL_DEVICE_IMAGE_SUPPORT=1\n"))
+        self.assertEqual(offline_compile.clang_options(info, []), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
