@@ -54,9 +54,32 @@ int run(const std::vector<std::string>& argv, const std::string& output_file) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// opencl_c_prelude.h: OpenCL C's values for out-of-range work-item dimensions, which llvm-spirv-15 leaves
+// undefined.
+const char* const kPrelude =
+#include "opencl_c_prelude.inc"
+    ;
+
 std::string readAll(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// What clang-15 would define for a SPIR target but the device does not report (device_info.cpp's
+// CL_DEVICE_EXTENSIONS and CL_DEVICE_OPENCL_C_FEATURES), so `#ifdef` in a kernel sees what the device says.
+std::vector<std::string> unreportedFeatures(const Profile& profile) {
+    std::vector<std::string> off = {"cl_khr_3d_image_writes",
+                                    "__opencl_c_3d_image_writes",
+                                    "__opencl_c_pipes",
+                                    "__opencl_c_device_enqueue",
+                                    "__opencl_c_program_scope_global_variables",
+                                    "__opencl_c_atomic_order_seq_cst",
+                                    "__opencl_c_atomic_scope_device",
+                                    "__opencl_c_atomic_scope_all_devices",
+                                    "__opencl_c_work_group_collective_functions"};
+    if (!profile.fp64) off.insert(off.end(), {"cl_khr_fp64", "__opencl_c_fp64"});
+    if (!profile.images) off.insert(off.end(), {"__opencl_c_images", "__opencl_c_read_write_images"});
+    return off;
 }
 
 // clBuildProgram / clCompileProgram options -> clang -cc1 arguments; false for an option the device does
@@ -145,6 +168,7 @@ cl_int compileSource(const std::string& source, const std::string& options,
     }
     if (headers_ok) {
         write(dir / "program.cl", source);
+        write(dir / "refdev_opencl_c_prelude.h", kPrelude);
         const std::string out = (dir / "messages.txt").string();
         std::vector<std::string> cc = {clang,
                                        "-cc1",
@@ -152,9 +176,20 @@ cl_int compileSource(const std::string& source, const std::string& options,
                                        "spir64-unknown-unknown",
                                        "-emit-llvm-bc",
                                        "-finclude-default-header",
+                                       "-include",
+                                       (dir / "refdev_opencl_c_prelude.h").string(),
                                        "-I",
                                        dir.string()};
         cc.insert(cc.end(), clang_args.begin(), clang_args.end());
+        const std::vector<std::string> off = unreportedFeatures(*thePlatform()->profile);
+        std::string ext = "-cl-ext=";
+        for (const std::string& f : off) ext += (ext.size() > 8 ? ",-" : "-") + f;
+        cc.push_back(ext);
+        // clang-15 defines __IMAGE_SUPPORT__ for every SPIR target, whatever the features say.
+        // clang-15's full header declares image built-ins without their feature guard, so without images the
+        // built-ins come from clang's own table instead.
+        if (!thePlatform()->profile->images)
+            cc.insert(cc.end(), {"-U__IMAGE_SUPPORT__", "-fdeclare-opencl-builtins"});
         cc.insert(cc.end(), {(dir / "program.cl").string(), "-o", (dir / "program.bc").string()});
         std::string exts = "--spirv-ext=-all";
         for (const std::string& e : thePlatform()->spirv_extensions)

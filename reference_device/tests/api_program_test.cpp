@@ -285,5 +285,41 @@ TEST_F(ProgramTest, SourceBuildsWithClangOrNamesTheMissingTool) {
     clReleaseProgram(p);
 }
 
+// OpenCL C defines the work-item functions for every dimension (0 beyond the last, sizes 1); llvm-spirv-15
+// leaves a dimension the compiler cannot see undefined, so the device's prelude (icd/opencl_c_prelude.h)
+// guards it. And the feature macros follow what the device reports.
+TEST_F(ProgramTest, SourceSeesOpenCLCsWorkItemValuesAndTheReportedFeatures) {
+    const char* src =
+        "kernel void k(global uint* p) {\n"
+        "  volatile uint d = 3;\n"  // not a constant to the compiler
+        "  p[0] = get_global_id(d) + 10; p[1] = get_global_size(d); p[2] = get_local_size(d + 1);\n"
+        "  p[3] = get_num_groups(d); p[4] = get_group_id(d) + 10; p[5] = get_global_id(d - 3) + 20;\n"
+        "#ifdef __IMAGE_SUPPORT__\n  p[6] = 1;\n#endif\n"
+        "#ifdef cl_khr_fp64\n  p[7] = 1;\n#endif\n"
+        "}\n";
+    for (const char* options : {"-cl-std=CL1.2", "-cl-std=CL3.0 -cl-opt-disable"}) {
+        cl_int err = CL_SUCCESS;
+        cl_program p = clCreateProgramWithSource(context_, 1, &src, nullptr, &err);
+        ASSERT_EQ(err, CL_SUCCESS);
+        cl_int built = clBuildProgram(p, 1, &device_, options, nullptr, nullptr);
+        if (built == CL_BUILD_PROGRAM_FAILURE && buildLog(p).find("not installed") != std::string::npos) {
+            clReleaseProgram(p);
+            GTEST_SKIP() << buildLog(p);
+        }
+        ASSERT_EQ(built, CL_SUCCESS) << options << ": " << buildLog(p);
+        if (!standIn()) {
+            const std::vector<cl_uint> out = run<cl_uint>(p, "k", 8);
+            cl_bool images = CL_FALSE;
+            ASSERT_EQ(clGetDeviceInfo(device_, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr),
+                      CL_SUCCESS);
+            const bool fp64 =
+                deviceString(device_, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") != std::string::npos;
+            EXPECT_EQ(out, (std::vector<cl_uint>{10, 1, 1, 1, 10, 20, images ? 1u : 0u, fp64 ? 1u : 0u}))
+                << options;
+        }
+        clReleaseProgram(p);
+    }
+}
+
 }  // namespace
 }  // namespace refdev_test

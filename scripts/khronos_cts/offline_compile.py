@@ -5,7 +5,8 @@ llvm-spirv-15 (Debian 12's), called by a CTS binary run with
 --source, --output, --cl-device-info, --mode, then `--` and the program's build options).
 
 The device-info file says what the device reports; a device without cl_khr_fp64 or images compiles with those
-features off, so a kernel's `#ifdef cl_khr_fp64` sees what the device says. Build options clang does not take
+features off, so a kernel's `#ifdef cl_khr_fp64` (and `__IMAGE_SUPPORT__`) sees what the device says; it
+optimizes (-O2) unless the build options say -cl-opt-disable, as a driver's compiler does. Build options clang does not take
 (Intel's -cl-intel-*, -cl-no-subgroup-ifp) are dropped with a note on stderr; the rest go to clang as given.
 Exit status: 0 when the SPIR-V file was written, 1 when a tool failed (its messages on stderr), 2 for a usage
 error. Standard library only.
@@ -18,6 +19,10 @@ import subprocess
 import sys
 import tempfile
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# OpenCL C's values for out-of-range work-item dimensions, which llvm-spirv-15 leaves undefined; the reference
+# device includes the same file before every OpenCL C program it compiles.
+PRELUDE = os.path.join(ROOT, "reference_device", "icd", "opencl_c_prelude.h")
 CLANG = os.environ.get("KHRONOS_CTS_CLANG", "clang-15")
 LLVM_SPIRV = os.environ.get("KHRONOS_CTS_LLVM_SPIRV", "llvm-spirv-15")
 # Options of a program build that clang-15 does not know: the device takes them, the compiler cannot.
@@ -77,14 +82,22 @@ def clang_options(info, options):
     if "cl_khr_fp64" not in extensions:
         off += ["-cl_khr_fp64", "-__opencl_c_fp64"]
     if info.get("CL_DEVICE_IMAGE_SUPPORT", "0") != "1":
-        off += ["-__opencl_c_images", "-__opencl_c_read_write_images", "-__opencl_c_3d_image_writes"]
-    kept = []
+        off += ["-__opencl_c_images", "-__opencl_c_read_write_images", "-__opencl_c_3d_image_writes",
+                "-cl_khr_3d_image_writes"]
+    # clang-15 defines __IMAGE_SUPPORT__ for every SPIR target, whatever the features say.
+    # clang-15's full header declares image built-ins without their feature guard: without images the built-ins
+    # come from clang's own table (-fdeclare-opencl-builtins).
+    kept = [] if info.get("CL_DEVICE_IMAGE_SUPPORT", "0") == "1" else [
+        "-U__IMAGE_SUPPORT__", "-Xclang", "-fdeclare-opencl-builtins"]
     for option in options:
         if DROPPED.match(option):
             print("offline_compile: dropped %s (clang-15 does not take it)" % option, file=sys.stderr)
         else:
             kept.append(option)
-    return (["-cl-ext=" + ",".join(off)] if off else []) + kept
+    # As a driver's online compiler: optimized unless the program asks -cl-opt-disable (clang-15 at -O0 also
+    # leaves Function variables after the first block's start, which spirv-val refuses).
+    level = [] if "-cl-opt-disable" in kept else ["-O2"]
+    return (["-Xclang", "-cl-ext=" + ",".join(off)] if off else []) + level + kept
 
 
 def main(argv):
@@ -99,7 +112,7 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="khronos_cts_") as tmp:
         bitcode = os.path.join(tmp, "kernel.bc")
         clang = [CLANG, "-x", "cl", "-target", "spir%s-unknown-unknown" % bits, "-c", "-emit-llvm",
-                 "-Xclang", "-finclude-default-header", "-Xclang", "-no-opaque-pointers",
+                 "-Xclang", "-finclude-default-header", "-Xclang", "-no-opaque-pointers", "-include", PRELUDE,
                  "-o", bitcode] + clang_options(info, options) + [args["--source"]]
         if subprocess.run(clang).returncode != 0:
             print("offline_compile: failed: %s" % " ".join(clang), file=sys.stderr)

@@ -118,12 +118,15 @@ class OfflineCompile(TempFiles, unittest.TestCase):
         info = offline_compile.device_info(self.write("info.txt", 'CL_DEVICE_EXTENSIONS="cl_khr_fp16"\n'
                                                       "CL_DEVICE_IMAGE_SUPPORT=0\n"))
         options = offline_compile.clang_options(info, ["-cl-std=CL2.0", "-cl-intel-greater-than-4GB-buffer-required"])
-        self.assertIn("-cl_khr_fp64", options[0])
-        self.assertIn("-__opencl_c_images", options[0])
-        self.assertEqual(options[1:], ["-cl-std=CL2.0"])
+        self.assertEqual(options[0], "-Xclang")
+        self.assertIn("-cl_khr_fp64", options[1])
+        self.assertIn("-__opencl_c_images", options[1])
+        self.assertEqual(options[2:], ["-O2", "-U__IMAGE_SUPPORT__", "-Xclang", "-fdeclare-opencl-builtins",
+                                       "-cl-std=CL2.0"])
         info = offline_compile.device_info(self.write("info2.txt", 'CL_DEVICE_EXTENSIONS="cl_khr_fp64"\n'
                                                       "CL_DEVICE_IMAGE_SUPPORT=1\n"))
-        self.assertEqual(offline_compile.clang_options(info, []), [])
+        self.assertEqual(offline_compile.clang_options(info, []), ["-O2"])
+        self.assertEqual(offline_compile.clang_options(info, ["-cl-opt-disable"]), ["-cl-opt-disable"])
 
 
 if __name__ == "__main__":
