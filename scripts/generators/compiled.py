@@ -290,7 +290,10 @@ def media_cases(emit, cc, level, imported=False):
                                "media block %s of %d x %d %d-byte elements at SubgroupSize %d%s" % (
                                    op, w, h, e, sg, ", imported" if imported else ""))
             row_bytes = w * e
-            for cname, x, y in (("interior", 8, 2), ("corner_bottom_right", 48 - row_bytes // 2, 12 - h // 2)):
+            coords = [("interior", 8, 2), ("corner_bottom_right", 48 - row_bytes // 2, 12 - h // 2)]
+            if imported:
+                coords.append(("interior_x12", 12, 2))  # x a multiple of 4 bytes (the least allowed), not of 8
+            for cname, x, y in coords:
                 params = dict(op=op, element_bytes=e, components=comps, width=w, height=h, sg=sg, format="r32ui",
                               texel_bytes=4, backing="image", image_width_bytes=48, image_height=12, x=x, y=y)
                 # Imported too: the reference device reports the media instructions' extension
