@@ -9,10 +9,10 @@
 #define CAT(a, b) CAT_(a, b)
 #define REQD_SG __attribute__((intel_reqd_sub_group_size(SG)))
 
-// The name a kernel calls a built-in by. IMPORTED (docs/compiled.md, "Imported sub-group, media and local block
-// IO built-ins"): a name llvm-spirv-15 does not recognise, declared by the kernel with the built-in's parameter
-// types, so the call stays an OpFunctionCall of an import and clang mangles the parameters as for the built-in;
-// the generator drops the prefix from the import's name, leaving the built-in's mangled name.
+// The name a kernel calls a built-in by. IMPORTED (docs/compiled.md, "Imported sub-group, media and local
+// block IO built-ins"): a name llvm-spirv-15 does not recognise, declared by the kernel with the built-in's
+// parameter types, so the call stays an OpFunctionCall of an import and clang mangles the parameters as for
+// the built-in; the generator drops the prefix from the import's name, leaving the built-in's mangled name.
 #if IMPORTED
 #define BUILTIN_NAME(name) CAT(__imported_, name)
 #else

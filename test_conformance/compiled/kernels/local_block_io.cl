@@ -1,10 +1,10 @@
-// intel_sub_group_block_read / write on local memory (cl_intel_subgroup_local_block_io; _ui, _us, _uc variants),
-// the kernel ABI of subgroups.local_block_* (test_conformance/subgroups/block_io_family.cpp, storage
-// "workgroup"): out, info, src, offset, stride. Work-group g's window of the global buffer, elements
-// [g * NumSubgroups * stride, + offset + NumSubgroups * stride), is mirrored in a local tile of TILE_BYTES, so
-// sub-group s block-reads or block-writes the tile at offset + s * stride, the block the buffer case accesses.
-// A read copies the window in, a write copies it in (untouched elements keep the buffer's bytes) and back out
-// after the block write. Built with WRITE, SUFFIX, TILE_BYTES and IMPORTED (common.h).
+// intel_sub_group_block_read / write on local memory (cl_intel_subgroup_local_block_io; _ui, _us, _uc
+// variants), the kernel ABI of subgroups.local_block_* (test_conformance/subgroups/block_io_family.cpp,
+// storage "workgroup"): out, info, src, offset, stride. Work-group g's window of the global buffer, elements
+// [g * NumSubgroups * stride, + offset + NumSubgroups * stride), is mirrored in a local tile of TILE_BYTES,
+// so sub-group s block-reads or block-writes the tile at offset + s * stride, the block the buffer case
+// accesses. A read copies the window in, a write copies it in (untouched elements keep the buffer's bytes)
+// and back out after the block write. Built with WRITE, SUFFIX, TILE_BYTES and IMPORTED (common.h).
 #include "common.h"
 
 #if N == 1

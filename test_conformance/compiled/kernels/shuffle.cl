@@ -2,8 +2,8 @@
 // (test_conformance/subgroups/shuffle_family.cpp): out, info, a, b, index, exec_period, lane_mask.
 // Work-groups with WorkgroupId % exec_period == exec_period - 1 run the shuffle in the lanes whose bit is set
 // in lane_mask. Built with OP (0 shuffle, 1 down, 2 up, 3 xor) and, for PER_COMPONENT, one scalar shuffle per
-// component in a loop over private arrays instead of one vector shuffle; IMPORTED (common.h): the built-ins as
-// calls of imported functions.
+// component in a loop over private arrays instead of one vector shuffle; IMPORTED (common.h): the built-ins
+// as calls of imported functions.
 #include "common.h"
 
 #define SHUFFLE BUILTIN_NAME(intel_sub_group_shuffle)
