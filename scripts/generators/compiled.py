@@ -11,12 +11,17 @@ The compilers come from build_assets.py (--clang, --llvm-spirv, --spirv-dis; CMa
 the group is absent: generate() emits nothing (CMake says so in one configure line). Compiled text is cached
 under <assets>/compiled_cache by the hash of source, flags and tool versions.
 
-Case names: compiled.<o0|o2>.<op>.<type>.v<n>.sg<S>[.<variant>].<shape>.
+Case names: compiled.<o0|o2>[.imported].<op>.<type>.v<n>.sg<S>[.<variant>].<shape>. The `imported` cases run the
+sub-group, media and local block IO built-ins as calls of imported functions (docs/compiled.md, "Imported
+sub-group, media and local block IO built-ins"): llvm-spirv-15 has no switch that keeps a built-in it knows as a
+call (with its extension disabled it stops: "RequiresExtension"), so the kernel calls it under IMPORT_PREFIX,
+which llvm-spirv does not know, and rename_imports() drops the prefix from the import's name.
 """
 
 import hashlib
 import importlib.util
 import os
+import re
 import subprocess
 
 import spvgen
@@ -32,12 +37,30 @@ LLVM_SPIRV_FLAGS = ["--spirv-max-version=1.1", "--spirv-ext=+SPV_INTEL_subgroups
 SPIRV_VERSION = "1.1"  # what llvm-spirv-15 emits for these kernels; kept as emitted
 
 C_TYPES = {"i8": "uchar", "i16": "ushort", "i32": "uint", "u8": "uchar", "u16": "ushort", "u32": "uint"}
-SUFFIX = {"u8": "_uc", "u16": "_us", "u32": ""}
 # u32 uses the unsuffixed names: clang-15's opencl-c.h declares intel_sub_group_block_write_ui* for read_only
 # images instead of write_only.
 IMAGE_SUFFIX = {"u16": "_us", "u32": ""}
 MEDIA_SUFFIX = {1: "_uc", 2: "_us", 4: "_ui"}
 SHUFFLE_OPS = ("shuffle", "shuffle_down", "shuffle_up", "shuffle_xor")
+IMPORT_PREFIX = "__imported_"  # common.h's BUILTIN_NAME under IMPORTED
+
+
+def rename_imports(text, origin):
+    """The disassembly of an IMPORTED kernel with IMPORT_PREFIX dropped from every mangled name
+    (_Z34__imported_intel_sub_group_shuffleDv4_jj -> _Z23intel_sub_group_shuffleDv4_jj: the length counts the
+    source name). Fails unless the module then imports some intel_sub_group_ built-in and no prefix is left."""
+    renamed = re.sub(r"_Z(\d+)%s" % IMPORT_PREFIX,
+                     lambda m: "_Z%d" % (int(m.group(1)) - len(IMPORT_PREFIX)), text)
+    if IMPORT_PREFIX in renamed or \
+            not re.search(r'LinkageAttributes "_Z\d+intel_sub_group_\w+" Import', renamed):
+        raise spvgen.SpvgenError("%s: the imported kernel's disassembly has no %s import to rename (or one left "
+                                 "over)" % (origin, IMPORT_PREFIX))
+    return renamed
+
+
+def case_level(level, imported):
+    """(case-name level, module folder): o0 / o2, with the imported dimension under it."""
+    return (level + ".imported", level + "/imported") if imported else (level, level)
 
 
 class Compiler:
@@ -101,12 +124,17 @@ class Compiler:
             text = f.read()
         header = "; %s\n; compiled from test_conformance/compiled/kernels/%s: clang-15 %s, llvm-spirv-15\n" \
                  "; @version %s\n" % (comment, source, " ".join(flags[:-2]), SPIRV_VERSION)
+        if defines.get("IMPORTED"):
+            text = rename_imports(text, "%s (%s)" % (self.emit.origin, relpath))
+            header += "; built-ins called as %s<name> and renamed to their mangled names (imports)\n" % IMPORT_PREFIX
         self.done[relpath] = self.emit.module(relpath, header + text)
         return self.done[relpath]
 
 
-def sg_requires(sg, bits):
-    req = ["ext=cl_intel_spirv_subgroups", "spirv=%s" % SPIRV_VERSION, "sg_size=%d" % sg]
+def sg_requires(sg, bits, imported=False):
+    # An imported built-in is an OpenCL C one (cl_intel_subgroups), not the SPIR-V extension's instruction.
+    req = ["ext=cl_intel_subgroups" if imported else "ext=cl_intel_spirv_subgroups", "spirv=%s" % SPIRV_VERSION,
+           "sg_size=%d" % sg]
     if bits == 8:
         req.append("ext=cl_intel_subgroups_char")
     if bits == 16:
@@ -114,20 +142,29 @@ def sg_requires(sg, bits):
     return req
 
 
-def shuffle_cases(emit, cc, level):
-    # (type, components, sub-group size, per-component loop): the environment's core shuffle types (32-bit
-    # vectors, 16-bit with _short) and 8-bit scalars (_char: device_specific, as in subgroups.*).
-    configs = [("i32", 4, 16, False), ("i32", 4, 16, True), ("i16", 2, 16, True), ("i8", 1, 16, False),
-               ("i32", 1, 8, False), ("i32", 1, 32, False)]
+# (type, components, sub-group size, per-component loop): the environment's core shuffle types (32-bit
+# vectors, 16-bit with _short) and 8-bit scalars (_char: device_specific, as in subgroups.*).
+SHUFFLE_CONFIGS = [("i32", 4, 16, False), ("i32", 4, 16, True), ("i16", 2, 16, True), ("i8", 1, 16, False),
+                   ("i32", 1, 8, False), ("i32", 1, 32, False)]
+# The imported shuffles: a 32-bit vector, 16- and 8-bit scalars, and a second sub-group size.
+IMPORTED_SHUFFLE_CONFIGS = [("i32", 4, 16, False), ("i16", 2, 16, True), ("i8", 1, 16, False), ("i32", 1, 8, False)]
+
+
+def shuffle_cases(emit, cc, level, imported=False):
+    tag, folder = case_level(level, imported)
     for op in SHUFFLE_OPS:
-        for type_name, n, sg, per_component in configs:
+        for type_name, n, sg, per_component in IMPORTED_SHUFFLE_CONFIGS if imported else SHUFFLE_CONFIGS:
             bits = int(type_name[1:])
             variant = ".per_component" if per_component else ""
-            module = cc.module("shuffle.cl", level, {
-                "OP": SHUFFLE_OPS.index(op), "T": C_TYPES[type_name], "N": n, "SG": sg,
-                "VEC": C_TYPES[type_name] + ("" if n == 1 else str(n)), "PER_COMPONENT": int(per_component)},
-                "compiled/%s/%s_%s_v%d_sg%d%s" % (level, op, type_name, n, sg, variant.replace(".", "_")),
-                "%s of %s x %d at SubgroupSize %d" % (op, type_name, n, sg))
+            defines = {"OP": SHUFFLE_OPS.index(op), "T": C_TYPES[type_name], "N": n, "SG": sg,
+                       "VEC": C_TYPES[type_name] + ("" if n == 1 else str(n)), "PER_COMPONENT": int(per_component)}
+            if imported:
+                defines["IMPORTED"] = 1
+            module = cc.module("shuffle.cl", level, defines,
+                               "compiled/%s/%s_%s_v%d_sg%d%s" % (folder, op, type_name, n, sg,
+                                                                variant.replace(".", "_")),
+                               "%s of %s x %d at SubgroupSize %d%s" % (op, type_name, n, sg,
+                                                                       ", imported" if imported else ""))
             index_range = sg + sg // 4 if op in ("shuffle", "shuffle_xor") else 2 * sg + 2
             kind = {"shuffle": "index", "shuffle_xor": "value"}.get(op, "delta")
             uniform = sg // 2 + 1
@@ -140,63 +177,128 @@ def shuffle_cases(emit, cc, level):
                      "seeded")):
                 params = dict(pattern, op=op, type=type_name, width=n, sg=sg, local=local, groups=groups,
                               exec_period=period, lane_mask=lanes)
-                emit.case("compiled.%s.%s.%s.v%d.sg%d%s.%s.%s" % (level, op, type_name, n, sg, variant, pname, shape),
-                          "subgroups.shuffle", module, "test", params=params, requires=sg_requires(sg, bits),
-                          tier="device_specific" if bits == 8 else "core")
+                emit.case("compiled.%s.%s.%s.v%d.sg%d%s.%s.%s" % (tag, op, type_name, n, sg, variant, pname, shape),
+                          "subgroups.shuffle", module, "test", params=params,
+                          requires=sg_requires(sg, bits, imported), tier="device_specific" if bits == 8 else "core")
 
 
-def block_io_cases(emit, cc, level):
+# (type, components, sub-group size, name suffix): u32 by the unsuffixed names, and (imported) by _ui as well.
+BLOCK_CONFIGS = [("u32", 4, 16, ""), ("u32", 2, 8, ""), ("u16", 2, 16, "_us"), ("u8", 4, 16, "_uc")]
+IMPORTED_BLOCK_CONFIGS = [("u32", 4, 16, ""), ("u32", 2, 8, "_ui"), ("u16", 2, 16, "_us"), ("u8", 4, 16, "_uc")]
+
+
+def block_requires(type_name, sg, suffix, imported):
+    bits = int(type_name[1:])
+    req = sg_requires(sg, bits, imported)
+    if suffix == "_ui":  # the _ui names come with cl_intel_subgroups_short
+        req.append("ext=cl_intel_subgroups_short")
+    return req
+
+
+def block_io_cases(emit, cc, level, imported=False):
+    tag, folder = case_level(level, imported)
     for write in (False, True):
         op = "block_write" if write else "block_read"
-        for type_name, n, sg in (("u32", 4, 16), ("u32", 2, 8), ("u16", 2, 16), ("u8", 4, 16)):
+        for type_name, n, sg, suffix in IMPORTED_BLOCK_CONFIGS if imported else BLOCK_CONFIGS:
             bits = int(type_name[1:])
-            module = cc.module("block_io.cl", level, {
-                "WRITE": int(write), "T": C_TYPES[type_name], "N": n, "SG": sg, "SUFFIX": SUFFIX[type_name],
-                "VEC": C_TYPES[type_name] + ("" if n == 1 else str(n))},
-                "compiled/%s/%s_%s_v%d_sg%d" % (level, op, type_name, n, sg),
-                "%s of %s x %d at SubgroupSize %d" % (op, type_name, n, sg))
+            defines = {"WRITE": int(write), "T": C_TYPES[type_name], "N": n, "SG": sg, "SUFFIX": suffix,
+                       "VEC": C_TYPES[type_name] + ("" if n == 1 else str(n))}
+            if imported:
+                defines["IMPORTED"] = 1
+            named = "_ui" if suffix == "_ui" else ""  # the other suffixes follow from the type
+            module = cc.module("block_io.cl", level, defines,
+                               "compiled/%s/%s%s_%s_v%d_sg%d" % (folder, op, named, type_name, n, sg),
+                               "%s%s of %s x %d at SubgroupSize %d%s" % (op, named, type_name, n, sg,
+                                                                         ", imported" if imported else ""))
             offset = 16 if write else 4  # the alignment the environment requires: 16 bytes writes, 4 reads
             params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": offset, "local": 4 * sg,
                       "groups": 2}
-            emit.case("compiled.%s.%s.%s.v%d.sg%d.offset_%db.wg_several" % (level, op, type_name, n, sg, offset),
-                      "subgroups.block_io", module, "test", params=params, requires=sg_requires(sg, bits),
+            emit.case("compiled.%s.%s.%s.v%d.sg%d.offset_%db.wg_several" % (tag, op, type_name, n, sg, offset),
+                      "subgroups.block_io", module, "test", params=params,
+                      requires=block_requires(type_name, sg, suffix, imported),
                       tier="device_specific" if bits == 8 else "core")
 
 
-def image_block_io_cases(emit, cc, level):
+# Local-memory block IO (cl_intel_subgroup_local_block_io, device_specific as subgroups.local_*): the buffer
+# configurations at the tile offset 48 (an odd multiple of the 16-byte alignment the extension requires).
+LOCAL_OFFSET = 48
+
+
+def local_block_io_cases(emit, cc, level, imported=False):
+    tag, folder = case_level(level, imported)
+    for write in (False, True):
+        op = "block_write" if write else "block_read"
+        for type_name, n, sg, suffix in IMPORTED_BLOCK_CONFIGS if imported else BLOCK_CONFIGS:
+            block_bytes = sg * n * int(type_name[1:]) // 8
+            stride_bytes = (block_bytes + 16 + 15) // 16 * 16  # as test_conformance/subgroups/block_io_family.cpp
+            tile_bytes = LOCAL_OFFSET + 4 * stride_bytes  # 4 sub-groups a work-group
+            defines = {"WRITE": int(write), "T": C_TYPES[type_name], "N": n, "SG": sg, "SUFFIX": suffix,
+                       "VEC": C_TYPES[type_name] + ("" if n == 1 else str(n)), "TILE_BYTES": tile_bytes}
+            if imported:
+                defines["IMPORTED"] = 1
+            named = "_ui" if suffix == "_ui" else ""
+            module = cc.module("local_block_io.cl", level, defines,
+                               "compiled/%s/local_%s%s_%s_v%d_sg%d" % (folder, op, named, type_name, n, sg),
+                               "%s%s of %s x %d on local memory at SubgroupSize %d%s" % (
+                                   op, named, type_name, n, sg, ", imported" if imported else ""))
+            params = {"op": op, "type": type_name, "width": n, "sg": sg, "offset_bytes": LOCAL_OFFSET,
+                      "local": 4 * sg, "groups": 2, "storage": "workgroup", "tile_bytes": tile_bytes}
+            emit.case("compiled.%s.local_%s.%s.v%d.sg%d.offset_%db.wg_several" % (tag, op, type_name, n, sg,
+                                                                                  LOCAL_OFFSET),
+                      "subgroups.block_io", module, "test", params=params,
+                      requires=block_requires(type_name, sg, suffix, imported) +
+                      ["ext=cl_intel_subgroup_local_block_io"], tier="device_specific")
+
+
+def image_block_io_cases(emit, cc, level, imported=False):
+    tag, folder = case_level(level, imported)
     for write in (False, True):
         op = "image_block_write" if write else "image_block_read"
         for type_name, n, sg in (("u32", 4, 16), ("u16", 2, 16)):
-            module = cc.module("image_block_io.cl", level, {
-                "WRITE": int(write), "T": C_TYPES[type_name], "N": n, "SG": sg, "SUFFIX": IMAGE_SUFFIX[type_name],
-                "VEC": C_TYPES[type_name] + ("" if n == 1 else str(n))},
-                "compiled/%s/%s_%s_v%d_sg%d" % (level, op, type_name, n, sg),
-                "%s of %s x %d at SubgroupSize %d" % (op, type_name, n, sg))
+            # Imported, u32 takes the _ui names, which the kernel declares itself (see IMAGE_SUFFIX).
+            suffix = "_ui" if imported and type_name == "u32" else IMAGE_SUFFIX[type_name]
+            defines = {"WRITE": int(write), "T": C_TYPES[type_name], "N": n, "SG": sg, "SUFFIX": suffix,
+                       "VEC": C_TYPES[type_name] + ("" if n == 1 else str(n))}
+            if imported:
+                defines["IMPORTED"] = 1
+            module = cc.module("image_block_io.cl", level, defines,
+                               "compiled/%s/%s_%s_v%d_sg%d" % (folder, op, type_name, n, sg),
+                               "%s of %s x %d at SubgroupSize %d%s" % (op, type_name, n, sg,
+                                                                       ", %s, imported" % suffix if imported else ""))
             for coords in ("interior", "beyond_right"):
                 params = {"op": op, "type": type_name, "width": n, "sg": sg, "format": "r32ui", "size": "size_tight",
                           "coords": coords, "local": 2 * sg, "groups": 2}
-                emit.case("compiled.%s.%s.%s.v%d.sg%d.r32ui.size_tight.%s" % (level, op, type_name, n, sg, coords),
+                emit.case("compiled.%s.%s.%s.v%d.sg%d.r32ui.size_tight.%s" % (tag, op, type_name, n, sg, coords),
                           "subgroups.image_block_io", module, "test", params=params,
-                          requires=sg_requires(sg, int(type_name[1:])) + ["images", "image_format=CL_R/CL_UNSIGNED_INT32"],
-                          tier="core")
+                          requires=block_requires(type_name, sg, suffix, imported) +
+                          ["images", "image_format=CL_R/CL_UNSIGNED_INT32"], tier="core")
 
 
-def media_cases(emit, cc, level):
+def media_cases(emit, cc, level, imported=False):
+    tag, folder = case_level(level, imported)
     # (element bytes, components, Width, Height, sub-group size): regions that fit the sub-group's data.
     for write in (False, True):
         op = "write" if write else "read"
         for e, comps, w, h, sg in ((4, 2, 4, 8, 16), (2, 4, 8, 4, 8), (1, 4, 16, 4, 16)):
             ctype = {1: "uchar", 2: "ushort", 4: "uint"}[e]
-            module = cc.module("media_block_io.cl", level, {
-                "WRITE": int(write), "T": ctype, "N": comps, "SG": sg, "SUFFIX": MEDIA_SUFFIX[e], "WIDTH": w,
-                "HEIGHT": h, "VEC": ctype + ("" if comps == 1 else str(comps))},
-                "compiled/%s/media_%s_e%d_c%d_w%d_h%d_sg%d" % (level, op, e, comps, w, h, sg),
-                "media block %s of %d x %d %d-byte elements at SubgroupSize %d" % (op, w, h, e, sg))
+            defines = {"WRITE": int(write), "T": ctype, "N": comps, "SG": sg, "SUFFIX": MEDIA_SUFFIX[e], "WIDTH": w,
+                       "HEIGHT": h, "VEC": ctype + ("" if comps == 1 else str(comps))}
+            if imported:
+                defines["IMPORTED"] = 1
+            module = cc.module("media_block_io.cl", level, defines,
+                               "compiled/%s/media_%s_e%d_c%d_w%d_h%d_sg%d" % (folder, op, e, comps, w, h, sg),
+                               "media block %s of %d x %d %d-byte elements at SubgroupSize %d%s" % (
+                                   op, w, h, e, sg, ", imported" if imported else ""))
             row_bytes = w * e
-            for cname, x, y in (("interior", 8, 2), ("corner_bottom_right", 48 - row_bytes // 2, 12 - h // 2)):
+            coords = [("interior", 8, 2), ("corner_bottom_right", 48 - row_bytes // 2, 12 - h // 2)]
+            if imported:
+                coords.append(("interior_x12", 12, 2))  # x a multiple of 4 bytes (the least allowed), not of 8
+            for cname, x, y in coords:
                 params = dict(op=op, element_bytes=e, components=comps, width=w, height=h, sg=sg, format="r32ui",
                               texel_bytes=4, backing="image", image_width_bytes=48, image_height=12, x=x, y=y)
-                emit.case("compiled.%s.media_%s.e%d.w%d.h%d.sg%d.c%d.r32ui.%s" % (level, op, e, w, h, sg, comps,
+                # Imported too: the reference device reports the media instructions' extension
+                # (cl_intel_spirv_media_block_io), not the OpenCL C one's name.
+                emit.case("compiled.%s.media_%s.e%d.w%d.h%d.sg%d.c%d.r32ui.%s" % (tag, op, e, w, h, sg, comps,
                                                                                   cname),
                           "media_block_io", module, "test", params=params,
                           requires=["ext=cl_intel_spirv_media_block_io", "spirv=%s" % SPIRV_VERSION,
@@ -311,7 +413,14 @@ def generate(emit):
         block_io_cases(emit, cc, level)
         image_block_io_cases(emit, cc, level)
         media_cases(emit, cc, level)
+        local_block_io_cases(emit, cc, level)
         block_2d_cases(emit, cc, level, b2d)
         gemm_cases(emit, cc, level, wl)
         mma_cases(emit, cc, level)
+    for level in LEVELS:
+        shuffle_cases(emit, cc, level, imported=True)
+        block_io_cases(emit, cc, level, imported=True)
+        local_block_io_cases(emit, cc, level, imported=True)
+        image_block_io_cases(emit, cc, level, imported=True)
+        media_cases(emit, cc, level, imported=True)
     cc.prune()

@@ -1,12 +1,15 @@
 // Rule area "calls": every OpFunctionCall reaches a function with a body. Compilers translate the extensions'
 // OpenCL C built-ins (intel_sub_group_shuffle, intel_sub_group_media_block_read_ui2, ...) to their
-// instructions; a built-in they did not recognise stays a call to a function declared without a body (an
+// instructions; a function they did not recognise stays a call to a function declared without a body (an
 // import through the Linkage capability), which no OpenCL program links (docs/compiled.md). The exception is
-// an import named (Itanium-mangled) as a built-in of cl_intel_subgroup_2d_block_io or
-// cl_intel_subgroup_matrix_multiply_accumulate: no llvm-spirv release translates them to their instructions,
-// so every OpenCL C and Triton user of these extensions ships such calls, which drivers (and the reference
-// device, docs/reference_device.md "Imported OpenCL C built-ins") resolve by name.
+// an import named (Itanium-mangled) as a built-in of the extensions: no llvm-spirv release translates the
+// cl_intel_subgroup_2d_block_io and cl_intel_subgroup_matrix_multiply_accumulate ones, so every OpenCL C and
+// Triton user of these extensions ships such calls; the cl_intel_subgroups (with _short, _char, _long),
+// cl_intel_subgroup_local_block_io and cl_intel_media_block_io ones reach a driver that way from a compiler
+// that does not know their SPIR-V extensions. Drivers (and the reference device, docs/reference_device.md
+// "Imported OpenCL C built-ins") resolve them by name.
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,19 +38,19 @@ std::string demangledName(const std::string& mangled) {
     return mangled.substr(i, length);
 }
 
-// A built-in of the two extensions that compilers leave as imported calls (see the top of this file).
+// A built-in of the extensions that compilers may leave as imported calls (see the top of this file): by its
+// source name, the 2D block IO and matrix-mad families by prefix, the others by their exact names.
 bool importedExtensionBuiltin(const std::string& link_name) {
-    const std::string name = demangledName(link_name);
-    const std::string prefix = "intel_sub_group_";
-    if (name.compare(0, prefix.size(), prefix) != 0) return false;
-    return name.compare(prefix.size(), 9, "2d_block_") == 0 ||
-           name.find("_matrix_mad_k") != std::string::npos;
+    static const std::regex kNames(
+        "intel_sub_group_(2d_block_.+|.+_matrix_mad_k.+|shuffle(_down|_up|_xor)?|"
+        "block_(read|write)(_uc|_us|_ui|_ul)?(2|4|8|16)?|media_block_(read|write)_(uc|us|ui)(2|4|8|16)?)");
+    return std::regex_match(demangledName(link_name), kNames);
 }
 
 void checkCalls(const SpirvModule& module, std::vector<Violation>& out) {
     std::map<uint32_t, std::string> names;
     std::set<uint32_t> declared_only;    // functions without a block: OpFunction, parameters, OpFunctionEnd
-    std::set<uint32_t> builtin_imports;  // imported as a 2D block IO or matrix-mad built-in
+    std::set<uint32_t> builtin_imports;  // imported as a built-in of the extensions
     uint32_t current = 0;
     bool has_body = false;
     for (const SpirvInstruction& inst : module.instructions()) {

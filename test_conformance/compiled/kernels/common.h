@@ -9,6 +9,16 @@
 #define CAT(a, b) CAT_(a, b)
 #define REQD_SG __attribute__((intel_reqd_sub_group_size(SG)))
 
+// The name a kernel calls a built-in by. IMPORTED (docs/compiled.md, "Imported sub-group, media and local
+// block IO built-ins"): a name llvm-spirv-15 does not recognise, declared by the kernel with the built-in's
+// parameter types, so the call stays an OpFunctionCall of an import and clang mangles the parameters as for
+// the built-in; the generator drops the prefix from the import's name, leaving the built-in's mangled name.
+#if IMPORTED
+#define BUILTIN_NAME(name) CAT(__imported_, name)
+#else
+#define BUILTIN_NAME(name) name
+#endif
+
 // info[gid * 4 ..]: SubgroupLocalInvocationId, SubgroupId, SubgroupSize, SubgroupMaxSize (the record the
 // subgroups.* checkers take the work-item to sub-group mapping from).
 static void write_info(global uint* info, size_t gid) {

@@ -1,7 +1,8 @@
 // intel_sub_group_block_read / write on images, the kernel ABI of subgroups.image_block_io
 // (test_conformance/subgroups/image_block_io_family.cpp): image, info, data, coords. Sub-group b reads or
 // writes the block at (coords[2b] bytes, coords[2b + 1] rows); a read stores each work-item's components at
-// data[gid * N ..], a write takes them from there. Built with WRITE and SUFFIX (_us, or empty for uint).
+// data[gid * N ..], a write takes them from there. Built with WRITE, SUFFIX (_us, _ui, or empty for uint)
+// and IMPORTED (common.h).
 #include "common.h"
 
 #if N == 1
@@ -9,8 +10,12 @@
 #else
 #define WIDTH N
 #endif
-#define BLOCK_READ CAT(CAT(intel_sub_group_block_read, SUFFIX), WIDTH)
-#define BLOCK_WRITE CAT(CAT(intel_sub_group_block_write, SUFFIX), WIDTH)
+#define BLOCK_READ BUILTIN_NAME(CAT(CAT(intel_sub_group_block_read, SUFFIX), WIDTH))
+#define BLOCK_WRITE BUILTIN_NAME(CAT(CAT(intel_sub_group_block_write, SUFFIX), WIDTH))
+#if IMPORTED
+VEC OVLD BLOCK_READ(read_only image2d_t image, int2 coord);
+void OVLD BLOCK_WRITE(write_only image2d_t image, int2 coord, VEC data);
+#endif
 
 static int2 block_coord(const global uint* coords) {
     const uint b = block_index();

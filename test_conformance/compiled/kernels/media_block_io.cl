@@ -1,8 +1,8 @@
 // intel_sub_group_media_block_read / write, the kernel ABI of media_block_io
 // (test_conformance/media_block_io/media_family.cpp): image, coords, lanes, done. Sub-group g reads or
 // writes the WIDTH x HEIGHT region at coords[g] (x bytes, y rows); lane s = g * SG + lane holds lanes[s];
-// done[s] = s + 0x1000 is the kernel's last store. Built with WRITE, WIDTH, HEIGHT and SUFFIX (_uc, _us,
-// _ui).
+// done[s] = s + 0x1000 is the kernel's last store. Built with WRITE, WIDTH, HEIGHT, SUFFIX (_uc, _us,
+// _ui) and IMPORTED (common.h).
 #include "common.h"
 
 #if N == 1
@@ -10,8 +10,12 @@
 #else
 #define COUNT N
 #endif
-#define MEDIA_READ CAT(CAT(intel_sub_group_media_block_read, SUFFIX), COUNT)
-#define MEDIA_WRITE CAT(CAT(intel_sub_group_media_block_write, SUFFIX), COUNT)
+#define MEDIA_READ BUILTIN_NAME(CAT(CAT(intel_sub_group_media_block_read, SUFFIX), COUNT))
+#define MEDIA_WRITE BUILTIN_NAME(CAT(CAT(intel_sub_group_media_block_write, SUFFIX), COUNT))
+#if IMPORTED
+VEC OVLD MEDIA_READ(int2 src_offset, int width, int height, read_only image2d_t image);
+void OVLD MEDIA_WRITE(int2 src_offset, int width, int height, VEC pixels, write_only image2d_t image);
+#endif
 
 static uint lane_slot(void) {
     return block_index() * SG + get_sub_group_local_id();

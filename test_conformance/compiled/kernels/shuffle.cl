@@ -2,31 +2,49 @@
 // (test_conformance/subgroups/shuffle_family.cpp): out, info, a, b, index, exec_period, lane_mask.
 // Work-groups with WorkgroupId % exec_period == exec_period - 1 run the shuffle in the lanes whose bit is set
 // in lane_mask. Built with OP (0 shuffle, 1 down, 2 up, 3 xor) and, for PER_COMPONENT, one scalar shuffle per
-// component in a loop over private arrays instead of one vector shuffle.
+// component in a loop over private arrays instead of one vector shuffle; IMPORTED (common.h): the built-ins
+// as calls of imported functions.
 #include "common.h"
+
+#define SHUFFLE BUILTIN_NAME(intel_sub_group_shuffle)
+#define SHUFFLE_DOWN BUILTIN_NAME(intel_sub_group_shuffle_down)
+#define SHUFFLE_UP BUILTIN_NAME(intel_sub_group_shuffle_up)
+#define SHUFFLE_XOR BUILTIN_NAME(intel_sub_group_shuffle_xor)
+#if IMPORTED
+VEC OVLD SHUFFLE(VEC data, uint index);
+VEC OVLD SHUFFLE_DOWN(VEC current, VEC next, uint delta);
+VEC OVLD SHUFFLE_UP(VEC previous, VEC current, uint delta);
+VEC OVLD SHUFFLE_XOR(VEC data, uint value);
+#if PER_COMPONENT
+T OVLD SHUFFLE(T data, uint index);
+T OVLD SHUFFLE_DOWN(T current, T next, uint delta);
+T OVLD SHUFFLE_UP(T previous, T current, uint delta);
+T OVLD SHUFFLE_XOR(T data, uint value);
+#endif
+#endif
 
 static VEC shuffle_value(VEC data, VEC other, uint index) {
 #if OP == 0
-    return intel_sub_group_shuffle(data, index);
+    return SHUFFLE(data, index);
 #elif OP == 1
-    return intel_sub_group_shuffle_down(data, other, index);  // Current, Next
+    return SHUFFLE_DOWN(data, other, index);  // Current, Next
 #elif OP == 2
-    return intel_sub_group_shuffle_up(data, other, index);  // Previous, Current
+    return SHUFFLE_UP(data, other, index);  // Previous, Current
 #else
-    return intel_sub_group_shuffle_xor(data, index);
+    return SHUFFLE_XOR(data, index);
 #endif
 }
 
 #if PER_COMPONENT
 static T shuffle_component(T data, T other, uint index) {
 #if OP == 0
-    return intel_sub_group_shuffle(data, index);
+    return SHUFFLE(data, index);
 #elif OP == 1
-    return intel_sub_group_shuffle_down(data, other, index);
+    return SHUFFLE_DOWN(data, other, index);
 #elif OP == 2
-    return intel_sub_group_shuffle_up(data, other, index);
+    return SHUFFLE_UP(data, other, index);
 #else
-    return intel_sub_group_shuffle_xor(data, index);
+    return SHUFFLE_XOR(data, index);
 #endif
 }
 #endif

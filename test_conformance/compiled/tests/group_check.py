@@ -5,9 +5,11 @@ Usage: group_check.py ASSETS_DIR TOOLS_FOUND (ON/OFF, from CMake). TOOLS_FOUND O
 group is absent by design). Otherwise fails (exit 1, one line per problem) unless the manifest holds compiled.o0.*
 and compiled.o2.* cases, their modules together contain OpSubgroupShuffleINTEL, OpSubgroupBlockReadINTEL and
 OpSubgroupImageMediaBlockReadINTEL, and no module calls a function declared without a body (a built-in the
-compiler left as a call) other than an import of a cl_intel_subgroup_2d_block_io or
-cl_intel_subgroup_matrix_multiply_accumulate built-in, which llvm-spirv-15 cannot translate (those must be
-there: REQUIRED_IMPORTS). Bad arguments: one line, exit 2.
+compiler left as a call) other than an import of a built-in of the extensions: cl_intel_subgroup_2d_block_io or
+cl_intel_subgroup_matrix_multiply_accumulate (which llvm-spirv-15 cannot translate; REQUIRED_IMPORTS must be
+there), and the sub-group, local block IO and media block IO built-ins, which the compiled.<level>.imported.*
+cases call as imports (each of REQUIRED_IMPORT_FAMILIES somewhere; every module under compiled/<level>/imported/
+imports one and holds none of the extensions' instructions). Bad arguments: one line, exit 2.
 """
 
 import json
@@ -21,17 +23,46 @@ REQUIRED_IMPORTS = ("intel_sub_group_2d_block_read_16b_8r16x1c", "intel_sub_grou
                     "intel_sub_group_2d_block_read_transpose_32b_16r8x1c", "intel_sub_group_2d_block_write_32b_8r16x1c",
                     "intel_sub_group_2d_block_prefetch_16b_8r16x1c", "intel_sub_group_f16_f16_matrix_mad_k16",
                     "intel_sub_group_bf16_bf16_matrix_mad_k16")
+# Families of the sub-group, local block IO and media block IO built-ins (import_family) the imported cases must
+# call as imports.
+REQUIRED_IMPORT_FAMILIES = ("shuffle", "shuffle_down", "shuffle_up", "shuffle_xor", "block_read", "block_write",
+                            "local_block_read", "local_block_write", "image_block_read", "image_block_write",
+                            "media_block_read", "media_block_write")
+SUBGROUP_BUILTIN = re.compile(r"intel_sub_group_(shuffle(_down|_up|_xor)?|block_(read|write)(_uc|_us|_ui|_ul)?"
+                              r"(2|4|8|16)?|media_block_(read|write)_(uc|us|ui)(2|4|8|16)?)$")
+EXTENSION_OPCODE = re.compile(r"\bOpSubgroup\w*INTEL\b")
+
+
+def import_family(name, params):
+    """The family of a sub-group / local / media built-in import from its source name and its mangled
+    parameters (the block IO names serve global, local and image memory), or None for any other name."""
+    if not SUBGROUP_BUILTIN.match(name):
+        return None
+    if name.startswith("intel_sub_group_shuffle"):
+        return name[len("intel_sub_group_"):]
+    if name.startswith("intel_sub_group_media_block_"):
+        return "media_block_" + ("read" if "_read" in name else "write")
+    op = "block_read" if name.startswith("intel_sub_group_block_read") else "block_write"
+    if params.startswith("14ocl_image2d"):
+        return "image_" + op
+    if re.match(r"PU3AS3", params):
+        return "local_" + op
+    return op if re.match(r"PU3AS1", params) else None
 
 
 def builtin_imports(text):
-    """{result id: source name} of the functions imported as 2D block IO or matrix-mad built-ins."""
+    """{result id: source name, or the family for a sub-group / local / media built-in} of the functions imported
+    as built-ins of the extensions."""
     out = {}
     for fid, link in re.findall(r'OpDecorate\s+(%\S+)\s+LinkageAttributes\s+"([^"]+)"\s+Import', text):
         m = re.match(r"_Z(\d+)", link)
         if not m:
             continue
         name = link[m.end():m.end() + int(m.group(1))]
-        if name.startswith("intel_sub_group_2d_block_") or \
+        family = import_family(name, link[m.end() + int(m.group(1)):])
+        if family:
+            out[fid] = family
+        elif name.startswith("intel_sub_group_2d_block_") or \
                 (name.startswith("intel_sub_group_") and "_matrix_mad_k" in name):
             out[fid] = name
     return out
@@ -81,6 +112,13 @@ def check(assets, found):
         seen.update(op for op in REQUIRED_OPCODES if re.search(r"\b%s\b" % op, text))
         allowed = builtin_imports(text)
         imported.update(allowed.values())
+        if "/imported/" in module:
+            if not any(v in REQUIRED_IMPORT_FAMILIES for v in allowed.values()):
+                problems.append("%s: an imported case's module imports no sub-group, local or media built-in" % module)
+            ops = sorted(set(EXTENSION_OPCODE.findall(text)))
+            if ops:
+                problems.append("%s: an imported case's module holds %s (translated, not imported)" %
+                                (module, ", ".join(ops)))
         for callee in declared_only_calls(text):
             if callee in allowed:
                 continue
@@ -88,6 +126,7 @@ def check(assets, found):
                             (module, callee))
     problems += ["no compiled module contains %s" % op for op in REQUIRED_OPCODES if op not in seen]
     problems += ["no compiled module calls the imported built-in %s" % n for n in REQUIRED_IMPORTS if n not in imported]
+    problems += ["no compiled module imports a %s built-in" % f for f in REQUIRED_IMPORT_FAMILIES if f not in imported]
     return (1 if problems else 0), problems
 
 
@@ -103,8 +142,9 @@ def main(argv):
     if status == 77:
         print("compiled.group: clang-15 / llvm-spirv-15 not found at configure time: the group is absent")
     elif status == 0:
-        print("compiled.group: compiled.o0.* and compiled.o2.* present; %s found; the 2D block IO and matrix-mad built-ins imported;"
-              " no other untranslated built-in" % ", ".join(REQUIRED_OPCODES))
+        print("compiled.group: compiled.o0.* and compiled.o2.* present; %s found; the 2D block IO and matrix-mad built-ins"
+              " imported, and the %s built-ins; no other untranslated built-in" %
+              (", ".join(REQUIRED_OPCODES), ", ".join(REQUIRED_IMPORT_FAMILIES)))
     return status
 
 

@@ -1,5 +1,7 @@
 """Tests of scripts/generators/compiled.py: no compilers, no cases; a failing compiler is one SpvgenError naming
-the tool and its output; with the real compilers (when installed) a module holds the extension's opcode."""
+the tool and its output; the imported kernels' prefix is dropped from the import names (and its absence is an
+error); with the real compilers (when installed) a module holds the extension's opcode, and an imported one the
+built-in's import instead."""
 
 import importlib.util
 import os
@@ -64,6 +66,35 @@ class CompiledGeneratorTest(unittest.TestCase):
         self.assertIn("OpSubgroupShuffleDownINTEL", text)
         self.assertIn("; @version 1.1", text)
         self.assertEqual(spvgen.module_version(text), (1, 1))
+
+    def test_rename_imports_drops_the_prefix_and_keeps_the_length_right(self):
+        text = ('OpName %_Z34__imported_intel_sub_group_shuffleDv4_jj "_Z34__imported_intel_sub_group_shuffleDv4_jj"\n'
+                'OpDecorate %_Z34__imported_intel_sub_group_shuffleDv4_jj LinkageAttributes '
+                '"_Z34__imported_intel_sub_group_shuffleDv4_jj" Import\n'
+                '%r = OpFunctionCall %v4uint %_Z34__imported_intel_sub_group_shuffleDv4_jj %a %b\n')
+        out = self.gen.rename_imports(text, "t")
+        self.assertNotIn("__imported_", out)
+        self.assertIn('LinkageAttributes "_Z23intel_sub_group_shuffleDv4_jj" Import', out)
+        self.assertIn("OpFunctionCall %v4uint %_Z23intel_sub_group_shuffleDv4_jj %a", out)
+
+    def test_rename_imports_without_an_import_is_an_error(self):
+        with self.assertRaises(spvgen.SpvgenError) as ctx:
+            self.gen.rename_imports("%r = OpSubgroupShuffleINTEL %uint %a %b\n", "t")
+        self.assertIn("__imported_", str(ctx.exception))
+
+    def test_real_compilers_keep_an_imported_builtin_as_an_import(self):
+        tools = {"clang": shutil.which("clang-15"), "llvm_spirv": shutil.which("llvm-spirv-15"),
+                 "spirv_dis": shutil.which("spirv-dis")}
+        if not all(tools.values()):
+            self.skipTest("clang-15, llvm-spirv-15 or spirv-dis not installed")
+        e = self.emitter(tools)
+        cc = self.gen.Compiler(e)
+        path = cc.module("shuffle.cl", "o2", {"OP": 1, "T": "uint", "N": 1, "SG": 16, "VEC": "uint",
+                                              "PER_COMPONENT": 0, "IMPORTED": 1}, "compiled/o2/t", "test")
+        text = e.modules[path[:-4]]["text"]
+        self.assertNotIn("OpSubgroupShuffleDownINTEL", text)
+        self.assertIn('LinkageAttributes "_Z28intel_sub_group_shuffle_downjjj" Import', text)
+        self.assertIn("OpFunctionCall %uint %_Z28intel_sub_group_shuffle_downjjj", text)
 
 
 if __name__ == "__main__":
