@@ -130,13 +130,38 @@ std::string demangledName(const std::string& mangled) {
     return mangled.substr(pos, length);
 }
 
+// cl_intel_subgroup_extended_block_read: intel_subgroup_block_read_<shape>(base, width, height, pitch, coord)
+// returning the block, as the 2D block loads of the same hardware message: u<bits>_m<rows>k<width>v<count>
+// a plain load, transform_u<bits>_k<rows> a transform <sub-group size> wide, transpose_u<bits>_k<width> a
+// transpose <sub-group size> tall (the shapes of the driver's implementation, for sub-groups of 16).
+bool extendedBlockRead(const std::string& s, BuiltinInstruction* out) {
+    unsigned bits = 0, rows = 0, width = 0, count = 0;
+    int used = 0;
+    const auto whole = [&](int fields, int want) { return fields == want && size_t(used) == s.size(); };
+    if (whole(std::sscanf(s.c_str(), "u%u_m%uk%uv%u%n", &bits, &rows, &width, &count, &used), 4)) {
+        out->opcode = kOpExtendedBlockRead;
+    } else if (whole(std::sscanf(s.c_str(), "transform_u%u_k%u%n", &bits, &rows, &used), 2)) {
+        out->opcode = kOpExtendedBlockReadTransform, width = 16, count = 1;
+    } else if (whole(std::sscanf(s.c_str(), "transpose_u%u_k%u%n", &bits, &width, &used), 2)) {
+        out->opcode = kOpExtendedBlockReadTranspose, rows = 16, count = 1;
+    } else {
+        return false;
+    }
+    if (bits % 8 != 0) return false;
+    out->operands = {constant(bits / 8), constant(width), constant(rows), constant(count)};
+    for (uint32_t a = 0; a < 5; ++a) out->operands.push_back(arg(a));
+    return true;
+}
+
 bool builtinInstruction(const std::string& name, bool first_argument_is_image, uint32_t result_bits,
                         uint32_t accumulator_bits, BuiltinInstruction* out) {
     using spv::Op;
+    out->operands.clear();
+    if (startsWith(name, "intel_subgroup_block_read_"))
+        return extendedBlockRead(name.substr(std::strlen("intel_subgroup_block_read_")), out);
     const char* kPrefix = "intel_sub_group_";
     if (!startsWith(name, kPrefix)) return false;
     const std::string s = name.substr(std::strlen(kPrefix));
-    out->operands.clear();
     // cl_intel_subgroup_2d_block_io: intel_sub_group_2d_block_<op>_<bits>b_<rows>r<width>x<count>c, the
     // arguments (base, width, height, pitch, coord[, pointer]); the instruction's shape operands are
     // constants: Element Size in bytes, Block Width, Block Height, Block Count.
@@ -172,19 +197,22 @@ bool builtinInstruction(const std::string& name, bool first_argument_is_image, u
     // cl_intel_subgroup_matrix_multiply_accumulate: intel_sub_group_<A>_<B>_matrix_mad_k<K>(a, b, acc); the
     // element names give the Matrix Multiply Accumulate Operands, a 16-bit accumulator or result of a bf16
     // mad holds bf16 (CBFloat16 0x4, ResultBFloat16 0x8).
-    {
+    // cl_intel_subgroup_split_matrix_multiply_accumulate's intel_sub_group_<A>_<B>_split_matrix_mad_k<K>
+    // takes the same operands to the device's split mad.
+    for (const bool split : {false, true}) {
         char a[8] = {}, b[8] = {};
         unsigned k = 0;
         int used = 0;
-        if (std::sscanf(s.c_str(), "%7[a-z0-9]_%7[a-z0-9]_matrix_mad_k%u%n", a, b, &k, &used) == 3 &&
-            size_t(used) == s.size()) {
+        const char* pattern =
+            split ? "%7[a-z0-9]_%7[a-z0-9]_split_matrix_mad_k%u%n" : "%7[a-z0-9]_%7[a-z0-9]_matrix_mad_k%u%n";
+        if (std::sscanf(s.c_str(), pattern, a, b, &k, &used) == 3 && size_t(used) == s.size()) {
             uint32_t a_bits = 0, b_bits = 0;
             if (!matrixElementBits(a, &a_bits) || !matrixElementBits(b, &b_bits)) return false;
             uint32_t operands = a_bits | b_bits << 1;
             const bool bf16 = std::strcmp(a, "bf16") == 0 && std::strcmp(b, "bf16") == 0;
             if (bf16 && accumulator_bits == 16) operands |= 0x4;
             if (bf16 && result_bits == 16) operands |= 0x8;
-            out->opcode = token(Op::OpSubgroupMatrixMultiplyAccumulateINTEL);
+            out->opcode = split ? kOpSplitMatrixMad : token(Op::OpSubgroupMatrixMultiplyAccumulateINTEL);
             out->operands = {constant(k), arg(0), arg(1), arg(2), {Operand::Kind::Literal, operands}};
             return true;
         }
@@ -284,10 +312,13 @@ bool decodeBuiltinCall(DecodeCtx& c, uint32_t callee, const std::vector<uint32_t
         return c.fail("calls " + mangled + ", a built-in of " + decl->extension +
                       " that no instruction of this device implements");
     const ExtOpInfo* info = c.ext.find(insn.opcode);
-    bool supported = info && info->execute;
+    bool supported = info && (info->execute || info->execute_pair);
     if (supported && !info->capabilities.empty())
         supported = std::any_of(info->capabilities.begin(), info->capabilities.end(),
                                 [&](uint32_t cap) { return c.profile.buildsCapability(cap); });
+    // Built-ins without a SPIR-V instruction (no capability to build) need their extension reported.
+    if (supported && insn.opcode >= kFirstBuiltinOnlyOpcode)
+        supported = c.profile.hasExtension(decl->extension);
     if (!supported)
         return c.fail("calls " + mangled + ", a built-in of " + decl->extension +
                       ", which this device does not support (profile " + c.profile.name + ")");

@@ -130,6 +130,16 @@ struct ExtBuildView {
     const Profile* profile = nullptr;            // the device the module is built for
 };
 
+// Opcodes from here on are the device's own, for OpenCL C built-ins no SPIR-V instruction stands for (the
+// split matrix mads, the extended block reads): reached only through an imported built-in call
+// (builtins.cpp); the loader refuses them as instructions of a module.
+constexpr uint32_t kFirstBuiltinOnlyOpcode = 0xFF00;
+constexpr uint32_t kOpExtendedBlockRead = kFirstBuiltinOnlyOpcode;  // intel_subgroup_block_read_u*
+constexpr uint32_t kOpExtendedBlockReadTransform = kFirstBuiltinOnlyOpcode + 1;  // ..._transform_u*
+constexpr uint32_t kOpExtendedBlockReadTranspose = kFirstBuiltinOnlyOpcode + 2;  // ..._transpose_u*
+constexpr uint32_t kOpSplitMatrixMad =
+    kFirstBuiltinOnlyOpcode + 0x10;  // intel_sub_group_*_split_matrix_mad_k*
+
 struct ExtOpInfo {
     uint32_t opcode = 0;
     const char* name = "";
@@ -141,6 +151,10 @@ struct ExtOpInfo {
     // Optional build-time check: "" accepts the instruction, anything else fails clBuildProgram with that
     // text in the build log (e.g. an MMA whose operand types match no row of the device's table).
     std::string (*check)(const ExtBuildView& view) = nullptr;
+    // Set instead of execute for an instruction two sub-groups execute together (the split matrix mads):
+    // the work-group scheduler runs it once sub-groups 2i and 2i + 1 both wait at it, with their contexts
+    // in sub-group order.
+    void (*execute_pair)(OpContext& first, OpContext& second) = nullptr;
 };
 
 // What a planted build fault sees of one kernel of a module that otherwise builds: its SubgroupSize and the

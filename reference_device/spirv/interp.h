@@ -133,6 +133,18 @@ bool execImage(const Insn& in, GroupRun& g, Lane& lane);
 void runLane(GroupRun& g, Lane& lane);
 // Executes the collective at `pc` for the lanes of one sub-group whose `active` flag is set.
 bool execCollective(GroupRun& g, Lane* sub_group, uint32_t count, const uint8_t* active, uint32_t pc);
+// One sub-group's part in a collective two sub-groups execute together (ExtOpInfo::execute_pair).
+struct PairPart {
+    Lane* lanes;
+    uint32_t count;
+    const uint8_t* active;
+};
+// Executes the pair collective at `pc` (an ExtOp with execute_pair) for two sub-groups, in sub-group order.
+bool execPairCollective(GroupRun& g, const PairPart& first, const PairPart& second, uint32_t pc);
+// The instruction is an extension instruction two sub-groups execute together.
+inline bool pairCollective(const Module& m, const Insn& in) {
+    return in.kind == Kind::ExtOp && m.ext_infos[in.a]->execute_pair != nullptr;
+}
 
 template <typename T>
 inline T rd(const uint8_t* regs, uint32_t off) {

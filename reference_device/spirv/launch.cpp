@@ -39,6 +39,13 @@ bool workGroupWide(Kind kind) {
     return kind == Kind::Barrier || kind == Kind::AsyncCopy;
 }
 
+// Instructions the group scheduler runs: the work-group-wide ones and those two sub-groups execute together.
+bool groupScheduled(const Module& m, const Insn& in) {
+    return workGroupWide(in.kind) || pairCollective(m, in);
+}
+
+enum class PairStep { None, Ran, Failed };
+
 // Per-thread storage for the lanes of one work-group, reused from group to group.
 struct Workspace {
     Arena lane_memory;
@@ -57,6 +64,7 @@ private:
     const std::vector<ArgValue>& args_;
     bool setup(GroupRun& g, Workspace& ws);
     void runSubGroup(GroupRun& g, Lane* sg, uint32_t count, Workspace& ws);
+    PairStep runPairs(GroupRun& g);
 };
 
 bool GroupScheduler::setup(GroupRun& g, Workspace& ws) {
@@ -205,8 +213,7 @@ void GroupScheduler::runSubGroup(GroupRun& g, Lane* sg, uint32_t count, Workspac
         // The lowest lane waiting at a sub-group collective picks the instruction to execute next.
         uint32_t pc = UINT32_MAX;
         for (uint32_t i = 0; i < count && pc == UINT32_MAX; ++i)
-            if (sg[i].state == LaneState::AtCollective && !workGroupWide(m.code[sg[i].pc].kind))
-                pc = sg[i].pc;
+            if (sg[i].state == LaneState::AtCollective && !groupScheduled(m, m.code[sg[i].pc])) pc = sg[i].pc;
         if (pc == UINT32_MAX) return;
         for (uint32_t i = 0; i < count; ++i)
             ws.active[i] = sg[i].state == LaneState::AtCollective && sg[i].pc == pc;
@@ -217,6 +224,71 @@ void GroupScheduler::runSubGroup(GroupRun& g, Lane* sg, uint32_t count, Workspac
                 sg[i].pc = pc + 1;
             }
     }
+}
+
+// Pair collectives (the split matrix mads): the device pairs sub-groups 2i and 2i + 1 of the work-group (the
+// extension leaves the choice to the implementation). Runs every pair both of whose sub-groups wait at the
+// same one; a sub-group waiting at one whose partner is elsewhere, has returned or does not exist can never
+// go on, which is reported as undefined behaviour.
+PairStep GroupScheduler::runPairs(GroupRun& g) {
+    const Module& m = *s_.module;
+    const uint32_t sg_size = s_.sub_group_size;
+    const uint32_t groups = (g.lane_count + sg_size - 1) / sg_size;
+    auto count = [&](uint32_t s) { return std::min(sg_size, g.lane_count - s * sg_size); };
+    // The pair collective sub-group s waits at (its lowest such lane's), or UINT32_MAX.
+    auto waitingAt = [&](uint32_t s) {
+        for (uint32_t i = 0; s < groups && i < count(s); ++i) {
+            const Lane& l = g.lanes[s * sg_size + i];
+            if (l.state == LaneState::AtCollective && pairCollective(m, m.code[l.pc])) return l.pc;
+        }
+        return UINT32_MAX;
+    };
+    auto where = [&](uint32_t s) -> std::string {
+        if (s >= groups)
+            return "does not exist (the work-group has " + std::to_string(groups) + " sub-groups)";
+        for (uint32_t i = 0; i < count(s); ++i) {
+            const Lane& l = g.lanes[s * sg_size + i];
+            if (l.state == LaneState::AtCollective)
+                return "waits at the instruction at word " + std::to_string(m.code[l.pc].word);
+        }
+        return "has returned";
+    };
+    bool ran = false;
+    std::vector<uint8_t> active[2];
+    for (uint32_t s = 0; s < groups; s += 2) {
+        const uint32_t pc[2] = {waitingAt(s), waitingAt(s + 1)};
+        if (pc[0] == UINT32_MAX && pc[1] == UINT32_MAX) continue;
+        if (pc[0] != pc[1]) {
+            const uint32_t at = pc[0] != UINT32_MAX ? s : s + 1, partner = at ^ 1;
+            const Insn& in = m.code[pc[at - s]];
+            const Lane* lane = g.lanes + at * sg_size;
+            while (lane->state != LaneState::AtCollective || lane->pc != pc[at - s]) ++lane;
+            g.fail(*lane, in,
+                   std::string("undefined behaviour: ") + m.ext_infos[in.a]->name +
+                       " must be executed by two sub-groups together (this device pairs sub-groups 2i and "
+                       "2i + 1 of a work-group): sub-group " +
+                       std::to_string(at) + " reached it, its partner sub-group " + std::to_string(partner) +
+                       " " + where(partner));
+            return PairStep::Failed;
+        }
+        PairPart parts[2];
+        for (uint32_t h = 0; h < 2; ++h) {
+            Lane* sg = g.lanes + (s + h) * sg_size;
+            active[h].assign(count(s + h), 0);
+            for (uint32_t i = 0; i < count(s + h); ++i)
+                active[h][i] = sg[i].state == LaneState::AtCollective && sg[i].pc == pc[0];
+            parts[h] = {sg, count(s + h), active[h].data()};
+        }
+        if (!execPairCollective(g, parts[0], parts[1], pc[0])) return PairStep::Failed;
+        for (uint32_t h = 0; h < 2; ++h)
+            for (uint32_t i = 0; i < parts[h].count; ++i)
+                if (active[h][i]) {
+                    parts[h].lanes[i].state = LaneState::Running;
+                    parts[h].lanes[i].pc = pc[0] + 1;
+                }
+        ran = true;
+    }
+    return ran ? PairStep::Ran : PairStep::None;
 }
 
 void GroupScheduler::run(size_t group_linear, Workspace& ws) {
@@ -233,6 +305,9 @@ void GroupScheduler::run(size_t group_linear, Workspace& ws) {
         for (uint32_t first = 0; first < g.lane_count && !g.failed; first += sg_size)
             runSubGroup(g, g.lanes + first, std::min(sg_size, g.lane_count - first), ws);
         if (g.failed) break;
+        const PairStep pairs = runPairs(g);
+        if (pairs == PairStep::Failed) break;
+        if (pairs == PairStep::Ran) continue;
         // Every lane has returned or waits at a work-group barrier.
         const Lane* waiting = nullptr;
         const Lane* finished = nullptr;

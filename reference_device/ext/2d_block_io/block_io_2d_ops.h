@@ -18,6 +18,11 @@ constexpr uint32_t kOpLoadTransform = token(spv::Op::OpSubgroup2DBlockLoadTransf
 constexpr uint32_t kOpLoadTranspose = token(spv::Op::OpSubgroup2DBlockLoadTransposeINTEL);
 constexpr uint32_t kOpPrefetch = token(spv::Op::OpSubgroup2DBlockPrefetchINTEL);
 constexpr uint32_t kOpStore = token(spv::Op::OpSubgroup2DBlockStoreINTEL);
+// cl_intel_subgroup_extended_block_read's built-ins (no SPIR-V instruction: the device's own opcodes, see
+// ext_ops.h): the loads above with the block returned as the result.
+constexpr uint32_t kOpExtendedRead = kOpExtendedBlockRead;
+constexpr uint32_t kOpExtendedReadTransform = kOpExtendedBlockReadTransform;
+constexpr uint32_t kOpExtendedReadTranspose = kOpExtendedBlockReadTranspose;
 
 constexpr uint32_t kStorageCrossWorkgroup = token(spv::StorageClass::CrossWorkgroup);
 constexpr uint32_t kStorageFunction = token(spv::StorageClass::Function);
@@ -30,7 +35,7 @@ constexpr uint32_t kStorageFunction = token(spv::StorageClass::Function);
 std::string unsupportedShape(uint32_t opcode, uint32_t element_size, uint32_t block_width,
                              uint32_t block_height, uint32_t block_count);
 
-void executeLoad(OpContext& ctx);      // OpSubgroup2DBlockLoadINTEL, LoadTransform, LoadTranspose
+void executeLoad(OpContext& ctx);  // OpSubgroup2DBlockLoadINTEL, LoadTransform, LoadTranspose, extended reads
 void executePrefetch(OpContext& ctx);  // OpSubgroup2DBlockPrefetchINTEL
 void executeStore(OpContext& ctx);     // OpSubgroup2DBlockStoreINTEL
 

@@ -1,9 +1,9 @@
 // Which profiles report SPV_INTEL_2d_block_io: the Xe-HPC (PVC), Xe2 (BMG, LNL) and Xe3 (PTL) classes, with
 // the transform and transpose capabilities; DG2, MTL and Intel's CPU device have no 2D block IO
 // (test_conformance/targets/*.json). The same classes' driver reports cl_intel_subgroup_extended_block_read,
-// OpenCL C 2D block read functions of the same hardware message: it defines no SPIR-V (no OpExtension,
-// capability or instruction; compute-runtime 26.27 lists no SPIR-V extension for it), so reporting it, as the
-// driver does, claims nothing a SPIR-V module can use (docs/reference_device.md, "Profiles").
+// OpenCL C 2D block read functions of the same hardware message with no SPIR-V of their own: a module reaches
+// them as imported built-ins, which the device runs as its 2D block loads (spirv/builtins.cpp,
+// block_io_2d_ops.cpp; docs/reference_device.md, "Imported OpenCL C built-ins").
 #include "reference_device/profile.h"
 #include "reference_device/ext/2d_block_io/block_io_2d_ops.h"
 

@@ -296,6 +296,18 @@ void registerMatrixMultiplyAccumulateOps(ExtOpTable& table) {
     // Operands after Result Type and Result: K Dim, Matrix A, Matrix B, Matrix C, then the optional Matrix
     // Multiply Accumulate Operands literal (a literal word, not an <id>).
     table.add({kOp, kOpName, true, 4, 5, 4, {kCapability}, execute, checkBuild});
+    // The split mads: the same operands, executed by two sub-groups together; reached only through their
+    // built-ins, which the profiles reporting cl_intel_subgroup_split_matrix_multiply_accumulate accept.
+    table.add({kOpSplitMatrixMad,
+               "intel_sub_group_<A>_<B>_split_matrix_mad_k<K>",
+               true,
+               4,
+               5,
+               4,
+               {},
+               nullptr,
+               checkSplitBuild,
+               executeSplitPair});
 }
 
 REFDEV_REGISTER_EXT_OPS("matrix_multiply_accumulate", registerMatrixMultiplyAccumulateOps);

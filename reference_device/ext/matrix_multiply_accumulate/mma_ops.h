@@ -78,6 +78,11 @@ std::string matchTable(const Instruction& in, Shape* shape);
 std::string checkBuild(const ExtBuildView& view);
 void execute(OpContext& ctx);
 
+// cl_intel_subgroup_split_matrix_multiply_accumulate (split_mma.cpp): the build check and the execution by
+// a pair of sub-groups (ExtOpInfo::execute_pair), first the one providing A's first M / 2 rows.
+std::string checkSplitBuild(const ExtBuildView& view);
+void executeSplitPair(OpContext& first, OpContext& second);
+
 }  // namespace refdev::spirv::mma
 
 // The family's instructions and planted faults (registered with the device from this folder; the tests

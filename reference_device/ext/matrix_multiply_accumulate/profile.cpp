@@ -2,9 +2,8 @@
 // (the minimum sub-group size): 16 with TF32 on Xe-HPC (PVC), Xe2 (BMG, LNL) and Xe3 (PTL); 8 on Xe-HPG
 // (DG2). MTL's Xe-LPG and Intel's CPU device have none (test_conformance/targets/*.json). DG2's driver also
 // reports cl_intel_subgroup_split_matrix_multiply_accumulate, OpenCL C functions that split A over two
-// sub-groups on the same DPAS hardware: it defines no SPIR-V (no SPIR-V extension exists for it, and
-// compute-runtime 26.27 lists none), so reporting it, as the driver does, claims nothing a SPIR-V module can
-// use (docs/reference_device.md, "Profiles").
+// sub-groups on the same DPAS hardware, with no SPIR-V of their own: a module reaches them as imported
+// built-ins, which split_mma.cpp runs (docs/reference_device.md, "Imported OpenCL C built-ins").
 #include "reference_device/profile.h"
 #include "reference_device/ext/matrix_multiply_accumulate/mma_ops.h"
 

@@ -273,6 +273,14 @@ std::string laneList(const uint8_t* active, uint32_t count) {
 
 }  // namespace
 
+bool execPairCollective(GroupRun& g, const PairPart& first, const PairPart& second, uint32_t pc) {
+    const Insn& in = g.m->code[pc];
+    ExtContext a(g, first.lanes, first.count, first.active, in),
+        b(g, second.lanes, second.count, second.active, in);
+    g.m->ext_infos[in.a]->execute_pair(a, b);
+    return !g.failed;
+}
+
 bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active, uint32_t pc) {
     const Insn& in = g.m->code[pc];
     uint32_t first = 0;
@@ -282,7 +290,11 @@ bool execCollective(GroupRun& g, Lane* sg, uint32_t count, const uint8_t* active
     for (uint32_t i = 0; i < count; ++i) all &= active[i] != 0;
     if (in.kind == Kind::ExtOp) {
         ExtContext ctx(g, sg, count, active, in);
-        g.m->ext_infos[in.a]->execute(ctx);
+        const ExtOpInfo& info = *g.m->ext_infos[in.a];
+        if (info.execute)
+            info.execute(ctx);
+        else
+            ctx.undefinedBehavior(first, std::string(info.name) + ": executed by one sub-group alone");
         return !g.failed;
     }
     if (in.kind == Kind::SubgroupBarrier ||
@@ -532,7 +544,9 @@ bool decodeGroup(DecodeCtx& c) {
 
 bool decodeExtOp(DecodeCtx& c) {
     const ExtOpInfo* info = c.ext.find(c.in->opcode);
-    if (!info || !info->execute) return false;
+    // The device's own opcodes stand for built-ins only; a module's instruction with one is unknown.
+    if (!info || c.in->opcode >= kFirstBuiltinOnlyOpcode || (!info->execute && !info->execute_pair))
+        return false;
     if (!info->capabilities.empty()) {
         bool enabled = false;
         for (uint32_t cap : info->capabilities)
