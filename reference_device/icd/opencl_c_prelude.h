@@ -1,15 +1,15 @@
-// Included before every OpenCL C program the reference device compiles (program_source.cpp) and by the Khronos
-// CTS's offline compiler (scripts/khronos_cts/offline_compile.py).
+// Included before every OpenCL C program the reference device compiles (program_source.cpp) and by the
+// Khronos CTS's offline compiler (scripts/khronos_cts/offline_compile.py).
 //
 // OpenCL C defines the work-item functions for any dimension: at or above get_work_dim() (in particular 3 and
 // more) get_global_id, get_local_id, get_group_id and get_global_offset return 0 and the sizes return 1.
 // llvm-spirv-15 lowers a call whose dimension is not a constant to an OpVectorExtractDynamic of the built-in
-// 3-component vector, which SPIR-V leaves undefined for an index of 3 or more (the reference device reports it).
-// Each function is wrapped so an out-of-range dimension takes OpenCL C's value before the translator sees it;
-// the dimension is evaluated once, and with a constant dimension the optimizer folds the check away.
-#define REFDEV_WORK_ITEM_GUARD(name, outside)                                           \
-    static inline size_t __attribute__((overloadable)) __refdev_##name(uint dim) {      \
-        return dim < 3u ? name(dim) : (size_t)(outside);                                \
+// 3-component vector, which SPIR-V leaves undefined for an index of 3 or more (the reference device reports
+// it). Each function is wrapped so an out-of-range dimension takes OpenCL C's value before the translator
+// sees it; the dimension is evaluated once, and with a constant dimension the optimizer folds the check away.
+#define REFDEV_WORK_ITEM_GUARD(name, outside)                                      \
+    static inline size_t __attribute__((overloadable)) __refdev_##name(uint dim) { \
+        return dim < 3u ? name(dim) : (size_t)(outside);                           \
     }
 REFDEV_WORK_ITEM_GUARD(get_global_id, 0)
 REFDEV_WORK_ITEM_GUARD(get_local_id, 0)
