@@ -386,21 +386,30 @@ def gemm_cases(emit, cc, level, wl):
 
 def mma_cases(emit, cc, level):
     """The matrix-mad built-ins chained over K (mma.cl) on the matrix_multiply_accumulate family's chained
-    kernel shape, M = 8."""
-    for fmt in ("fp16_fp32", "bf16_fp32"):
-        module = cc.module("mma.cl", level, {"MAD": MAD_BUILTIN[fmt], "SG": 16, "T": "uint", "N": 1, "VEC": "uint"},
-                           "compiled/%s/mma_%s_chained" % (level, fmt),
-                           "%s chained over K as a call of the imported built-in" % MAD_BUILTIN[fmt])
-        elem = fmt.split("_")[0]
-        # The family's chained float cases take exact data (every order of the sums gives the same bits).
+    kernel shape, M = 8: fp16 and bf16 (K = 16, one A column per 16-bit component at N = 16) and int8 (K = 32,
+    two columns per component, signed and unsigned), so a device that unpacks a component's columns wrongly
+    fails here too."""
+    float_args = {"A_ARG": "short8", "B_ARG": "int8", "ACC": "float8"}
+    rows = [("fp16_fp32", "", MAD_BUILTIN["fp16_fp32"], 16, "fp16", False, "fp32", "exact", float_args),
+            ("bf16_fp32", "", MAD_BUILTIN["bf16_fp32"], 16, "bf16", False, "fp32", "exact", float_args),
+            ("int8_int32", "sign_ab", "intel_sub_group_i8_i8_matrix_mad_k32", 32, "int8", True, "int32",
+             "full_range", {"A_ARG": "short8", "B_ARG": "int8", "ACC": "int8"}),
+            ("int8_int32", "sign_none", "intel_sub_group_u8_u8_matrix_mad_k32", 32, "int8", False, "int32",
+             "full_range", {"A_ARG": "ushort8", "B_ARG": "uint8", "ACC": "int8"})]
+    for fmt, sign, builtin, k, elem, signed, acc, data, types in rows:
+        stem = fmt + ("_" + sign if sign else "")
+        module = cc.module("mma.cl", level, dict(types, MAD=builtin, SG=16, T="uint", N=1, VEC="uint"),
+                           "compiled/%s/mma_%s_chained" % (level, stem),
+                           "%s chained over K as a call of the imported built-in" % builtin)
+        # The family's chained float cases take exact data (every order of the sums gives the same bits);
+        # its integer ones take full_range data (the sums wrap).
         for shape, (wgs, sgs, steps) in (("chained", (1, 1, 4)), ("chained.wg2_sg2", (2, 2, 3))):
-            scenario, data = "chained", "exact"
-            params = dict(n=16, k=16, a=elem, b=elem, a_signed=False, b_signed=False, c="fp32", result="fp32", m=8,
-                          work_groups=wgs, sub_groups_per_work_group=sgs, steps=steps, outputs=1, scenario=scenario,
-                          data=data)
-            emit.case("compiled.%s.mma.n16.%s.m8.%s.%s" % (level, fmt, shape, data), "matrix_multiply_accumulate",
-                      module, "test", params=params, requires=[MMA_TOKEN, "min_sg_size=16", "sg_size=16",
-                                                               "spirv=%s" % SPIRV_VERSION], tier="core")
+            params = dict(n=16, k=k, a=elem, b=elem, a_signed=signed, b_signed=signed, c=acc, result=acc, m=8,
+                          work_groups=wgs, sub_groups_per_work_group=sgs, steps=steps, outputs=1,
+                          scenario="chained", data=data)
+            emit.case("compiled.%s.mma.n16.%s.m8.%s.%s" % (level, fmt + ("." + sign if sign else ""), shape, data),
+                      "matrix_multiply_accumulate", module, "test", params=params,
+                      requires=[MMA_TOKEN, "min_sg_size=16", "sg_size=16", "spirv=%s" % SPIRV_VERSION], tier="core")
 
 
 def generate(emit):
