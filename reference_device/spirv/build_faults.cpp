@@ -1,6 +1,7 @@
 // Planted build faults (ExtOpTable::addBuildFault): real compilers reject some valid modules at
 // clBuildProgram. Each kernel of a module that otherwise built is shown with its SubgroupSize and the
-// extension instructions it reaches, since a compiler judges what it compiles for that kernel.
+// extension instructions it reaches (imported built-in calls count as the instruction they resolve to), since
+// a compiler judges what it compiles for that kernel.
 #include <map>
 #include <set>
 
@@ -57,7 +58,14 @@ bool checkBuildFaults(DecodeCtx& c, size_t first_raw) {
         } else if (!body) {
             continue;
         } else if (r.opcode == token(spv::Op::OpFunctionCall)) {
-            body->callees.push_back(r.w[3]);
+            // A call of an imported built-in is the instruction it was resolved to (builtins.cpp).
+            auto builtin = c.builtin_calls.find(i);
+            const ExtOpInfo* info = builtin == c.builtin_calls.end() ? nullptr : c.ext.find(builtin->second);
+            if (info)
+                body->uses.push_back(
+                    {builtin->second, info->has_result ? &c.type(c.ids[r.w[2]].type).info : nullptr});
+            else
+                body->callees.push_back(r.w[3]);
         } else if (const ExtOpInfo* info = c.ext.find(r.opcode)) {
             const TypeInfo* result = info->has_result ? &c.type(c.ids[r.w[2]].type).info : nullptr;
             body->uses.push_back({r.opcode, result});

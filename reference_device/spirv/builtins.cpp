@@ -322,6 +322,8 @@ bool decodeBuiltinCall(DecodeCtx& c, uint32_t callee, const std::vector<uint32_t
     if (!supported)
         return c.fail("calls " + mangled + ", a built-in of " + decl->extension +
                       ", which this device does not support (profile " + c.profile.name + ")");
+    if (c.in >= c.raw.data() && c.in < c.raw.data() + c.raw.size())
+        c.builtin_calls[static_cast<size_t>(c.in - c.raw.data())] = insn.opcode;
     return decodeExtOpOperands(c, info, info->has_result ? c.word(2) : 0, insn.operands, arg_ids);
 }
 

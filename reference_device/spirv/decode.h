@@ -64,6 +64,9 @@ public:
     }                                // LinkageAttributes ... Import: function id -> name
     const RawInsn* in = nullptr;     // instruction being decoded
     const Faults* faults = nullptr;  // planted faults of the build (build_faults.cpp), if any
+    // Imported built-in calls resolved by decodeBuiltinCall: raw index of the OpFunctionCall -> the extension
+    // opcode it stands for, so build faults see the instruction the call reaches.
+    std::map<size_t, uint32_t> builtin_calls;
     std::string log;
     int errors = 0;
 

@@ -18,6 +18,9 @@ struct Fixture {
 };
 const Fixture kFixtures[] = {
     {"build_fault_sg32_uint.spv", "build_rejects_block_io_simd32"},  // block read at SubgroupSize 32
+    // The same read as a call of the imported built-in intel_sub_group_block_read
+    // (build_fault_imported.spvasm.in).
+    {"build_fault_imported_sg32.spv", "build_rejects_block_io_simd32"},
     {"build_fault_sg16_v4half.spv", "build_rejects_half_vector_shuffle"},
     {"build_fault_sg16_half.spv", nullptr},  // half scalar shuffle and SubgroupSize 16 block read
 };
