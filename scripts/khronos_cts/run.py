@@ -13,8 +13,10 @@ scripts/khronos_cts/offline_compile.py (clang-15 + llvm-spirv-15). A sub-test's 
 writes to CL_CONFORMANCE_RESULTS_FILENAME (pass, fail, skip); a process that dies, exceeds --timeout or writes
 no result is a failure ("crash", "timeout", "no result").
 
-expected.json: {"cts_commit": "...", "expected_failures": {BINARY: {PROFILE: {SUB_TEST: REASON}}}}: a failure
-the profile is expected to show, with its reason (a feature the profile does not claim). Exit status 0 when
+expected.json: {"cts_commit": "...", "expected_failures": {BINARY: {PROFILE: {SUB_TEST: REASON}}},
+"timeouts": {BINARY: {SUB_TEST: [SECONDS, REASON]}}}: a failure the profile is expected to show, with its reason
+(a feature the profile does not claim); and the sub-tests that need more than --timeout on an interpreter, with
+their own limit and why. Exit status 0 when
 every sub-test that ran passed or skipped but for the listed failures, and every listed failure that ran still
 fails; 1 otherwise (an unexpected failure, or a listed one that passes: the entry is stale); 2 for bad input
 (no CTS build given, a binary missing from it, a malformed expected.json, an unknown profile).
@@ -35,11 +37,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PROFILES = ["xe_hpc", "xe_hpg", "xe2", "xe3", "xe_lpg", "cpu"]
-BINARIES = {  # binary -> its folder under the CTS build's test_conformance/
-    "test_spirv_new": "spirv_new",
-    "test_basic": "basic",
-    "test_subgroups": "subgroups",
-}
+# The binaries; each is built in test_conformance/<its name without "test_"> of the CTS build.
+BINARIES = ["test_spirv_new", "test_basic", "test_subgroups"]
 COMPILES_OPENCL_C = {"test_basic", "test_subgroups"}
 
 
@@ -49,7 +48,7 @@ def fail_usage(message):
 
 
 def find_binary(cts_build, binary):
-    for path in (os.path.join(cts_build, "test_conformance", BINARIES[binary], binary),
+    for path in (os.path.join(cts_build, "test_conformance", binary[len("test_"):], binary),
                  os.path.join(cts_build, binary)):
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
@@ -75,6 +74,10 @@ def load_expected(path):
                     if binary not in BINARIES or profile not in PROFILES or not isinstance(reason, str) \
                             or not reason.strip():
                         raise ValueError("%s/%s/%s" % (binary, profile, name))
+        for binary, tests in data.get("timeouts", {}).items():
+            for name, (seconds, reason) in tests.items():
+                if binary not in BINARIES or not float(seconds) > 0 or not reason.strip():
+                    raise ValueError("timeouts %s/%s" % (binary, name))
         return data
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         fail_usage("%s is not a readable expected-results list: %s" % (path, e))
@@ -112,8 +115,9 @@ def run_one(path, binary, name, profile, args, workdir):
                     "--compilation-program", os.path.join(HERE, "offline_compile.py")]
     start = time.monotonic()
     try:
+        limit = args.timeouts.get(binary, {}).get(name, [args.timeout])[0]
         p = subprocess.run(command, env=env, cwd=os.path.dirname(path), capture_output=True, text=True,
-                           errors="replace", timeout=args.timeout)
+                           errors="replace", timeout=float(limit))
         output = p.stdout + p.stderr
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"") + (e.stderr or b"")
@@ -155,7 +159,9 @@ def main(argv):
     if args.jobs < 1 or args.timeout <= 0:
         fail_usage("--jobs and --timeout must be positive")
     args.tools_bin = spirv_tools_bin(args.spirv_tools_bin)
-    expected = load_expected(args.expected)["expected_failures"]
+    listed = load_expected(args.expected)
+    expected = listed["expected_failures"]
+    args.timeouts = listed.get("timeouts", {})
     profiles = args.profile or ["xe_hpc", "cpu"]
     binaries = args.binary or list(BINARIES)
     work = []

@@ -80,6 +80,17 @@ class KhronosCts(TempFiles, unittest.TestCase):
         self.assertEqual(r.returncode, 1, r.stdout)
         self.assertIn("alpha [cpu]: pass (stale expectation)", r.stdout)
 
+    def test_a_listed_timeout_replaces_the_default(self):
+        path = self.write("expected.json", {"cts_commit": "x", "expected_failures": {},
+                                            "timeouts": {"test_spirv_new": {"alpha": [30, "slow here"]}}})
+        r = subprocess.run([sys.executable, RUN, "--cts-build", self.cts, "--build-dir", self.build,
+                            "--binary", "test_spirv_new", "--expected", path, "--timeout", "0.001",
+                            "--spirv-tools-bin", self.tools, "--profile", "xe_hpc"],
+                           capture_output=True, text=True, env=dict(os.environ))
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("beta [xe_hpc]: timeout (UNEXPECTED)", r.stdout)
+        self.assertNotIn("alpha [xe_hpc]: timeout", r.stdout)
+
     def test_a_crash_is_a_failure(self):
         r = self.run_cts({}, {"STAND_IN_CRASH": "1"}, "--profile", "xe_hpc")
         self.assertEqual(r.returncode, 1, r.stdout)

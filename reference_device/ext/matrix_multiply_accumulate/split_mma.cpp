@@ -2,11 +2,10 @@
 // (intel_sub_group_<A>_<B>_split_matrix_mad_k<K>) have no SPIR-V instruction; builtins.cpp resolves them to
 // the device's own opcode kOpSplitMatrixMad with the operands of OpSubgroupMatrixMultiplyAccumulateINTEL.
 //
-// From the spec: "work items across two subgroups cooperate to perform the operation ... by splitting the M x
-// K matrix source across two participating subgroups: The first M-divided-by-2 rows of the matrix source are
-// provided by the first subgroup, and the remaining M-divided-by-2 rows ... by the second subgroup"; `b`,
-// `acc` and the result are each sub-group's own (N columns, one per work item); "These functions must be
-// encountered by all work items in both subgroups". Which two sub-groups cooperate is left to the
+// What the extension says, in short: two sub-groups compute together, each supplying half of A's M rows
+// (the first sub-group the upper M/2, the second the lower M/2), while `b`, `acc` and the result stay each
+// sub-group's own (N columns, one per work item); every work item of both sub-groups must reach the call.
+// Which two sub-groups cooperate is left to the
 // implementation: this device pairs sub-groups 2i and 2i + 1 of a work-group (the scheduler, launch.cpp),
 // the lower id being the first.
 //
@@ -95,7 +94,7 @@ std::string checkSplitBuild(const ExtBuildView& view) {
 }
 
 void executeSplitPair(OpContext& first, OpContext& second) {
-    // "must be encountered by all work items in both subgroups", each a full sub-group of N = 8.
+    // (the spec: encountered by every work item of both sub-groups), each a full sub-group of N = 8.
     OpContext* half[2] = {&first, &second};
     for (OpContext* ctx : half)
         if (!ctx->fullSubgroup()) {
@@ -103,7 +102,7 @@ void executeSplitPair(OpContext& first, OpContext& second) {
             while (lane + 1 < ctx->lanes() && ctx->active(lane)) ++lane;
             return ctx->undefinedBehavior(
                 lane, std::string(kSplitName) +
-                          ": must be encountered by all work items in both subgroups (full sub-groups), "
+                          ": must be encountered by every work item of both sub-groups (full sub-groups), "
                           "work item " +
                           std::to_string(lane) + " of this sub-group of " + std::to_string(ctx->lanes()) +
                           " did not");
