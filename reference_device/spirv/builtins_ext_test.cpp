@@ -318,7 +318,7 @@ TEST(BuiltinsExt, SplitMadNeedsBothSubgroupsOfAPair) {
         << r.error;
     r = runSplitI8(*b.module, profile, d, 12, 12);
     EXPECT_FALSE(r.ok);
-    EXPECT_NE(r.error.find("must be encountered by all work items in both subgroups"), std::string::npos)
+    EXPECT_NE(r.error.find("must be encountered by every work item of both sub-groups"), std::string::npos)
         << r.error;
 }
 
