@@ -170,16 +170,11 @@ cl_int compileSource(const std::string& source, const std::string& options,
         write(dir / "program.cl", source);
         write(dir / "refdev_opencl_c_prelude.h", kPrelude);
         const std::string out = (dir / "messages.txt").string();
-        std::vector<std::string> cc = {clang,
-                                       "-cc1",
-                                       "-triple",
-                                       "spir64-unknown-unknown",
-                                       "-emit-llvm-bc",
+        std::vector<std::string> cc = {clang, "-cc1", "-triple", "spir64-unknown-unknown", "-emit-llvm-bc",
                                        "-finclude-default-header",
-                                       "-include",
-                                       (dir / "refdev_opencl_c_prelude.h").string(),
-                                       "-I",
-                                       dir.string()};
+                                       // llvm-spirv-15 needs typed pointers (it asserts on opaque ones).
+                                       "-no-opaque-pointers", "-include",
+                                       (dir / "refdev_opencl_c_prelude.h").string(), "-I", dir.string()};
         cc.insert(cc.end(), clang_args.begin(), clang_args.end());
         const std::vector<std::string> off = unreportedFeatures(*thePlatform()->profile);
         std::string ext = "-cl-ext=";

@@ -8,6 +8,8 @@ The device-info file says what the device reports; a device without cl_khr_fp64 
 features off, so a kernel's `#ifdef cl_khr_fp64` (and `__IMAGE_SUPPORT__`) sees what the device says; it
 optimizes (-O2) unless the build options say -cl-opt-disable, as a driver's compiler does. Build options clang does not take
 (Intel's -cl-intel-*, -cl-no-subgroup-ifp) are dropped with a note on stderr; the rest go to clang as given.
+One defect of llvm-spirv-15 is mended on the words: an OpVariable it leaves after other instructions of a
+function's first block is moved to the block's start (docs/known_driver_bugs.md).
 Exit status: 0 when the SPIR-V file was written, 1 when a tool failed (its messages on stderr), 2 for a usage
 error. Standard library only.
 """
@@ -15,6 +17,7 @@ error. Standard library only.
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -100,6 +103,46 @@ def clang_options(info, options):
     return (["-Xclang", "-cl-ext=" + ",".join(off)] if off else []) + level + kept
 
 
+OP_FUNCTION, OP_FUNCTION_END, OP_LABEL, OP_VARIABLE = 54, 56, 248, 59
+# Block terminators: OpBranch, OpBranchConditional, OpSwitch, OpKill, OpReturn, OpReturnValue, OpUnreachable.
+TERMINATORS = {249, 250, 251, 252, 253, 254, 255}
+
+
+def hoist_function_variables(words):
+    """llvm-spirv-15 can emit an OpVariable after other instructions of a function's first block (a bitcast
+    of a parameter first), which SPIR-V forbids and the CTS's spirv-val refuses. Moves each such OpVariable to
+    the start of the block, keeping their order; an OpVariable depends on nothing the block computes (its
+    initializer, if any, is a constant or a module-scope variable). Returns the words, changed or not."""
+    if len(words) < 5 or words[0] != 0x07230203:
+        return words
+    out, pos = list(words[:5]), 5
+    first_label_next = False  # inside a function that has no OpLabel yet
+    block = None  # the instructions of a function's first block, while it is read
+    while pos < len(words):
+        count, op = words[pos] >> 16, words[pos] & 0xFFFF
+        if count == 0 or pos + count > len(words):
+            return words  # malformed: left to the validator
+        insn = words[pos:pos + count]
+        pos += count
+        if op == OP_FUNCTION:
+            first_label_next = True
+        elif op == OP_LABEL and first_label_next:
+            first_label_next = False
+            block = []
+        if block is None:
+            out.extend(insn)
+            continue
+        block.append(insn)
+        if op in TERMINATORS:
+            label, rest = block[0], block[1:]
+            ordered = [i for i in rest if i[0] & 0xFFFF == OP_VARIABLE] + \
+                [i for i in rest if i[0] & 0xFFFF != OP_VARIABLE]
+            for i in [label] + ordered:
+                out.extend(i)
+            block = None
+    return words if block is not None else out
+
+
 def main(argv):
     args, options = parse(argv)
     for tool in (CLANG, LLVM_SPIRV):
@@ -117,10 +160,16 @@ def main(argv):
         if subprocess.run(clang).returncode != 0:
             print("offline_compile: failed: %s" % " ".join(clang), file=sys.stderr)
             return 1
-        translate = [LLVM_SPIRV, "--spirv-max-version=1.3", bitcode, "-o", args["--output"]]
+        spirv = os.path.join(tmp, "kernel.spv")
+        translate = [LLVM_SPIRV, "--spirv-max-version=1.3", bitcode, "-o", spirv]
         if subprocess.run(translate).returncode != 0:
             print("offline_compile: failed: %s" % " ".join(translate), file=sys.stderr)
             return 1
+        with open(spirv, "rb") as f:
+            data = f.read()
+        words = list(struct.unpack("<%dI" % (len(data) // 4), data[:len(data) // 4 * 4]))
+        with open(args["--output"], "wb") as f:
+            f.write(struct.pack("<%dI" % len(words), *hoist_function_variables(words)))
     return 0
 
 

@@ -123,6 +123,26 @@ class OfflineCompile(TempFiles, unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("only spir-v", r.stderr)
 
+    def test_function_variables_are_hoisted_to_the_first_block_start(self):
+        sys.path.insert(0, os.path.join(SCRIPTS_DIR, "khronos_cts"))
+        import offline_compile as oc
+
+        def insn(op, *operands):
+            return [(len(operands) + 1) << 16 | op] + list(operands)
+        header = [0x07230203, 0x10300, 0, 100, 0]
+        bitcast, variable = insn(124, 5, 21, 14), insn(oc.OP_VARIABLE, 6, 25, 7)
+        body = insn(oc.OP_FUNCTION, 1, 13, 0, 12) + insn(oc.OP_LABEL, 18) + bitcast + variable + \
+            insn(253) + insn(oc.OP_FUNCTION_END)
+        fixed = oc.hoist_function_variables(header + body)
+        expected = insn(oc.OP_FUNCTION, 1, 13, 0, 12) + insn(oc.OP_LABEL, 18) + variable + bitcast + \
+            insn(253) + insn(oc.OP_FUNCTION_END)
+        self.assertEqual(fixed, header + expected)
+        self.assertEqual(oc.hoist_function_variables(header + expected), header + expected)
+        # A later block's instructions stay where they are; malformed words come back unchanged.
+        later = expected[:-1] + insn(oc.OP_LABEL, 30) + bitcast + insn(253) + insn(oc.OP_FUNCTION_END)
+        self.assertEqual(oc.hoist_function_variables(header + later), header + later)
+        self.assertEqual(oc.hoist_function_variables(header + [0]), header + [0])
+
     def test_device_info_turns_features_off(self):
         sys.path.insert(0, os.path.join(SCRIPTS_DIR, "khronos_cts"))
         import offline_compile
