@@ -35,6 +35,19 @@ protected:
             << buildLog(p);
         return p;
     }
+    // Builds OpenCL C `src` with `options`; *p is left null (and the program released) when the tool chain is
+    // not installed, so the caller can skip.
+    cl_int buildSource(const char* src, const char* options, cl_program* p) {
+        cl_int err = CL_SUCCESS;
+        *p = clCreateProgramWithSource(context_, 1, &src, nullptr, &err);
+        EXPECT_EQ(err, CL_SUCCESS);
+        const cl_int built = clBuildProgram(*p, 1, &device_, options, nullptr, nullptr);
+        if (built == CL_BUILD_PROGRAM_FAILURE && buildLog(*p).find("not installed") != std::string::npos) {
+            clReleaseProgram(*p);
+            *p = nullptr;
+        }
+        return built;
+    }
     cl_program_binary_type binaryType(cl_program p) {
         cl_program_binary_type t = 0;
         EXPECT_EQ(clGetProgramBuildInfo(p, device_, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, nullptr),
@@ -298,14 +311,9 @@ TEST_F(ProgramTest, SourceSeesOpenCLCsWorkItemValuesAndTheReportedFeatures) {
         "#ifdef cl_khr_fp64\n  p[7] = 1;\n#endif\n"
         "}\n";
     for (const char* options : {"-cl-std=CL1.2", "-cl-std=CL3.0 -cl-opt-disable"}) {
-        cl_int err = CL_SUCCESS;
-        cl_program p = clCreateProgramWithSource(context_, 1, &src, nullptr, &err);
-        ASSERT_EQ(err, CL_SUCCESS);
-        cl_int built = clBuildProgram(p, 1, &device_, options, nullptr, nullptr);
-        if (built == CL_BUILD_PROGRAM_FAILURE && buildLog(p).find("not installed") != std::string::npos) {
-            clReleaseProgram(p);
-            GTEST_SKIP() << buildLog(p);
-        }
+        cl_program p = nullptr;
+        const cl_int built = buildSource(src, options, &p);
+        if (!p) GTEST_SKIP() << "clang-15 or llvm-spirv-15 not installed";
         ASSERT_EQ(built, CL_SUCCESS) << options << ": " << buildLog(p);
         if (!standIn()) {
             const std::vector<cl_uint> out = run<cl_uint>(p, "k", 8);
@@ -332,14 +340,9 @@ TEST_F(ProgramTest, SourceCopyingGlobalIntoAPrivateArrayBuildsAndRuns) {
         "  p[40] = vload2(1, s + 1).y + 2.0f;\n"
         "}\n";
     for (const char* options : {"", "-cl-opt-disable"}) {
-        cl_int err = CL_SUCCESS;
-        cl_program p = clCreateProgramWithSource(context_, 1, &src, nullptr, &err);
-        ASSERT_EQ(err, CL_SUCCESS);
-        cl_int built = clBuildProgram(p, 1, &device_, options, nullptr, nullptr);
-        if (built == CL_BUILD_PROGRAM_FAILURE && buildLog(p).find("not installed") != std::string::npos) {
-            clReleaseProgram(p);
-            GTEST_SKIP() << buildLog(p);
-        }
+        cl_program p = nullptr;
+        const cl_int built = buildSource(src, options, &p);
+        if (!p) GTEST_SKIP() << "clang-15 or llvm-spirv-15 not installed";
         ASSERT_EQ(built, CL_SUCCESS) << "'" << options << "': " << buildLog(p);
         if (!standIn()) EXPECT_EQ(run<cl_float>(p, "k", 48)[40], 2.0f) << options;
         clReleaseProgram(p);
