@@ -10,7 +10,7 @@
 #                                                    modules they import (report_io.py, failures_html.py)
 #   P/share/spirv_intel_cts/scripts/lib/installer.sh the shell library install_intel_cpu_runtime.sh sources
 #   P/share/doc/spirv_intel_cts/                     README.md, LICENSE, docs/*.md
-# The runner finds assets and the reference device relative to itself (test_common/harness/layout.h), so
+# The runner finds assets and the reference device relative to itself (test_common/harness/model/layout.h), so
 # no installed file holds a path of the build, staging or install tree. Unit-test programs are not
 # installed.
 include_guard(GLOBAL)

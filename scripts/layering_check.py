@@ -110,6 +110,50 @@ def oversized_folders(repo, max_units):
             for folder, stems in sorted(units_by_folder(repo).items()) if len(stems) > max_units]
 
 
+# The harness's rooms, lowest first (docs/architecture.md, "The harness's rooms"): a file includes from its own
+# room or a lower one, never from a higher room or the top floor, so the rooms form a chain with no circle.
+HARNESS = "test_common/harness"
+HARNESS_ROOMS = ("input", "model", "selection", "reports", "device", "launch", "workers", "offline", "stages")
+# The only units the top floor holds (above every room): the runner's entry, runnerMain.
+HARNESS_TOP_FLOOR_UNITS = ("runner",)
+
+
+def harness_room_level(relpath):
+    """(room, level) of a path under test_common/harness: the top floor is ("", len(HARNESS_ROOMS)); a folder
+    not in HARNESS_ROOMS is (folder, None)."""
+    parts = relpath[len(HARNESS) + 1:].split("/")
+    if len(parts) == 1:
+        return "", len(HARNESS_ROOMS)
+    return parts[0], HARNESS_ROOMS.index(parts[0]) if parts[0] in HARNESS_ROOMS else None
+
+
+def harness_room_breaches(repo):
+    """One breach an include from a harness room to a higher room or the top floor, a folder of the harness not
+    in HARNESS_ROOMS, and a unit on the top floor not in HARNESS_TOP_FLOOR_UNITS."""
+    if not os.path.isdir(os.path.join(repo, HARNESS)):
+        return []
+    breaches = []
+    for relpath, lines in source_files(repo, HARNESS):
+        relpath = relpath.replace(os.sep, "/")
+        room, level = harness_room_level(relpath)
+        if level is None:
+            breaches.append("%s is in %s/%s/, a folder not in the room order %s" % (
+                relpath, HARNESS, room, " < ".join(HARNESS_ROOMS)))
+            continue
+        for number, line in enumerate(lines, 1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            target, target_level = harness_room_level(m.group(1))
+            if target_level is None or target_level > level:
+                breaches.append("%s:%d includes %s, above its room (rooms, lowest first: %s < top floor)" % (
+                    relpath, number, m.group(1), " < ".join(HARNESS_ROOMS)))
+    loose = sorted(units_by_folder(os.path.join(repo, HARNESS)).get(".", set()) - set(HARNESS_TOP_FLOOR_UNITS))
+    breaches += ["%s/%s is a loose unit on the harness's top floor (move it into a room: %s)" % (
+        HARNESS, stem, ", ".join(HARNESS_ROOMS)) for stem in loose]
+    return breaches
+
+
 def definition_lines(lines, start):
     """Lines of the definition that starts at lines[start], to the brace that closes it (None: no body)."""
     depth = 0
@@ -187,6 +231,7 @@ def main():
         lengths = [(label, relpath, function_lines(args.repo, relpath, name), limit)
                    for label, relpath, name, limit in measured]
         breaches += run_state_parameters(args.repo) + long_family_runs(args.repo, args.max_run_lines)
+        breaches += harness_room_breaches(args.repo)
         oversized = oversized_folders(args.repo, args.max_units)
     except (OSError, UnicodeDecodeError) as e:
         print(report_io.printable("%s: cannot read the tree %s: %s" % (prog, args.repo, e)), file=sys.stderr)

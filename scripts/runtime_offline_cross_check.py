@@ -40,7 +40,7 @@ DEFAULT_EXPLANATIONS = os.path.join(ROOT, "docs", "waivers", "runtime-vs-ocloc-2
 
 
 def first_error_line(log):
-    """The harness's firstErrorLine (test_common/harness/case.cpp): the compiler's first line naming an error."""
+    """The harness's firstErrorLine (test_common/harness/model/case.cpp): the compiler's first line naming an error."""
     skip = ("remark", "warning", "clbuildprogram:", "compilation from ir", "build failed with error code",
             "command was:")
     lines = [l.strip() for l in log.splitlines() if l.strip() and not l.strip().lower().startswith(skip)]

@@ -54,7 +54,7 @@ _NAME_RE = re.compile(r"^%s(\.%s)*$" % (_LEVEL, _LEVEL))
 _RELPATH_RE = re.compile(r"^%s(/%s)*$" % (_LEVEL, _LEVEL))
 _KERNEL_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _PARAM_KEY_RE = re.compile(r"^[a-z][a-z0-9_]*$")
-# Requirement tokens understood by the runner (see CaseSpec::requires in test_common/harness/case.h).
+# Requirement tokens understood by the runner (see CaseSpec::requires in test_common/harness/model/case.h).
 _REQUIRE_RES = [
     re.compile(r"^ext=cl_[a-z0-9_]+(@\d+\.\d+)?$"),
     re.compile(r"^spirv=\d+\.\d+$"),
@@ -65,7 +65,7 @@ _REQUIRE_RES = [
 ]
 _VERSION_RE = re.compile(r"^\s*;\s*@version\s+(\d+)\.(\d+)\s*$", re.M)
 DEFAULT_SPIRV_VERSION = (1, 2)
-# Version 2: every case with a module carries "module_hash" (test_common/harness/manifest.cpp reads it).
+# Version 2: every case with a module carries "module_hash" (test_common/harness/selection/manifest.cpp reads it).
 # Version 3: every case carries "tier" (TIERS).
 # Version 4: "modules", the module table: each module's kernels with their arguments' names and types
 # (scripts/spirv_signature.py), once per module; the runner checks it against the module it loads.
@@ -183,7 +183,7 @@ class Emitter:
         for token in requires:
             if not isinstance(token, str) or not any(r.match(token) for r in _REQUIRE_RES):
                 self._fail("%s: unknown requirement token %r (see CaseSpec::requires in "
-                           "test_common/harness/case.h)" % (where, token), origin)
+                           "test_common/harness/model/case.h)" % (where, token), origin)
         tags = list(tags or [])
         for tag in tags:
             if tag not in TAGS:
@@ -293,7 +293,7 @@ SUBGROUP_INDEX_CODE = [
 ]
 
 
-# The completion record (test_common/harness/done_record.h): the last thing every invocation does is
+# The completion record (test_common/harness/selection/done_record.h): the last thing every invocation does is
 # done[s] = s + DONE_MAGIC, s its global lane index g * SubgroupSize + SubgroupLocalInvocationId. The checker
 # requires every record, so a case passes only when every invocation ran to its end, even where the operation
 # under test must leave no other trace (a store wholly out of bounds). s + magic, not a constant, so a record

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "test_common/harness/case.h"
+#include "test_common/harness/model/case.h"
 #include "test_common/harness/runner.h"
 
 namespace cts {

@@ -40,10 +40,10 @@ class Layering(TempFiles, unittest.TestCase):
         self.assertIn("parseOptions is 4 lines", out)  # the definition, not the declaration above it
 
     def test_cl_including_harness_fails_naming_the_line(self):
-        self.write("test_common/cl/kernel.h", '#pragma once\n#include "test_common/harness/case.h"\n')
+        self.write("test_common/cl/kernel.h", '#pragma once\n#include "test_common/harness/model/case.h"\n')
         rc, out, _ = self.run_check()
         self.assertEqual(rc, 1, out)
-        self.assertIn("test_common/cl/kernel.h:2 includes test_common/harness/case.h", out)
+        self.assertIn("test_common/cl/kernel.h:2 includes test_common/harness/model/case.h", out)
 
     def test_a_long_runner_main_fails(self):
         self.write("test_common/harness/runner.cpp", "int runnerMain(int argc, char** argv) {\n%s}\n" % body(60))

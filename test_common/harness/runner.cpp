@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "test_common/harness/reports/run_reports.h"
+#include "test_common/harness/stages/run_reports.h"
 #include "test_common/harness/stages/runner_stages.h"
 
 namespace cts {

@@ -4,13 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "test_common/harness/case.h"
-#include "test_common/harness/reports/report.h"
-#include "test_common/harness/stages/options.h"
+#include "test_common/harness/model/case.h"
 
 namespace cts {
-
-using RegisterFamilies = void (*)(Registry&);
 
 // Runs the suite; returns the process exit status (0 all Pass/NotSupported, 1 otherwise, 2 usage error).
 int runnerMain(int argc, char** argv, const std::vector<RegisterFamilies>& families);

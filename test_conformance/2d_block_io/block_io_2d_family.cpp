@@ -1,8 +1,8 @@
 // 2d_block_io.*: runs one 2D block load, transform, transpose, prefetch or store configuration at one set of
 // coordinates and checks every defined destination element (loads) or every surface byte (stores) against the
-// host reference, and every invocation's completion record (test_common/harness/done_record.h), so a store
-// wholly out of bounds, which must change nothing, still fails when its kernel never ran. Cases come from
-// scripts/generators/2d_block_io.py (see its docstring for the kernel ABI).
+// host reference, and every invocation's completion record (test_common/harness/selection/done_record.h), so
+// a store wholly out of bounds, which must change nothing, still fails when its kernel never ran. Cases come
+// from scripts/generators/2d_block_io.py (see its docstring for the kernel ABI).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "test_common/cl/device_info.h"
-#include "test_common/harness/done_record.h"
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/mismatch.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/mismatch.h"
+#include "test_common/harness/selection/done_record.h"
 #include "test_common/reference/block_io_2d.h"
 #include "test_conformance/2d_block_io/launch.h"
 #include "test_conformance/2d_block_io/windowed_family.h"
@@ -66,8 +66,9 @@ struct BlockIo2dCase : BlockIo2dLaunchParams {
     BlockIo2dShape shape;       // the instruction under test
     BlockIo2dShape load_shape;  // the load whose result is checked (prefetch: the load that follows it)
     uint32_t base_offset_bytes = 0;
-    std::string memory = "buffer";  // the surface's memory object (test_common/harness/memory_object.h)
-    uint64_t surface_bytes = 0;     // the buffer's size when the case gives it (0: surfaceBytes() derives it)
+    std::string memory =
+        "buffer";                // the surface's memory object (test_common/harness/launch/memory_object.h)
+    uint64_t surface_bytes = 0;  // the buffer's size when the case gives it (0: surfaceBytes() derives it)
 
     static BlockIo2dCase fromParams(const Params& params) {
         const Fp p = readFields(params, fields());

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <random>
 
-#include "test_common/harness/done_record.h"
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/mismatch.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/mismatch.h"
+#include "test_common/harness/selection/done_record.h"
 #include "test_common/reference/block_io_2d.h"
 #include "test_conformance/2d_block_io/launch.h"
 #include "test_conformance/2d_block_io/windowed_family.h"

@@ -12,12 +12,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "test_common/harness/done_record.h"
-#include "test_common/harness/kernel_args.h"
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/memory_object.h"
-#include "test_common/harness/param_fields.h"
-#include "test_common/harness/params.h"
+#include "test_common/harness/launch/kernel_args.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/launch/memory_object.h"
+#include "test_common/harness/model/param_fields.h"
+#include "test_common/harness/model/params.h"
+#include "test_common/harness/selection/done_record.h"
 #include "test_common/reference/block_io_2d.h"
 
 namespace cts {

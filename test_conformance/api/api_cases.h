@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "test_common/harness/case.h"
+#include "test_common/harness/model/case.h"
 
 namespace cts {
 

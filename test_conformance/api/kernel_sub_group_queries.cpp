@@ -6,7 +6,7 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/program_cache.h"
-#include "test_common/harness/kernel_util.h"
+#include "test_common/harness/launch/kernel_util.h"
 #include "test_conformance/api/api_cases.h"
 
 #ifndef CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "test_common/harness/case.h"
+#include "test_common/harness/model/case.h"
 
 namespace cts::mma {
 namespace {

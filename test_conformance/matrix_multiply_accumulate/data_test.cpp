@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "test_common/harness/case.h"
+#include "test_common/harness/model/case.h"
 
 namespace cts::mma {
 namespace {

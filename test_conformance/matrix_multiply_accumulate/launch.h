@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "test_common/harness/kernel_args.h"
-#include "test_common/harness/kernel_util.h"
+#include "test_common/harness/launch/kernel_args.h"
+#include "test_common/harness/launch/kernel_util.h"
 #include "test_conformance/matrix_multiply_accumulate/data.h"
 #include "test_conformance/matrix_multiply_accumulate/mma_case.h"
 

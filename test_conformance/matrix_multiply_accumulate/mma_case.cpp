@@ -3,7 +3,7 @@
 #include <string>
 
 #include "test_common/errors.h"
-#include "test_common/harness/param_fields.h"
+#include "test_common/harness/model/param_fields.h"
 
 namespace cts::mma {
 namespace {

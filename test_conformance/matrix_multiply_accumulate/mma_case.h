@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "test_common/harness/params.h"
+#include "test_common/harness/model/params.h"
 #include "test_common/reference/mma.h"
 #include "test_conformance/matrix_multiply_accumulate/data.h"
 

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <random>
 
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/mismatch.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/mismatch.h"
 #include "test_common/reference/mma.h"
 #include "test_conformance/families.h"
 #include "test_conformance/matrix_multiply_accumulate/data.h"

@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "test_common/harness/done_record.h"
-#include "test_common/harness/kernel_args.h"
-#include "test_common/harness/kernel_util.h"
+#include "test_common/harness/launch/kernel_args.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/selection/done_record.h"
 #include "test_conformance/media_block_io/media_case.h"
 
 namespace cts::media {

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "test_common/errors.h"
-#include "test_common/harness/param_fields.h"
+#include "test_common/harness/model/param_fields.h"
 
 namespace cts::media {
 

@@ -9,7 +9,7 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/image_formats.h"
-#include "test_common/harness/params.h"
+#include "test_common/harness/model/params.h"
 #include "test_common/reference/media_block_io.h"
 
 namespace cts::media {

@@ -2,18 +2,18 @@
 // region) at one coordinate of a plain image or an image created from a buffer. Reads are compared per lane
 // and component with the host reference (undefined slots skipped); writes by reading the whole image (or
 // buffer, pitch gaps included) back: every byte the write must not touch keeps its value. Every lane also
-// stores a completion record (test_common/harness/done_record.h), so a kernel that never ran fails even where
-// the write itself is dropped. Cases come from scripts/generators/media_block_io.py (its docstring gives the
-// kernel ABI); their parameters are media_case.h's, the objects the kernel runs on launch.h's.
+// stores a completion record (test_common/harness/selection/done_record.h), so a kernel that never ran fails
+// even where the write itself is dropped. Cases come from scripts/generators/media_block_io.py (its docstring
+// gives the kernel ABI); their parameters are media_case.h's, the objects the kernel runs on launch.h's.
 #include <cstdio>
 #include <cstring>
 #include <random>
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/image_formats.h"
-#include "test_common/harness/done_record.h"
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/mismatch.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/mismatch.h"
+#include "test_common/harness/selection/done_record.h"
 #include "test_common/reference/media_block_io.h"
 #include "test_conformance/families.h"
 #include "test_conformance/media_block_io/launch.h"

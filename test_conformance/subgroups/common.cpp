@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-#include "test_common/harness/kernel_util.h"
+#include "test_common/harness/launch/kernel_util.h"
 
 namespace cts::subgroups {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "test_common/harness/case.h"
-#include "test_common/harness/kernel_args.h"
-#include "test_common/harness/mismatch.h"
+#include "test_common/harness/launch/kernel_args.h"
+#include "test_common/harness/model/case.h"
+#include "test_common/harness/model/mismatch.h"
 
 namespace cts::subgroups {
 

@@ -17,8 +17,8 @@
 
 #include "test_common/cl/device_info.h"
 #include "test_common/cl/image_formats.h"
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/param_fields.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/param_fields.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"

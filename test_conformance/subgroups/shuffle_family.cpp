@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/param_fields.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/param_fields.h"
 #include "test_common/reference/subgroups.h"
 #include "test_conformance/subgroups/common.h"
 #include "test_conformance/subgroups/families.h"

@@ -18,7 +18,7 @@ import time
 import xml.dom.minidom
 
 SKIP = 77
-MANIFEST_VERSION = 4  # scripts/spvgen.py MANIFEST_VERSION, test_common/harness/manifest.cpp kManifestVersion
+MANIFEST_VERSION = 4  # scripts/spvgen.py MANIFEST_VERSION, test_common/harness/selection/manifest.cpp kManifestVersion
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 
 

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "test_common/harness/case.h"
+#include "test_common/harness/model/case.h"
 
 namespace cts::triton {
 std::unique_ptr<Family> makeGemmFamily();

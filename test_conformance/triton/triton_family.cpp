@@ -16,9 +16,9 @@
 #include <optional>
 #include <random>
 
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/mismatch.h"
-#include "test_common/harness/param_fields.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/mismatch.h"
+#include "test_common/harness/model/param_fields.h"
 #include "test_conformance/families.h"
 #include "test_conformance/triton/families.h"
 

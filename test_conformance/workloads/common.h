@@ -1,12 +1,12 @@
 // Pieces the workloads.* families share: D-matrix checks and the launch size (completion records:
-// test_common/harness/done_record.h).
+// test_common/harness/selection/done_record.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "test_common/harness/mismatch.h"
+#include "test_common/harness/model/mismatch.h"
 #include "test_conformance/workloads/gemm_host.h"
 
 namespace cts::workloads {

@@ -4,9 +4,9 @@
 // the plain host GEMM; every work-item's done record must be there.
 #include <random>
 
-#include "test_common/harness/done_record.h"
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/param_fields.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/param_fields.h"
+#include "test_common/harness/selection/done_record.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 

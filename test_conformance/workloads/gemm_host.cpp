@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "test_common/harness/case.h"
+#include "test_common/harness/model/case.h"
 
 namespace cts::workloads {
 namespace {

@@ -6,9 +6,9 @@
 #include <random>
 
 #include "test_common/cl/device_info.h"
-#include "test_common/harness/done_record.h"
-#include "test_common/harness/kernel_util.h"
-#include "test_common/harness/param_fields.h"
+#include "test_common/harness/launch/kernel_util.h"
+#include "test_common/harness/model/param_fields.h"
+#include "test_common/harness/selection/done_record.h"
 #include "test_conformance/workloads/common.h"
 #include "test_conformance/workloads/families.h"
 

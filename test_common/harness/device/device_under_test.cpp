@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_common/harness/case.h"
 #include "test_common/harness/device/registered_drivers.h"
 #include "test_common/harness/device/runtime_package.h"
+#include "test_common/harness/model/case.h"
 
 namespace cts {
 namespace {
@@ -44,7 +44,8 @@ std::string whyNoPlatform(const std::string& library) {
 }
 
 // The registered drivers none of `platforms` comes from (none with --icd=FILE: one library, no directory).
-std::vector<std::string> silentDrivers(const Options& options, const std::vector<cl_platform_id>& platforms) {
+std::vector<std::string> silentDrivers(const DeviceChoice& options,
+                                       const std::vector<cl_platform_id>& platforms) {
     std::vector<std::string> out;
     if (!options.icd_file.empty()) return out;
     std::vector<std::string> libraries;
@@ -63,7 +64,26 @@ std::string joined(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-std::string openDevice(const Options& options, DeviceUnderTest& dut) {
+bool parseDeviceType(const std::string& text, unsigned long long& type) {
+    std::string t = text;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (t.rfind("cl_device_type_", 0) == 0) t = t.substr(15);
+    if (t == "gpu")
+        type = CL_DEVICE_TYPE_GPU;
+    else if (t == "cpu")
+        type = CL_DEVICE_TYPE_CPU;
+    else if (t == "accelerator")
+        type = CL_DEVICE_TYPE_ACCELERATOR;
+    else if (t == "default")
+        type = CL_DEVICE_TYPE_DEFAULT;
+    else if (t == "all")
+        type = CL_DEVICE_TYPE_ALL;
+    else
+        return false;
+    return true;
+}
+
+std::string openDevice(const DeviceChoice& options, DeviceUnderTest& dut) {
     cl_uint num_platforms = 0;
     cl_int err = clGetPlatformIDs(0, nullptr, &num_platforms);
     if (err != CL_SUCCESS || num_platforms == 0) {

@@ -10,7 +10,7 @@
 #include "test_common/cl/driver_messages.h"
 #include "test_common/cl/program_cache.h"
 #include "test_common/cl/wrappers.h"
-#include "test_common/harness/stages/options.h"
+#include "test_common/harness/input/env_lookup.h"
 
 namespace cts {
 
@@ -27,9 +27,21 @@ struct DeviceUnderTest {
     std::vector<std::string> silent_drivers;
 };
 
-// Picks the platform and device the options name and probes it. Returns "" or a message for the user
+// The platform and device the command line names (--platform, --device, --device-type, --platform-name,
+// --icd): -1 / "" = not given (defaults: platform 0, device 0, type "default").
+struct DeviceChoice {
+    int platform = -1, device = -1;
+    std::string device_type, platform_name;
+    std::string icd_file, icd_library;  // --icd=FILE.icd and the library it names; "" = not given
+};
+
+// Picks the platform and device the choice names and probes it. Returns "" or a message for the user
 // (no platform, no platform of that name, index out of range, probe failure).
-std::string openDevice(const Options& options, DeviceUnderTest& dut);
+std::string openDevice(const DeviceChoice& options, DeviceUnderTest& dut);
+
+// Maps a --device-type / CL_DEVICE_TYPE value ("gpu", "CL_DEVICE_TYPE_GPU", ...) to a cl_device_type.
+// Returns false for an unknown value.
+bool parseDeviceType(const std::string& text, unsigned long long& type);
 
 // "" unless the environment puts Intel's compute-runtime in a mode that executes no kernel: its debug keys
 // read (NEOReadDebugKeys=1) with SetCommandStreamReceiver=1, the AUB command stream receiver, which builds

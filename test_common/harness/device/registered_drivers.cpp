@@ -9,7 +9,7 @@
 #include <climits>
 #include <fstream>
 
-#include "test_common/harness/path_guard.h"
+#include "test_common/harness/input/path_guard.h"
 
 namespace cts {
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "test_common/harness/device/icd_file.h"
-#include "test_common/harness/path_guard.h"
+#include "test_common/harness/input/path_guard.h"
 
 namespace cts {
 namespace {

@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "test_common/cl/program_cache.h"
-#include "test_common/harness/case_runner.h"
-#include "test_common/harness/selection.h"
+#include "test_common/harness/launch/case_runner.h"
+#include "test_common/harness/selection/selection.h"
 
 namespace cts {
 

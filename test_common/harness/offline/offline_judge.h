@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "test_common/cl/device_info.h"
-#include "test_common/harness/case.h"
+#include "test_common/harness/model/case.h"
 #include "test_common/harness/offline/offline_compiler.h"
 #include "test_common/harness/reports/report.h"
 

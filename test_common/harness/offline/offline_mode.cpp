@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "test_common/harness/layout.h"
+#include "test_common/harness/model/layout.h"
 
 namespace cts {
 namespace {

@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "test_common/cl/build_log.h"
-#include "test_common/harness/json_input.h"
-#include "test_common/harness/path_guard.h"
+#include "test_common/harness/input/json_input.h"
+#include "test_common/harness/input/path_guard.h"
+#include "test_common/harness/model/requirements.h"
 #include "test_common/harness/reports/waivers.h"
-#include "test_common/harness/requirements.h"
 
 namespace cts {
 namespace {

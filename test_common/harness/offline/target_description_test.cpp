@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_common/harness/requirements.h"
+#include "test_common/harness/model/requirements.h"
 
 namespace cts {
 namespace {

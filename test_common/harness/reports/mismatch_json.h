@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_common/harness/mismatch_picture.h"
+#include "test_common/harness/model/mismatch_picture.h"
 
 namespace cts {
 

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_common/harness/reports/mismatch_json.h"
-#include "test_common/harness/version_gap.h"
+#include "test_common/harness/reports/version_gap.h"
 
 namespace cts {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "test_common/harness/case.h"
+#include "test_common/harness/model/case.h"
 
 namespace cts {
 

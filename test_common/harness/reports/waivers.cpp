@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_common/harness/json_input.h"
-#include "test_common/harness/selection.h"
-#include "test_common/harness/sha256.h"
+#include "test_common/harness/input/json_input.h"
+#include "test_common/harness/input/sha256.h"
+#include "test_common/harness/selection/selection.h"
 
 namespace cts {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "test_common/harness/reports/report.h"
-#include "test_common/harness/selection.h"
+#include "test_common/harness/selection/selection.h"
 
 namespace cts {
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "test_common/harness/device/device_under_test.h"
 #include "test_common/harness/device/icd_file.h"
 #include "test_common/harness/reports/report.h"
 #include "test_common/harness/workers/worker_process.h"

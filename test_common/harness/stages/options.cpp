@@ -11,7 +11,8 @@
 #include <cstdlib>
 #include <map>
 
-#include "test_common/harness/path_guard.h"
+#include "test_common/harness/device/device_under_test.h"
+#include "test_common/harness/input/path_guard.h"
 #include "test_common/harness/reports/report.h"
 #include "test_common/harness/stages/option_table.h"
 #include "test_common/harness/workers/worker_process.h"
@@ -125,25 +126,6 @@ bool parseBoolWord(const std::string& text, bool& out) {
     for (const char* word : {"0", "false", "no", "off"})
         if (t == word) return !(out = false);
     return false;
-}
-
-bool parseDeviceType(const std::string& text, unsigned long long& type) {
-    std::string t = text;
-    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (t.rfind("cl_device_type_", 0) == 0) t = t.substr(15);
-    if (t == "gpu")
-        type = CL_DEVICE_TYPE_GPU;
-    else if (t == "cpu")
-        type = CL_DEVICE_TYPE_CPU;
-    else if (t == "accelerator")
-        type = CL_DEVICE_TYPE_ACCELERATOR;
-    else if (t == "default")
-        type = CL_DEVICE_TYPE_DEFAULT;
-    else if (t == "all")
-        type = CL_DEVICE_TYPE_ALL;
-    else
-        return false;
-    return true;
 }
 
 namespace {

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "test_common/harness/selection.h"
+#include "test_common/harness/input/env_lookup.h"
+#include "test_common/harness/selection/selection.h"
 
 namespace cts {
 
@@ -70,8 +71,6 @@ constexpr int kDefaultMaxSkippedShare = 10;
 // The share in effect (percent), or -1 when no limit applies.
 int maxSkippedShare(const Options& o);
 
-using EnvLookup = std::function<const char*(const char*)>;
-
 // Parses argv[1..] (args excludes argv[0]) and the CTS environment variables; options win over the
 // environment. Returns "" on success, else one line describing the usage error. Usage errors include a file
 // or directory option without '=' (`--json api`), a --filter holding no pattern, and two of --json (or
@@ -93,9 +92,5 @@ std::string usageText(const std::string& program);
 
 // The grammar of a boolean environment variable: 1, true, yes, on / 0, false, no, off, in any case.
 bool parseBoolWord(const std::string& text, bool& out);
-
-// Maps a --device-type / CL_DEVICE_TYPE value ("gpu", "CL_DEVICE_TYPE_GPU", ...) to a cl_device_type.
-// Returns false for an unknown value.
-bool parseDeviceType(const std::string& text, unsigned long long& type);
 
 }  // namespace cts

@@ -743,5 +743,21 @@ TEST(Options, OfflineCompilerNeedsATargetAndNoDevice) {
     EXPECT_EQ(parse({"--offline-compiler=ocloc", "--target=pvc"}, o, env), "");
 }
 
+TEST(Retry, Options) {
+    auto env = [](const char*) -> const char* { return nullptr; };
+    Options o;
+    EXPECT_EQ(parseOptions({}, env, o), "");
+    EXPECT_EQ(o.retry, 0u);
+    EXPECT_FALSE(o.flake_fails);
+    Options a;
+    EXPECT_EQ(parseOptions({"--retry=10", "--flake-fails"}, env, a), "");
+    EXPECT_EQ(a.retry, 10u);
+    EXPECT_TRUE(a.flake_fails);
+    for (const char* bad : {"--retry=11", "--retry=-1", "--retry=x", "--retry="}) {
+        Options b;
+        EXPECT_NE(parseOptions({bad}, env, b), "") << bad;
+    }
+}
+
 }  // namespace
 }  // namespace cts

@@ -14,17 +14,16 @@
 #include <string_view>
 #include <vector>
 
-#include "test_common/harness/case.h"
-#include "test_common/harness/case_index.h"
 #include "test_common/harness/device/device_under_test.h"
-#include "test_common/harness/layout.h"
+#include "test_common/harness/model/case.h"
+#include "test_common/harness/model/layout.h"
 #include "test_common/harness/offline/offline_mode.h"
 #include "test_common/harness/reports/recorder.h"
 #include "test_common/harness/reports/report.h"
 #include "test_common/harness/reports/waivers.h"
-#include "test_common/harness/rerun.h"
-#include "test_common/harness/runner.h"
-#include "test_common/harness/selection.h"
+#include "test_common/harness/selection/case_index.h"
+#include "test_common/harness/selection/rerun.h"
+#include "test_common/harness/selection/selection.h"
 #include "test_common/harness/stages/options.h"
 #include "test_common/harness/workers/scheduler.h"
 
@@ -165,6 +164,8 @@ StageResult openReportSinks(const std::string& program, int argc, char** argv, c
 // loads the selected entries.
 StageResult openDeviceUnderTest(const std::string& program, const Options& opt, const RunEnvironment& env,
                                 const ChosenCases& selected, ReportSinks& sinks, DeviceUnderTest& dut);
+// The device the options name, as openDevice takes it (the device room reads no Options).
+DeviceChoice deviceChoice(const Options& opt);
 std::vector<Waiver> announceRun(const Options& opt, const RunEnvironment& env, const DeviceUnderTest& dut,
                                 const LoadedCases& loaded, const ChosenCases& selected,
                                 const std::vector<std::string>& run_errors, ReportSinks& sinks);

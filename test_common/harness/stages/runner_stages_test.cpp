@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "test_common/harness/reports/run_reports.h"
+#include "test_common/harness/stages/run_reports.h"
 
 namespace cts {
 namespace {
@@ -227,6 +227,17 @@ TEST(ExitPolicy, AnEmptyShardIsNotAllSkipped) {
     f.empty_shard = true;
     EXPECT_EQ(exitPolicy(f).status, 0);
     EXPECT_TRUE(exitPolicy(f).notes.empty());
+}
+
+TEST(Retry, ExitPolicyFailsOnFlakesOnlyWhenAsked) {
+    ExitPolicyFacts f;
+    f.flaky = 1;
+    EXPECT_EQ(exitPolicy(f).status, 0);
+    f.flake_fails = true;
+    ExitPolicy p = exitPolicy(f);
+    EXPECT_EQ(p.status, 1);
+    ASSERT_EQ(p.notes.size(), 1u);
+    EXPECT_EQ(p.notes[0], "1 flaky case(s) and --flake-fails is set");
 }
 
 }  // namespace

@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "test_common/harness/device/runtime_package.h"
-#include "test_common/harness/reports/run_reports.h"
+#include "test_common/harness/reports/version_gap.h"
+#include "test_common/harness/stages/run_reports.h"
 #include "test_common/harness/stages/runner_stages.h"
-#include "test_common/harness/version_gap.h"
 
 namespace cts {
 namespace {
@@ -73,6 +73,17 @@ const DeviceInfo& deviceOf(const RunEnvironment& env, const DeviceUnderTest& dut
 
 }  // namespace
 
+DeviceChoice deviceChoice(const Options& opt) {
+    DeviceChoice choice;
+    choice.platform = opt.platform;
+    choice.device = opt.device;
+    choice.device_type = opt.device_type;
+    choice.platform_name = opt.platform_name;
+    choice.icd_file = opt.icd_file;
+    choice.icd_library = opt.icd_library;
+    return choice;
+}
+
 StageResult openDeviceUnderTest(const std::string& program, const Options& opt, const RunEnvironment& env,
                                 const ChosenCases& selected, ReportSinks& sinks, DeviceUnderTest& dut) {
     const bool offline = env.offline;
@@ -84,7 +95,7 @@ StageResult openDeviceUnderTest(const std::string& program, const Options& opt, 
     const std::vector<std::string>& selected_names = selected.selected_names;
     std::string dev_err;
     try {
-        if (!offline) dev_err = icd_missing.empty() ? openDevice(opt, dut) : icd_missing;
+        if (!offline) dev_err = icd_missing.empty() ? openDevice(deviceChoice(opt), dut) : icd_missing;
     } catch (const std::exception& e) {
         dev_err = e.what();
     }

@@ -16,10 +16,10 @@
 #include <set>
 #include <thread>
 
-#include "test_common/harness/case_runner.h"
+#include "test_common/harness/launch/case_runner.h"
 #include "test_common/harness/offline/offline_judge.h"
-#include "test_common/harness/reports/run_reports.h"
 #include "test_common/harness/stages/option_table.h"
+#include "test_common/harness/stages/run_reports.h"
 #include "test_common/harness/workers/parallel.h"
 #include "test_common/harness/workers/retry.h"
 #include "test_common/harness/workers/scheduler.h"

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "test_common/harness/case_index.h"
-#include "test_common/harness/manifest.h"
-#include "test_common/harness/path_guard.h"
-#include "test_common/harness/sha256.h"
+#include "test_common/harness/input/path_guard.h"
+#include "test_common/harness/input/sha256.h"
+#include "test_common/harness/selection/case_index.h"
+#include "test_common/harness/selection/manifest.h"
 #include "test_common/harness/workers/supervisor.h"
 #include "test_common/harness/workers/worker_process.h"
 
@@ -220,7 +220,7 @@ StageResult loadCases(const std::string& program, const RunEnvironment& env,
 int runWorker(const Options& opt, const RunEnvironment& env, const LoadedCases& loaded) {
     RunSettings settings{opt.seed, opt.quick, env.assets, opt.dump_dir, opt.core_only, opt.build_only};
     DeviceUnderTest dut;
-    std::string dev_err = openDevice(opt, dut);
+    std::string dev_err = openDevice(deviceChoice(opt), dut);
     if (!dev_err.empty()) {
         std::fprintf(stderr, "worker: %s\n", dev_err.c_str());
         return 1;

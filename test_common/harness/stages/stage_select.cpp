@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
-#include "test_common/harness/case_index.h"
-#include "test_common/harness/manifest.h"
+#include "test_common/harness/selection/case_index.h"
+#include "test_common/harness/selection/manifest.h"
 
 namespace cts {
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "test_common/harness/reports/run_reports.h"
-#include "test_common/harness/version_gap.h"
+#include "test_common/harness/reports/version_gap.h"
+#include "test_common/harness/stages/run_reports.h"
 
 namespace cts {
 

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <deque>
 
-#include "test_common/harness/selection.h"
+#include "test_common/harness/selection/selection.h"
 #include "test_common/harness/workers/work_pool.h"
 #include "test_common/harness/workers/worker_process.h"
 

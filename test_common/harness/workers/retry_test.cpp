@@ -4,8 +4,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_common/harness/stages/options.h"
-#include "test_common/harness/stages/runner_stages.h"
 #include "test_common/harness/workers/worker_process.h"
 
 namespace cts {
@@ -150,33 +148,6 @@ TEST(Retry, ReportsShowFlake) {
     x = junitReport(info, rs);
     EXPECT_NE(x.find("type=\"Flake\""), std::string::npos);
     EXPECT_NE(x.find("failures=\"1\""), std::string::npos);
-}
-
-TEST(Retry, ExitPolicyFailsOnFlakesOnlyWhenAsked) {
-    ExitPolicyFacts f;
-    f.flaky = 1;
-    EXPECT_EQ(exitPolicy(f).status, 0);
-    f.flake_fails = true;
-    ExitPolicy p = exitPolicy(f);
-    EXPECT_EQ(p.status, 1);
-    ASSERT_EQ(p.notes.size(), 1u);
-    EXPECT_EQ(p.notes[0], "1 flaky case(s) and --flake-fails is set");
-}
-
-TEST(Retry, Options) {
-    auto env = [](const char*) -> const char* { return nullptr; };
-    Options o;
-    EXPECT_EQ(parseOptions({}, env, o), "");
-    EXPECT_EQ(o.retry, 0u);
-    EXPECT_FALSE(o.flake_fails);
-    Options a;
-    EXPECT_EQ(parseOptions({"--retry=10", "--flake-fails"}, env, a), "");
-    EXPECT_EQ(a.retry, 10u);
-    EXPECT_TRUE(a.flake_fails);
-    for (const char* bad : {"--retry=11", "--retry=-1", "--retry=x", "--retry="}) {
-        Options b;
-        EXPECT_NE(parseOptions({bad}, env, b), "") << bad;
-    }
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "test_common/harness/selection.h"
+#include "test_common/harness/selection/selection.h"
 #include "test_common/harness/workers/retry.h"
 #include "test_common/harness/workers/worker_process.h"
 

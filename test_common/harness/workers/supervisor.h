@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "test_common/harness/case_runner.h"
+#include "test_common/harness/launch/case_runner.h"
 #include "test_common/harness/reports/recorder.h"
 #include "test_common/harness/workers/retry.h"
 #include "test_common/harness/workers/worker_process.h"
