@@ -25,8 +25,7 @@ size_t duplicateKey(const std::string& text, std::string* key) {
         char c = text[i];
         if (c == '"') {
             size_t start = i;
-            for (++i; i < text.size() && text[i] != '"'; ++i)
-                if (text[i] == '\\') ++i;
+            i = jsonStringEnd(text, i);
             if (open.empty() || !open.back().object || !open.back().want_key) continue;
             std::string name = nlohmann::json::parse(text.substr(start, i + 1 - start)).get<std::string>();
             open.back().want_key = false;
@@ -46,6 +45,13 @@ size_t duplicateKey(const std::string& text, std::string* key) {
 }
 
 }  // namespace
+
+size_t jsonStringEnd(const std::string& text, size_t open) {
+    size_t i = open + 1;
+    for (; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+    return std::min(i, text.size());
+}
 
 std::string parseJsonInput(const std::string& text, nlohmann::json* doc, size_t* line) {
     try {
@@ -73,6 +79,19 @@ std::string parseJsonInput(const std::string& text, nlohmann::json* doc, size_t*
     if (at == std::string::npos) return "";
     *line = lineAt(text, at);
     return "key \"" + key + "\" appears twice in one object (JSON keeps only the last)";
+}
+
+std::string parseJsonFile(const std::string& text, const std::string& file, nlohmann::json* doc) {
+    size_t line = 1;
+    std::string err = parseJsonInput(text, doc, &line);
+    if (err.empty()) return "";
+    return file + ":" + std::to_string(line) + ": " +
+           (err.rfind("syntax error", 0) == 0 ? "not valid JSON: " : "") + err;
+}
+
+std::string readJsonFile(const std::string& path, JsonFile* out, size_t max_bytes) {
+    if (std::string err = readTextFile(path, &out->text, max_bytes); !err.empty()) return err;
+    return parseJsonFile(out->text, path, &out->doc);
 }
 
 }  // namespace cts

@@ -269,26 +269,30 @@ std::string parseInto(const json& doc, TargetDescription& t) {
     return "";
 }
 
-}  // namespace
-
-std::string parseTargetDescription(const std::string& text, const std::string& file, TargetDescription& out) {
+// The description parsed into `doc`, from the file `file`.
+std::string targetOf(const json& doc, const std::string& file, TargetDescription& out) {
     out = TargetDescription{};
     out.file = file;
-    json doc;
-    size_t line = 1;  // the file is edited by hand: errors name the line
-    if (std::string err = parseJsonInput(text, &doc, &line); !err.empty())
-        return file + ":" + std::to_string(line) + ": " +
-               (err.rfind("syntax error", 0) == 0 ? std::string("not valid JSON") : err);
     std::string err = parseInto(doc, out);
     return err.empty() ? "" : file + ": " + err;
 }
 
+}  // namespace
+
+std::string parseTargetDescription(const std::string& text, const std::string& file, TargetDescription& out) {
+    json doc;
+    out = TargetDescription{};
+    // The file is edited by hand: a JSON error names the line.
+    if (std::string err = parseJsonFile(text, file, &doc); !err.empty()) return err;
+    return targetOf(doc, file, out);
+}
+
 std::string readTargetDescription(const std::string& path, TargetDescription& out) {
     // A description is a few KB: /dev/zero, a FIFO or a huge file is refused unread.
-    std::string text;
-    if (std::string e = readTextFile(path, &text, kMaxSmallFileBytes); !e.empty())
-        return e + " (a target description is a JSON file)";
-    return parseTargetDescription(text, path, out);
+    JsonFile file;
+    out = TargetDescription{};
+    if (std::string err = readJsonFile(path, &file, kMaxSmallFileBytes); !err.empty()) return err;
+    return targetOf(file.doc, path, out);
 }
 
 const CompilerRelease* findCompilerRelease(const TargetDescription& target,

@@ -52,7 +52,8 @@ struct TargetDescription {
 
 // Parses the text of a description; `file` names it in messages. Returns "" or "FILE: what is wrong".
 std::string parseTargetDescription(const std::string& text, const std::string& file, TargetDescription& out);
-// Reads and parses a file ("FILE: cannot read ..." when it cannot be read).
+// Reads and parses a file through the path guard (readJsonFile: "cannot read FILE: why" when it cannot be
+// read, "FILE:LINE: not valid JSON: ..." when it is no JSON).
 std::string readTargetDescription(const std::string& path, TargetDescription& out);
 
 // The compiler release whose ocloc_driver_version is `ocloc_driver_version`; null when none is.

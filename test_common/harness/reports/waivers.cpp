@@ -33,21 +33,14 @@ std::vector<size_t> linesAt(const std::string& text, const std::vector<size_t>& 
 std::vector<size_t> entryOffsets(const std::string& text) {
     std::vector<size_t> out;
     int depth = 0;
-    bool in_string = false, want_element = false;
+    bool want_element = false;
     for (size_t i = 0; i < text.size(); ++i) {
         char c = text[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
         if (want_element && depth == 2 && c != ']') out.push_back(i);
         want_element = false;
         if (c == '"') {
-            in_string = true;
+            i = jsonStringEnd(text, i);
         } else if (c == '{' || c == '[') {
             ++depth;
             want_element = depth == 2 && c == '[';
@@ -246,24 +239,24 @@ int compareVersions(const std::vector<uint64_t>& a, const std::vector<uint64_t>&
     return 0;
 }
 
-std::string parseWaivers(const std::string& text, const std::string& file, std::vector<Waiver>& out) {
-    nlohmann::json doc;
-    size_t error_line = 1;
-    if (std::string err = parseJsonInput(text, &doc, &error_line); !err.empty())
-        return file + ":" + std::to_string(error_line) + ": " +
-               (err.rfind("syntax error", 0) == 0 ? "not valid JSON: " : "") + err;
+namespace {
+
+// The entries of a waiver file parsed into `doc` (`text` for the lines they start on).
+std::string waiversOf(const nlohmann::json& doc, const std::string& text, const std::string& file,
+                      std::vector<Waiver>& out) {
     if (!doc.is_object() || !doc.contains("waivers"))
         return file + ":1: expected an object {\"waivers\": [...]}";
     for (const auto& [key, value] : doc.items())
         if (key != "waivers") return file + ":1: unknown top-level key \"" + key + "\" (known: waivers)";
-    if (!doc["waivers"].is_array()) return file + ":1: \"waivers\" must be an array of entries";
+    if (!doc.at("waivers").is_array()) return file + ":1: \"waivers\" must be an array of entries";
     const std::vector<size_t> lines = linesAt(text, entryOffsets(text));
     std::vector<Waiver> entries;
-    for (size_t i = 0; i < doc["waivers"].size(); ++i) {
+    const nlohmann::json& listed = doc.at("waivers");
+    for (size_t i = 0; i < listed.size(); ++i) {
         Waiver w;
         size_t line = i < lines.size() ? lines[i] : 1;
         w.source = file + ":" + std::to_string(line);
-        std::string err = readEntry(doc["waivers"][i], w);
+        std::string err = readEntry(listed[i], w);
         if (!err.empty()) return w.source + ": " + err;
         entries.push_back(std::move(w));
     }
@@ -271,11 +264,19 @@ std::string parseWaivers(const std::string& text, const std::string& file, std::
     return "";
 }
 
+}  // namespace
+
+std::string parseWaivers(const std::string& text, const std::string& file, std::vector<Waiver>& out) {
+    nlohmann::json doc;
+    if (std::string err = parseJsonFile(text, file, &doc); !err.empty()) return err;
+    return waiversOf(doc, text, file, out);
+}
+
 std::string readWaiverFile(const std::string& path, std::vector<Waiver>& out, std::string* sha256) {
-    std::string text;
-    if (std::string err = readTextFile(path, &text); !err.empty()) return err;
-    if (sha256) *sha256 = sha256Hex(text.data(), text.size());
-    return parseWaivers(text, path, out);
+    JsonFile file;
+    if (std::string err = readJsonFile(path, &file); !err.empty()) return err;
+    if (sha256) *sha256 = sha256Hex(file.text.data(), file.text.size());
+    return waiversOf(file.doc, file.text, path, out);
 }
 
 bool waiverAppliesTo(const Waiver& w, const WaiverDevice& d) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/input/json_input.h"
 #include "test_common/harness/input/path_guard.h"
 
 namespace cts {
@@ -229,16 +230,10 @@ namespace {
 // The end (one past the closing brace) of the JSON object that starts at text[open] == '{', or npos.
 size_t objectEnd(const std::string& text, size_t open) {
     int depth = 0;
-    bool in_string = false;
     for (size_t i = open; i < text.size(); ++i) {
         char c = text[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
+        if (c == '"') {
+            i = jsonStringEnd(text, i);
         } else if (c == '{') {
             ++depth;
         } else if (c == '}' && --depth == 0) {
