@@ -20,6 +20,11 @@
     X.h and X_test.cpp, counted once): a bigger folder is split into rooms by role. Build trees (a folder
     with a CMakeCache.txt) and hidden folders are not read. (test_common/harness had 48 when the rule came;
     it is split into rooms: offline/, device/, reports/, workers/, stages/.)
+  - the rooms of test_common/harness are ordered, lowest first, in HARNESS_ROOMS (input < model < selection <
+    reports < device < launch < workers < offline < stages < the top floor; docs/architecture.md, "The
+    harness's rooms"): a file of the harness (a test too) includes from its own room or a lower one only,
+    never from a higher room or the top floor, and every sub-folder of the harness is in the order; the top
+    floor holds no unit but those of HARNESS_TOP_FLOOR_UNITS (runner: runnerMain).
 
 Exit status 0 when all hold, 1 when one does not (each breach is one line), 2 when the tree cannot be read.
 
@@ -213,7 +218,8 @@ def run_state_parameters(repo):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Checks the include layering, the length of runnerMain, "
+    parser = argparse.ArgumentParser(description="Checks the include layering (the harness's room order too), "
+                                                 "the length of runnerMain, "
                                                  "parseOptions and the families' run(), that no stage takes the "
                                                  "RunState, the SPIR-V code's case labels and the size of source "
                                                  "folders.")
@@ -248,8 +254,10 @@ def main():
     if not breaches:
         print("layering ok: test_common/cl includes nothing from test_common/harness; runnerMain is %d lines; "
               "parseOptions is %d lines; no stage takes the RunState; every family run() is under %d lines; "
-              "no numeric case label or opcode number in %s; no source folder over %d units"
-              % (lengths[0][2], lengths[1][2], args.max_run_lines, ", ".join(SPIRV_DIRS), args.max_units))
+              "no numeric case label or opcode number in %s; no source folder over %d units; every include of "
+              "%s goes to its room or a lower one (%s < top floor), whose only units are %s"
+              % (lengths[0][2], lengths[1][2], args.max_run_lines, ", ".join(SPIRV_DIRS), args.max_units,
+                 HARNESS, " < ".join(HARNESS_ROOMS), ", ".join(HARNESS_TOP_FLOOR_UNITS)))
     return 1 if breaches else 0
 
 

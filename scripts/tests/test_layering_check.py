@@ -154,6 +154,53 @@ class Layering(TempFiles, unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertIn("test_common/harness has 3", out)
 
+    def rooms(self, *rooms):
+        for room in rooms:
+            os.makedirs(os.path.join(self.tmp.name, "test_common/harness", room), exist_ok=True)
+
+    def test_an_include_up_the_room_order_fails_naming_the_line(self):
+        self.rooms("model", "input")
+        self.write("test_common/harness/model/case.h", '#pragma once\n#include "test_common/harness/model/params.h"\n'
+                   '#include "test_common/harness/input/path_guard.h"\n')
+        self.write("test_common/harness/stages/stage_load.cpp", '#include "test_common/harness/launch/case_runner.h"\n')
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)  # its own room and lower ones
+        self.write("test_common/harness/model/params.cpp", '#include "test_common/harness/model/params.h"\n'
+                   '#include "test_common/harness/launch/case_runner.h"\n')
+        self.write("test_common/harness/stages/runner_stages.h",
+                   '#pragma once\n#include "test_common/harness/runner.h"\n')
+        self.write("test_common/harness/input/json_input_test.cpp",
+                   '#include "test_common/harness/selection/manifest.h"\n')  # a test too
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("test_common/harness/model/params.cpp:2 includes test_common/harness/launch/case_runner.h, "
+                      "above its room", out)
+        self.assertIn("test_common/harness/stages/runner_stages.h:2 includes test_common/harness/runner.h", out)
+        self.assertIn("test_common/harness/input/json_input_test.cpp:1 includes", out)
+        self.assertEqual(len(out.strip().split("\n")), 3, out)
+
+    def test_a_harness_folder_outside_the_room_order_fails(self):
+        self.rooms("misc")
+        self.write("test_common/harness/misc/helper.h", "#pragma once\n")
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("test_common/harness/misc/helper.h is in test_common/harness/misc/, a folder not in the room "
+                      "order", out)
+
+    def test_a_loose_unit_on_the_top_floor_fails_naming_it(self):
+        self.write("test_common/harness/runner.h", "#pragma once\n")  # runner is the top floor's own unit
+        self.assertEqual(self.run_check()[0], 0)
+        self.write("test_common/harness/case_index_test.cpp", "")
+        rc, out, _ = self.run_check()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("test_common/harness/case_index is a loose unit on the harness's top floor", out)
+
+    def test_the_real_tree_passes(self):
+        p = subprocess.run([sys.executable, CHECK], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("every include of test_common/harness goes to its room or a lower one", p.stdout)
+
     def test_no_runner_main_is_one_line_and_status_2(self):
         self.write("test_common/harness/runner.cpp", "int other() { return 0; }\n")
         rc, out, err = self.run_check()
