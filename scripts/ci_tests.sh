@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What CI runs (README's second command). Every step runs; the exit status is 1 if any failed.
-#   0. upstream SPIRV-Tools and SPIRV-Headers (scripts/install_spirv_tools.sh --if-needed)
+#   0. the missing Debian packages and upstream SPIRV-Tools and SPIRV-Headers (scripts/install_deps.sh)
 #   1. default preset: configure, build, ctest (unit tests, script tests, format check, runner checks, and
 #      the reference device's fuzz targets: refdev_loader_fuzz 20 s, refdev_launch_fuzz.xe_hpc/.xe_hpg/.cpu 25 s
 #      each, building and launching mutated suite modules under those profiles, and refdev_icd_fuzz.xe_hpc/
@@ -145,7 +145,10 @@ intel_gpu_nohw() {
 
 
 # Upstream SPIRV-Tools 2025.5 + SPIRV-Headers (PyPI, a venv under ~/.cache) when the system's are too old.
-step "install SPIRV-Tools (when the system's is older than 2025.1)" scripts/install_spirv_tools.sh --if-needed
+# The Debian packages of scripts/debian_packages.txt not installed yet (none under .ci/run, which installs
+# them first), then SPIRV-Tools when the system's is older than 2025.1: README's second command on a fresh
+# machine after the first, which installs only what a run needs.
+step "install missing packages and SPIRV-Tools" scripts/install_deps.sh
 
 # ccache (when installed; scripts/debian_packages.txt lists it) keeps compiler outputs between CI runs on one
 # machine: keyed by the preprocessed source and the flags, with paths taken relative to the clone

@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages in scripts/debian_packages.txt that are not installed yet (apt-get; sudo
 # when not root), then upstream SPIRV-Tools and SPIRV-Headers when the system's are too old
-# (scripts/install_spirv_tools.sh --if-needed: PyPI wheels in a venv under ~/.cache, no sudo). With --all,
-# runs apt-get update and installs the whole list (what CI does).
+# (scripts/install_spirv_tools.sh --if-needed: PyPI wheels in a venv under ~/.cache, no sudo).
+#   --run  only what a run on the reference device needs (scripts/debian_packages_run.txt; README's first
+#          command): no offline compilers, clang, format checker, pocl or oclgrind
+#   --all  runs apt-get update and installs the whole list, present or not (what CI does)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-mapfile -t packages < <(grep -v '^\s*#' "$root/scripts/debian_packages.txt" | grep -v '^\s*$')
+list="$root/scripts/debian_packages.txt"
+case "${1:-}" in
+    "" | --all) ;;
+    --run) list="$root/scripts/debian_packages_run.txt" ;;
+    *) echo "install_deps: unknown option '${1//[^[:print:]]/?}' (usage: install_deps.sh [--run | --all])" >&2; exit 2 ;;
+esac
+mapfile -t packages < <(grep -v '^\s*#' "$list" | grep -v '^\s*$')
 missing=()
 if [ "${1:-}" = "--all" ]; then
     missing=("${packages[@]}")
