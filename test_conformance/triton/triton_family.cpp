@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <random>
 
@@ -119,6 +120,28 @@ void checkPadding(const std::vector<uint8_t>& bytes, size_t rows, size_t row_byt
             }
 }
 
+// The per-value check of both families: `have` against `want`, bit for bit as fp32 (kBitForBit) or within
+// `bound`; a mismatch is logged under where() (built only then). Returns whether it matched.
+constexpr double kBitForBit = -1;
+
+template <class Where>
+bool checkValue(MismatchLog& log, Where where, double want, float have, double bound) {
+    log.checked();
+    const float want_f = float(want);
+    uint32_t want_bits, have_bits;
+    std::memcpy(&want_bits, &want_f, 4);
+    std::memcpy(&have_bits, &have, 4);
+    const bool ok = bound == kBitForBit ? want_bits == have_bits : std::fabs(double(have) - want) <= bound;
+    if (!ok) log.addFloat(where(), want, have, want_bits, have_bits, 4);
+    return ok;
+}
+
+// Every buffer's guard bytes, each overwritten run a line of the log.
+void checkGuards(std::initializer_list<const GuardedBuffer*> buffers, MismatchLog& log) {
+    for (const GuardedBuffer* g : buffers)
+        if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+}
+
 template <class P>
 void launch(RunContext& ctx, const KernelArgs& args, const P& p, uint32_t grid) {
     const size_t local = size_t(p.num_warps) * p.threads_per_warp;
@@ -183,19 +206,11 @@ public:
                 float want = 0;  // fp32 sums in K order, each exact for this data
                 for (uint32_t q = 0; q < k; ++q) want += a[size_t(i) * k + q] * b[size_t(q) * n + j];
                 const float got = loadFloat(c.data() + (size_t(i) * ldc + j) * 4);
-                log.checked();
-                uint32_t want_bits, got_bits;
-                std::memcpy(&want_bits, &want, 4);
-                std::memcpy(&got_bits, &got, 4);
-                if (want_bits != got_bits) {
-                    log.addFloat("C[" + std::to_string(i) + "][" + std::to_string(j) + "]", want, got,
-                                 want_bits, got_bits, 4);
-                    log.mark(grid, i, j, fmt(want), fmt(got));
-                }
+                const auto where = [&] { return "C[" + std::to_string(i) + "][" + std::to_string(j) + "]"; };
+                if (!checkValue(log, where, want, got, kBitForBit)) log.mark(grid, i, j, fmt(want), fmt(got));
             }
         checkPadding(c, m, size_t(n) * 4, size_t(ldc) * 4, "C", log);
-        for (const GuardedBuffer* g : {&a_buf, &b_buf, &c_buf})
-            if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+        checkGuards({&a_buf, &b_buf, &c_buf}, log);
         Outcome out = log.outcome();
         if (out.status != Status::Pass)
             out.message = p.module_name + ": " + p.dtype + " GEMM " + std::to_string(m) + " x " +
@@ -219,14 +234,10 @@ Outcome runCopy(RunContext& ctx, const RowsParams& p, KernelArgs& args, std::mt1
     const std::vector<uint8_t> got = out.read();
     MismatchLog log("out[i] = x[i], i < n_elements: bit for bit");
     for (uint32_t i = 0; i < n; ++i) {
-        uint32_t want, have;
-        std::memcpy(&want, &x[i], 4);
-        std::memcpy(&have, got.data() + size_t(i) * 4, 4);
-        log.checked();
-        if (want != have) log.add("out[" + std::to_string(i) + "]", want, have, 4);
+        const auto where = [&] { return "out[" + std::to_string(i) + "]"; };
+        checkValue(log, where, x[i], loadFloat(got.data() + size_t(i) * 4), kBitForBit);
     }
-    for (const GuardedBuffer* g : {&in, &out})
-        if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+    checkGuards({&in, &out}, log);
     return log.outcome();
 }
 
@@ -245,35 +256,21 @@ void checkRows(const RowsParams& p, const std::vector<float>& x, const std::vect
             abs_sum += std::fabs(row[c]);
         }
         if (!softmax) {
-            const float have = loadFloat(got.data() + size_t(r) * 4);
             const double bound = p.kind == "row_max" ? 0.0 : double(cols) * kEps * abs_sum;
-            log.checked();
-            if (!(std::fabs(double(have) - (p.kind == "row_max" ? mx : sum)) <= bound)) {
-                const float want = float(p.kind == "row_max" ? mx : sum);
-                uint32_t wb, hb;
-                std::memcpy(&wb, &want, 4);
-                std::memcpy(&hb, &have, 4);
-                log.addFloat("out[" + std::to_string(r) + "] (bound " + fmt(bound) + ")", want, have, wb, hb,
-                             4);
-            }
+            const auto where = [&] { return "out[" + std::to_string(r) + "] (bound " + fmt(bound) + ")"; };
+            checkValue(log, where, p.kind == "row_max" ? mx : sum, loadFloat(got.data() + size_t(r) * 4),
+                       bound);
             continue;
         }
         double denom = 0;
         for (uint32_t c = 0; c < cols; ++c) denom += std::exp(double(row[c]) - mx);
         for (uint32_t c = 0; c < cols; ++c) {
             const double want = std::exp(double(row[c]) - mx) / denom;
-            const float have = loadFloat(got.data() + (size_t(r) * stride + c) * 4);
             const double bound = (double(cols) + 16) * kEps * want;
-            log.checked();
-            if (!(std::fabs(double(have) - want) <= bound)) {
-                const float wf = float(want);
-                uint32_t wb, hb;
-                std::memcpy(&wb, &wf, 4);
-                std::memcpy(&hb, &have, 4);
-                log.addFloat(
-                    "out[" + std::to_string(r) + "][" + std::to_string(c) + "] (bound " + fmt(bound) + ")",
-                    want, have, wb, hb, 4);
-            }
+            const auto where = [&] {
+                return "out[" + std::to_string(r) + "][" + std::to_string(c) + "] (bound " + fmt(bound) + ")";
+            };
+            checkValue(log, where, want, loadFloat(got.data() + (size_t(r) * stride + c) * 4), bound);
         }
     }
 }
@@ -316,8 +313,7 @@ public:
                                               : "softmax within (n + 16) * eps of each value");
         checkRows(p, x, got, log);
         if (softmax) checkPadding(got, rows, size_t(cols) * 4, size_t(stride) * 4, "out", log);
-        for (const GuardedBuffer* g : {&in, &out})
-            if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+        checkGuards({&in, &out}, log);
         Outcome o = log.outcome();
         if (o.status != Status::Pass) o.message = p.module_name + ": " + p.kind + "\n" + o.message;
         return o;
