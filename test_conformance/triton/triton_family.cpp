@@ -46,37 +46,35 @@ struct RowsParams {
     std::optional<uint32_t> rows, cols, row_stride, n_elements;
 };
 
+// The launch facts' rows, first in both tables, then the problem's (the order of the schema).
+template <class P>
+ParamFields<P> withLaunchFields(std::initializer_list<ParamField<P>> problem) {
+    ParamFields<P> fields{{"module_name", &P::module_name},           {"kind", &P::kind},
+                          {"build_options", &P::build_options},       {"num_warps", &P::num_warps},
+                          {"threads_per_warp", &P::threads_per_warp}, {"shared_bytes", &P::shared_bytes}};
+    fields.insert(fields.end(), problem);
+    return fields;
+}
+
 const ParamFields<GemmParams>& gemmFields() {
     using P = GemmParams;
-    static const ParamFields<P> fields{{"module_name", &P::module_name},
-                                       {"kind", &P::kind},
-                                       {"build_options", &P::build_options},
-                                       {"num_warps", &P::num_warps},
-                                       {"threads_per_warp", &P::threads_per_warp},
-                                       {"shared_bytes", &P::shared_bytes},
-                                       {"dtype", &P::dtype},
-                                       {"m", &P::m},
-                                       {"n", &P::n},
-                                       {"k", &P::k},
-                                       {"block_m", &P::block_m},
-                                       {"block_n", &P::block_n},
-                                       {"block_k", &P::block_k}};
+    static const ParamFields<P> fields = withLaunchFields<P>({{"dtype", &P::dtype},
+                                                              {"m", &P::m},
+                                                              {"n", &P::n},
+                                                              {"k", &P::k},
+                                                              {"block_m", &P::block_m},
+                                                              {"block_n", &P::block_n},
+                                                              {"block_k", &P::block_k}});
     return fields;
 }
 
 const ParamFields<RowsParams>& rowsFields() {
     using P = RowsParams;
-    static const ParamFields<P> fields{{"module_name", &P::module_name},
-                                       {"kind", &P::kind},
-                                       {"build_options", &P::build_options},
-                                       {"num_warps", &P::num_warps},
-                                       {"threads_per_warp", &P::threads_per_warp},
-                                       {"shared_bytes", &P::shared_bytes},
-                                       {"rows", &P::rows},
-                                       {"cols", &P::cols},
-                                       {"row_stride", &P::row_stride},
-                                       {"n_elements", &P::n_elements},
-                                       {"block", &P::block}};
+    static const ParamFields<P> fields = withLaunchFields<P>({{"rows", &P::rows},
+                                                              {"cols", &P::cols},
+                                                              {"row_stride", &P::row_stride},
+                                                              {"n_elements", &P::n_elements},
+                                                              {"block", &P::block}});
     return fields;
 }
 
