@@ -459,31 +459,43 @@ def generate_shuffles(emit):
 # ----------------------------------------------------------------------------------------------------------
 # Buffer block IO
 
+class BlockKernel:
+    """What block_module and local_block_module share: the data's integer component type, the instruction, the
+    module and the kernel's arguments (out, info, src, offset, stride), and the block read or write itself."""
+
+    def __init__(self, write, type_name, n, sg, where=""):
+        bits = BLOCK_BITS[type_name]
+        self.write = write
+        self.n = n
+        self.comp = "int%d" % bits
+        self.align = bits // 8
+        self.opname = "OpSubgroupBlockWriteINTEL" if write else "OpSubgroupBlockReadINTEL"
+        self.m = Module(sg, ["SubgroupBufferBlockIOINTEL"],
+                        "%s of %s x %d%s, SubgroupSize %d" % (self.opname, type_name, n, where, sg))
+        ptr = "p_CrossWorkgroup_" + self.comp
+        self.params = [("out", ptr), ("info", "p_CrossWorkgroup_uint"), ("src", ptr), ("offset", "uint"),
+                       ("stride", "uint")]
+
+    def access(self, f, pointer):
+        """A write block-writes src's per-lane components at pointer(); a read block-reads at pointer() and
+        stores each lane's components to out. pointer is called after a write's loads, so its ids follow them."""
+        if self.write:
+            data = f.load_components(f.arg("src"), self.comp, self.n, self.align)
+            f.lines.append("%s %s %s" % (self.opname, pointer(), data))
+        else:
+            value = f.op(value_key(self.comp, self.n), "%s %s" % (self.opname, pointer()))
+            f.store_components(f.arg("out"), self.comp, self.n, value, self.align)
+
+
 def block_module(write, type_name, n, sg):
-    bits = BLOCK_BITS[type_name]
-    comp = "int%d" % bits
-    vkey = value_key(comp, n)
-    align = bits // 8
-    opname = "OpSubgroupBlockWriteINTEL" if write else "OpSubgroupBlockReadINTEL"
-    m = Module(sg, ["SubgroupBufferBlockIOINTEL"],
-               "%s of %s x %d, SubgroupSize %d" % (opname, type_name, n, sg))
-    ptr = "p_CrossWorkgroup_" + comp
-    params = [("out", ptr), ("info", "p_CrossWorkgroup_uint"), ("src", ptr), ("offset", "uint"),
-              ("stride", "uint")]
-    f = Function(m, "test", params)
+    k = BlockKernel(write, type_name, n, sg)
+    f = Function(k.m, "test", k.params)
     f.write_info()
     # Block b = WorkgroupId * NumSubgroups + SubgroupId starts at element offset + b * stride.
     elem = f.linear(f.block_index(), f.to_ulong(f.arg("stride")), f.to_ulong(f.arg("offset")))
-    if write:
-        data = f.load_components(f.arg("src"), comp, n, align)
-        p = f.element_ptr(f.arg("out"), comp, elem)
-        f.lines.append("%s %s %s" % (opname, p, data))
-    else:
-        p = f.element_ptr(f.arg("src"), comp, elem)
-        value = f.op(vkey, "%s %s" % (opname, p))
-        f.store_components(f.arg("out"), comp, n, value, align)
+    k.access(f, lambda: f.element_ptr(f.arg("out" if write else "src"), k.comp, elem))
     f.finish()
-    return m.text()
+    return k.m.text()
 
 
 def stride_bytes(sg, n, bits):
@@ -520,16 +532,8 @@ def local_block_module(write, type_name, n, sg, tile_bytes):
     tile (untouched elements keep the buffer's bytes), barrier, block write, barrier, copies [offset, end) back.
     The copies use work-item SubgroupId * SubgroupMaxSize + SubgroupLocalInvocationId (work-groups of whole
     sub-groups, as block IO needs), so no work-item to sub-group mapping is assumed."""
-    bits = BLOCK_BITS[type_name]
-    comp = "int%d" % bits
-    vkey = value_key(comp, n)
-    align = bits // 8
-    opname = "OpSubgroupBlockWriteINTEL" if write else "OpSubgroupBlockReadINTEL"
-    m = Module(sg, ["SubgroupBufferBlockIOINTEL"],
-               "%s of %s x %d on a Workgroup pointer, SubgroupSize %d" % (opname, type_name, n, sg))
-    ptr = "p_CrossWorkgroup_" + comp
-    params = [("out", ptr), ("info", "p_CrossWorkgroup_uint"), ("src", ptr), ("offset", "uint"),
-              ("stride", "uint")]
+    k = BlockKernel(write, type_name, n, sg, " on a Workgroup pointer")
+    m, comp, align = k.m, k.comp, k.align
     # The tile: an array of 16-byte vectors, so it is 16-byte aligned as "The pointer Ptr must be 128-bit
     # (16-byte) aligned for both reads and writes" (cl_intel_subgroup_local_block_io) needs.
     v4 = m.type("v4uint")
@@ -537,7 +541,7 @@ def local_block_module(write, type_name, n, sg, tile_bytes):
     m.late_types.append("%%tile_arr = OpTypeArray %s %s" % (v4, length))
     m.late_types.append("%ptr_Workgroup_tile_arr = OpTypePointer Workgroup %tile_arr")
     m.variables.append("%tile = OpVariable %ptr_Workgroup_tile_arr Workgroup")
-    f = Function(m, "test", params)
+    f = Function(m, "test", k.params)
     f.write_info()
     nsg = f.to_ulong(f.builtin("nsg_var"))
     sgid = f.to_ulong(f.builtin("sgid_var"))
@@ -568,14 +572,10 @@ def local_block_module(write, type_name, n, sg, tile_bytes):
     copy_loop(f, f.op("ulong", "OpIAdd %s %s" % (first, offset)) if write else first, end, step, copy_in)
     f.lines.append(barrier)  # Workgroup scope, WorkgroupMemory | SequentiallyConsistent
     p = tile_at(f.linear(sgid, stride, offset))
+    k.access(f, lambda: p)
     if write:
-        data = f.load_components(f.arg("src"), comp, n, align)
-        f.lines.append("%s %s %s" % (opname, p, data))
         f.lines.append(barrier)
         copy_loop(f, f.op("ulong", "OpIAdd %s %s" % (first, offset)), end, step, copy_out)
-    else:
-        value = f.op(vkey, "%s %s" % (opname, p))
-        f.store_components(f.arg("out"), comp, n, value, align)
     f.finish()
     return m.text()
 
