@@ -7,7 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-scripts/install_deps.sh
+scripts/setup/install_deps.sh
 cmake --preset default
 cmake --build --preset default -j2
 mkdir -p build/results
@@ -17,7 +17,7 @@ build/bin/spirv_intel_cts --json=build/results/results.json --junit=build/result
 status=$?
 set -e
 if [ -f build/results/results.json ]; then
-    python3 scripts/results_html.py build/results/results.json -o build/results/summary.html ||
+    python3 scripts/reports/results_html.py build/results/results.json -o build/results/summary.html ||
         echo "setup_and_run: could not write the HTML summary"
 fi
 echo
