@@ -20,10 +20,14 @@
     X.h and X_test.cpp, counted once): a bigger folder is split into rooms by role. Build trees (a folder
     with a CMakeCache.txt) and hidden folders are not read. (test_common/harness had 48 when the rule came;
     it is split into rooms: offline/, device/, reports/, workers/, stages/.)
+  - no Python files of the tree import each other in a circle, directly or through others (import_circles.py:
+    imports resolved to files of the tree from each file's folder and from the --import-root folders, default
+    scripts/; one line per circle).
 
 Exit status 0 when all hold, 1 when one does not (each breach is one line), 2 when the tree cannot be read.
 
 Usage: layering_check.py [--repo DIR] [--max-lines N] [--max-parse-lines N] [--max-run-lines N] [--max-units N]
+                         [--import-root DIR ...]
 """
 
 import argparse
@@ -32,6 +36,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: the import root
+from checks.import_circles import UnparsableFile, import_circles  # noqa: E402
 from reports import report_io  # noqa: E402  (printable paths)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](test_common/harness/[^>"]*)[>"]')
@@ -178,6 +183,7 @@ def main():
     parser.add_argument("--max-parse-lines", type=int, default=60)
     parser.add_argument("--max-run-lines", type=int, default=80)
     parser.add_argument("--max-units", type=int, default=25)
+    add_import_arguments(parser)
     args = parser.parse_args()
     prog = os.path.basename(sys.argv[0])
     measured = [("runnerMain", "test_common/harness/runner.cpp", "runnerMain", args.max_lines),
@@ -198,6 +204,10 @@ def main():
         if length >= limit:
             breaches.append("%s is %d lines (limit: under %d)" % (label, length, limit))
     breaches += oversized
+    circles = python_import_circles(args, prog)
+    if circles is None:
+        return 2
+    breaches += circles
     for b in breaches:
         print(report_io.printable(b))
     if not breaches:
@@ -206,6 +216,24 @@ def main():
               "no numeric case label or opcode number in %s; no source folder over %d units"
               % (lengths[0][2], lengths[1][2], args.max_run_lines, ", ".join(SPIRV_DIRS), args.max_units))
     return 1 if breaches else 0
+
+
+def add_import_arguments(parser):
+    parser.add_argument("--import-root", action="append", metavar="DIR",
+                        help="a folder, relative to --repo, imports resolve under (repeatable; default: scripts)")
+
+
+def python_import_circles(args, prog):
+    """The circle breaches (printing the all-clear line when there is none), or None when a file cannot be read."""
+    try:
+        count, circles = import_circles(args.repo, args.import_root or ["scripts"])
+    except (OSError, UnicodeDecodeError, UnparsableFile) as e:
+        print(report_io.printable("%s: cannot read the Python files of %s: %s" % (prog, args.repo, e)),
+              file=sys.stderr)
+        return None
+    if not circles:
+        print("imports ok: no circle among the %d Python files" % count)
+    return circles
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ import subprocess
 import sys
 import unittest
 
-from testing.common import SCRIPTS_DIR, TempFiles
+from testing.common import REPO_DIR, SCRIPTS_DIR, TempFiles
 
 CHECK = os.path.join(SCRIPTS_DIR, "checks/layering_check.py")
 
@@ -166,6 +166,67 @@ class Layering(TempFiles, unittest.TestCase):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         self.assertEqual(p.returncode, 2)
         self.assertEqual(len(p.stderr.strip().split("\n")), 1, p.stderr)
+
+
+class ImportCircles(TempFiles, unittest.TestCase):
+    """The import-circle rule on a tree that keeps every other rule."""
+
+    def setUp(self):
+        super().setUp()
+        for d in ("test_common/cl", "test_common/harness/stages", "test_conformance", "scripts/a", "scripts/b",
+                  "tools"):
+            os.makedirs(os.path.join(self.tmp.name, d))
+        self.write("test_common/harness/stages/options.cpp", SHORT_PARSE)
+        self.write("test_common/harness/runner.cpp", SHORT_MAIN)
+        for package in ("scripts/a", "scripts/b"):
+            self.write(package + "/__init__.py", "")
+
+    def run_check(self):
+        p = subprocess.run([sys.executable, CHECK, "--repo", self.tmp.name], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_one_way_imports_pass(self):
+        self.write("scripts/a/x.py", "import os\nimport numpy\nfrom b import y\nfrom b.y import VALUE\n")
+        self.write("scripts/b/y.py", "VALUE = 1\n")
+        self.write("tools/run.py", "import helper\n")
+        self.write("tools/helper.py", "from a import x\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("imports ok: no circle among the 6 Python files", out)
+
+    def test_a_circle_through_a_lazy_import_fails_in_one_line(self):
+        self.write("scripts/a/x.py", "from b import y\n")
+        self.write("scripts/b/y.py", "def later():\n    from a import x\n    return x\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 1, out + err)
+        self.assertEqual([line for line in out.splitlines() if "circle" in line],
+                         ["import circle: scripts/a/x.py -> scripts/b/y.py -> scripts/a/x.py"])
+
+    def test_a_circle_of_three_neighbours_and_a_relative_import_each_fail_once(self):
+        self.write("tools/p.py", "import q\n")
+        self.write("tools/q.py", "import r as renamed\n")
+        self.write("tools/r.py", "from p import main\n")
+        self.write("scripts/a/x.py", "from . import z\n")
+        self.write("scripts/a/z.py", "from .x import f\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 1, out + err)
+        self.assertEqual([line for line in out.splitlines() if "circle" in line],
+                         ["import circle: scripts/a/x.py -> scripts/a/z.py -> scripts/a/x.py",
+                          "import circle: tools/p.py -> tools/q.py -> tools/r.py -> tools/p.py"])
+
+    def test_a_python_file_that_does_not_parse_is_one_line_and_status_2(self):
+        self.write("scripts/a/x.py", "def broken(:\n")
+        rc, out, err = self.run_check()
+        self.assertEqual(rc, 2, out + err)
+        self.assertEqual(len(err.strip().split("\n")), 1, err)
+        self.assertIn("scripts/a/x.py", err)
+
+    def test_the_project_tree_has_no_import_circle(self):
+        p = subprocess.run([sys.executable, CHECK, "--repo", REPO_DIR], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        self.assertNotIn("import circle", p.stdout)
+        self.assertIn("imports ok", p.stdout, p.stderr)
 
 
 if __name__ == "__main__":
