@@ -11,7 +11,7 @@ not), leaving out:
   - its own folders and files:   any path with a folder named GROUP (`*/GROUP/*`), any file whose name starts
                                  with GROUP (`<layer>/GROUP*`, e.g. scripts/assets/generators/GROUP.py)
   - its docs page:               the descriptor's "docs" (docs/GROUP.md)
-  - tests and benchmarks:        `*/tests/*`, `*_test.cpp`, `test_*.py`, `*/bench/*`, `scripts/bench*.py`
+  - tests and benchmarks:        `*/tests/*`, `*_test.cpp`, `test_*.py`, `*/bench/*` (scripts/bench/ too)
   - the families that compose:   the folders and files of every family whose descriptor has "composes"
                                  (workloads), which name the families they combine by design
   - prose and data:              `*.md`, `*.json` and everything under docs/ (pages, waivers, target
@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 from assets import families  # noqa: E402
 from reports import report_io  # noqa: E402  (printable paths)
 
-EXCLUDED_EVERYWHERE = ["**/tests/**", "**/*_test.cpp", "**/test_*.py", "**/bench/**", "scripts/bench*.py", "**/*.md", "**/*.json", "docs/**"]
+EXCLUDED_EVERYWHERE = ["**/tests/**", "**/*_test.cpp", "**/test_*.py", "**/bench/**", "**/*.md", "**/*.json", "docs/**"]
 
 
 def own_paths(group):
