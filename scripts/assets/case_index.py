@@ -4,7 +4,7 @@ manifest.index lists every case's name, tier and tags with the byte range of its
 its module (a number in the index's module list) and family, and every module of the module table with the
 byte range of its `"<path>": {...}` member, so the runner selects on the index, plans a --jobs run's batches
 from it and parses only the entries it selected (a --jobs run: only in the workers). Written by
-scripts/build_assets.py.
+scripts/assets/build_assets.py.
 """
 
 import binascii
