@@ -1,4 +1,4 @@
-// The buffers and arguments every 2d_block_io kernel takes (scripts/generators/2d_block_io.py, "Kernel ABI"),
+// The buffers and arguments every 2d_block_io kernel takes (scripts/assets/generators/2d_block_io.py, "Kernel ABI"),
 // shared by the 2d_block_io and 2d_block_io.windowed families: the per-lane data, coordinate and completion
 // buffers, the argument binding and the launch. The surface buffer is each family's own (a guarded buffer
 // filled whole, or one past 4 GiB seeded in windows).
@@ -26,7 +26,7 @@ namespace cts {
 // device-specific 2d_block_io.sg32.* cases, whose parameter sub_group_size is 32.
 constexpr uint32_t kBlockIo2dSubGroupSize = 16;
 
-// The manifest parameters every 2d_block_io case has (scripts/generators/2d_block_io.py), as read: each
+// The manifest parameters every 2d_block_io case has (scripts/assets/generators/2d_block_io.py), as read: each
 // family's parameter struct derives from it and its field table starts with blockIo2dFields().
 struct BlockIo2dParams {
     std::string op;

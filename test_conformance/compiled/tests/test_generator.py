@@ -1,4 +1,4 @@
-"""Tests of scripts/generators/compiled.py: no compilers, no cases; a failing compiler is one SpvgenError naming
+"""Tests of scripts/assets/generators/compiled.py: no compilers, no cases; a failing compiler is one SpvgenError naming
 the tool and its output; the imported kernels' prefix is dropped from the import names (and its absence is an
 error); with the real compilers (when installed) a module holds the extension's opcode, and an imported one the
 built-in's import instead."""
@@ -13,12 +13,12 @@ import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
-import spvgen  # noqa: E402
+from assets import spvgen  # noqa: E402
 
 
 def load_generator():
     spec = importlib.util.spec_from_file_location("compiled_generator",
-                                                  os.path.join(REPO, "scripts", "generators", "compiled.py"))
+                                                  os.path.join(REPO, "scripts", "assets", "generators", "compiled.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
