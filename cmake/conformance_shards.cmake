@@ -1,7 +1,7 @@
 # CTest-driven conformance runs: `ctest -L conformance -j N` runs the whole suite on the configured device as
 # CTS_CONFORMANCE_SHARDS shards, each a CTest test with its own JSON, JUnit and log in <build>/conformance/
 # (GoogleTest sharding protocol: GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX), then conformance.merge merges the
-# shard reports with scripts/merge_results.py (--fail-on-failures) into <build>/conformance/merged.json.
+# shard reports with scripts/reports/merge_results.py (--fail-on-failures) into <build>/conformance/merged.json.
 # The default test presets exclude the label: `ctest --preset default` stays the unit tests.
 set(CTS_CONFORMANCE_SHARDS 2 CACHE STRING "number of conformance shard tests (ctest -L conformance)")
 set(CTS_CONFORMANCE_ARGS "--isolate;--jobs=1;--timeout=120" CACHE STRING
@@ -33,15 +33,15 @@ endforeach()
 
 # After every shard (DEPENDS orders without skipping the merge when a shard fails: the merge then reports it).
 add_test(NAME conformance.merge
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/merge_results.py ${_cts_shard_reports}
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/reports/merge_results.py ${_cts_shard_reports}
                  -o ${_cts_conf_dir}/merged.json --fail-on-failures)
 set_tests_properties(conformance.merge PROPERTIES LABELS conformance DEPENDS "${_cts_shard_tests}"
                      FIXTURES_REQUIRED cts_conformance_dir)
 
-# The whole suite on Intel's OpenCL CPU runtime (scripts/run_intel_cpu.sh: one runner with --jobs, the waivers
+# The whole suite on Intel's OpenCL CPU runtime (scripts/setup/run_intel_cpu.sh: one runner with --jobs, the waivers
 # shipped for that runtime release, --fail-on-stale-waivers); skipped (77) when the runtime is not installed
-# (scripts/install_intel_cpu_runtime.sh). `ctest -L intel_cpu` runs it with the reproducers of its bugs.
+# (scripts/setup/install_intel_cpu_runtime.sh). `ctest -L intel_cpu` runs it with the reproducers of its bugs.
 add_test(NAME intel_cpu.suite
-         COMMAND ${CMAKE_SOURCE_DIR}/scripts/run_intel_cpu.sh --build-dir=${CMAKE_BINARY_DIR}
+         COMMAND ${CMAKE_SOURCE_DIR}/scripts/setup/run_intel_cpu.sh --build-dir=${CMAKE_BINARY_DIR}
                  --out=${CMAKE_BINARY_DIR}/intel_cpu)
 set_tests_properties(intel_cpu.suite PROPERTIES LABELS intel_cpu SKIP_RETURN_CODE 77 TIMEOUT 5400 RUN_SERIAL TRUE)

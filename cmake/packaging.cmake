@@ -5,10 +5,11 @@
 #   P/share/spirv_intel_cts/icd/refdev.icd           names that library by its file name only
 #   P/share/spirv_intel_cts/assets/                  manifest.json, manifest.sha256, manifest.index + modules/ (the .spv and their .spvasm)
 #   P/share/spirv_intel_cts/targets/                 target descriptions of the offline-compiler mode
-#   P/share/spirv_intel_cts/scripts/                 merge_results.py, compare_results.py, results_html.py,
-#                                                    fault_campaign.py, install_intel_cpu_runtime.sh and the
-#                                                    modules they import (report_io.py, failures_html.py)
-#   P/share/spirv_intel_cts/scripts/lib/installer.sh the shell library install_intel_cpu_runtime.sh sources
+#   P/share/spirv_intel_cts/scripts/                 the rooms of scripts/ the installed tree uses, laid out as in the
+#                                                    source tree (scripts/ is their import root): reports/ (merge_results.py,
+#                                                    compare_results.py, results_html.py, report_io.py, failures_html.py),
+#                                                    faults/ (fault_campaign.py, fault_runs.py), setup/
+#                                                    (install_intel_cpu_runtime.sh, lib/installer.sh)
 #   P/share/doc/spirv_intel_cts/                     README.md, LICENSE, docs/*.md
 # The runner finds assets and the reference device relative to itself (test_common/harness/model/layout.h), so
 # no installed file holds a path of the build, staging or install tree. Unit-test programs are not
@@ -40,13 +41,15 @@ if(DEFINED CTS_ASSETS_DIR)
           FILES_MATCHING PATTERN "*.spv" PATTERN "*.spvasm")
 endif()
 
-install(PROGRAMS scripts/merge_results.py scripts/compare_results.py scripts/results_html.py
-                 scripts/fault_campaign.py scripts/install_intel_cpu_runtime.sh
-        DESTINATION ${CTS_SHARE_DIR}/scripts)
-# Modules the scripts import from their own directory.
-install(FILES scripts/report_io.py scripts/failures_html.py DESTINATION ${CTS_SHARE_DIR}/scripts)
-# The library the installer sources from its own directory's lib/.
-install(FILES scripts/lib/installer.sh DESTINATION ${CTS_SHARE_DIR}/scripts/lib)
+install(PROGRAMS scripts/reports/merge_results.py scripts/reports/compare_results.py scripts/reports/results_html.py
+        DESTINATION ${CTS_SHARE_DIR}/scripts/reports)
+install(FILES scripts/reports/__init__.py scripts/reports/report_io.py scripts/reports/failures_html.py
+        DESTINATION ${CTS_SHARE_DIR}/scripts/reports)
+install(PROGRAMS scripts/faults/fault_campaign.py DESTINATION ${CTS_SHARE_DIR}/scripts/faults)
+install(FILES scripts/faults/__init__.py scripts/faults/fault_runs.py DESTINATION ${CTS_SHARE_DIR}/scripts/faults)
+# The installer and the library it sources from its own directory's lib/.
+install(PROGRAMS scripts/setup/install_intel_cpu_runtime.sh DESTINATION ${CTS_SHARE_DIR}/scripts/setup)
+install(FILES scripts/setup/lib/installer.sh DESTINATION ${CTS_SHARE_DIR}/scripts/setup/lib)
 install(FILES README.md LICENSE DESTINATION share/doc/spirv_intel_cts)
 install(DIRECTORY docs/ DESTINATION share/doc/spirv_intel_cts/docs FILES_MATCHING PATTERN "*.md")
 
@@ -73,10 +76,10 @@ include(CPack)
 
 # Installs into a temporary prefix and runs the installed runner from there, from a copy and from a moved
 # copy; then writes the TGZ and DEB packages into a temporary directory and runs each unpacked
-# (scripts/package_test.py).
+# (scripts/ci/package_test.py).
 if(TARGET spirv_intel_cts AND TARGET RefDevOpenCL AND DEFINED CTS_ASSETS_DIR)
   add_test(NAME package.install_and_run
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/package_test.py
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/ci/package_test.py
                    --build-dir ${CMAKE_BINARY_DIR} --cmake ${CMAKE_COMMAND} --cpack ${CMAKE_CPACK_COMMAND})
   set_tests_properties(package.install_and_run PROPERTIES LABELS package TIMEOUT 900)
 endif()

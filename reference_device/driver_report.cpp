@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "reference_device/spirv/opencl_capabilities.h"
 #include "reference_device/spirv/tokens.h"
 
 namespace refdev {
@@ -52,41 +53,22 @@ DriverReport neo2627() {
         {"cl_intel_subgroup_buffer_prefetch", "SPV_INTEL_subgroup_buffer_prefetch"},
     };
     // CL_DEVICE_SPIRV_CAPABILITIES_KHR: every capability initializeSpirvQueries can push (spv::Capability*
-    // values from the release's third_party/spirv_headers spirv.hpp). Its conditions (image support, the
-    // extensions) are the profile's already; what the profile reports beyond this list is dropped:
-    // Subgroup2DBlockIOINTEL, ...TransformINTEL, ...TransposeINTEL and SubgroupMatrixMultiplyAccumulateINTEL.
-    r.listable_capabilities = {
-        token(spv::Capability::Addresses),
-        token(spv::Capability::Linkage),
-        token(spv::Capability::Kernel),
-        token(spv::Capability::Vector16),
-        token(spv::Capability::Float16Buffer),
-        token(spv::Capability::Float16),
-        token(spv::Capability::Float64),
-        token(spv::Capability::Int64),
-        token(spv::Capability::Int64Atomics),
+    // values from the release's third_party/spirv_headers spirv.hpp): the base list and the rest. A filter,
+    // so the order is not the release's. Its conditions (image support, the extensions) are the profile's
+    // already; what the profile reports beyond this list is dropped: Subgroup2DBlockIOINTEL,
+    // ...TransformINTEL, ...TransposeINTEL and SubgroupMatrixMultiplyAccumulateINTEL.
+    const std::vector<uint32_t> beyond_base = {
         token(spv::Capability::ImageBasic),
         token(spv::Capability::ImageReadWrite),
         token(spv::Capability::ImageMipmap),
         token(spv::Capability::Pipes),
-        token(spv::Capability::Groups),
         token(spv::Capability::DeviceEnqueue),
         token(spv::Capability::LiteralSampler),
-        token(spv::Capability::Int16),
-        token(spv::Capability::GenericPointer),
-        token(spv::Capability::Int8),
         token(spv::Capability::Sampled1D),
         token(spv::Capability::Image1D),
         token(spv::Capability::SampledBuffer),
         token(spv::Capability::ImageBuffer),
-        token(spv::Capability::SubgroupDispatch),
         token(spv::Capability::NamedBarrier),
-        token(spv::Capability::GroupNonUniform),
-        token(spv::Capability::GroupNonUniformVote),
-        token(spv::Capability::GroupNonUniformArithmetic),
-        token(spv::Capability::GroupNonUniformBallot),
-        token(spv::Capability::GroupNonUniformShuffle),
-        token(spv::Capability::GroupNonUniformShuffleRelative),
         token(spv::Capability::GroupNonUniformClustered),
         token(spv::Capability::UniformDecoration),
         token(spv::Capability::ShaderClockKHR),
@@ -114,6 +96,8 @@ DriverReport neo2627() {
         token(spv::Capability::SubgroupBufferPrefetchINTEL),
         token(spv::Capability::GroupUniformArithmeticKHR),
     };
+    r.listable_capabilities = openclBaseCapabilities();
+    r.listable_capabilities.insert(r.listable_capabilities.end(), beyond_base.begin(), beyond_base.end());
     return r;
 }
 

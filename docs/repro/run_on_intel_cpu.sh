@@ -6,7 +6,7 @@ set -uo pipefail
 version=2026.2.0
 icd="${INTEL_CPU_ICD:-${XDG_CACHE_HOME:-$HOME/.cache}/spirv_intel_cts/intel-opencl-rt-$version/icd/intel-cpu.icd}"
 if [ ! -f "$icd" ]; then
-    echo "skipped: Intel's OpenCL CPU runtime is not installed ($icd missing; run scripts/install_intel_cpu_runtime.sh)"
+    echo "skipped: Intel's OpenCL CPU runtime is not installed ($icd missing; run scripts/setup/install_intel_cpu_runtime.sh)"
     exit 77
 fi
 host="$1"

@@ -18,6 +18,7 @@
 
 #include "reference_device/fuzz/fuzz_mutate.h"
 #include "reference_device/spirv/module.h"
+#include "reference_device/spirv/opencl_capabilities.h"
 #include "reference_device/spirv/program.h"
 #include "reference_device/spirv/tokens.h"
 
@@ -29,26 +30,7 @@ const refdev::Profile& fuzzProfile() {
         p.name = "fuzz";
         p.sub_group_sizes = {16, 32};
         p.spirv_extensions = {"SPV_INTEL_subgroups"};
-        p.spirv_capabilities = {refdev::token(spv::Capability::Addresses),
-                                refdev::token(spv::Capability::Linkage),
-                                refdev::token(spv::Capability::Kernel),
-                                refdev::token(spv::Capability::Vector16),
-                                refdev::token(spv::Capability::Float16Buffer),
-                                refdev::token(spv::Capability::Float16),
-                                refdev::token(spv::Capability::Float64),
-                                refdev::token(spv::Capability::Int64),
-                                refdev::token(spv::Capability::Int64Atomics),
-                                refdev::token(spv::Capability::Groups),
-                                refdev::token(spv::Capability::Int16),
-                                refdev::token(spv::Capability::GenericPointer),
-                                refdev::token(spv::Capability::Int8),
-                                refdev::token(spv::Capability::SubgroupDispatch),
-                                refdev::token(spv::Capability::GroupNonUniform),
-                                refdev::token(spv::Capability::GroupNonUniformVote),
-                                refdev::token(spv::Capability::GroupNonUniformArithmetic),
-                                refdev::token(spv::Capability::GroupNonUniformBallot),
-                                refdev::token(spv::Capability::GroupNonUniformShuffle),
-                                refdev::token(spv::Capability::GroupNonUniformShuffleRelative)};
+        p.spirv_capabilities = refdev::openclBaseCapabilities();
         return p;
     }();
     return p;

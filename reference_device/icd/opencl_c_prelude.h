@@ -1,5 +1,5 @@
 // Included before every OpenCL C program the reference device compiles (program_source.cpp) and by the
-// Khronos CTS's offline compiler (scripts/khronos_cts/offline_compile.py).
+// Khronos CTS's offline compiler (scripts/judges/khronos_cts/offline_compile.py).
 //
 // OpenCL C defines the work-item functions for any dimension: at or above get_work_dim() (in particular 3 and
 // more) get_global_id, get_local_id, get_group_id and get_global_offset return 0 and the sizes return 1.

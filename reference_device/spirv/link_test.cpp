@@ -7,15 +7,17 @@
 namespace refdev::spirv::test {
 namespace {
 
+// The start of every module here: Kernel on Physical64 with Linkage and one more capability; with_std
+// imports OpenCL.std as %std.
+std::string moduleStart(const std::string& capability, bool with_std) {
+    return "OpCapability Addresses\nOpCapability Kernel\nOpCapability " + capability +
+           "\nOpCapability Linkage\n" + (with_std ? "%std = OpExtInstImport \"OpenCL.std\"\n" : "") +
+           "OpMemoryModel Physical64 OpenCL\n";
+}
+
 // Module 2: scale(x) = x * 3 with OpenCL.std's u_min against 1000, and a switch on a 64-bit selector whose
 // case literal (2^32 + 5) must stay as written when the ids are renumbered.
-const char* kExporter = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Linkage
-         %std = OpExtInstImport "OpenCL.std"
-               OpMemoryModel Physical64 OpenCL
+const std::string kExporter = moduleStart("Int64", true) + R"(
                OpDecorate %scale LinkageAttributes "scale" Export
                OpDecorate %pick LinkageAttributes "pick" Export
        %uint = OpTypeInt 32 0
@@ -49,13 +51,7 @@ const char* kExporter = R"(
 
 // Module 1: k(out) stores scale(gid), pick(2^32 + 5) and u_max(gid, 2) (its own OpenCL.std import). The
 // global id is imported by name as llvm-spirv emits it: a built-in variable no module exports.
-const char* kImporter = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability Linkage
-        %std = OpExtInstImport "OpenCL.std"
-               OpMemoryModel Physical64 OpenCL
+const std::string kImporter = moduleStart("Int64", true) + R"(
                OpEntryPoint Kernel %k "k" %gid
                OpDecorate %gid BuiltIn GlobalInvocationId
                OpDecorate %gid LinkageAttributes "__spirv_GlobalInvocationId" Import
@@ -122,6 +118,16 @@ std::string validate(const std::vector<uint32_t>& words) {
     return rc == 0 ? "" : msg.empty() ? "spirv-val failed" : msg;
 }
 
+// Builds a linked module and runs its kernel k(out) once; returns out's `words` words.
+std::vector<uint32_t> runK(const std::vector<uint32_t>& linked, size_t words) {
+    std::vector<uint32_t> out(words, 0);
+    auto m = build(linked);
+    if (!m) return {};
+    LaunchResult r = run(*m, "k", {buffer(out)}, range1(1, 1));
+    EXPECT_TRUE(r.ok) << r.error;
+    return out;
+}
+
 size_t countOpcode(const std::vector<uint32_t>& w, spv::Op op) {
     size_t n = 0;
     for (size_t pos = 5; pos < w.size() && (w[pos] >> 16); pos += w[pos] >> 16)
@@ -132,12 +138,7 @@ size_t countOpcode(const std::vector<uint32_t>& w, spv::Op op) {
 TEST(Link, ImportsResolveAcrossModulesAndRun) {
     LinkResult r = linkModules({assemble(kImporter), assemble(kExporter)}, false);
     ASSERT_FALSE(r.words.empty()) << r.log;
-    auto m = build(r.words);
-    ASSERT_TRUE(m);
-    std::vector<uint32_t> out(3, 0);
-    LaunchResult run_result = run(*m, "k", {buffer(out)}, range1(1, 1));
-    ASSERT_TRUE(run_result.ok) << run_result.error;
-    EXPECT_EQ(out, (std::vector<uint32_t>{0, 7, 2}));
+    EXPECT_EQ(runK(r.words, 3), (std::vector<uint32_t>{0, 7, 2}));
 }
 
 TEST(Link, AloneTheImporterDoesNotBuild) {
@@ -202,31 +203,29 @@ TEST(Link, IdenticalTypesAndConstantsAreDeclaredOnce) {
     EXPECT_EQ(validate(r.words), "");
     EXPECT_EQ(countOpcode(r.words, spv::Op::OpTypeInt), 2u);
     EXPECT_EQ(countOpcode(r.words, spv::Op::OpTypeFunction), 3u);  // uint(uint), uint(ulong), void(uint*)
-    auto m = build(r.words);
-    ASSERT_TRUE(m);
-    std::vector<uint32_t> out(3, 0);
-    ASSERT_TRUE(run(*m, "k", {buffer(out)}, range1(1, 1)).ok);
-    EXPECT_EQ(out, (std::vector<uint32_t>{0, 7, 2}));
+    EXPECT_EQ(runK(r.words, 3), (std::vector<uint32_t>{0, 7, 2}));
 }
 
-// Module 1 of the decoration cases: k(out) stores sum(&s) of a Function-scope struct {uchar, uint} = {1, 2};
-// sum is module 2's. "; DECORATIONS" is replaced by each case's decorations of %s and %const_2.
-const char* kStructUser = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int8
-               OpCapability Linkage
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k"
-               OpDecorate %sum LinkageAttributes "sum" Import
+// What both modules of the decoration cases declare, each its own copy for the link to merge: the struct
+// {uchar, uint}, a Function pointer to it and sum's type. "; DECORATIONS", at the end of each module's
+// annotations, is replaced by each case's decorations of %s and %const_2.
+const char* kStructTypes = R"(
 ; DECORATIONS
-       %void = OpTypeVoid
       %uchar = OpTypeInt 8 0
        %uint = OpTypeInt 32 0
           %s = OpTypeStruct %uchar %uint
         %p_s = OpTypePointer Function %s
-      %p_out = OpTypePointer CrossWorkgroup %uint
      %fn_sum = OpTypeFunction %uint %p_s
+)";
+
+// Module 1 of the decoration cases: k(out) stores sum(&s) of a Function-scope struct {uchar, uint} = {1, 2};
+// sum is module 2's.
+const std::string kStructUser = moduleStart("Int8", false) + R"(
+               OpEntryPoint Kernel %k "k"
+               OpDecorate %sum LinkageAttributes "sum" Import
+)" + kStructTypes + R"(
+       %void = OpTypeVoid
+      %p_out = OpTypePointer CrossWorkgroup %uint
        %fn_k = OpTypeFunction %void %p_out
     %uchar_1 = OpConstant %uchar 1
     %const_2 = OpConstant %uint 2
@@ -245,21 +244,11 @@ const char* kStructUser = R"(
 )";
 
 // Module 2: sum(p) = p->a + p->b + 2 with its own declarations of the struct and the constant 2.
-const char* kStructSum = R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int8
-               OpCapability Linkage
-               OpMemoryModel Physical64 OpenCL
+const std::string kStructSum = moduleStart("Int8", false) + R"(
                OpDecorate %sum LinkageAttributes "sum" Export
-; DECORATIONS
-      %uchar = OpTypeInt 8 0
-       %uint = OpTypeInt 32 0
-          %s = OpTypeStruct %uchar %uint
-        %p_s = OpTypePointer Function %s
+)" + kStructTypes + R"(
    %p_uchar = OpTypePointer Function %uchar
     %p_uint = OpTypePointer Function %uint
-     %fn_sum = OpTypeFunction %uint %p_s
      %uint_0 = OpConstant %uint 0
      %uint_1 = OpConstant %uint 1
     %const_2 = OpConstant %uint 2
@@ -277,7 +266,7 @@ const char* kStructSum = R"(
                OpFunctionEnd
 )";
 
-std::vector<uint32_t> decorated(const char* text, const std::string& decorations) {
+std::vector<uint32_t> decorated(const std::string& text, const std::string& decorations) {
     std::string s = text;
     s.replace(s.find("; DECORATIONS"), std::string("; DECORATIONS").size(), decorations);
     return assemble12(s);
@@ -298,11 +287,7 @@ TEST(Link, ConstantsWithOtherDecorationsStayApart) {
         EXPECT_EQ(countOpcode(r.words, spv::Op::OpTypeStruct), 1u);
         // the Export's LinkageAttributes and one Alignment per constant 2 kept
         EXPECT_EQ(countOpcode(r.words, spv::Op::OpDecorate), same ? 2u : 3u);
-        auto m = build(r.words);
-        ASSERT_TRUE(m);
-        std::vector<uint32_t> out(1, 0);
-        ASSERT_TRUE(run(*m, "k", {buffer(out)}, range1(1, 1)).ok);
-        EXPECT_EQ(out[0], 5u);
+        EXPECT_EQ(runK(r.words, 1), std::vector<uint32_t>{5});
     }
 }
 
@@ -315,11 +300,7 @@ TEST(Link, DecoratedStructsWithTheSameDecorationsAreOne) {
     EXPECT_EQ(validate(r.words), "");
     EXPECT_EQ(countOpcode(r.words, spv::Op::OpTypeStruct), 1u);
     EXPECT_EQ(countOpcode(r.words, spv::Op::OpDecorate), 2u);  // CPacked, LinkageAttributes
-    auto m = build(r.words);
-    ASSERT_TRUE(m);
-    std::vector<uint32_t> out(1, 0);
-    ASSERT_TRUE(run(*m, "k", {buffer(out)}, range1(1, 1)).ok);
-    EXPECT_EQ(out[0], 5u);
+    EXPECT_EQ(runK(r.words, 1), std::vector<uint32_t>{5});
 }
 
 }  // namespace

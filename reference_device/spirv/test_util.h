@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "reference_device/spirv/opencl_capabilities.h"
 #include "reference_device/spirv/program.h"
 #include "reference_device/spirv/tokens.h"
 
@@ -27,26 +28,7 @@ inline const Profile& testProfile() {
         p.sub_group_sizes = {16, 32};
         p.default_sub_group_size = 16;
         p.spirv_extensions = {"SPV_INTEL_subgroups"};
-        p.spirv_capabilities = {token(spv::Capability::Addresses),
-                                token(spv::Capability::Linkage),
-                                token(spv::Capability::Kernel),
-                                token(spv::Capability::Vector16),
-                                token(spv::Capability::Float16Buffer),
-                                token(spv::Capability::Float16),
-                                token(spv::Capability::Float64),
-                                token(spv::Capability::Int64),
-                                token(spv::Capability::Int64Atomics),
-                                token(spv::Capability::Groups),
-                                token(spv::Capability::Int16),
-                                token(spv::Capability::GenericPointer),
-                                token(spv::Capability::Int8),
-                                token(spv::Capability::SubgroupDispatch),
-                                token(spv::Capability::GroupNonUniform),
-                                token(spv::Capability::GroupNonUniformVote),
-                                token(spv::Capability::GroupNonUniformArithmetic),
-                                token(spv::Capability::GroupNonUniformBallot),
-                                token(spv::Capability::GroupNonUniformShuffle),
-                                token(spv::Capability::GroupNonUniformShuffleRelative)};
+        p.spirv_capabilities = openclBaseCapabilities();
         return p;
     }();
     return p;

@@ -83,7 +83,7 @@ TEST(ProgramCacheFile, RejectsBadFilesNamingThem) {
 }
 
 TEST(ModuleHash, Crc32KnownVectors) {
-    // The same values as Python's binascii.crc32 (scripts/build_assets.py module_hash).
+    // The same values as Python's binascii.crc32 (scripts/assets/build_assets.py module_hash).
     auto hash = [](const std::string& s) { return ProgramCache::moduleHash(s.data(), s.size()); };
     EXPECT_EQ(hash(""), "crc32:00000000");
     EXPECT_EQ(hash("a"), "crc32:e8b7be43");

@@ -54,7 +54,8 @@ public:
     static std::vector<uint32_t> readSpirvFile(const std::string& path, const std::string& expected_hash);
 
     // "crc32:<8 lowercase hex digits>": the CRC-32 (IEEE 802.3, as zlib and Python's binascii.crc32) of the
-    // bytes. scripts/build_assets.py writes the same for every module into the manifest ("module_hash").
+    // bytes. scripts/assets/build_assets.py writes the same for every module into the manifest
+    // ("module_hash").
     static std::string moduleHash(const void* data, size_t bytes);
 
 private:

@@ -1,6 +1,6 @@
 // A kernel's contract with host code: its arguments' names (OpName of each OpFunctionParameter) and types.
-// scripts/spirv_signature.py writes the same into the manifest's module table at build time; the runner
-// reads it from the module it loads and refuses a disagreement (docs/assets.md, "The module table").
+// scripts/assets/spirv_signature.py writes the same into the manifest's module table at build time; the
+// runner reads it from the module it loads and refuses a disagreement (docs/assets.md, "The module table").
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // coordinates and checks every defined destination element (loads) or every surface byte (stores) against the
 // host reference, and every invocation's completion record (test_common/harness/selection/done_record.h), so
 // a store wholly out of bounds, which must change nothing, still fails when its kernel never ran. Cases come
-// from scripts/generators/2d_block_io.py (see its docstring for the kernel ABI).
+// from scripts/assets/generators/2d_block_io.py (see its docstring for the kernel ABI).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>

@@ -3,8 +3,8 @@
 // family never fills, reads or mirrors all of it: it seeds and checks only windows of whole rows, the rows
 // around each block plus the rows where 32-bit offset arithmetic would land (offset mod 2^32). A device
 // truncating the offset then reads other seeded data, or writes into a window that must stay unchanged.
-// Kernel ABI and parameters are those of the 2d_block_io family (scripts/generators/2d_block_io.py), plus
-// buffer_bytes; base_offset_bytes is 0.
+// Kernel ABI and parameters are those of the 2d_block_io family (scripts/assets/generators/2d_block_io.py),
+// plus buffer_bytes; base_offset_bytes is 0.
 #include <algorithm>
 #include <random>
 

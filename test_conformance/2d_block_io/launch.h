@@ -1,7 +1,7 @@
-// The buffers and arguments every 2d_block_io kernel takes (scripts/generators/2d_block_io.py, "Kernel ABI"),
-// shared by the 2d_block_io and 2d_block_io.windowed families: the per-lane data, coordinate and completion
-// buffers, the argument binding and the launch. The surface buffer is each family's own (a guarded buffer
-// filled whole, or one past 4 GiB seeded in windows).
+// The buffers and arguments every 2d_block_io kernel takes (scripts/assets/generators/2d_block_io.py, "Kernel
+// ABI"), shared by the 2d_block_io and 2d_block_io.windowed families: the per-lane data, coordinate and
+// completion buffers, the argument binding and the launch. The surface buffer is each family's own (a guarded
+// buffer filled whole, or one past 4 GiB seeded in windows).
 #pragma once
 
 #include <cstdint>
@@ -26,8 +26,8 @@ namespace cts {
 // device-specific 2d_block_io.sg32.* cases, whose parameter sub_group_size is 32.
 constexpr uint32_t kBlockIo2dSubGroupSize = 16;
 
-// The manifest parameters every 2d_block_io case has (scripts/generators/2d_block_io.py), as read: each
-// family's parameter struct derives from it and its field table starts with blockIo2dFields().
+// The manifest parameters every 2d_block_io case has (scripts/assets/generators/2d_block_io.py), as read:
+// each family's parameter struct derives from it and its field table starts with blockIo2dFields().
 struct BlockIo2dParams {
     std::string op;
     uint32_t element_size = 0, block_width = 0, block_height = 0, block_count = 0;

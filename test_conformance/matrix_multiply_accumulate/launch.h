@@ -1,6 +1,6 @@
-// The buffers a matrix_multiply_accumulate kernel takes (scripts/generators/matrix_multiply_accumulate.py,
-// "Kernel ABI"): every sub-group's A, B and C packed per lane, and the Result buffer, with their binding and
-// the launch.
+// The buffers a matrix_multiply_accumulate kernel takes
+// (scripts/assets/generators/matrix_multiply_accumulate.py, "Kernel ABI"): every sub-group's A, B and C
+// packed per lane, and the Result buffer, with their binding and the launch.
 #pragma once
 
 #include <cstdint>

@@ -25,8 +25,8 @@ MmaAccumulator parseAccumulator(const std::string& s) {
     throw InternalError("matrix_multiply_accumulate: unknown accumulator format '" + s + "'");
 }
 
-// The manifest's parameters as scripts/generators/matrix_multiply_accumulate.py writes them, each declared
-// once in fields(): the schema and fromParams' reading follow from that table.
+// The manifest's parameters as scripts/assets/generators/matrix_multiply_accumulate.py writes them, each
+// declared once in fields(): the schema and fromParams' reading follow from that table.
 struct MmaParams {
     uint32_t m = 0, n = 0, k = 0;
     std::string a;

@@ -1,4 +1,4 @@
-// One matrix_multiply_accumulate case's parameters (scripts/generators/matrix_multiply_accumulate.py).
+// One matrix_multiply_accumulate case's parameters (scripts/assets/generators/matrix_multiply_accumulate.py).
 #pragma once
 
 #include <cstdint>

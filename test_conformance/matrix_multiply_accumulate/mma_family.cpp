@@ -2,8 +2,8 @@
 // OpenCL table, M, signedness) in one kernel shape with one data class, and checks every Result element of
 // every lane of every sub-group against the host reference: integers bit-exactly, floats exactly for exact
 // data and within the data-derived bound otherwise. Cases come from
-// scripts/generators/matrix_multiply_accumulate.py (its docstring gives the kernel ABI); their parameters are
-// mma_case.h's, the buffers the kernel runs on launch.h's.
+// scripts/assets/generators/matrix_multiply_accumulate.py (its docstring gives the kernel ABI); their
+// parameters are mma_case.h's, the buffers the kernel runs on launch.h's.
 #include <cmath>
 #include <cstdio>
 #include <cstring>

@@ -1,5 +1,5 @@
-// The objects a media_block_io kernel runs on (scripts/generators/media_block_io.py, "Kernel ABI"): the
-// image, plain or created from a buffer, and the per-sub-group coordinate, lane data, completion and
+// The objects a media_block_io kernel runs on (scripts/assets/generators/media_block_io.py, "Kernel ABI"):
+// the image, plain or created from a buffer, and the per-sub-group coordinate, lane data, completion and
 // read-back buffers, with their binding and the launch.
 #pragma once
 

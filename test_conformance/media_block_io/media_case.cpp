@@ -11,7 +11,7 @@ namespace cts::media {
 
 namespace {
 
-// The manifest's parameters as scripts/generators/media_block_io.py writes them, each declared once in
+// The manifest's parameters as scripts/assets/generators/media_block_io.py writes them, each declared once in
 // fields(): the schema and fromParams' reading follow from that table.
 struct MediaParams {
     std::string op, format, backing;

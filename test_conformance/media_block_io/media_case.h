@@ -1,4 +1,5 @@
-// One media_block_io case's parameters (scripts/generators/media_block_io.py) and the image it starts from.
+// One media_block_io case's parameters (scripts/assets/generators/media_block_io.py) and the image it starts
+// from.
 #pragma once
 
 #include <cstdint>

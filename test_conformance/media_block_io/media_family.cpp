@@ -3,8 +3,9 @@
 // and component with the host reference (undefined slots skipped); writes by reading the whole image (or
 // buffer, pitch gaps included) back: every byte the write must not touch keeps its value. Every lane also
 // stores a completion record (test_common/harness/selection/done_record.h), so a kernel that never ran fails
-// even where the write itself is dropped. Cases come from scripts/generators/media_block_io.py (its docstring
-// gives the kernel ABI); their parameters are media_case.h's, the objects the kernel runs on launch.h's.
+// even where the write itself is dropped. Cases come from scripts/assets/generators/media_block_io.py (its
+// docstring gives the kernel ABI); their parameters are media_case.h's, the objects the kernel runs on
+// launch.h's.
 #include <cstdio>
 #include <cstring>
 #include <random>

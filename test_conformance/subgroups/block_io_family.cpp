@@ -2,7 +2,7 @@
 // global buffer; subgroups.local_block_read / local_block_write (storage "workgroup"): the same on a local
 // memory tile that mirrors the work-group's window of that buffer (cl_intel_subgroup_local_block_io).
 //
-// Kernel (scripts/generators/subgroups.py): out, info, src, offset, stride (elements). Sub-group block
+// Kernel (scripts/assets/generators/subgroups.py): out, info, src, offset, stride (elements). Sub-group block
 // b = WorkgroupId * NumSubgroups + SubgroupId accesses the block starting at element offset + b * stride;
 // blocks are separated by untouched gaps, and the whole buffer sits between guard bands. Work-groups are
 // whole sub-groups (a partial sub-group is undefined for block IO). The local kernels copy the buffer
@@ -35,7 +35,7 @@ struct BlockCase : SubgroupGrid {
     static BlockCase fromParams(const Params& params);
 };
 
-// The manifest's parameters as scripts/generators/subgroups.py writes them, each declared once in
+// The manifest's parameters as scripts/assets/generators/subgroups.py writes them, each declared once in
 // blockFields(): the family's schema and fromParams' reading follow from that table.
 struct BlockParams {
     std::string op, type;

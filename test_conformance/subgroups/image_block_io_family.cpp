@@ -1,7 +1,7 @@
 // subgroups.image_block_read / subgroups.image_block_write: OpSubgroupImageBlockReadINTEL /
 // OpSubgroupImageBlockWriteINTEL on a 2D image.
 //
-// Kernel (scripts/generators/subgroups.py): image, info, data, coords. Sub-group block
+// Kernel (scripts/assets/generators/subgroups.py): image, info, data, coords. Sub-group block
 // b = WorkgroupId * NumSubgroups + SubgroupId uses Coordinate (coords[2b], coords[2b+1]) = (x in bytes, row).
 // The image (and the written data) hold seeded channel values of the image's format, every other one a
 // value a format conversion would change (fillDistinctiveChannels): block IO moves raw bits. Reads are
@@ -41,7 +41,7 @@ struct ImageCase : SubgroupGrid {
     static ImageCase fromParams(const Params& params);
 };
 
-// The manifest's parameters as scripts/generators/subgroups.py writes them, each declared once in
+// The manifest's parameters as scripts/assets/generators/subgroups.py writes them, each declared once in
 // imageFields(): the family's schema and fromParams' reading follow from that table.
 struct ImageParams {
     std::string op, type;

@@ -1,5 +1,5 @@
 // Registers the SPV_INTEL_subgroups families; their cases come from the manifest
-// (scripts/generators/subgroups.py).
+// (scripts/assets/generators/subgroups.py).
 #include "test_conformance/families.h"
 #include "test_conformance/subgroups/families.h"
 

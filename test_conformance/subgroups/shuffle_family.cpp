@@ -1,11 +1,11 @@
 // subgroups.shuffle*: OpSubgroupShuffleINTEL / DownINTEL / UpINTEL / XorINTEL.
 //
-// Kernel (scripts/generators/subgroups.py): out, info, a, b, index, exec_period, lane_mask. Every invocation
-// loads its components from a (Data / Current / Previous) and b (Next / Current); those of work-groups with
-// WorkgroupId % exec_period == exec_period - 1 whose bit (SubgroupLocalInvocationId % 32) is set in
-// lane_mask then load the per-work-item index (or an OpConstant in test_const), shuffle, and store; the
-// others store nothing. The invocations expected to skip the shuffle hold kInactive in a and b, a value no
-// executing invocation holds, so a device that reads one of them is caught. Every value the spec defines
+// Kernel (scripts/assets/generators/subgroups.py): out, info, a, b, index, exec_period, lane_mask. Every
+// invocation loads its components from a (Data / Current / Previous) and b (Next / Current); those of
+// work-groups with WorkgroupId % exec_period == exec_period - 1 whose bit (SubgroupLocalInvocationId % 32) is
+// set in lane_mask then load the per-work-item index (or an OpConstant in test_const), shuffle, and store;
+// the others store nothing. The invocations expected to skip the shuffle hold kInactive in a and b, a value
+// no executing invocation holds, so a device that reads one of them is caught. Every value the spec defines
 // is compared with the host reference; undefined ones are skipped.
 #include <memory>
 #include <optional>
@@ -72,7 +72,7 @@ struct ShuffleCase : SubgroupGrid {
     static ShuffleCase fromParams(const Params& params);
 };
 
-// The manifest's parameters as scripts/generators/subgroups.py writes them, each declared once in
+// The manifest's parameters as scripts/assets/generators/subgroups.py writes them, each declared once in
 // shuffleFields(): the family's schema and fromParams' reading follow from that table.
 struct ShuffleParams {
     std::string op, type;

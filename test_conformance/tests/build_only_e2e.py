@@ -109,13 +109,13 @@ def check_compare_refuses_mix(runner, build, tmp):
     expect(rc == 0, describe(rc, out, err))
     rc, out, err, _, _, _ = build_only_run(runner, tmp, "bo", ["subgroups.shuffle.i32.v1.*"])
     expect(rc == 0, describe(rc, out, err))
-    compare = [sys.executable, os.path.join(SCRIPTS, "compare_results.py")]
+    compare = [sys.executable, os.path.join(SCRIPTS, "reports", "compare_results.py")]
     built = os.path.join(tmp, "bo.json")
     p = subprocess.run(compare + [executed, built], capture_output=True, text=True)
     expect(p.returncode == 2 and "--build-only" in p.stderr, "compare of a mix: %d %s" % (p.returncode, p.stderr))
     p = subprocess.run(compare + ["--allow-build-only-mix", executed, built], capture_output=True, text=True)
     expect(p.returncode == 0 and "build_only differs" in p.stdout, "allowed mix: %d %s" % (p.returncode, p.stdout))
-    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "merge_results.py"), executed, built, "-o",
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "reports", "merge_results.py"), executed, built, "-o",
                         os.path.join(tmp, "m.json")], capture_output=True, text=True)
     expect(p.returncode == 2, "merge of a build-only and an executing report: %d %s" % (p.returncode, p.stderr))
 

@@ -17,7 +17,7 @@ import runner_e2e as e2e
 from runner_e2e import describe, expect, load_json_report, read_text, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MERGE = os.path.join(HERE, "..", "..", "scripts", "merge_results.py")
+MERGE = os.path.join(HERE, "..", "..", "scripts", "reports", "merge_results.py")
 
 
 def check_rerun_flake(runner, build, tmp):

@@ -38,7 +38,7 @@ def copy_assets(build, tmp, name):
 
 
 def reseal(body):
-    """An index body with a correct "end" line, as scripts/case_index.py writes it."""
+    """An index body with a correct "end" line, as scripts/assets/case_index.py writes it."""
     return body + "end crc32:%08x\n" % (binascii.crc32(body.encode("utf-8")) & 0xFFFFFFFF)
 
 

@@ -32,7 +32,7 @@ def refdev_or_skip(build):
 
 def check_whole_list_round_trip(runner, build, tmp):
     """The whole --list read back as a --caselist-file (and as an --exclude-file) selects exactly those cases.
-    Its cost (a lookup per name, not every name against every case) is a figure of scripts/bench_startup.py,
+    Its cost (a lookup per name, not every name against every case) is a figure of scripts/bench/bench_startup.py,
     not a time limit here; the quadratic selection took minutes, past this test's CTest timeout."""
     manifest_or_skip(build)
     rc, listing, err = run(runner, ["--list"])

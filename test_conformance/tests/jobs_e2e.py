@@ -16,7 +16,7 @@ import runner_e2e as e2e
 from runner_e2e import describe, expect, read_text, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-COMPARE = os.path.join(HERE, "..", "..", "scripts", "compare_results.py")
+COMPARE = os.path.join(HERE, "..", "..", "scripts", "reports", "compare_results.py")
 
 
 def multi_module_cases_or_skip(runner, build, tmp, modules=6):

@@ -18,7 +18,7 @@ import time
 import xml.dom.minidom
 
 SKIP = 77
-MANIFEST_VERSION = 4  # scripts/spvgen.py MANIFEST_VERSION, test_common/harness/selection/manifest.cpp kManifestVersion
+MANIFEST_VERSION = 4  # scripts/assets/spvgen.py MANIFEST_VERSION, test_common/harness/selection/manifest.cpp kManifestVersion
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 
 
@@ -364,7 +364,7 @@ def check_report_preserved(runner, build, tmp):
 
 NAME_RE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts"))
-import families  # noqa: E402
+from assets import families  # noqa: E402
 
 TOP = set(families.top_levels())
 

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <random>
 
@@ -45,37 +46,35 @@ struct RowsParams {
     std::optional<uint32_t> rows, cols, row_stride, n_elements;
 };
 
+// The launch facts' rows, first in both tables, then the problem's (the order of the schema).
+template <class P>
+ParamFields<P> withLaunchFields(std::initializer_list<ParamField<P>> problem) {
+    ParamFields<P> fields{{"module_name", &P::module_name},           {"kind", &P::kind},
+                          {"build_options", &P::build_options},       {"num_warps", &P::num_warps},
+                          {"threads_per_warp", &P::threads_per_warp}, {"shared_bytes", &P::shared_bytes}};
+    fields.insert(fields.end(), problem);
+    return fields;
+}
+
 const ParamFields<GemmParams>& gemmFields() {
     using P = GemmParams;
-    static const ParamFields<P> fields{{"module_name", &P::module_name},
-                                       {"kind", &P::kind},
-                                       {"build_options", &P::build_options},
-                                       {"num_warps", &P::num_warps},
-                                       {"threads_per_warp", &P::threads_per_warp},
-                                       {"shared_bytes", &P::shared_bytes},
-                                       {"dtype", &P::dtype},
-                                       {"m", &P::m},
-                                       {"n", &P::n},
-                                       {"k", &P::k},
-                                       {"block_m", &P::block_m},
-                                       {"block_n", &P::block_n},
-                                       {"block_k", &P::block_k}};
+    static const ParamFields<P> fields = withLaunchFields<P>({{"dtype", &P::dtype},
+                                                              {"m", &P::m},
+                                                              {"n", &P::n},
+                                                              {"k", &P::k},
+                                                              {"block_m", &P::block_m},
+                                                              {"block_n", &P::block_n},
+                                                              {"block_k", &P::block_k}});
     return fields;
 }
 
 const ParamFields<RowsParams>& rowsFields() {
     using P = RowsParams;
-    static const ParamFields<P> fields{{"module_name", &P::module_name},
-                                       {"kind", &P::kind},
-                                       {"build_options", &P::build_options},
-                                       {"num_warps", &P::num_warps},
-                                       {"threads_per_warp", &P::threads_per_warp},
-                                       {"shared_bytes", &P::shared_bytes},
-                                       {"rows", &P::rows},
-                                       {"cols", &P::cols},
-                                       {"row_stride", &P::row_stride},
-                                       {"n_elements", &P::n_elements},
-                                       {"block", &P::block}};
+    static const ParamFields<P> fields = withLaunchFields<P>({{"rows", &P::rows},
+                                                              {"cols", &P::cols},
+                                                              {"row_stride", &P::row_stride},
+                                                              {"n_elements", &P::n_elements},
+                                                              {"block", &P::block}});
     return fields;
 }
 
@@ -117,6 +116,28 @@ void checkPadding(const std::vector<uint8_t>& bytes, size_t rows, size_t row_byt
                             " past the row's data was written (padding must keep its poison)");
                 return;
             }
+}
+
+// The per-value check of both families: `have` against `want`, bit for bit as fp32 (kBitForBit) or within
+// `bound`; a mismatch is logged under where() (built only then). Returns whether it matched.
+constexpr double kBitForBit = -1;
+
+template <class Where>
+bool checkValue(MismatchLog& log, Where where, double want, float have, double bound) {
+    log.checked();
+    const float want_f = float(want);
+    uint32_t want_bits, have_bits;
+    std::memcpy(&want_bits, &want_f, 4);
+    std::memcpy(&have_bits, &have, 4);
+    const bool ok = bound == kBitForBit ? want_bits == have_bits : std::fabs(double(have) - want) <= bound;
+    if (!ok) log.addFloat(where(), want, have, want_bits, have_bits, 4);
+    return ok;
+}
+
+// Every buffer's guard bytes, each overwritten run a line of the log.
+void checkGuards(std::initializer_list<const GuardedBuffer*> buffers, MismatchLog& log) {
+    for (const GuardedBuffer* g : buffers)
+        if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
 }
 
 template <class P>
@@ -183,19 +204,11 @@ public:
                 float want = 0;  // fp32 sums in K order, each exact for this data
                 for (uint32_t q = 0; q < k; ++q) want += a[size_t(i) * k + q] * b[size_t(q) * n + j];
                 const float got = loadFloat(c.data() + (size_t(i) * ldc + j) * 4);
-                log.checked();
-                uint32_t want_bits, got_bits;
-                std::memcpy(&want_bits, &want, 4);
-                std::memcpy(&got_bits, &got, 4);
-                if (want_bits != got_bits) {
-                    log.addFloat("C[" + std::to_string(i) + "][" + std::to_string(j) + "]", want, got,
-                                 want_bits, got_bits, 4);
-                    log.mark(grid, i, j, fmt(want), fmt(got));
-                }
+                const auto where = [&] { return "C[" + std::to_string(i) + "][" + std::to_string(j) + "]"; };
+                if (!checkValue(log, where, want, got, kBitForBit)) log.mark(grid, i, j, fmt(want), fmt(got));
             }
         checkPadding(c, m, size_t(n) * 4, size_t(ldc) * 4, "C", log);
-        for (const GuardedBuffer* g : {&a_buf, &b_buf, &c_buf})
-            if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+        checkGuards({&a_buf, &b_buf, &c_buf}, log);
         Outcome out = log.outcome();
         if (out.status != Status::Pass)
             out.message = p.module_name + ": " + p.dtype + " GEMM " + std::to_string(m) + " x " +
@@ -219,14 +232,10 @@ Outcome runCopy(RunContext& ctx, const RowsParams& p, KernelArgs& args, std::mt1
     const std::vector<uint8_t> got = out.read();
     MismatchLog log("out[i] = x[i], i < n_elements: bit for bit");
     for (uint32_t i = 0; i < n; ++i) {
-        uint32_t want, have;
-        std::memcpy(&want, &x[i], 4);
-        std::memcpy(&have, got.data() + size_t(i) * 4, 4);
-        log.checked();
-        if (want != have) log.add("out[" + std::to_string(i) + "]", want, have, 4);
+        const auto where = [&] { return "out[" + std::to_string(i) + "]"; };
+        checkValue(log, where, x[i], loadFloat(got.data() + size_t(i) * 4), kBitForBit);
     }
-    for (const GuardedBuffer* g : {&in, &out})
-        if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+    checkGuards({&in, &out}, log);
     return log.outcome();
 }
 
@@ -245,35 +254,21 @@ void checkRows(const RowsParams& p, const std::vector<float>& x, const std::vect
             abs_sum += std::fabs(row[c]);
         }
         if (!softmax) {
-            const float have = loadFloat(got.data() + size_t(r) * 4);
             const double bound = p.kind == "row_max" ? 0.0 : double(cols) * kEps * abs_sum;
-            log.checked();
-            if (!(std::fabs(double(have) - (p.kind == "row_max" ? mx : sum)) <= bound)) {
-                const float want = float(p.kind == "row_max" ? mx : sum);
-                uint32_t wb, hb;
-                std::memcpy(&wb, &want, 4);
-                std::memcpy(&hb, &have, 4);
-                log.addFloat("out[" + std::to_string(r) + "] (bound " + fmt(bound) + ")", want, have, wb, hb,
-                             4);
-            }
+            const auto where = [&] { return "out[" + std::to_string(r) + "] (bound " + fmt(bound) + ")"; };
+            checkValue(log, where, p.kind == "row_max" ? mx : sum, loadFloat(got.data() + size_t(r) * 4),
+                       bound);
             continue;
         }
         double denom = 0;
         for (uint32_t c = 0; c < cols; ++c) denom += std::exp(double(row[c]) - mx);
         for (uint32_t c = 0; c < cols; ++c) {
             const double want = std::exp(double(row[c]) - mx) / denom;
-            const float have = loadFloat(got.data() + (size_t(r) * stride + c) * 4);
             const double bound = (double(cols) + 16) * kEps * want;
-            log.checked();
-            if (!(std::fabs(double(have) - want) <= bound)) {
-                const float wf = float(want);
-                uint32_t wb, hb;
-                std::memcpy(&wb, &wf, 4);
-                std::memcpy(&hb, &have, 4);
-                log.addFloat(
-                    "out[" + std::to_string(r) + "][" + std::to_string(c) + "] (bound " + fmt(bound) + ")",
-                    want, have, wb, hb, 4);
-            }
+            const auto where = [&] {
+                return "out[" + std::to_string(r) + "][" + std::to_string(c) + "] (bound " + fmt(bound) + ")";
+            };
+            checkValue(log, where, want, loadFloat(got.data() + (size_t(r) * stride + c) * 4), bound);
         }
     }
 }
@@ -316,8 +311,7 @@ public:
                                               : "softmax within (n + 16) * eps of each value");
         checkRows(p, x, got, log);
         if (softmax) checkPadding(got, rows, size_t(cols) * 4, size_t(stride) * 4, "out", log);
-        for (const GuardedBuffer* g : {&in, &out})
-            if (std::string bad = g->checkGuards(); !bad.empty()) log.addLine(bad);
+        checkGuards({&in, &out}, log);
         Outcome o = log.outcome();
         if (o.status != Status::Pass) o.message = p.module_name + ": " + p.kind + "\n" + o.message;
         return o;

@@ -1,8 +1,8 @@
 // workloads.gemm_2d.*: the Xe-HPC-like GEMM tile kernel (2D block load of A, load-transform or load-transpose
 // of B, optional prefetch, MMA chained over K, 2D block store of D, optional shuffle-butterfly row epilogue;
-// see scripts/generators/workloads.py for the kernel ABI). D is checked element by element against the plain
-// host GEMM, the pitch gaps and rows past m of D must keep their poison, and every work-item's done record
-// must be there.
+// see scripts/assets/generators/workloads.py for the kernel ABI). D is checked element by element against the
+// plain host GEMM, the pitch gaps and rows past m of D must keep their poison, and every work-item's done
+// record must be there.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -126,7 +126,7 @@ struct GemmOperands {
 };
 
 // The kernel and its buffers (A and B written, D, done records and epilogue rows poisoned), bound by
-// argument name (scripts/generators/workloads.py) and launched.
+// argument name (scripts/assets/generators/workloads.py) and launched.
 struct Gemm2dLaunch {
     KernelHandle kernel;
     GuardedBuffer a_buf, b_buf, d_buf, done, rows;

@@ -1,7 +1,7 @@
 // workloads.gemm_block_read.*: the Xe-HPG-like GEMM (sub-group size 8, MMA with N = 8) whose A rows and
 // VNNI-packed B rows come through sub-group buffer block reads from host-padded buffers, chained over K, with
-// per-lane stores inside m x n (see scripts/generators/workloads.py). D is checked element by element against
-// the plain host GEMM; every work-item's done record must be there.
+// per-lane stores inside m x n (see scripts/assets/generators/workloads.py). D is checked element by element
+// against the plain host GEMM; every work-item's done record must be there.
 #include <random>
 
 #include "test_common/harness/launch/kernel_util.h"

@@ -1,5 +1,5 @@
 // workloads.image_tile_2d.*: one sub-group moves one tile between a CL_R unsigned-integer image and a
-// row-major buffer with both extensions (see scripts/generators/workloads.py): image block read, add
+// row-major buffer with both extensions (see scripts/assets/generators/workloads.py): image block read, add
 // c(x) = 3 x + 1 per element, 2D block store (image_to_buffer), or 2D block load, add, image block write read
 // back with clEnqueueReadImage (buffer_to_image). Every element inside the image (and, for 4-byte texels
 // read into a buffer of whole tiles, the clamped edge texels right of it), the pitch gap of every buffer row
@@ -120,7 +120,7 @@ MemHandle createTileImage(RunContext& ctx, const TileCase& c, TileData& d) {
 }
 
 // The image, the kernel, the row-major buffer (seeded for buffer_to_image) and the done records of one
-// case, bound to the kernel by argument name (scripts/generators/workloads.py) and launched.
+// case, bound to the kernel by argument name (scripts/assets/generators/workloads.py) and launched.
 struct ImageTileLaunch {
     MemHandle image;
     uint32_t groups;

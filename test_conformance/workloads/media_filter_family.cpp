@@ -1,7 +1,7 @@
 // workloads.media_filter.*: media block reads of 8 x 8 tiles of a 32-bit image (and of the tiles left and
 // right of them) feeding the 1D filter out = left + 2 centre + right through ShuffleUp / ShuffleDown (see
-// scripts/generators/workloads.py). Out-of-bounds media reads replicate the edge texel, so the host filter
-// clamps x; every output pixel and every done record is checked.
+// scripts/assets/generators/workloads.py). Out-of-bounds media reads replicate the edge texel, so the host
+// filter clamps x; every output pixel and every done record is checked.
 #include <algorithm>
 #include <random>
 

@@ -116,7 +116,7 @@ def main(argv=None):
     missing = [name for name, tool in tools.items() if not tool or not shutil.which(tool)]
     if missing:
         print("regen_clang_fixtures: skipped, missing %s (apt-get install clang-15 llvm-spirv-15; "
-              "scripts/install_spirv_tools.sh)" % ", ".join(missing))
+              "scripts/setup/install_spirv_tools.sh)" % ", ".join(missing))
         return SKIP
     try:
         versions = "clang %s, llvm-spirv %s, spirv-dis %s" % (

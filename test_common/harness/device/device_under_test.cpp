@@ -175,7 +175,7 @@ std::string nonExecutingDriverMode(const EnvLookup& env) {
     return "NEOReadDebugKeys=1 with SetCommandStreamReceiver=1 puts Intel's compute-runtime in its "
            "no-hardware "
            "(AUB) mode, which builds but never runs a kernel: results would be meaningless; run with "
-           "--build-only (scripts/run_intel_gpu_nohw.sh does)";
+           "--build-only (scripts/setup/run_intel_gpu_nohw.sh does)";
 }
 
 std::string deviceInfoJson(const DeviceInfo& d) {

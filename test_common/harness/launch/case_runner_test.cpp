@@ -158,16 +158,16 @@ TEST(RunCaseSchema, ParametersOutsideTheFamilysSchemaAreAnInternalErrorNamingCas
     CaseSpec spec;
     spec.name = "subgroups.schema_case";
     spec.family = "schema";
-    spec.origin = "scripts/generators/g.py";
+    spec.origin = "scripts/assets/generators/g.py";
     spec.params.set("width", "4", ParamType::Int);
     EXPECT_EQ(checkCaseSupport(spec, registry, device).status, Status::Pass);
     spec.params.set("width", "4");  // the string "4"
     Outcome o = checkCaseSupport(spec, registry, device);
     EXPECT_EQ(o.status, Status::InternalError);
-    EXPECT_EQ(
-        o.message,
-        "case 'subgroups.schema_case' (from scripts/generators/g.py): parameter 'width' is string 4, the "
-        "family reads uint (family schema)");
+    EXPECT_EQ(o.message,
+              "case 'subgroups.schema_case' (from scripts/assets/generators/g.py): parameter 'width' is "
+              "string 4, the "
+              "family reads uint (family schema)");
     spec.params = Params();
     spec.params.set("width", "4", ParamType::Int);
     spec.params.set("lanes", "[1]", ParamType::IntList);

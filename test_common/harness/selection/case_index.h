@@ -1,4 +1,4 @@
-// Reads <assets>/manifest.index, the case index scripts/build_assets.py writes beside manifest.json
+// Reads <assets>/manifest.index, the case index scripts/assets/build_assets.py writes beside manifest.json
 // (docs/assets.md, "The case index"): every case's name, tier, tags, module and family with the byte range of
 // its entry in the manifest, so a run selects on the index, plans a --jobs run from it, and parses only the
 // entries it selected (a --jobs run: each worker the entries of its own batches).

@@ -14,7 +14,7 @@ namespace {
 
 const std::string kSha(64, 'a');
 
-// A manifest with two cases and one module, and its index as scripts/case_index.py writes it.
+// A manifest with two cases and one module, and its index as scripts/assets/case_index.py writes it.
 struct Assets {
     std::string dir, manifest;
     std::string entry_a =

@@ -1,8 +1,8 @@
 // Completion records: the last thing every invocation of a kernel does is store done[s] = s + kDoneMagic,
 // s its global lane index (WorkgroupId * NumSubgroups + SubgroupId) * SubgroupSize +
-// SubgroupLocalInvocationId (scripts/spvgen.py done_record_code writes it). A family that requires every
-// record fails a case whose kernel was dropped, stopped early or read back corrupt, even where the operation
-// under test must leave no other trace (a store or write wholly out of bounds).
+// SubgroupLocalInvocationId (scripts/assets/spvgen.py done_record_code writes it). A family that requires
+// every record fails a case whose kernel was dropped, stopped early or read back corrupt, even where the
+// operation under test must leave no other trace (a store or write wholly out of bounds).
 #pragma once
 
 #include <cstddef>

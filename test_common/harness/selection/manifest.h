@@ -1,4 +1,4 @@
-// Reads <assets>/manifest.json (written by scripts/build_assets.py) into CaseSpecs.
+// Reads <assets>/manifest.json (written by scripts/assets/build_assets.py) into CaseSpecs.
 #pragma once
 
 #include <string>
@@ -12,7 +12,7 @@
 namespace cts {
 
 // Version 2 added "module_hash", version 3 "tier", version 4 the module table ("modules": each module's
-// kernel signatures); scripts/spvgen.py MANIFEST_VERSION writes it.
+// kernel signatures); scripts/assets/spvgen.py MANIFEST_VERSION writes it.
 inline constexpr int kManifestVersion = 4;
 
 struct ManifestLoad {
@@ -31,8 +31,8 @@ ManifestLoad parseManifest(const std::string& text, const std::string& path);  /
 // The same on a parsed document (the case index assembles one from the selected entries' byte ranges).
 ManifestLoad parseManifestDocument(const nlohmann::json& doc, const std::string& path);
 
-// The SHA-256 of manifest.json that scripts/build_assets.py wrote beside it (<assets>/manifest.sha256, in
-// sha256sum's format), so the reports can name the manifest without hashing it at start-up. Returns "" and
+// The SHA-256 of manifest.json that scripts/assets/build_assets.py wrote beside it (<assets>/manifest.sha256,
+// in sha256sum's format), so the reports can name the manifest without hashing it at start-up. Returns "" and
 // the 64 lowercase hex digits, else what is wrong (a missing or ill-formed file: a broken asset build).
 std::string readManifestSha256(const std::string& assets_dir, std::string* hex);
 

@@ -22,7 +22,7 @@ struct RerunRequest {
     std::string suite_version, manifest_sha256;
 };
 
-// Parses a runner JSON report (one run, or shards merged by scripts/merge_results.py). Returns "" on
+// Parses a runner JSON report (one run, or shards merged by scripts/reports/merge_results.py). Returns "" on
 // success, else why it cannot be rerun: not JSON (or a key given twice), not a runner report, a malformed
 // selection record or seed, or nothing to rerun.
 std::string parseRerunReport(const std::string& text, const std::string& path, RerunRequest& out);

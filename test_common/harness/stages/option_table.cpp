@@ -328,7 +328,7 @@ std::vector<OptionRow> makeTable() {
                    "../lib/spirv_intel_cts/libRefDevOpenCL.so); system: use the installed drivers;\n"
                    "FILE: exactly the driver library that .icd file names (the system's\n"
                    "drivers and OCL_ICD_VENDORS are ignored); Intel's CPU runtime:\n"
-                   "--icd=$(scripts/install_intel_cpu_runtime.sh --print-icd)")
+                   "--icd=$(scripts/setup/install_intel_cpu_runtime.sh --print-icd)")
             .toWorker(2)
             .toRerun(3),
 

@@ -62,7 +62,8 @@ struct Options {
 
 // The per-case limit of --isolate without --timeout: a hang is then recorded, not waited on forever. The
 // slowest case on the reference device takes 0.7 s, a huge one 15 ms (docs/user_guide.md, "Qualifying a
-// driver"); 300 s leaves room for slow compilers and sanitizer builds, as scripts/run_intel_cpu.sh does.
+// driver"); 300 s leaves room for slow compilers and sanitizer builds, as scripts/setup/run_intel_cpu.sh
+// does.
 constexpr double kIsolateTimeoutSeconds = 300;
 constexpr unsigned kMaxRetries = 10;  // --retry=K
 // The share of the selection (percent) "skip" waiver entries may keep from running under

@@ -88,27 +88,20 @@ struct Row {
     uint32_t required, optional;
 };
 
-constexpr uint32_t kSigned = CTS_MMA_BIT(ASignedComponents) | CTS_MMA_BIT(BSignedComponents);
-constexpr uint32_t kInt8 = CTS_MMA_BIT(APackedInt8) | CTS_MMA_BIT(BPackedInt8);
-constexpr uint32_t kInt4 = CTS_MMA_BIT(APackedInt4) | CTS_MMA_BIT(BPackedInt4);
-constexpr uint32_t kFp16 = CTS_MMA_BIT(APackedFloat16) | CTS_MMA_BIT(BPackedFloat16);
-constexpr uint32_t kBf16 = CTS_MMA_BIT(APackedBFloat16) | CTS_MMA_BIT(BPackedBFloat16);
-constexpr uint32_t kTf32 = CTS_MMA_BIT(ATF32) | CTS_MMA_BIT(BTF32);
-
 // C has the Result's type in every row.
 constexpr Row kRows[] = {
-    {8, 32, "int8", false, 32, false, 32, false, false, kInt8, kSigned},
-    {8, 64, "int4", false, 32, false, 32, false, false, kInt4, kSigned},
-    {8, 16, "fp16", true, 32, false, 32, false, false, kFp16, 0},
-    {8, 16, "bf16", true, 32, false, 32, false, false, kBf16, 0},
-    {16, 32, "int8", false, 32, false, 16, false, false, kInt8, kSigned},
-    {16, 64, "int4", false, 32, false, 16, false, false, kInt4, kSigned},
-    {16, 16, "fp16", true, 32, false, 16, false, false, kFp16, 0},
-    {16, 16, "bf16", true, 32, false, 16, false, false, kBf16, 0},
-    {16, 16, "fp16 with f16 result", true, 16, false, 16, false, false, kFp16, 0},
+    {8, 32, "int8", false, 32, false, 32, false, false, kMmaInt8, kMmaSigned},
+    {8, 64, "int4", false, 32, false, 32, false, false, kMmaInt4, kMmaSigned},
+    {8, 16, "fp16", true, 32, false, 32, false, false, kMmaFp16, 0},
+    {8, 16, "bf16", true, 32, false, 32, false, false, kMmaBf16, 0},
+    {16, 32, "int8", false, 32, false, 16, false, false, kMmaInt8, kMmaSigned},
+    {16, 64, "int4", false, 32, false, 16, false, false, kMmaInt4, kMmaSigned},
+    {16, 16, "fp16", true, 32, false, 16, false, false, kMmaFp16, 0},
+    {16, 16, "bf16", true, 32, false, 16, false, false, kMmaBf16, 0},
+    {16, 16, "fp16 with f16 result", true, 16, false, 16, false, false, kMmaFp16, 0},
     {16, 16, "bf16 with bf16 result", false, 16, false, 16, false, false,
-     kBf16 | CTS_MMA_BIT(CBFloat16) | CTS_MMA_BIT(ResultBFloat16), 0},
-    {16, 8, "tf32", true, 32, true, 32, true, true, kTf32, 0},
+     kMmaBf16 | CTS_MMA_BIT(CBFloat16) | CTS_MMA_BIT(ResultBFloat16), 0},
+    {16, 8, "tf32", true, 32, true, 32, true, true, kMmaTf32, 0},
 };
 
 std::string rowText(const Row& r) {

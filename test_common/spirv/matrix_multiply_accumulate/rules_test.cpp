@@ -146,15 +146,9 @@ bool contains(const std::string& haystack, const std::string& needle) {
     return haystack.find(needle) != std::string::npos;
 }
 
-constexpr uint32_t kInt8 = CTS_MMA_BIT(APackedInt8) | CTS_MMA_BIT(BPackedInt8);
-constexpr uint32_t kInt4 = CTS_MMA_BIT(APackedInt4) | CTS_MMA_BIT(BPackedInt4);
-constexpr uint32_t kFp16 = CTS_MMA_BIT(APackedFloat16) | CTS_MMA_BIT(BPackedFloat16);
-constexpr uint32_t kBf16 = CTS_MMA_BIT(APackedBFloat16) | CTS_MMA_BIT(BPackedBFloat16);
-constexpr uint32_t kTf32 = CTS_MMA_BIT(ATF32) | CTS_MMA_BIT(BTF32);
-constexpr uint32_t kSigned = CTS_MMA_BIT(ASignedComponents) | CTS_MMA_BIT(BSignedComponents);
-
 // The OpenCL environment table, written out independently of rules.cpp: element types of Result (= C)
-// and A, whether A has ceil(M/2) components, B's element kind, and one accepted mask.
+// and A, whether A has ceil(M/2) components, B's element kind, and one accepted mask (from operands.h's
+// pairs, which MmaOperands.PairsAreTheSpecBits checks against the spec).
 struct TableRow {
     uint32_t n, k;
     char result_kind;
@@ -167,22 +161,22 @@ struct TableRow {
 };
 
 const TableRow kTable[] = {
-    {8, 32, 'i', 32, 'i', 32, false, 'i', kInt8},
-    {8, 32, 'i', 32, 'i', 32, false, 'i', kInt8 | CTS_MMA_BIT(ASignedComponents)},
-    {8, 32, 'i', 32, 'i', 32, false, 'i', kInt8 | kSigned},
-    {8, 64, 'i', 32, 'i', 32, false, 'i', kInt4},
-    {8, 64, 'i', 32, 'i', 32, false, 'i', kInt4 | CTS_MMA_BIT(BSignedComponents)},
-    {8, 16, 'f', 32, 'i', 32, false, 'i', kFp16},
-    {8, 16, 'f', 32, 'i', 32, false, 'i', kBf16},
-    {16, 32, 'i', 32, 'i', 16, false, 'i', kInt8},
-    {16, 32, 'i', 32, 'i', 16, false, 'i', kInt8 | kSigned},
-    {16, 64, 'i', 32, 'i', 16, false, 'i', kInt4},
-    {16, 64, 'i', 32, 'i', 16, false, 'i', kInt4 | CTS_MMA_BIT(ASignedComponents)},
-    {16, 16, 'f', 32, 'i', 16, false, 'i', kFp16},
-    {16, 16, 'f', 32, 'i', 16, false, 'i', kBf16},
-    {16, 16, 'f', 16, 'i', 16, false, 'i', kFp16},
-    {16, 16, 'i', 16, 'i', 16, false, 'i', kBf16 | CTS_MMA_BIT(CBFloat16) | CTS_MMA_BIT(ResultBFloat16)},
-    {16, 8, 'f', 32, 'f', 32, true, 'f', kTf32},
+    {8, 32, 'i', 32, 'i', 32, false, 'i', kMmaInt8},
+    {8, 32, 'i', 32, 'i', 32, false, 'i', kMmaInt8 | CTS_MMA_BIT(ASignedComponents)},
+    {8, 32, 'i', 32, 'i', 32, false, 'i', kMmaInt8 | kMmaSigned},
+    {8, 64, 'i', 32, 'i', 32, false, 'i', kMmaInt4},
+    {8, 64, 'i', 32, 'i', 32, false, 'i', kMmaInt4 | CTS_MMA_BIT(BSignedComponents)},
+    {8, 16, 'f', 32, 'i', 32, false, 'i', kMmaFp16},
+    {8, 16, 'f', 32, 'i', 32, false, 'i', kMmaBf16},
+    {16, 32, 'i', 32, 'i', 16, false, 'i', kMmaInt8},
+    {16, 32, 'i', 32, 'i', 16, false, 'i', kMmaInt8 | kMmaSigned},
+    {16, 64, 'i', 32, 'i', 16, false, 'i', kMmaInt4},
+    {16, 64, 'i', 32, 'i', 16, false, 'i', kMmaInt4 | CTS_MMA_BIT(ASignedComponents)},
+    {16, 16, 'f', 32, 'i', 16, false, 'i', kMmaFp16},
+    {16, 16, 'f', 32, 'i', 16, false, 'i', kMmaBf16},
+    {16, 16, 'f', 16, 'i', 16, false, 'i', kMmaFp16},
+    {16, 16, 'i', 16, 'i', 16, false, 'i', kMmaBf16 | CTS_MMA_BIT(CBFloat16) | CTS_MMA_BIT(ResultBFloat16)},
+    {16, 8, 'f', 32, 'f', 32, true, 'f', kMmaTf32},
 };
 
 Parts row(const TableRow& r, uint32_t m, uint32_t subgroup_size) {
@@ -204,6 +198,17 @@ Parts n16(uint32_t k, uint32_t mask, char result_kind = 'i', uint32_t result_wid
             return row(r, 8, 16);
     ADD_FAILURE() << "no such row";
     return {};
+}
+
+// The pairs rules.cpp and the table above share, against the bit values of the extension's Matrix Multiply
+// Accumulate Operands table (MatrixASignedComponentsINTEL 0x1 ... MatrixBPackedBFloat16INTEL 0x2000).
+TEST(MmaOperands, PairsAreTheSpecBits) {
+    EXPECT_EQ(kMmaSigned, 0x1u | 0x2u);
+    EXPECT_EQ(kMmaInt8, 0x10u | 0x20u);
+    EXPECT_EQ(kMmaInt4, 0x40u | 0x80u);
+    EXPECT_EQ(kMmaTf32, 0x100u | 0x200u);
+    EXPECT_EQ(kMmaFp16, 0x400u | 0x800u);
+    EXPECT_EQ(kMmaBf16, 0x1000u | 0x2000u);
 }
 
 TEST(MmaRules, RuleSetIsRegistered) {
@@ -307,7 +312,7 @@ TEST(MmaRules, MaskMissing) {
 
 TEST(MmaRules, MaskExtraBit) {
     Parts p;
-    p.mask = kInt8 | CTS_MMA_BIT(APackedFloat16);
+    p.mask = kMmaInt8 | CTS_MMA_BIT(APackedFloat16);
     std::string msg = onlyViolation(p, "mma.table_row");
     EXPECT_TRUE(contains(msg, "bits APackedFloat16 (0x400) are not allowed")) << msg;
     EXPECT_TRUE(contains(msg, "needs APackedInt8|BPackedInt8 (0x30) with optional ASigned|BSigned (0x3)"))
@@ -316,7 +321,7 @@ TEST(MmaRules, MaskExtraBit) {
 
 TEST(MmaRules, Int8MaskOnFp16Row) {
     Parts p = row(kTable[5], 8, 8);  // N = 8, K = 16, f32 result, fp16 pair
-    p.mask = kInt8;
+    p.mask = kMmaInt8;
     std::string msg = onlyViolation(p, "mma.table_row");
     EXPECT_TRUE(
         contains(msg, "the row for K=16 fp16 at N=8 needs exactly APackedFloat16|BPackedFloat16 (0xC00)"))
@@ -339,7 +344,7 @@ TEST(MmaRules, CDiffersFromResult) {
 }
 
 TEST(MmaRules, Tf32AComponentCount) {
-    Parts p = n16(8, kTf32, 'f');
+    Parts p = n16(8, kMmaTf32, 'f');
     p.a = vec('f', 32, 8);
     std::string msg = onlyViolation(p, "mma.table_row");
     EXPECT_TRUE(contains(msg, "A is 8 x f32, the row for K=8 tf32 at N=16 needs ceil(M/2) x f32 = 4 x f32"))
@@ -347,8 +352,8 @@ TEST(MmaRules, Tf32AComponentCount) {
 }
 
 TEST(MmaRules, Fp16ResultWithBf16Mask) {
-    Parts p = n16(16, kFp16, 'f', 16);
-    p.mask = kBf16;
+    Parts p = n16(16, kMmaFp16, 'f', 16);
+    p.mask = kMmaBf16;
     std::string msg = onlyViolation(p, "mma.table_row");
     EXPECT_TRUE(contains(msg,
                          "the row for K=16 fp16 with f16 result at N=16 needs exactly "
@@ -359,7 +364,7 @@ TEST(MmaRules, Fp16ResultWithBf16Mask) {
 
 // The SubgroupSize execution mode fixes N: A i16 is the N = 16 int8 row, not valid at N = 8.
 TEST(MmaRules, SubgroupSize8WithN16Types) {
-    Parts p = n16(32, kInt8);
+    Parts p = n16(32, kMmaInt8);
     EXPECT_EQ(broken(p), Rules{});
     p.subgroup_size = 0;
     EXPECT_EQ(broken(p), Rules{});  // either N without the execution mode
@@ -378,7 +383,7 @@ TEST(MmaRules, SubgroupSize8WithN16Types) {
 }
 
 TEST(MmaRules, MessageNamesTheWrongOperand) {
-    Parts p = n16(32, kInt8);
+    Parts p = n16(32, kMmaInt8);
     p.subgroup_size = 0;
     p.result = p.c = vec('i', 32, 4);  // M = 4, A still 8 x i16
     std::string msg = onlyViolation(p, "mma.table_row");

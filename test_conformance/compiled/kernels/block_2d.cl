@@ -1,5 +1,5 @@
 // intel_sub_group_2d_block_read / read_transform / read_transpose / write / prefetch (cl_intel_subgroup_2d_block_io),
-// the kernel ABI of 2d_block_io (scripts/generators/2d_block_io.py): surface, lanes, coords, memory_width_bytes,
+// the kernel ABI of 2d_block_io (scripts/assets/generators/2d_block_io.py): surface, lanes, coords, memory_width_bytes,
 // memory_height_rows, memory_pitch_bytes, base_offset_bytes, done. Sub-group g = block_index() accesses the
 // block at coords[g]; lane s = g * SG + lane owns lanes[s * N .. + N); done[s] = s + 0x1000 is the last store.
 // Built with BUILTIN (the built-in's name, which gives the shape), WRITE, PREFETCH (1: PREFETCH_BUILTIN of the

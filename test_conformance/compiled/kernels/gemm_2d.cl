@@ -3,7 +3,7 @@
 // (intel_sub_group_2d_block_read_transform_16b_16r16x1c), intel_sub_group_<f16|bf16>_<f16|bf16>_matrix_mad_k16
 // into an fp32 accumulator, optionally 2D prefetches of the next K step; then a 2D block write of the 8 x 16
 // tile of D (intel_sub_group_2d_block_write_32b_8r16x1c). The kernel ABI of workloads_gemm_2d
-// (scripts/generators/workloads.py): a, b, d, done, rows (unused), m, n, k, a_pitch, b_pitch, d_pitch, tiles_n.
+// (scripts/assets/generators/workloads.py): a, b, d, done, rows (unused), m, n, k, a_pitch, b_pitch, d_pitch, tiles_n.
 // Built with MAD (the matrix-mad built-in) and PREFETCH_NEXT (0 or 1). llvm-spirv-15 knows neither extension:
 // every built-in stays a call of an imported function.
 #include "common.h"

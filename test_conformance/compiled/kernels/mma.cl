@@ -1,5 +1,5 @@
 // intel_sub_group_<a>_<b>_matrix_mad_k<K> chained over K (cl_intel_subgroup_matrix_multiply_accumulate), the
-// kernel ABI of matrix_multiply_accumulate's chained kernel (scripts/generators/matrix_multiply_accumulate.py):
+// kernel ABI of matrix_multiply_accumulate's chained kernel (scripts/assets/generators/matrix_multiply_accumulate.py):
 // a, b, c, out, steps. Lane s = g * SG + lane: acc = c[s]; for t < steps: acc = MAD(a[s * steps + t],
 // b[s * steps + t], acc); out[s] = acc. Built with MAD (the built-in), A_ARG and B_ARG (its A and B parameter
 // types: short8 or ushort8, int8 or uint8) and ACC (float8 or int8). llvm-spirv-15 does not know the MMA

@@ -1,4 +1,4 @@
-"""Tests of scripts/generators/compiled.py: no compilers, no cases; a failing compiler is one SpvgenError naming
+"""Tests of scripts/assets/generators/compiled.py: no compilers, no cases; a failing compiler is one SpvgenError naming
 the tool and its output; the imported kernels' prefix is dropped from the import names (and its absence is an
 error); with the real compilers (when installed) a module holds the extension's opcode, and an imported one the
 built-in's import instead."""
@@ -13,12 +13,12 @@ import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
-import spvgen  # noqa: E402
+from assets import spvgen  # noqa: E402
 
 
 def load_generator():
     spec = importlib.util.spec_from_file_location("compiled_generator",
-                                                  os.path.join(REPO, "scripts", "generators", "compiled.py"))
+                                                  os.path.join(REPO, "scripts", "assets", "generators", "compiled.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -37,6 +37,18 @@ class CompiledGeneratorTest(unittest.TestCase):
         e.tools = tools
         return e
 
+    def compile_shuffle(self, **extra):
+        """shuffle.cl (shuffle down of one uint, sub-group size 16) at -O2 with the installed clang-15,
+        llvm-spirv-15 and spirv-dis, plus the defines in extra; its disassembly. Skips without the tools."""
+        tools = {"clang": shutil.which("clang-15"), "llvm_spirv": shutil.which("llvm-spirv-15"),
+                 "spirv_dis": shutil.which("spirv-dis")}
+        if not all(tools.values()):
+            self.skipTest("clang-15, llvm-spirv-15 or spirv-dis not installed")
+        e = self.emitter(tools)
+        defines = dict({"OP": 1, "T": "uint", "N": 1, "SG": 16, "VEC": "uint", "PER_COMPONENT": 0}, **extra)
+        path = self.gen.Compiler(e).module("shuffle.cl", "o2", defines, "compiled/o2/t", "test")
+        return e.modules[path[:-4]]["text"]
+
     def test_without_compilers_the_group_is_absent(self):
         e = self.emitter({"clang": None, "llvm_spirv": None, "spirv_dis": None})
         self.gen.generate(e)
@@ -54,15 +66,7 @@ class CompiledGeneratorTest(unittest.TestCase):
         self.assertIn("fake: no such built-in", str(ctx.exception))
 
     def test_real_compilers_emit_the_extension_opcode(self):
-        tools = {"clang": shutil.which("clang-15"), "llvm_spirv": shutil.which("llvm-spirv-15"),
-                 "spirv_dis": shutil.which("spirv-dis")}
-        if not all(tools.values()):
-            self.skipTest("clang-15, llvm-spirv-15 or spirv-dis not installed")
-        e = self.emitter(tools)
-        cc = self.gen.Compiler(e)
-        path = cc.module("shuffle.cl", "o2", {"OP": 1, "T": "uint", "N": 1, "SG": 16, "VEC": "uint",
-                                              "PER_COMPONENT": 0}, "compiled/o2/t", "test")
-        text = e.modules[path[:-4]]["text"]
+        text = self.compile_shuffle()
         self.assertIn("OpSubgroupShuffleDownINTEL", text)
         self.assertIn("; @version 1.1", text)
         self.assertEqual(spvgen.module_version(text), (1, 1))
@@ -83,15 +87,7 @@ class CompiledGeneratorTest(unittest.TestCase):
         self.assertIn("__imported_", str(ctx.exception))
 
     def test_real_compilers_keep_an_imported_builtin_as_an_import(self):
-        tools = {"clang": shutil.which("clang-15"), "llvm_spirv": shutil.which("llvm-spirv-15"),
-                 "spirv_dis": shutil.which("spirv-dis")}
-        if not all(tools.values()):
-            self.skipTest("clang-15, llvm-spirv-15 or spirv-dis not installed")
-        e = self.emitter(tools)
-        cc = self.gen.Compiler(e)
-        path = cc.module("shuffle.cl", "o2", {"OP": 1, "T": "uint", "N": 1, "SG": 16, "VEC": "uint",
-                                              "PER_COMPONENT": 0, "IMPORTED": 1}, "compiled/o2/t", "test")
-        text = e.modules[path[:-4]]["text"]
+        text = self.compile_shuffle(IMPORTED=1)
         self.assertNotIn("OpSubgroupShuffleDownINTEL", text)
         self.assertIn('LinkageAttributes "_Z28intel_sub_group_shuffle_downjjj" Import', text)
         self.assertIn("OpFunctionCall %uint %_Z28intel_sub_group_shuffle_downjjj", text)

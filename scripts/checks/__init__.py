@@ -1,0 +1,1 @@
+"""Consistency checks of the source tree and its docs (format, layering, family footprint, coverage, counts)."""

@@ -1,0 +1,1 @@
+"""Planted-fault campaigns on the reference device."""
