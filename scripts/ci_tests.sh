@@ -141,7 +141,6 @@ intel_gpu_nohw() {
 }
 
 
-# Upstream SPIRV-Tools 2025.5 + SPIRV-Headers (PyPI, a venv under ~/.cache) when the system's are too old.
 # The Debian packages of scripts/setup/debian_packages.txt not installed yet (none under .ci/run, which installs
 # them first), then SPIRV-Tools when the system's is older than 2025.1: README's second command on a fresh
 # machine after the first, which installs only what a run needs.

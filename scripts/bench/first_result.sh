@@ -56,7 +56,18 @@ for m in proc sys dev; do
     mount --bind "/$m" "$root_dir/$m" || die "cannot bind /$m into $root_dir"
     mounted=("$root_dir/$m" "${mounted[@]}")
 done
+# The host's way to the network, which a bare machine on the same network has too: its resolver, its own
+# certificate authorities (a proxy that re-signs TLS needs them; the system's bundle includes them once the
+# ca-certificates package is installed) and pip's configuration.
 cp /etc/resolv.conf "$root_dir/etc/resolv.conf"
+if [ -d /usr/local/share/ca-certificates ]; then
+    mkdir -p "$root_dir/usr/local/share/ca-certificates"
+    cp -r /usr/local/share/ca-certificates/. "$root_dir/usr/local/share/ca-certificates/"
+    if [ -x "$root_dir/usr/sbin/update-ca-certificates" ]; then
+        chroot "$root_dir" /usr/sbin/update-ca-certificates >/dev/null 2>&1
+    fi
+fi
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$root_dir/etc/pip.conf"
 rm -rf "$root_dir/root/suite"
 git clone -q "$repo" "$root_dir/root/suite" || die "cannot clone $repo"
 
