@@ -1,4 +1,5 @@
 #include "test_common/harness/device/icd_file.h"
+#include "test_common/harness/input/text.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,13 +11,6 @@
 
 namespace cts {
 namespace {
-
-std::string trim(const std::string& text) {
-    const char* space = " \t\r\n\f\v";
-    size_t begin = text.find_first_not_of(space);
-    if (begin == std::string::npos) return "";
-    return text.substr(begin, text.find_last_not_of(space) - begin + 1);
-}
 
 // Relative paths are taken from the working directory, as dlopen (and so the loader) takes them.
 std::string absolute(const std::string& path) {
@@ -46,7 +40,7 @@ std::string readIcdFile(const std::string& path, IcdFile& out) {
         return "it is a shared library, not an .icd file: write its absolute path into an .icd file";
     if (head.size() > kMaxLine)
         return "the first line is longer than " + std::to_string(kMaxLine) + " bytes: not an .icd file";
-    std::string library = trim(head);
+    std::string library = trimmed(head);
     if (library.empty())
         return st.st_size == 0
                    ? "the file is empty: an .icd file names a driver library on its first line"

@@ -10,14 +10,10 @@
 #include <fstream>
 
 #include "test_common/harness/input/path_guard.h"
+#include "test_common/harness/input/text.h"
 
 namespace cts {
 namespace {
-
-std::string baseName(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 std::string resolved(const std::string& path) {
     char buf[PATH_MAX];

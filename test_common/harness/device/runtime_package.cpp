@@ -14,27 +14,15 @@
 
 #include "test_common/harness/device/icd_file.h"
 #include "test_common/harness/input/path_guard.h"
+#include "test_common/harness/input/text.h"
 
 namespace cts {
 namespace {
 
-std::string dirName(const std::string& path) {
-    size_t slash = path.rfind('/');
-    if (slash == std::string::npos) return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string trim(const std::string& text) {
-    const char* space = " \t\r\n";
-    size_t begin = text.find_first_not_of(space);
-    if (begin == std::string::npos) return "";
-    return text.substr(begin, text.find_last_not_of(space) - begin + 1);
-}
-
 std::string firstLine(const std::string& path) {
     std::string text;
     if (!readTextFile(path, &text, kMaxSmallFileBytes).empty()) return "";
-    return trim(text.substr(0, text.find('\n')));
+    return trimmed(text.substr(0, text.find('\n')));
 }
 
 bool isFile(const std::string& path) {
@@ -71,9 +59,9 @@ std::string distributionName(const std::string& dist_info) {
     if (!readTextFile(dist_info + "/METADATA", &text).empty()) return "";
     std::istringstream in(text);
     std::string line, name, version;
-    while (std::getline(in, line) && !trim(line).empty()) {
-        if (line.rfind("Name:", 0) == 0) name = trim(line.substr(5));
-        if (line.rfind("Version:", 0) == 0) version = trim(line.substr(8));
+    while (std::getline(in, line) && !trimmed(line).empty()) {
+        if (line.rfind("Name:", 0) == 0) name = trimmed(line.substr(5));
+        if (line.rfind("Version:", 0) == 0) version = trimmed(line.substr(8));
     }
     return name.empty() || version.empty() ? "" : name + " " + version;
 }
@@ -87,10 +75,6 @@ std::vector<std::string> globPaths(const std::string& pattern) {
     return out;
 }
 
-std::string baseName(const std::string& path) {
-    return path.substr(path.rfind('/') + 1);
-}
-
 // The distribution of <libdir>/python3*/site-packages whose RECORD lists `target` (a resolved path) or a
 // link to it named `name`. Only entries with one of the two names are resolved: a prefix such as
 // /usr/local may hold many distributions.
@@ -102,7 +86,7 @@ RuntimePackage fromRecords(const std::string& libdir, const std::string& target,
         std::istringstream in(text);
         std::string line;
         while (std::getline(in, line)) {
-            std::string entry = recordPath(trim(line));
+            std::string entry = recordPath(trimmed(line));
             if (entry.empty() || (baseName(entry) != name && baseName(entry) != baseName(target))) continue;
             if (entry[0] != '/') entry = site_packages + "/" + entry;
             if (resolved(entry) != target) continue;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "test_common/harness/input/text.h"
 #include "test_common/harness/model/case.h"
 
 namespace cts {
@@ -26,15 +27,8 @@ namespace {
     throw InternalError("case parameter '" + key + "' = '" + value + "' is not " + want);
 }
 
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return "";
-    size_t e = s.find_last_not_of(" \t\r\n");
-    return s.substr(b, e - b + 1);
-}
-
 int64_t parseSigned(const std::string& key, const std::string& text) {
-    std::string t = trim(text);
+    std::string t = trimmed(text);
     if (t.empty()) badParam(key, text, "an integer");
     errno = 0;
     char* end = nullptr;
@@ -56,7 +50,7 @@ int64_t Params::i(const std::string& key) const {
 
 uint64_t Params::u(const std::string& key) const {
     std::string text = s(key);
-    std::string t = trim(text);
+    std::string t = trimmed(text);
     if (t.empty() || t[0] == '-') badParam(key, text, "an unsigned integer");
     errno = 0;
     char* end = nullptr;
@@ -72,25 +66,25 @@ std::string Params::s(const std::string& key) const {
 }
 
 bool Params::b(const std::string& key) const {
-    std::string v = trim(s(key));
+    std::string v = trimmed(s(key));
     if (v == "true" || v == "1") return true;
     if (v == "false" || v == "0") return false;
     badParam(key, v, "a boolean (true/false/1/0)");
 }
 
 std::vector<int64_t> Params::list(const std::string& key) const {
-    std::string text = trim(s(key));
+    std::string text = trimmed(s(key));
     std::string body = text;
     if (!body.empty() && body.front() == '[') {
         if (body.back() != ']') badParam(key, text, "a list of integers");
         body = body.substr(1, body.size() - 2);
     }
     std::vector<int64_t> out;
-    if (trim(body).empty()) return out;
+    if (trimmed(body).empty()) return out;
     std::stringstream in(body);
     std::string item;
     while (std::getline(in, item, ',')) {
-        if (trim(item).empty()) badParam(key, text, "a list of integers");
+        if (trimmed(item).empty()) badParam(key, text, "a list of integers");
         out.push_back(parseSigned(key, item));
     }
     return out;
@@ -104,10 +98,10 @@ std::string ParamSchema::check(const Params& params) const {
             continue;
         }
         ParamType have = params.type(decl.name);
-        bool ok =
-            have == decl.type ||
-            (decl.type == ParamType::UInt && have == ParamType::Int && trim(params.s(decl.name))[0] != '-') ||
-            (decl.type == ParamType::Number && have == ParamType::Int);
+        bool ok = have == decl.type ||
+                  (decl.type == ParamType::UInt && have == ParamType::Int &&
+                   trimmed(params.s(decl.name))[0] != '-') ||
+                  (decl.type == ParamType::Number && have == ParamType::Int);
         if (!ok)
             return "parameter '" + decl.name + "' is " + paramTypeName(have) + " " + params.s(decl.name) +
                    ", the family reads " + paramTypeName(decl.type);

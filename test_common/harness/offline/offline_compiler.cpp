@@ -22,6 +22,7 @@
 #include <set>
 
 #include "test_common/cl/build_log.h"
+#include "test_common/harness/input/text.h"
 #include "test_common/harness/reports/report.h"
 #include "test_common/harness/workers/worker_process.h"
 
@@ -204,12 +205,7 @@ std::string quoted(const std::vector<std::string>& argv) {
 }
 
 // ocloc's query files end in a NUL byte and a space ("22.43.24595\0 " in 22.43).
-std::string trimmed(const std::string& text) {
-    static const std::string blank(" \t\r\n\0", 5);
-    size_t b = text.find_first_not_of(blank);
-    if (b == std::string::npos) return "";
-    return text.substr(b, text.find_last_not_of(blank) - b + 1);
-}
+const std::string kQueryBlank(" \t\r\n\0", 5);
 
 // What ocloc writes for a build: NAME_TARGET.bin, the device binary. A directory, a link, an empty file or
 // another file (a .spv or .gen it may write beside it) is no binary.
@@ -288,14 +284,14 @@ std::string query(const std::string& path, const std::string& name, double timeo
     std::string text(256, '\0');  // a version; more is no answer
     in.read(&text[0], static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<size_t>(in.gcount()));
-    answer = trimmed(text);
+    answer = trimmed(text, kQueryBlank);
     if (WEXITSTATUS(run.wstatus) != 0 || answer.empty())
         return quoted(argv) + ": exit status " + std::to_string(WEXITSTATUS(run.wstatus)) +
                (answer.empty() ? ", no answer written" : "") +
-               (trimmed(run.output).empty()
+               (trimmed(run.output, kQueryBlank).empty()
                     ? ""
-                    : ": " + oneLine(
-                                 capText(trimmed(run.output), kMessageLineHeadBytes, kMessageLineTailBytes)));
+                    : ": " + oneLine(capText(trimmed(run.output, kQueryBlank), kMessageLineHeadBytes,
+                                             kMessageLineTailBytes)));
     return "";
 }
 

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_common/harness/input/text.h"
 #include "test_common/harness/reports/mismatch_json.h"
 #include "test_common/harness/reports/version_gap.h"
 
@@ -550,17 +551,6 @@ std::string junitReport(const RunInfo& info, const std::vector<CaseResult>& resu
 }
 
 namespace {
-
-std::string dirName(const std::string& path) {
-    size_t slash = path.rfind('/');
-    if (slash == std::string::npos) return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string baseName(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // Creates a temporary file in the directory of `target`: ".NAME.tmp.XXXXXX". Returns its descriptor, or -1
 // with errno set.
