@@ -80,12 +80,15 @@ chroot "$root_dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bi
     LANG=C.UTF-8 /bin/bash -c 'cd /root/suite && scripts/setup_and_run.sh "$@"' bash "$@" >"$log" 2>&1
 status=$?
 end=$(date +%s.%N)
+kept_log="${TMPDIR:-/tmp}/$me.log"
+cp "$log" "$kept_log" 2>/dev/null || kept_log="$log"
 grep '^setup_and_run: ' "$log" | grep -v 'reports in'
+grep -E '^(spirv_intel_cts: [0-9]+ of|[0-9]+ passed, )' "$log"
 total=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f", b - a }')
 if ! grep -q '^setup_and_run: run finished' "$log"; then
-    echo "$me: no results after $total s (exit status $status); the last lines:" >&2
+    echo "$me: no results after $total s (exit status $status; the whole output: $kept_log); the last lines:" >&2
     tail -n 15 "$log" >&2
     exit 1
 fi
-echo "$me: first results in $total s (setup_and_run exit status $status; target: under 180 s on 2 cores)"
+echo "$me: first results in $total s (setup_and_run exit status $status; target: under 180 s on 2 cores); the whole output: $kept_log"
 echo "$me: load after the run $(cut -d' ' -f1-3 /proc/loadavg)"

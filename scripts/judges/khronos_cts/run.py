@@ -5,7 +5,7 @@ sub-test per process, and compares each sub-test's result with the expected-resu
 and why this runs on a developer's machine, not in CI (the CTS source is in no registry CI reaches).
 
   scripts/judges/khronos_cts/run.py --cts-build CTS_BUILD_DIR [--build-dir build] [--profile xe_hpc --profile cpu]
-      [--binary test_basic ...] [--test NAME ...] [--jobs 2] [--timeout 300] [--json FILE]
+      [--binary test_basic ...] [--test NAME ...] [--jobs 2] [--timeout 900] [--json FILE]
 
 Each sub-test runs as `BINARY NAME` with OCL_ICD_VENDORS naming only the reference device's ICD and
 REFDEV_PROFILE set; binaries that compile OpenCL C (all but test_spirv_new) run in the CTS's offline mode with
@@ -144,7 +144,7 @@ def main(argv):
     ap.add_argument("--test", action="append", help="only these sub-tests")
     ap.add_argument("--expected", default=os.path.join(HERE, "expected.json"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--timeout", type=float, default=300.0)
+    ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--json", help="write every result here")
     ap.add_argument("--spirv-tools-bin", help="the folder with spirv-val (default: PATH's, else the one "
                     "scripts/setup/install_spirv_tools.sh installed)")
