@@ -3,7 +3,6 @@
 # (scripts/setup/debian_packages_run.txt), configures the default preset, builds only the runner, the reference
 # device and the assets (no tests, no offline-compiler or Khronos tooling: README's second command builds
 # and runs those), and runs the whole suite on the default device (the reference device built here).
-# The compiled.* cases need clang-15 and llvm-spirv-15: absent (one configure line) until they are installed.
 # Extra arguments go to the runner, e.g.:  scripts/setup_and_run.sh --quick   or   ... api.sub_group_sizes
 # Results: build/results/results.json, results.xml (JUnit), run.log and summary.html; exit status is the
 # runner's.

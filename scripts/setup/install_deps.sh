@@ -3,7 +3,7 @@
 # when not root), then upstream SPIRV-Tools and SPIRV-Headers when the system's are too old
 # (scripts/setup/install_spirv_tools.sh --if-needed: PyPI wheels in a venv under ~/.cache, no sudo).
 #   --run  only what a run on the reference device needs (scripts/setup/debian_packages_run.txt; README's first
-#          command): no offline compilers, clang, format checker, pocl or oclgrind
+#          command): no offline compilers, format checker, pocl, oclgrind or ccache
 #   --all  runs apt-get update and installs the whole list, present or not (what CI does)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
