@@ -86,9 +86,11 @@ private:
             reapWorker(s.w);
         }
         if (s.w.pid <= 0) {
+            // The clock starts before the spawn: the child may run (and start loading) before spawnWorker
+            // returns to a busy parent, and its start-up must not be undercounted.
+            s.spawned = Clock::now();
             s.w = spawnWorker(run_.worker_argv, s.w.slot, run_.worker_env);
             s.fresh = true;
-            s.spawned = Clock::now();
             s.start_ms = -1;
             // Only these workers are logged: the log of a --jobs run is otherwise that of --jobs=1.
             if (c.alone)

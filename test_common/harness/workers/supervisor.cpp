@@ -44,6 +44,7 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
             while (end < case_names.size() && !(own_process && own_process(case_names[end]))) ++end;
         std::vector<std::string> rest(case_names.begin() + static_cast<long>(next),
                                       case_names.begin() + static_cast<long>(end));
+        const auto spawned = Clock::now();  // before the spawn, as in parallel.cpp
         WorkerProcess w = spawnWorker(worker_argv, 0);
         sendBatch(w, rest);
         closeInput(w);
@@ -52,7 +53,6 @@ void runIsolated(const std::vector<std::string>& case_names, const std::vector<s
         std::string buffer, running;
         CaseLimit running_own;  // the running case's own limit (a waiver's timeout_seconds)
         auto started = Clock::now();
-        const auto spawned = started;
         double start_ms =
             -1;  // the worker's start-up, charged to the first case it ran (report.h PhaseTimes)
         auto chargeStart = [&start_ms](CaseResult& r) {
