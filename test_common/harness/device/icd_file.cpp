@@ -1,5 +1,4 @@
 #include "test_common/harness/device/icd_file.h"
-#include "test_common/harness/input/text.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +7,8 @@
 #include <climits>
 #include <cstring>
 #include <fstream>
+
+#include "test_common/harness/input/text.h"
 
 namespace cts {
 namespace {
@@ -53,9 +54,7 @@ std::string readIcdFile(const std::string& path, IcdFile& out) {
     }
     // The directory resolved, the name kept: the FILE.package of a linked .icd file is the one beside the
     // link.
-    size_t slash = path.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    std::string dir = dirName(path), name = baseName(path);
     char resolved[PATH_MAX];
     std::string real_dir = realpath(dir.c_str(), resolved) ? resolved : dir;
     out.path = absolute((real_dir == "/" ? "" : real_dir) + "/" + name);

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "test_common/harness/input/text.h"
+
 namespace cts {
 
 std::string readTextFile(const std::string& path, std::string* text, size_t max_bytes) {
@@ -68,9 +70,7 @@ std::string resolvedOrEmpty(const std::string& path) {
 
 // The directory and name of a path, the directory resolved ("" when it does not exist).
 std::pair<std::string, std::string> resolvedDirAndName(const std::string& path) {
-    size_t slash = path.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-    return {resolvedOrEmpty(dir), slash == std::string::npos ? path : path.substr(slash + 1)};
+    return {resolvedOrEmpty(dirName(path)), baseName(path)};
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "test_common/cl/build_log.h"
+#include "test_common/harness/input/text.h"
 
 namespace cts {
 
@@ -44,9 +45,8 @@ std::string firstErrorLine(const std::string& log) {
     std::vector<std::string> lines;
     std::istringstream in(log);
     for (std::string line; std::getline(in, line);) {
-        size_t b = line.find_first_not_of(" \t\r");
-        if (b == std::string::npos) continue;
-        line = line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
+        line = trimmed(line, " \t\r");
+        if (line.empty()) continue;
         std::string l = lower(line);
         // "clBuildProgram: CL_BUILD_PROGRAM_FAILURE" is the harness's own prefix, and ocloc frames every
         // log with lines of its own ("Compilation from IR - skipping loading of FCL", "Build failed with

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "test_common/harness/input/text.h"
+
 namespace cts {
 
 bool globMatch(std::string_view pattern, std::string_view name) {
@@ -94,10 +96,9 @@ std::vector<Pattern> parsePatternText(const std::string& text, const std::string
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         line = line.substr(0, line.find('#'));
-        size_t b = line.find_first_not_of(" \t\r");
-        if (b == std::string::npos) continue;
-        size_t e = line.find_last_not_of(" \t\r");
-        out.push_back({line.substr(b, e - b + 1), source_name + ":" + std::to_string(number)});
+        line = trimmed(line, " \t\r");
+        if (line.empty()) continue;
+        out.push_back({line, source_name + ":" + std::to_string(number)});
     }
     return out;
 }

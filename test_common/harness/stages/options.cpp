@@ -13,6 +13,7 @@
 
 #include "test_common/harness/device/device_under_test.h"
 #include "test_common/harness/input/path_guard.h"
+#include "test_common/harness/input/text.h"
 #include "test_common/harness/reports/report.h"
 #include "test_common/harness/stages/option_table.h"
 #include "test_common/harness/workers/worker_process.h"
@@ -59,9 +60,7 @@ std::string reportFileIdentity(const std::string& given) {
         if (!S_ISREG(st.st_mode)) return "";
         if (realpath(path.c_str(), resolved)) return resolved;
     }
-    size_t slash = path.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    std::string dir = dirName(path), name = baseName(path);
     if (!name.empty() && name != "." && name != ".." && realpath(dir.c_str(), resolved)) {
         std::string d = resolved;
         return (d == "/" ? "" : d) + "/" + name;
